@@ -1,0 +1,611 @@
+//===- GrainChunkPass.cpp - Per-chunk OMPT events for static loops --------===//
+//
+// WHAT IT DOES
+//   For `#pragma omp for schedule(static, N)` Clang emits a block-cyclic loop:
+//   `__kmpc_for_static_init_*` gives each thread its first chunk and a stride,
+//   and the compiled code steps through the later chunks by itself, so the
+//   OpenMP runtime (and any OMPT tool) never hears of them. This pass finds
+//   that loop by its structure and rewrites it as in Langdal's thesis
+//   (Listing 3.5):
+//
+//     flags = &__kmpc_should_callback_per_chunk
+//                 ? __kmpc_should_callback_per_chunk(loc) : 0;  // once per loop
+//     __kmpc_for_static_init_X(loc, gtid, 33, &last, &lb, &ub, &st, 1, N);
+//     for (;;) {                                   // omp.dispatch.cond
+//       ub = min(ub, GlobalUB); iv = lb;
+//       if (!(iv <= ub)) break;
+//       if (flags & 1)                             // one branch per chunk
+//         __kmpc_for_static_chunk_X(loc, gtid, ub == GlobalUB, lb, ub);
+//       ...the chunk's iterations...
+//       lb += st; ub += st;
+//     }
+//
+//   The runtime entry points are declared extern_weak: a program built with
+//   the plugin links and runs without the grainchunk runtime and then behaves
+//   exactly like a stock build. Anything that is not exactly Clang's static
+//   chunked dispatch loop is left untouched, with a missed-remark saying why.
+//
+// HOW TO RUN IT
+//   clang -fplugin=libgrainchunk.so -fopenmp -Rpass=grainchunk \
+//         -Rpass-missed=grainchunk -c app.c
+//   opt -load-pass-plugin=libGrainChunkPass.so -passes=grainchunk -S in.ll
+//
+//===----------------------------------------------------------------------===//
+
+#include "GrainChunkPass.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+#include <string>
+
+using namespace llvm;
+
+#define DEBUG_TYPE "grainchunk"
+
+namespace {
+
+constexpr unsigned SchedStaticChunked = 33; // kmp_sch_static_chunked
+constexpr unsigned SchedStatic = 34;        // kmp_sch_static
+constexpr unsigned SchedDistChunked = 91;   // kmp_distribute_static_chunked
+constexpr unsigned SchedDist = 92;          // kmp_distribute_static
+
+constexpr const char *ShouldCallbackName = "__kmpc_should_callback_per_chunk";
+constexpr const char *DoneMD = "grainchunk";
+
+enum class EntryKind { None, ForStaticInit, DispatchInit, DistForStaticInit,
+                       DistributeStaticInit };
+
+struct Entry {
+  EntryKind Kind = EntryKind::None;
+  StringRef Suffix; // "4", "4u", "8" or "8u"
+};
+
+Entry classify(const CallInst &CI) {
+  const Function *Callee = CI.getCalledFunction();
+  if (!Callee)
+    return {};
+  StringRef Name = Callee->getName();
+  static const std::pair<StringRef, EntryKind> Prefixes[] = {
+      {"__kmpc_for_static_init_", EntryKind::ForStaticInit},
+      {"__kmpc_dispatch_init_", EntryKind::DispatchInit},
+      {"__kmpc_dist_dispatch_init_", EntryKind::DispatchInit},
+      {"__kmpc_dist_for_static_init_", EntryKind::DistForStaticInit},
+      {"__kmpc_distribute_static_init_", EntryKind::DistributeStaticInit}};
+  for (const auto &P : Prefixes) {
+    if (Name.substr(0, P.first.size()) != P.first)
+      continue;
+    StringRef Sfx = Name.drop_front(P.first.size());
+    if (Sfx == "4" || Sfx == "4u" || Sfx == "8" || Sfx == "8u")
+      return {P.second, Sfx};
+  }
+  return {};
+}
+
+/// Next instruction after \p I that is not a debug intrinsic.
+const Instruction *nextReal(const Instruction *I) {
+  for (I = I->getNextNode(); I && isa<DbgInfoIntrinsic>(I); I = I->getNextNode())
+    ;
+  return I;
+}
+
+/// Non-debug, non-lifetime instructions of \p BB, in order.
+SmallVector<Instruction *, 12> realInstructions(BasicBlock &BB) {
+  SmallVector<Instruction *, 12> R;
+  for (Instruction &I : BB)
+    if (!isa<DbgInfoIntrinsic>(I) && !I.isLifetimeStartOrEnd())
+      R.push_back(&I);
+  return R;
+}
+
+bool isLoadFrom(const Value *V, const Value *Ptr) {
+  const auto *L = dyn_cast<LoadInst>(V);
+  return L && L->getPointerOperand() == Ptr;
+}
+
+/// True if \p A and \p B are both Clang's reading of the loop's global upper
+/// bound: the same value, equal constants, or loads of the same location.
+bool sameBound(const Value *A, const Value *B) {
+  if (A == B)
+    return true;
+  const auto *CA = dyn_cast<ConstantInt>(A);
+  const auto *CB = dyn_cast<ConstantInt>(B);
+  if (CA && CB)
+    return CA->getValue() == CB->getValue();
+  const auto *LA = dyn_cast<LoadInst>(A);
+  const auto *LB = dyn_cast<LoadInst>(B);
+  return LA && LB && LA->getPointerOperand() == LB->getPointerOperand() &&
+         LA->getType() == LB->getType() && !LA->isVolatile() &&
+         !LB->isVolatile();
+}
+
+/// `add (load A), (load B)` in block \p BB.
+bool isAddOfLoads(const Value *V, const Value *A, const Value *B,
+                  const BasicBlock *BB) {
+  const auto *Add = dyn_cast<BinaryOperator>(V);
+  return Add && Add->getOpcode() == Instruction::Add && Add->getParent() == BB &&
+         isLoadFrom(Add->getOperand(0), A) && isLoadFrom(Add->getOperand(1), B);
+}
+
+/// Everything the rewrite needs about one recognized loop.
+struct StaticLoop {
+  CallInst *Init = nullptr;
+  StringRef Suffix;
+  BasicBlock *Body = nullptr; // first block of a chunk
+  Value *Lower = nullptr;     // chunk lower bound (load of LB in the header)
+  Value *Upper = nullptr;     // clamped chunk upper bound
+  Value *GlobalUB = nullptr;  // the loop's last logical iteration
+};
+
+/// Checks that \p CI starts exactly Clang's static chunked dispatch loop.
+/// Returns an empty string on success, else why the loop is not recognized.
+std::string matchStaticLoop(CallInst *CI, StringRef Suffix, DominatorTree &DT,
+                            StaticLoop &L) {
+  if (CI->arg_size() != 9)
+    return "unexpected number of arguments to the static init call";
+  bool Signed = Suffix == "4" || Suffix == "8";
+  Type *IVTy = CI->getArgOperand(7)->getType();
+  auto *Incr = dyn_cast<ConstantInt>(CI->getArgOperand(7));
+  if (!Incr || !Incr->isOne())
+    return "the loop increment passed to the runtime is not 1";
+  auto *PLast = dyn_cast<AllocaInst>(CI->getArgOperand(3));
+  auto *PLB = dyn_cast<AllocaInst>(CI->getArgOperand(4));
+  auto *PUB = dyn_cast<AllocaInst>(CI->getArgOperand(5));
+  auto *PST = dyn_cast<AllocaInst>(CI->getArgOperand(6));
+  if (!PLast || !PLB || !PUB || !PST || PLB == PUB || PLB == PST ||
+      PUB == PST)
+    return "the loop bounds are not in distinct local variables";
+  for (AllocaInst *A : {PLB, PUB, PST})
+    if (A->getAllocatedType() != IVTy || A->isArrayAllocation())
+      return "the loop bounds do not have the iteration variable's type";
+
+  BasicBlock *InitBB = CI->getParent();
+  const auto *Br = dyn_cast_or_null<BranchInst>(nextReal(CI));
+  if (!Br || Br->isConditional())
+    return "the static init call is not followed by a jump to the loop";
+  BasicBlock *Cond = Br->getSuccessor(0);
+
+  // Header predecessors: the init block and the latch.
+  BasicBlock *Latch = nullptr;
+  unsigned NumPreds = 0;
+  for (BasicBlock *P : predecessors(Cond)) {
+    ++NumPreds;
+    if (P != InitBB)
+      Latch = P;
+  }
+  if (NumPreds != 2 || !Latch || Latch == Cond)
+    return "the dispatch loop header does not have the expected predecessors";
+
+  // Cond: %a = load UB; G; %c = icmp sgt|ugt %a, G; br %c, T, F
+  auto *CondBr = dyn_cast<BranchInst>(Cond->getTerminator());
+  if (!CondBr || !CondBr->isConditional())
+    return "the dispatch loop header does not end in the bound clamp";
+  auto *Clamp = dyn_cast<ICmpInst>(CondBr->getCondition());
+  if (!Clamp || Clamp->getParent() != Cond ||
+      Clamp->getPredicate() !=
+          (Signed ? ICmpInst::ICMP_SGT : ICmpInst::ICMP_UGT) ||
+      !isLoadFrom(Clamp->getOperand(0), PUB))
+    return "the upper bound is not clamped to the loop's global bound";
+  Value *G = Clamp->getOperand(1);
+  if (!isa<ConstantInt>(G) && !isa<LoadInst>(G))
+    return "the loop's global upper bound is neither a constant nor a "
+           "captured value";
+  if (isLoadFrom(G, PLB) || isLoadFrom(G, PUB) || isLoadFrom(G, PST))
+    return "the loop's global upper bound aliases the chunk bounds";
+
+  // Diamond T/F -> M with phi [G', T], [load UB, F].
+  BasicBlock *T = CondBr->getSuccessor(0), *F = CondBr->getSuccessor(1);
+  if (T == F || T->getSinglePredecessor() != Cond ||
+      F->getSinglePredecessor() != Cond)
+    return "the bound clamp is not a two-way branch";
+  auto *TBr = dyn_cast<BranchInst>(T->getTerminator());
+  auto *FBr = dyn_cast<BranchInst>(F->getTerminator());
+  if (!TBr || !FBr || TBr->isConditional() || FBr->isConditional() ||
+      TBr->getSuccessor(0) != FBr->getSuccessor(0))
+    return "the bound clamp does not rejoin";
+  BasicBlock *M = TBr->getSuccessor(0);
+  if (M == Cond || M == T || M == F)
+    return "the bound clamp does not rejoin";
+  auto MI = realInstructions(*M);
+  // phi, store UB, load LB, store IV, load IV, load UB, [add UB 1], icmp, br
+  // Clang tests iv <= ub, or iv < ub + 1 (both unsigned: 8u loops use ule).
+  if (MI.size() != 8 && MI.size() != 9)
+    return "the chunk header is not in the expected form";
+  unsigned N = MI.size();
+  bool PlusOne = N == 9;
+  auto *Phi = dyn_cast<PHINode>(MI[0]);
+  if (!Phi || Phi->getNumIncomingValues() != 2 ||
+      !sameBound(Phi->getIncomingValueForBlock(T), G) ||
+      !isLoadFrom(Phi->getIncomingValueForBlock(F), PUB) ||
+      cast<Instruction>(Phi->getIncomingValueForBlock(F))->getParent() != F)
+    return "the clamped upper bound is not min(UB, global bound)";
+  if (auto *TL = dyn_cast<LoadInst>(Phi->getIncomingValueForBlock(T)))
+    if (TL != G && TL->getParent() != T)
+      return "the clamped upper bound is not min(UB, global bound)";
+  auto *StUB = dyn_cast<StoreInst>(MI[1]);
+  if (!StUB || StUB->getValueOperand() != Phi ||
+      StUB->getPointerOperand() != PUB)
+    return "the clamped upper bound is not stored back";
+  auto *Lower = dyn_cast<LoadInst>(MI[2]);
+  if (!Lower || Lower->getPointerOperand() != PLB)
+    return "the chunk does not start at the lower bound";
+  auto *StIV = dyn_cast<StoreInst>(MI[3]);
+  if (!StIV || StIV->getValueOperand() != Lower ||
+      !isa<AllocaInst>(StIV->getPointerOperand()))
+    return "the iteration variable is not set to the lower bound";
+  Value *PIV = StIV->getPointerOperand();
+  if (PIV == PLB || PIV == PUB || PIV == PST)
+    return "the iteration variable is not set to the lower bound";
+  if (!isLoadFrom(MI[4], PIV) || !isLoadFrom(MI[5], PUB))
+    return "the chunk test is not iv <= ub";
+  auto *Test = dyn_cast<ICmpInst>(MI[N - 2]);
+  if (!Test || Test->getOperand(0) != MI[4])
+    return "the chunk test is not iv <= ub";
+  if (PlusOne) {
+    auto *Add = dyn_cast<BinaryOperator>(MI[6]);
+    auto *One = Add ? dyn_cast<ConstantInt>(Add->getOperand(1)) : nullptr;
+    if (!Add || Add->getOpcode() != Instruction::Add ||
+        Add->getOperand(0) != MI[5] || !One || !One->isOne() ||
+        Test->getPredicate() !=
+            (Signed ? ICmpInst::ICMP_SLT : ICmpInst::ICMP_ULT) ||
+        Test->getOperand(1) != Add)
+      return "the chunk test is not iv < ub + 1";
+  } else if (Test->getPredicate() !=
+                 (Signed ? ICmpInst::ICMP_SLE : ICmpInst::ICMP_ULE) ||
+             Test->getOperand(1) != MI[5]) {
+    return "the chunk test is not iv <= ub";
+  }
+  auto *MBr = dyn_cast<BranchInst>(MI[N - 1]);
+  if (!MBr || !MBr->isConditional() || MBr->getCondition() != Test)
+    return "the chunk test does not guard the chunk";
+  BasicBlock *Body = MBr->getSuccessor(0);
+  if (Body == MBr->getSuccessor(1) || Body->getSinglePredecessor() != M ||
+      Body->isEHPad() || isa<PHINode>(Body->front()))
+    return "the chunk body has more than one entry";
+
+  // Latch: LB = LB + ST; UB = UB + ST; br Cond.
+  auto *LBr = dyn_cast<BranchInst>(Latch->getTerminator());
+  if (!LBr || LBr->isConditional() || LBr->getSuccessor(0) != Cond)
+    return "the dispatch loop latch is not in the expected form";
+
+  // Every write to LB/UB/ST is one of the above or an initial store in the
+  // init block; no pointer to them escapes.
+  StoreInst *InitLB = nullptr, *InitUB = nullptr, *StLB = nullptr,
+            *StUBInc = nullptr;
+  for (AllocaInst *A : {PLB, PUB, PST}) {
+    for (User *U : A->users()) {
+      auto *I = dyn_cast<Instruction>(U);
+      if (!I)
+        return "a loop bound escapes";
+      if (I == CI || I->isLifetimeStartOrEnd())
+        continue;
+      if (auto *S = dyn_cast<StoreInst>(I)) {
+        if (S->getPointerOperand() != A || S->isVolatile())
+          return "a loop bound escapes";
+        if (S->getParent() == InitBB && S->comesBefore(CI)) {
+          if (A == PLB)
+            InitLB = S;
+          else if (A == PUB)
+            InitUB = S;
+          continue;
+        }
+        if (S == StUB)
+          continue;
+        if (S->getParent() == Latch && A != PST &&
+            isAddOfLoads(S->getValueOperand(), A, PST, Latch)) {
+          if ((A == PLB ? StLB : StUBInc) != nullptr)
+            return "a loop bound is updated twice in the latch";
+          (A == PLB ? StLB : StUBInc) = S;
+          continue;
+        }
+        return "a loop bound is written outside the dispatch loop";
+      }
+      // Reads (the chunk loop tests iv <= ub) cannot change the bounds.
+      auto *Ld = dyn_cast<LoadInst>(I);
+      if (!Ld || Ld->isVolatile() || Ld->getPointerOperand() != A)
+        return "a loop bound escapes";
+    }
+  }
+  if (!StLB || !StUBInc)
+    return "the dispatch loop latch does not advance both bounds by the "
+           "stride";
+  auto *Zero = InitLB ? dyn_cast<ConstantInt>(InitLB->getValueOperand())
+                      : nullptr;
+  if (!Zero || !Zero->isZero())
+    return "the lower bound does not start at 0 (bounds from an enclosing "
+           "distribute loop are not yet supported)";
+  if (!InitUB || !sameBound(InitUB->getValueOperand(), G))
+    return "the upper bound does not start at the loop's global bound "
+           "(bounds from an enclosing distribute loop are not yet supported)";
+
+  // Dominance: the rewrite uses gtid, loc and G inside the chunk body.
+  if (!DT.dominates(Cond, Latch) || !DT.dominates(InitBB, Cond) ||
+      !DT.dominates(M, Body))
+    return "the dispatch loop is not a single-entry loop";
+  Instruction *BodyStart = &*Body->getFirstInsertionPt();
+  for (Value *V : {CI->getArgOperand(0), CI->getArgOperand(1), G})
+    if (auto *I = dyn_cast<Instruction>(V))
+      if (!DT.dominates(I, BodyStart))
+        return "the loop's location or thread id is not available in the "
+               "chunk";
+
+  L.Init = CI;
+  L.Suffix = Suffix;
+  L.Body = Body;
+  L.Lower = Lower;
+  L.Upper = Phi;
+  L.GlobalUB = G;
+  return "";
+}
+
+/// Declares (or finds) a runtime entry point as extern_weak.
+Function *getEntryPoint(Module &M, StringRef Name, FunctionType *FT) {
+  if (Function *F = M.getFunction(Name))
+    return F->getFunctionType() == FT ? F : nullptr;
+  if (M.getNamedValue(Name))
+    return nullptr;
+  Function *F =
+      Function::Create(FT, GlobalValue::ExternalWeakLinkage, Name, &M);
+  F->addFnAttr(Attribute::NoUnwind);
+  return F;
+}
+
+void addExt(Function *F, int ArgNo, Attribute::AttrKind K) {
+  if (K == Attribute::None)
+    return;
+  if (ArgNo < 0)
+    F->addRetAttr(K);
+  else
+    F->addParamAttr(ArgNo, K);
+}
+
+/// Returns false (and changes nothing) if the entry points cannot be declared.
+bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
+  CallInst *CI = L.Init;
+  Module &Mod = *CI->getModule();
+  LLVMContext &Ctx = Mod.getContext();
+  Type *I32 = Type::getInt32Ty(Ctx);
+  Type *IVTy = L.Lower->getType();
+  Type *PtrTy = CI->getArgOperand(0)->getType();
+  bool Signed = L.Suffix == "4" || L.Suffix == "8";
+
+  auto *ShouldTy = FunctionType::get(I32, {PtrTy}, false);
+  auto *ChunkTy = FunctionType::get(Type::getVoidTy(Ctx),
+                                    {PtrTy, I32, I32, IVTy, IVTy}, false);
+  std::string ChunkName = ("__kmpc_for_static_chunk_" + L.Suffix).str();
+  bool HadShould = Mod.getFunction(ShouldCallbackName) != nullptr;
+  bool HadChunk = Mod.getFunction(ChunkName) != nullptr;
+  Function *Should = getEntryPoint(Mod, ShouldCallbackName, ShouldTy);
+  Function *Chunk = Should ? getEntryPoint(Mod, ChunkName, ChunkTy) : nullptr;
+  if (!Should || !Chunk) {
+    if (Should && !HadShould)
+      Should->eraseFromParent();
+    if (Chunk && !HadChunk)
+      Chunk->eraseFromParent();
+    return false;
+  }
+  if (!HadShould)
+    addExt(Should, -1, TLI.getExtAttrForI32Return(true));
+  if (!HadChunk) {
+    addExt(Chunk, 1, TLI.getExtAttrForI32Param(true));
+    addExt(Chunk, 2, TLI.getExtAttrForI32Param(true));
+    if (IVTy->isIntegerTy(32)) {
+      addExt(Chunk, 3, TLI.getExtAttrForI32Param(Signed));
+      addExt(Chunk, 4, TLI.getExtAttrForI32Param(Signed));
+    }
+  }
+
+  DebugLoc DL = CI->getDebugLoc();
+  Value *Loc = CI->getArgOperand(0);
+  Value *GTid = CI->getArgOperand(1);
+
+  // Once per loop per thread: ask the shim (if linked) whether a tool wants
+  // chunk events.
+  BasicBlock *Head = CI->getParent();
+  IRBuilder<> B(CI);
+  B.SetCurrentDebugLocation(DL);
+  Value *Linked = B.CreateICmpNE(
+      Should, ConstantPointerNull::get(cast<PointerType>(PtrTy)),
+      "grainchunk.linked");
+  Instruction *AskTerm = SplitBlockAndInsertIfThen(Linked, CI, false);
+  AskTerm->setDebugLoc(DL);
+  AskTerm->getParent()->setName("grainchunk.ask");
+  IRBuilder<> AB(AskTerm);
+  AB.SetCurrentDebugLocation(DL);
+  CallInst *Ask = AB.CreateCall(Should, {Loc}, "grainchunk.answer");
+  Ask->setAttributes(Should->getAttributes());
+  BasicBlock *Tail = CI->getParent();
+  B.SetInsertPoint(Tail, Tail->begin());
+  PHINode *Flags = B.CreatePHI(I32, 2, "grainchunk.flags");
+  Flags->addIncoming(ConstantInt::get(I32, 0), Head);
+  Flags->addIncoming(Ask, AskTerm->getParent());
+  B.SetInsertPoint(CI);
+  Value *Want = B.CreateICmpNE(B.CreateAnd(Flags, 1), ConstantInt::get(I32, 0),
+                               "grainchunk.want");
+
+  // A team of one thread (also a serialized one) gets the whole iteration
+  // space as a single range from the runtime. When a tool wants chunks, walk
+  // it in chunks of the requested size instead: the same thread runs the
+  // same iterations in the same order, and the tool sees the schedule's
+  // chunks. if (want && chunk > 0 && ub - lb >= chunk) { ub = lb + chunk - 1;
+  // st = chunk; }
+  {
+    Instruction *AfterInit = CI->getNextNode();
+    Instruction *Term = SplitBlockAndInsertIfThen(Want, AfterInit, false);
+    Term->setDebugLoc(DL);
+    Term->getParent()->setName("grainchunk.onethread");
+    IRBuilder<> OB(Term);
+    OB.SetCurrentDebugLocation(DL);
+    Value *PLB = CI->getArgOperand(4), *PUB = CI->getArgOperand(5),
+          *PST = CI->getArgOperand(6), *Size = CI->getArgOperand(8);
+    Value *LB = OB.CreateLoad(IVTy, PLB);
+    Value *UB = OB.CreateLoad(IVTy, PUB);
+    Value *ST = OB.CreateLoad(IVTy, PST);
+    Value *Whole = OB.CreateAnd(
+        OB.CreateICmpSGT(Size, ConstantInt::get(IVTy, 0)),
+        OB.CreateICmpUGE(OB.CreateSub(UB, LB), Size), "grainchunk.whole");
+    OB.CreateStore(
+        OB.CreateSelect(Whole,
+                        OB.CreateSub(OB.CreateAdd(LB, Size),
+                                     ConstantInt::get(IVTy, 1)),
+                        UB),
+        PUB);
+    OB.CreateStore(OB.CreateSelect(Whole, Size, ST), PST);
+  }
+
+  // Top of every chunk: if (want) __kmpc_for_static_chunk_X(...).
+  Instruction *ReportTerm =
+      SplitBlockAndInsertIfThen(Want, &*L.Body->getFirstInsertionPt(), false);
+  ReportTerm->setDebugLoc(DL);
+  ReportTerm->getParent()->setName("grainchunk.report");
+  IRBuilder<> RB(ReportTerm);
+  RB.SetCurrentDebugLocation(DL);
+  Value *IsLast = RB.CreateZExt(
+      RB.CreateICmpEQ(L.Upper, L.GlobalUB, "grainchunk.islast"), I32);
+  CallInst *Report = RB.CreateCall(Chunk, {Loc, GTid, IsLast, L.Lower, L.Upper});
+  Report->setAttributes(Chunk->getAttributes());
+
+  CI->setMetadata(DoneMD, MDNode::get(Ctx, {}));
+  return true;
+}
+
+std::string scheduleName(unsigned Sched) {
+  switch (Sched) {
+  case SchedStaticChunked:
+    return "schedule(static, N)";
+  case SchedStatic:
+    return "schedule(static)";
+  case SchedDistChunked:
+    return "dist_schedule(static, N)";
+  case SchedDist:
+    return "dist_schedule(static)";
+  default:
+    return "schedule kind " + std::to_string(Sched);
+  }
+}
+
+} // namespace
+
+namespace grainchunk {
+
+PreservedAnalyses GrainChunkPass::run(Function &F,
+                                      FunctionAnalysisManager &FAM) {
+  SmallVector<std::pair<CallInst *, Entry>, 4> Calls;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (auto *CI = dyn_cast<CallInst>(&I)) {
+        Entry E = classify(*CI);
+        if (E.Kind != EntryKind::None && !CI->getMetadata(DoneMD))
+          Calls.push_back({CI, E});
+      }
+  if (Calls.empty())
+    return PreservedAnalyses::all();
+
+  auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
+  const TargetLibraryInfo &TLI = FAM.getResult<TargetLibraryAnalysis>(F);
+  auto Missed = [&](CallInst *CI, StringRef Key, const std::string &Why) {
+    ORE.emit([&]() {
+      return OptimizationRemarkMissed(DEBUG_TYPE, Key, CI)
+             << "loop not instrumented: " << Why;
+    });
+  };
+
+  bool Changed = false;
+  for (auto &Item : Calls) {
+    CallInst *CI = Item.first;
+    const Entry &E = Item.second;
+    switch (E.Kind) {
+    case EntryKind::DispatchInit:
+      Missed(CI, "DynamicSchedule",
+             "its chunks are handed out by the OpenMP runtime "
+             "(dynamic, guided, auto, runtime or ordered schedule), which "
+             "reports each of them itself");
+      continue;
+    case EntryKind::DistForStaticInit:
+    case EntryKind::DistributeStaticInit:
+      Missed(CI, "Distribute", "distribute loops are not yet supported");
+      continue;
+    default:
+      break;
+    }
+    auto *SchedC = CI->arg_size() > 2
+                       ? dyn_cast<ConstantInt>(CI->getArgOperand(2))
+                       : nullptr;
+    if (!SchedC) {
+      Missed(CI, "UnknownSchedule", "the schedule kind is not a constant");
+      continue;
+    }
+    unsigned Sched = SchedC->getZExtValue();
+    if (Sched == SchedStatic) {
+      Missed(CI, "StaticNoChunk",
+             "schedule(static) without a chunk size is not yet supported "
+             "(the OpenMP runtime reports its one chunk per thread when the "
+             "team has more than one thread)");
+      continue;
+    }
+    if (Sched == SchedDistChunked || Sched == SchedDist) {
+      Missed(CI, "Distribute",
+             scheduleName(Sched) + " (distribute) loops are not yet supported");
+      continue;
+    }
+    if (Sched != SchedStaticChunked) {
+      Missed(CI, "UnknownSchedule",
+             scheduleName(Sched) + " is not a schedule grainchunk handles");
+      continue;
+    }
+    // Fresh dominator tree: earlier rewrites in this function split blocks.
+    DominatorTree DT(F);
+    StaticLoop L;
+    std::string Why = matchStaticLoop(CI, E.Suffix, DT, L);
+    if (!Why.empty()) {
+      Missed(CI, "UnrecognizedShape",
+             "schedule(static, N) loop with an unrecognized code shape: " + Why);
+      continue;
+    }
+    if (!rewrite(L, TLI)) {
+      Missed(CI, "ConflictingDeclaration",
+             "the module already declares a grainchunk entry point with a "
+             "different type");
+      continue;
+    }
+    Changed = true;
+    ORE.emit([&]() {
+      OptimizationRemark R(DEBUG_TYPE, "Instrumented", CI);
+      R << "schedule(static, ";
+      if (auto *Chunk = dyn_cast<ConstantInt>(CI->getArgOperand(8)))
+        R << std::to_string(Chunk->getSExtValue());
+      else
+        R << "N";
+      R << ") loop instrumented: every chunk is reported to OMPT tools";
+      return R;
+    });
+  }
+  if (!Changed)
+    return PreservedAnalyses::all();
+  if (verifyFunction(F, &errs()))
+    report_fatal_error("grainchunk: instrumented function '" + F.getName() +
+                       "' does not verify; please report this as a bug");
+  return PreservedAnalyses::none();
+}
+
+void registerAtPipelineStart(PassBuilder &PB) {
+  PB.registerPipelineStartEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(createModuleToFunctionPassAdaptor(GrainChunkPass()));
+      });
+}
+
+} // namespace grainchunk

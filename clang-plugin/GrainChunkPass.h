@@ -1,0 +1,36 @@
+//===- GrainChunkPass.h - Per-chunk OMPT events for static loops -*- C++ -*-===//
+//
+// Declares the grainchunk function pass. See GrainChunkPass.cpp for what it
+// does and how to run it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAINCHUNK_GRAINCHUNKPASS_H
+#define GRAINCHUNK_GRAINCHUNKPASS_H
+
+#include "llvm/IR/PassManager.h"
+
+namespace llvm {
+class PassBuilder;
+} // namespace llvm
+
+namespace grainchunk {
+
+/// Rewrites the dispatch loops Clang emits for `schedule(static, N)` so that
+/// every chunk is announced to the grainchunk runtime shim.
+class GrainChunkPass : public llvm::PassInfoMixin<GrainChunkPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &FAM);
+  // Runs on optnone (-O0) functions too: the rewrite is not an optimization.
+  static bool isRequired() { return true; }
+  static llvm::StringRef name() { return "grainchunk"; }
+};
+
+/// Adds the pass at the pipeline-start extension point of \p PB, so that it
+/// sees Clang's loop shape before any optimization, at every -O level.
+void registerAtPipelineStart(llvm::PassBuilder &PB);
+
+} // namespace grainchunk
+
+#endif // GRAINCHUNK_GRAINCHUNKPASS_H

@@ -1,0 +1,137 @@
+/* Test OMPT tool: logs parallel regions, implicit tasks, loops and chunks.
+ * It knows nothing of grainchunk except the optional grainchunk_get_chunk_info
+ * extension, which it finds with dlsym like any tool would.
+ *
+ * CHUNK_TOOL_OUT=<file>      where to write the log (default stderr)
+ * CHUNK_TOOL_NO_DISPATCH=1   register no dispatch callback; log only counts
+ *
+ * Log lines:
+ *   P <pid> <requested team size>                       parallel begin
+ *   I <pid> <tid> <thread_num> <team_size>              implicit task begin
+ *   W <b|e> <pid> <tid> <wstype>                        loop work begin/end
+ *   C <pid> <tid> <start> <iterations> <last|-> <ptrs>  loop chunk
+ *   D <pid> <tid> <kind>                                other dispatch
+ * <ptrs> is "same" when parallel_data/task_data are the pointers the runtime
+ * gave this thread's implicit task, else "DIFFERENT".
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <omp-tools.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grainchunk.h"
+
+static FILE *out;
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static atomic_ulong next_pid = 1, next_tid = 1;
+static atomic_ulong n_parallel, n_implicit, n_work, n_dispatch;
+static grainchunk_get_chunk_info_t get_info;
+static ompt_get_thread_data_t get_thread_data;
+static int no_dispatch;
+
+static __thread ompt_data_t *cur_pd, *cur_td;
+
+#define LOG(...)                                                               \
+  do {                                                                         \
+    pthread_mutex_lock(&mu);                                                   \
+    fprintf(out, __VA_ARGS__);                                                 \
+    pthread_mutex_unlock(&mu);                                                 \
+  } while (0)
+
+static void on_parallel_begin(ompt_data_t *etd, const ompt_frame_t *ef,
+                              ompt_data_t *pd, unsigned req, int flags,
+                              const void *ra) {
+  atomic_fetch_add(&n_parallel, 1);
+  pd->value = atomic_fetch_add(&next_pid, 1);
+  if (!no_dispatch)
+    LOG("P %lu %u\n", (unsigned long)pd->value, req);
+}
+
+static void on_implicit_task(ompt_scope_endpoint_t ep, ompt_data_t *pd,
+                             ompt_data_t *td, unsigned team_size,
+                             unsigned thread_num, int flags) {
+  atomic_fetch_add(&n_implicit, 1);
+  if (ep != ompt_scope_begin || (flags & ompt_task_initial))
+    return;
+  td->value = atomic_fetch_add(&next_tid, 1);
+  cur_pd = pd;
+  cur_td = td;
+  if (!no_dispatch)
+    LOG("I %lu %lu %u %u\n", (unsigned long)pd->value, (unsigned long)td->value,
+        thread_num, team_size);
+}
+
+static void on_work(ompt_work_t wstype, ompt_scope_endpoint_t ep,
+                    ompt_data_t *pd, ompt_data_t *td, uint64_t count,
+                    const void *ra) {
+  atomic_fetch_add(&n_work, 1);
+  if (!no_dispatch)
+    LOG("W %c %lu %lu %d\n", ep == ompt_scope_begin ? 'b' : 'e',
+        (unsigned long)pd->value, (unsigned long)td->value, (int)wstype);
+}
+
+static void on_dispatch(ompt_data_t *pd, ompt_data_t *td, ompt_dispatch_t kind,
+                        ompt_data_t instance) {
+  atomic_fetch_add(&n_dispatch, 1);
+  if (kind != 3 /* ompt_dispatch_ws_loop_chunk */) {
+    LOG("D %lu %lu %d\n", (unsigned long)pd->value, (unsigned long)td->value,
+        (int)kind);
+    return;
+  }
+  const ompt_dispatch_chunk_t *c = instance.ptr;
+  grainchunk_chunk_info_t info;
+  char last[8] = "-";
+  if (get_info && get_info(&info))
+    snprintf(last, sizeof last, "%d", info.is_last);
+  LOG("C %lu %lu %llu %llu %s %s\n", (unsigned long)pd->value,
+      (unsigned long)td->value, (unsigned long long)c->start,
+      (unsigned long long)c->iterations, last,
+      pd == cur_pd && td == cur_td ? "same" : "DIFFERENT");
+}
+
+static int initialize(ompt_function_lookup_t lookup, int dev,
+                      ompt_data_t *tool_data) {
+  ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
+  get_thread_data = (ompt_get_thread_data_t)lookup("ompt_get_thread_data");
+  get_info = (grainchunk_get_chunk_info_t)dlsym(RTLD_DEFAULT,
+                                                "grainchunk_get_chunk_info");
+  int ok = set(ompt_callback_parallel_begin,
+               (ompt_callback_t)on_parallel_begin) == ompt_set_always &&
+           set(ompt_callback_implicit_task,
+               (ompt_callback_t)on_implicit_task) == ompt_set_always &&
+           set(ompt_callback_work, (ompt_callback_t)on_work) ==
+               ompt_set_always;
+  if (!no_dispatch) {
+    int rc = set(ompt_callback_dispatch, (ompt_callback_t)on_dispatch);
+    ok = ok && rc >= ompt_set_sometimes;
+  }
+  if (!ok) {
+    fprintf(stderr, "chunk_tool: a callback could not be registered\n");
+    return 0;
+  }
+  return 1;
+}
+
+static void finalize(ompt_data_t *tool_data) {
+  fprintf(out, "COUNTS parallel=%lu implicit_task=%lu work=%lu dispatch=%lu\n",
+          n_parallel, n_implicit, n_work, n_dispatch);
+  if (out != stderr)
+    fclose(out);
+}
+
+ompt_start_tool_result_t *ompt_start_tool(unsigned v, const char *rt) {
+  static ompt_start_tool_result_t res = {initialize, finalize, {0}};
+  const char *path = getenv("CHUNK_TOOL_OUT");
+  out = path ? fopen(path, "w") : stderr;
+  if (!out) {
+    fprintf(stderr, "chunk_tool: cannot open %s\n", path);
+    return NULL;
+  }
+  const char *nd = getenv("CHUNK_TOOL_NO_DISPATCH");
+  no_dispatch = nd && *nd == '1';
+  return &res;
+}

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Checks a chunk_tool log against OpenMP's static schedule.
+
+usage: check_chunks.py [--no-last] PROGRAM_OUTPUT TOOL_LOG
+
+--no-last: the tool could not read `last` (no grainchunk in the process).
+
+PROGRAM_OUTPUT has, per parallel region in execution order, "REGION <T>"
+followed by "LOOP <trip> <chunk>" for each worksharing loop in it. The model,
+computed here independently of grainchunk: chunk k of a loop holds iterations
+[k*chunk, min((k+1)*chunk, trip)) and runs on thread k mod T, so thread r
+executes chunks r, r+T, r+2T, ... in that order; the last chunk holds the
+loop's last iteration. Every chunk must be reported exactly once, on its
+thread, inside that thread's loop (between the loop's work begin and end),
+in order, with the runtime's parallel_data/task_data pointers.
+"""
+import sys
+from collections import defaultdict
+
+
+def model(trip, chunk, threads):
+    per_thread = defaultdict(list)
+    nchunks = (trip + chunk - 1) // chunk
+    for k in range(nchunks):
+        start = k * chunk
+        its = min(chunk, trip - start)
+        per_thread[k % threads].append((start, its, 1 if k == nchunks - 1 else 0))
+    return per_thread
+
+
+def main(prog_out, tool_log):
+    regions = []
+    for line in open(prog_out):
+        f = line.split()
+        if f and f[0] == "REGION":
+            regions.append((int(f[1]), []))
+        elif f and f[0] == "LOOP":
+            regions[-1][1].append((int(f[1]), int(f[2])))
+
+    pids = []
+    team = defaultdict(dict)       # pid -> tid -> thread_num
+    loops = defaultdict(list)      # (pid, tid) -> [list of chunks per loop]
+    open_loop = {}                 # (pid, tid) -> currently open loop
+    errors = []
+    for n, line in enumerate(open(tool_log), 1):
+        f = line.split()
+        if not f:
+            continue
+        if f[0] == "P":
+            pids.append(f[1])
+        elif f[0] == "I":
+            team[f[1]][f[2]] = int(f[3])
+        elif f[0] == "W":
+            key = (f[2], f[3])
+            if f[1] == "b":
+                loops[key].append([])
+                open_loop[key] = True
+            else:
+                open_loop[key] = False
+        elif f[0] == "C":
+            key = (f[1], f[2])
+            if not open_loop.get(key):
+                errors.append(f"line {n}: chunk outside a loop: {line.strip()}")
+                continue
+            if f[6] != "same":
+                errors.append(f"line {n}: parallel_data/task_data differ from "
+                              f"the runtime's: {line.strip()}")
+            if f[5] == "-" and not NO_LAST:
+                errors.append(f"line {n}: no last flag: {line.strip()}")
+            last = int(f[5]) if f[5] != "-" else None
+            loops[key][-1].append((int(f[3]), int(f[4]), last))
+
+    if len(pids) != len(regions):
+        errors.append(f"{len(regions)} regions ran but the tool saw "
+                      f"{len(pids)} parallel regions")
+    total = 0
+    for (threads, specs), pid in zip(regions, pids):
+        tids = team[pid]
+        if len(tids) != threads:
+            errors.append(f"region {pid}: {len(tids)} threads, expected {threads}")
+            continue
+        for tid, num in tids.items():
+            seen = loops[(pid, tid)]
+            if len(seen) != len(specs):
+                errors.append(f"region {pid} thread {num}: {len(seen)} loops, "
+                              f"expected {len(specs)}")
+                continue
+            for j, ((trip, chunk), got) in enumerate(zip(specs, seen)):
+                want = model(trip, chunk, threads)[num]
+                total += len(want)
+                got_cmp = [(s, i, l if l is not None else w[2])
+                           for (s, i, l), w in zip(got, want)]
+                if len(got) != len(want) or got_cmp != want:
+                    errors.append(
+                        f"region {pid} loop {j} (trip {trip}, chunk {chunk}, "
+                        f"{threads} threads) thread {num}: got {got[:6]}"
+                        f"{'...' if len(got) > 6 else ''} ({len(got)} chunks), "
+                        f"expected {want[:6]}{'...' if len(want) > 6 else ''} "
+                        f"({len(want)} chunks)")
+    for e in errors[:20]:
+        print("check_chunks: " + e)
+    if errors:
+        print(f"check_chunks: FAILED, {len(errors)} problem(s)")
+        return 1
+    print(f"check_chunks: OK, {total} chunks in {len(regions)} regions match "
+          f"the static schedule")
+    return 0
+
+
+NO_LAST = False
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    if args[:1] == ["--no-last"]:
+        NO_LAST = True
+        args = args[1:]
+    if len(args) != 2:
+        sys.exit(__doc__)
+    sys.exit(main(*args))
