@@ -173,6 +173,19 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, DominatorTree &DT,
       return "the loop bounds do not have the iteration variable's type";
 
   BasicBlock *InitBB = CI->getParent();
+  // Inside `distribute parallel for`, the bounds come from the enclosing
+  // distribute chunk (LB is not 0). Say so before anything else.
+  const StoreInst *FirstLB = nullptr;
+  for (const Instruction *I = CI->getPrevNode(); I && !FirstLB;
+       I = I->getPrevNode())
+    if (const auto *S = dyn_cast<StoreInst>(I))
+      if (S->getPointerOperand() == PLB)
+        FirstLB = S;
+  const auto *LB0 =
+      FirstLB ? dyn_cast<ConstantInt>(FirstLB->getValueOperand()) : nullptr;
+  if (!LB0 || !LB0->isZero())
+    return "the lower bound does not start at 0 (bounds from an enclosing "
+           "distribute loop are not yet supported)";
   const auto *Br = dyn_cast_or_null<BranchInst>(nextReal(CI));
   if (!Br || Br->isConditional())
     return "the static init call is not followed by a jump to the loop";

@@ -1,0 +1,97 @@
+// Loops grainchunk must leave exactly as Clang made them: the runtime already
+// reports their chunks (dynamic, guided, runtime, auto, ordered), or they are
+// not handled yet (schedule(static) without a chunk, distribute), or they are
+// not OpenMP loops. The module is byte-identical with and without the plugin
+// and each OpenMP loop gets a missed-remark saying why.
+//
+// RUN: %clang -fopenmp -O0 -S -emit-llvm %s -o %t.stock.O0.ll
+// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm %s -o %t.gc.O0.ll
+// RUN: cmp %t.stock.O0.ll %t.gc.O0.ll
+// Remarks turn on location tracking, so compare those builds separately.
+// RUN: %clang -fopenmp -O0 -S -emit-llvm %s -o %t.stock.R.ll -Rpass-missed=grainchunk
+// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm %s -o %t.gc.R.ll -Rpass-missed=grainchunk 2> %t.remarks
+// RUN: cmp %t.stock.R.ll %t.gc.R.ll
+// RUN: FileCheck %s < %t.remarks
+// RUN: %clang -fopenmp -O2 -S -emit-llvm %s -o %t.stock.O2.ll
+// RUN: %clang -fopenmp -fplugin=%plugin -O2 -S -emit-llvm %s -o %t.gc.O2.ll
+// RUN: cmp %t.stock.O2.ll %t.gc.O2.ll
+// RUN: not grep -q grainchunk %t.gc.O2.ll
+// Without -fopenmp there is nothing to do either.
+// RUN: %clang -O2 -S -emit-llvm %s -o %t.noomp.stock.ll
+// RUN: %clang -fplugin=%plugin -O2 -S -emit-llvm %s -o %t.noomp.gc.ll
+// RUN: cmp %t.noomp.stock.ll %t.noomp.gc.ll
+
+void work(long);
+
+void dynamic(int n) {
+  // CHECK: negative.c:[[@LINE+1]]:{{[0-9]+}}: remark: loop not instrumented: its chunks are handed out by the OpenMP runtime
+#pragma omp parallel for schedule(dynamic, 4)
+  for (int i = 0; i < n; i++)
+    work(i);
+}
+
+void guided(int n) {
+  // CHECK: negative.c:[[@LINE+1]]:{{[0-9]+}}: remark: loop not instrumented: its chunks are handed out by the OpenMP runtime
+#pragma omp parallel for schedule(guided, 2)
+  for (int i = 0; i < n; i++)
+    work(i);
+}
+
+void runtime(int n) {
+  // CHECK: negative.c:[[@LINE+1]]:{{[0-9]+}}: remark: loop not instrumented: its chunks are handed out by the OpenMP runtime
+#pragma omp parallel for schedule(runtime)
+  for (int i = 0; i < n; i++)
+    work(i);
+}
+
+void autosched(int n) {
+  // CHECK: negative.c:[[@LINE+1]]:{{[0-9]+}}: remark: loop not instrumented: its chunks are handed out by the OpenMP runtime
+#pragma omp parallel for schedule(auto)
+  for (int i = 0; i < n; i++)
+    work(i);
+}
+
+void ordered(int n) {
+  // CHECK: negative.c:[[@LINE+1]]:{{[0-9]+}}: remark: loop not instrumented: its chunks are handed out by the OpenMP runtime
+#pragma omp parallel for schedule(static, 4) ordered
+  for (int i = 0; i < n; i++) {
+#pragma omp ordered
+    work(i);
+  }
+}
+
+void static_nochunk(int n) {
+  // CHECK: negative.c:[[@LINE+1]]:{{[0-9]+}}: remark: loop not instrumented: schedule(static) without a chunk size is not yet supported
+#pragma omp parallel for schedule(static)
+  for (int i = 0; i < n; i++)
+    work(i);
+}
+
+void default_schedule(int n) {
+  // CHECK: negative.c:[[@LINE+1]]:{{[0-9]+}}: remark: loop not instrumented: schedule(static) without a chunk size is not yet supported
+#pragma omp parallel for
+  for (int i = 0; i < n; i++)
+    work(i);
+}
+
+void distribute(int n) {
+  // CHECK: negative.c:[[@LINE+1]]:{{[0-9]+}}: remark: loop not instrumented: dist_schedule(static, N) (distribute) loops are not yet supported
+#pragma omp teams distribute dist_schedule(static, 4)
+  for (int i = 0; i < n; i++)
+    work(i);
+}
+
+void distribute_parallel_for(int n) {
+  // CHECK: negative.c:[[@LINE+2]]:{{[0-9]+}}: remark: loop not instrumented: dist_schedule(static) (distribute) loops are not yet supported
+  // CHECK: negative.c:[[@LINE+1]]:{{[0-9]+}}: remark: loop not instrumented: schedule(static, N) loop with an unrecognized code shape: the lower bound does not start at 0
+#pragma omp teams distribute parallel for schedule(static, 4)
+  for (int i = 0; i < n; i++)
+    work(i);
+}
+
+long serial(long n) {
+  long s = 0;
+  for (long i = 0; i < n; i += 4)
+    s += i;
+  return s;
+}

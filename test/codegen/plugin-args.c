@@ -1,0 +1,27 @@
+// -fplugin-arg-grainchunk-*: unknown arguments are an error, `disable` is a
+// kill switch that leaves the module exactly as stock Clang makes it, `help`
+// lists the options.
+//
+// RUN: not %clang -fopenmp -fplugin=%plugin -fplugin-arg-grainchunk-bogus -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: error: grainchunk: unknown plugin argument 'bogus' (known: disable, help
+//
+// RUN: %clang -fopenmp -O2 -S -emit-llvm %s -o %t.stock.ll
+// RUN: %clang -fopenmp -fplugin=%plugin -fplugin-arg-grainchunk-disable -O2 -S -emit-llvm %s -o %t.off.ll
+// RUN: cmp %t.stock.ll %t.off.ll
+// RUN: %clang -fopenmp -fplugin=%plugin -O2 -S -emit-llvm %s -o %t.on.ll
+// RUN: grep -q __kmpc_for_static_chunk_4 %t.on.ll
+//
+// RUN: %clang -fopenmp -fplugin=%plugin -fplugin-arg-grainchunk-help -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=HELP
+// HELP: -fplugin-arg-grainchunk-disable
+// HELP: -Rpass-missed=grainchunk
+//
+// The pass-only library works from Clang too (-fpass-plugin=).
+// RUN: %clang -fopenmp -fpass-plugin=%passlib -O2 -S -emit-llvm %s -o %t.pp.ll
+// RUN: cmp %t.on.ll %t.pp.ll
+
+void work(int);
+void f(int n) {
+#pragma omp parallel for schedule(static, 4)
+  for (int i = 0; i < n; i++)
+    work(i);
+}

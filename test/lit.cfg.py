@@ -1,0 +1,49 @@
+# lit configuration for grainchunk. Run through ctest, or directly on the
+# build tree (one test or all):  lit -sv build/test [build/test/codegen/x.c]
+import os
+import lit.formats
+
+if not hasattr(config, "grainchunk_obj"):
+    lit_config.fatal("run lit on the build tree (lit build/test), not on the "
+                     "source tree")
+
+config.name = "grainchunk"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".c", ".cpp", ".ll", ".test"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in", "unit"]
+
+obj = config.grainchunk_obj
+plugin = os.path.join(obj, "clang-plugin", "libgrainchunk.so")
+passlib = os.path.join(obj, "clang-plugin", "libGrainChunkPass.so")
+shimdir = os.path.join(obj, "runtime-shim")
+omp = config.omp_libdir
+inc = os.path.join(config.grainchunk_src, "include")
+
+# Programs find the libomp of the toolchain under test, not whatever the
+# system has.
+omp_link = f"-L{omp} -Wl,-rpath,{omp}"
+shim_link = (f"-L{shimdir} -Wl,--push-state,--no-as-needed -lgrainchunk-rt "
+             f"-Wl,--pop-state -Wl,-rpath,{shimdir}")
+config.substitutions += [
+    ("%clangxx", f"{config.clang}++"),
+    ("%clang", config.clang),
+    ("%opt", config.opt),
+    ("%plugin", plugin),
+    ("%passlib", passlib),
+    ("%shimlib", os.path.join(shimdir, "libgrainchunk-rt.so")),
+    ("%shim_link", shim_link),
+    ("%omp_link", omp_link),
+    ("%chunk_tool", os.path.join(obj, "test", "libchunk_tool.so")),
+    ("%check_chunks", f"{config.python} {config.grainchunk_src}/test/e2e/check_chunks.py"),
+    ("%inputs", os.path.join(config.grainchunk_src, "test", "e2e", "Inputs")),
+    ("%include", inc),
+    ("%ompt_include", config.ompt_include),
+    ("%python", config.python),
+]
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
+# Tests set their own tool; never inherit one from the caller.
+for var in ["OMP_TOOL", "OMP_TOOL_LIBRARIES", "OMP_TOOL_VERBOSE_INIT",
+            "GRAINCHUNK_VERBOSE", "OMP_NUM_THREADS", "LD_PRELOAD"]:
+    config.environment.pop(var, None)
+config.available_features.add(f"llvm-{config.llvm_version_major}")
