@@ -75,6 +75,13 @@ typedef struct {
   const grainchunk_chunk_info_t *info;
 } gc_thread;
 
+/* Our own definitions' addresses. Plain `ompt_start_tool` in this file means
+ * the process's first definition, which may be another library's. */
+ompt_start_tool_result_t *gc_self_start_tool(unsigned, const char *)
+    __attribute__((visibility("hidden")));
+void gc_self_chunk_4(ident_t *, int32_t, int32_t, int32_t, int32_t)
+    __attribute__((visibility("hidden")));
+
 static __thread gc_thread tls __attribute__((tls_model("initial-exec")));
 
 /* Set once while the runtime initializes the tool, read concurrently after. */
@@ -183,16 +190,24 @@ GC_EXPORT int grainchunk_get_chunk_info(grainchunk_chunk_info_t *info) {
 /*===--------------------- once per loop per thread ----------------------===*/
 
 static void warn_not_started(void) {
-  if (atomic_exchange(&warned_unused, 1))
+  if (atomic_exchange(&warned_unused, 1) || atomic_load(&started))
     return;
-  if (atomic_load(&started))
+  const char *omp_tool = getenv("OMP_TOOL");
+  if (omp_tool && !strcasecmp(omp_tool, "disabled"))
     return;
-  if (getenv("OMP_TOOL_LIBRARIES"))
-    fprintf(stderr,
-            "grainchunk: OMP_TOOL_LIBRARIES is set but the OpenMP runtime "
-            "never started libgrainchunk-rt, so no chunk events will be "
-            "delivered. Another ompt_start_tool came first: link "
-            "libgrainchunk-rt before the tool and libomp, or LD_PRELOAD it.\n");
+  /* The runtime asked some other ompt_start_tool first. */
+  Dl_info di;
+  void *first = dlsym(RTLD_DEFAULT, "ompt_start_tool");
+  const char *who = first && first != (void *)gc_self_start_tool &&
+                            dladdr(first, &di) && di.dli_fname
+                        ? di.dli_fname
+                        : "another library";
+  fprintf(stderr,
+          "grainchunk: the OpenMP runtime never started libgrainchunk-rt "
+          "(the ompt_start_tool of %s came first), so no chunk events will "
+          "be delivered. Link libgrainchunk-rt before that library, or "
+          "LD_PRELOAD it.\n",
+          who);
 }
 
 GC_EXPORT int32_t __kmpc_should_callback_per_chunk(ident_t *loc) {
@@ -373,7 +388,7 @@ try_tool_libraries(unsigned omp_version, const char *runtime_version) {
     gc_start_tool_fn start = (gc_start_tool_fn)dlsym(h, "ompt_start_tool");
     if (!start) {
       gc_log("  it has no ompt_start_tool");
-    } else if (start == ompt_start_tool) {
+    } else if (start == gc_self_start_tool) {
       gc_log("  it is libgrainchunk-rt itself; skipped");
     } else {
       res = start(omp_version, runtime_version);
@@ -404,8 +419,9 @@ GC_EXPORT ompt_start_tool_result_t *ompt_start_tool(unsigned omp_version,
   }
   /* The program's weak references reach the shim only if it is in the global
    * scope (linked or LD_PRELOADed), not when libomp dlopens it as a tool. */
-  void *global = dlsym(RTLD_DEFAULT, "__kmpc_for_static_chunk_4");
-  if (global != (void *)__kmpc_for_static_chunk_4) {
+  void *program = dlopen(NULL, RTLD_LAZY); /* global scope only */
+  void *global = program ? dlsym(program, "__kmpc_for_static_chunk_4") : NULL;
+  if (global != (void *)gc_self_chunk_4) {
     fprintf(stderr,
             "grainchunk: libgrainchunk-rt was loaded as an OMPT tool (through "
             "OMP_TOOL_LIBRARIES?), where the program cannot call it. Link the "
@@ -414,7 +430,7 @@ GC_EXPORT ompt_start_tool_result_t *ompt_start_tool(unsigned omp_version,
     goto done;
   }
   gc_start_tool_fn next = (gc_start_tool_fn)dlsym(RTLD_NEXT, "ompt_start_tool");
-  if (next && next != ompt_start_tool) {
+  if (next && next != gc_self_start_tool) {
     Dl_info di;
     int named = dladdr((void *)next, &di) && di.dli_fname;
     gc_log("trying the next ompt_start_tool in the process (%s)",
@@ -434,6 +450,11 @@ done:
   in_start_tool = 0;
   return res;
 }
+
+__typeof(gc_self_start_tool) gc_self_start_tool
+    __attribute__((alias("ompt_start_tool")));
+__typeof(gc_self_chunk_4) gc_self_chunk_4
+    __attribute__((alias("__kmpc_for_static_chunk_4")));
 
 #ifdef GRAINCHUNK_TESTING
 /* Unit tests only: forget everything, as in a fresh process. */

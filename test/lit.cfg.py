@@ -31,6 +31,8 @@ config.substitutions += [
     ("%plugin", plugin),
     ("%passlib", passlib),
     ("%shimlib", os.path.join(shimdir, "libgrainchunk-rt.so")),
+    ("%shimdir", shimdir),
+    ("%tooldir", os.path.join(obj, "test")),
     ("%shim_link", shim_link),
     ("%omp_link", omp_link),
     ("%chunk_tool", os.path.join(obj, "test", "libchunk_tool.so")),

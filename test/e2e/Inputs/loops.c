@@ -6,7 +6,7 @@
 #include <string.h>
 
 #define MAXN 5000
-static long long acc[MAXN];
+static long long acc[MAXN], acc2[MAXN];
 
 static void begin_loop(long long trip, long long chunk) {
   memset(acc, 0, sizeof acc);
@@ -49,7 +49,7 @@ static void orphan(int n, int chunk1, int chunk2) {
     acc[i] += i;
 #pragma omp for schedule(static, chunk2)
   for (long long i = 0; i < n; i++)
-    acc[i] += 2 * i;
+    acc2[i] = 2 * i; /* not acc: the first loop may still run (nowait) */
 }
 
 static void orphaned(int n, int chunk1, int chunk2, int threads) {
@@ -58,6 +58,8 @@ static void orphaned(int n, int chunk1, int chunk2, int threads) {
   printf("LOOP %d %d\nLOOP %d %d\n", n, chunk1, n, chunk2);
 #pragma omp parallel num_threads(threads)
   orphan(n, chunk1, chunk2);
+  for (int k = 0; k < n; k++)
+    acc[k] += acc2[k];
   end_loop(n);
 }
 
