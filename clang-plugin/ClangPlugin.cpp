@@ -32,7 +32,9 @@ protected:
                                                  llvm::StringRef) override {
     if (!Disabled)
       CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
-          [](llvm::PassBuilder &PB) { grainchunk::registerAtPipelineStart(PB); });
+          [](llvm::PassBuilder &PB) {
+            grainchunk::registerAtPipelineStart(PB);
+          });
     return std::make_unique<ASTConsumer>();
   }
 

@@ -9,7 +9,8 @@
 //   (Listing 3.5):
 //
 //     flags = &__kmpc_should_callback_per_chunk
-//                 ? __kmpc_should_callback_per_chunk(loc) : 0;  // once per loop
+//                 ? __kmpc_should_callback_per_chunk(loc) : 0;  // once per
+//                 loop
 //     __kmpc_for_static_init_X(loc, gtid, 33, &last, &lb, &ub, &st, 1, N);
 //     for (;;) {                                   // omp.dispatch.cond
 //       ub = min(ub, GlobalUB); iv = lb;
@@ -66,8 +67,13 @@ constexpr unsigned SchedDist = 92;          // kmp_distribute_static
 constexpr const char *ShouldCallbackName = "__kmpc_should_callback_per_chunk";
 constexpr const char *DoneMD = "grainchunk";
 
-enum class EntryKind { None, ForStaticInit, DispatchInit, DistForStaticInit,
-                       DistributeStaticInit };
+enum class EntryKind {
+  None,
+  ForStaticInit,
+  DispatchInit,
+  DistForStaticInit,
+  DistributeStaticInit
+};
 
 struct Entry {
   EntryKind Kind = EntryKind::None;
@@ -97,7 +103,8 @@ Entry classify(const CallInst &CI) {
 
 /// Next instruction after \p I that is not a debug intrinsic.
 const Instruction *nextReal(const Instruction *I) {
-  for (I = I->getNextNode(); I && isa<DbgInfoIntrinsic>(I); I = I->getNextNode())
+  for (I = I->getNextNode(); I && isa<DbgInfoIntrinsic>(I);
+       I = I->getNextNode())
     ;
   return I;
 }
@@ -136,8 +143,9 @@ bool sameBound(const Value *A, const Value *B) {
 bool isAddOfLoads(const Value *V, const Value *A, const Value *B,
                   const BasicBlock *BB) {
   const auto *Add = dyn_cast<BinaryOperator>(V);
-  return Add && Add->getOpcode() == Instruction::Add && Add->getParent() == BB &&
-         isLoadFrom(Add->getOperand(0), A) && isLoadFrom(Add->getOperand(1), B);
+  return Add && Add->getOpcode() == Instruction::Add &&
+         Add->getParent() == BB && isLoadFrom(Add->getOperand(0), A) &&
+         isLoadFrom(Add->getOperand(1), B);
 }
 
 /// Everything the rewrite needs about one recognized loop.
@@ -165,8 +173,7 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, DominatorTree &DT,
   auto *PLB = dyn_cast<AllocaInst>(CI->getArgOperand(4));
   auto *PUB = dyn_cast<AllocaInst>(CI->getArgOperand(5));
   auto *PST = dyn_cast<AllocaInst>(CI->getArgOperand(6));
-  if (!PLast || !PLB || !PUB || !PST || PLB == PUB || PLB == PST ||
-      PUB == PST)
+  if (!PLast || !PLB || !PUB || !PST || PLB == PUB || PLB == PST || PUB == PST)
     return "the loop bounds are not in distinct local variables";
   for (AllocaInst *A : {PLB, PUB, PST})
     if (A->getAllocatedType() != IVTy || A->isArrayAllocation())
@@ -335,8 +342,8 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, DominatorTree &DT,
   if (!StLB || !StUBInc)
     return "the dispatch loop latch does not advance both bounds by the "
            "stride";
-  auto *Zero = InitLB ? dyn_cast<ConstantInt>(InitLB->getValueOperand())
-                      : nullptr;
+  auto *Zero =
+      InitLB ? dyn_cast<ConstantInt>(InitLB->getValueOperand()) : nullptr;
   if (!Zero || !Zero->isZero())
     return "the lower bound does not start at 0 (bounds from an enclosing "
            "distribute loop are not yet supported)";
@@ -430,9 +437,9 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
   BasicBlock *Head = CI->getParent();
   IRBuilder<> B(CI);
   B.SetCurrentDebugLocation(DL);
-  Value *Linked = B.CreateICmpNE(
-      Should, ConstantPointerNull::get(cast<PointerType>(PtrTy)),
-      "grainchunk.linked");
+  Value *Linked =
+      B.CreateICmpNE(Should, ConstantPointerNull::get(cast<PointerType>(PtrTy)),
+                     "grainchunk.linked");
   Instruction *AskTerm = SplitBlockAndInsertIfThen(Linked, CI, false);
   AskTerm->setDebugLoc(DL);
   AskTerm->getParent()->setName("grainchunk.ask");
@@ -470,12 +477,11 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
     Value *Whole = OB.CreateAnd(
         OB.CreateICmpSGT(Size, ConstantInt::get(IVTy, 0)),
         OB.CreateICmpUGE(OB.CreateSub(UB, LB), Size), "grainchunk.whole");
-    OB.CreateStore(
-        OB.CreateSelect(Whole,
-                        OB.CreateSub(OB.CreateAdd(LB, Size),
-                                     ConstantInt::get(IVTy, 1)),
-                        UB),
-        PUB);
+    OB.CreateStore(OB.CreateSelect(Whole,
+                                   OB.CreateSub(OB.CreateAdd(LB, Size),
+                                                ConstantInt::get(IVTy, 1)),
+                                   UB),
+                   PUB);
     OB.CreateStore(OB.CreateSelect(Whole, Size, ST), PST);
   }
 
@@ -488,7 +494,8 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
   RB.SetCurrentDebugLocation(DL);
   Value *IsLast = RB.CreateZExt(
       RB.CreateICmpEQ(L.Upper, L.GlobalUB, "grainchunk.islast"), I32);
-  CallInst *Report = RB.CreateCall(Chunk, {Loc, GTid, IsLast, L.Lower, L.Upper});
+  CallInst *Report =
+      RB.CreateCall(Chunk, {Loc, GTid, IsLast, L.Lower, L.Upper});
   Report->setAttributes(Chunk->getAttributes());
 
   CI->setMetadata(DoneMD, MDNode::get(Ctx, {}));
@@ -585,7 +592,8 @@ PreservedAnalyses GrainChunkPass::run(Function &F,
     std::string Why = matchStaticLoop(CI, E.Suffix, DT, L);
     if (!Why.empty()) {
       Missed(CI, "UnrecognizedShape",
-             "schedule(static, N) loop with an unrecognized code shape: " + Why);
+             "schedule(static, N) loop with an unrecognized code shape: " +
+                 Why);
       continue;
     }
     if (!rewrite(L, TLI)) {

@@ -1,4 +1,5 @@
-//===- GrainChunkPass.h - Per-chunk OMPT events for static loops -*- C++ -*-===//
+//===- GrainChunkPass.h - Per-chunk OMPT events for static loops -*- C++
+//-*-===//
 //
 // Declares the grainchunk function pass. See GrainChunkPass.cpp for what it
 // does and how to run it.
