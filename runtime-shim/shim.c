@@ -458,7 +458,7 @@ __typeof(gc_self_chunk_4) gc_self_chunk_4
 
 #ifdef GRAINCHUNK_TESTING
 /* Unit tests only: forget everything, as in a fresh process. */
-void grainchunk_testing_reset(void) {
+GC_EXPORT void grainchunk_testing_reset(void) {
   tool_result = NULL;
   rt_lookup = NULL;
   rt_set_callback = NULL;
@@ -469,6 +469,8 @@ void grainchunk_testing_reset(void) {
   atomic_store(&started, 0);
   atomic_store(&warned_unused, 0);
   memset(&tls, 0, sizeof tls);
+  if (verbose_out && verbose_out != stderr && verbose_out != stdout)
+    fclose(verbose_out);
   verbose_out = NULL;
 }
 #endif

@@ -1,0 +1,43 @@
+/*===- fake_tool.h - What the unit tests' fake OMPT tool records ----------===*/
+#ifndef GRAINCHUNK_FAKE_TOOL_H
+#define GRAINCHUNK_FAKE_TOOL_H
+
+#include "grainchunk.h"
+
+#include <omp-tools.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define FAKE_TOOL_MAX_EVENTS 64
+
+typedef struct {
+  ompt_data_t *parallel_data, *task_data;
+  int kind;
+  uint64_t start, iterations;
+  int has_info; /* grainchunk_get_chunk_info answered inside the callback */
+  int32_t is_last;
+  const char *psource;
+} fake_tool_event_t;
+
+typedef struct {
+  int started, initialized, finalized;
+  int dispatch_answer, work_answer; /* what ompt_set_callback said; -1: not
+                                       asked */
+  ompt_function_lookup_t lookup;    /* what the tool was handed */
+  int n_work;
+  int n_events;
+  fake_tool_event_t events[FAKE_TOOL_MAX_EVENTS];
+} fake_tool_state_t;
+
+typedef fake_tool_state_t *(*fake_tool_state_fn)(void);
+fake_tool_state_t *fake_tool_state(void);
+void *fake_tool_dispatch_callback(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

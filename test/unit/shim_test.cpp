@@ -1,0 +1,482 @@
+//===- shim_test.cpp - GoogleTest suite for libgrainchunk-rt --------------===//
+//
+// Drives the runtime shim the way libomp does, through a fake runtime (its
+// lookup function and ompt_set_callback are defined here), with the fake OMPT
+// tools of fake_tool.c found through OMP_TOOL_LIBRARIES. Covers:
+//  - tool discovery: missing files, libraries without ompt_start_tool, tools
+//    that decline (and are closed again), no tool, OMP_TOOL=disabled, the
+//    shim itself in the list, the verbose log;
+//  - chaining: the tool gets a lookup whose ompt_set_callback/get_callback
+//    the shim watches and everything else untouched, initialize/finalize;
+//  - the once-per-chunk logic: the runtime's own first-chunk report is
+//    dropped for instrumented loops and kept for the others, every chunk
+//    call becomes exactly one event with the loop's parallel/task data,
+//    bounds of all four entry points, nesting, per-thread state.
+//
+// Run: build/test/unit/shim_unittest (ctest runs it as "unit").
+//===----------------------------------------------------------------------===//
+
+#include "fake_tool.h"
+#include "grainchunk.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <fstream>
+#include <limits>
+#include <omp-tools.h>
+#include <sstream>
+#include <string>
+#include <thread>
+
+extern "C" void grainchunk_testing_reset(void);
+
+namespace {
+
+const std::string ToolDir = FAKE_TOOL_DIR;
+const std::string Accept = ToolDir + "/libfake_tool_accept.so";
+const std::string Decline = ToolDir + "/libfake_tool_decline.so";
+const std::string NoStart = ToolDir + "/libfake_tool_nostart.so";
+const std::string ShimLib = SHIM_LIB;
+
+constexpr int WsLoopChunk = 3; // OpenMP 5.2's ompt_dispatch_ws_loop_chunk
+
+// libomp's ident_t layout, as the plugin's calls pass it.
+struct Ident {
+  int32_t Reserved1, Flags, Reserved2, Reserved3;
+  const char *PSource;
+};
+
+// ---- The fake runtime ------------------------------------------------------
+ompt_callback_t RtCallbacks[64];
+int RtAnswer[64];
+
+int rtSetCallback(ompt_callbacks_t Event, ompt_callback_t Cb) {
+  RtCallbacks[Event] = Cb;
+  return RtAnswer[Event];
+}
+
+int rtGetCallback(ompt_callbacks_t Event, ompt_callback_t *Cb) {
+  if (!RtCallbacks[Event])
+    return 0;
+  *Cb = RtCallbacks[Event];
+  return 1;
+}
+
+int rtInquiry() { return 42; } // stands for any other runtime entry point
+
+ompt_interface_fn_t rtLookup(const char *Name) {
+  if (!strcmp(Name, "ompt_set_callback"))
+    return (ompt_interface_fn_t)rtSetCallback;
+  if (!strcmp(Name, "ompt_get_callback"))
+    return (ompt_interface_fn_t)rtGetCallback;
+  if (!strcmp(Name, "ompt_get_thread_data"))
+    return (ompt_interface_fn_t)rtInquiry;
+  return nullptr;
+}
+
+ompt_callback_work_t rtWork() {
+  return (ompt_callback_work_t)RtCallbacks[ompt_callback_work];
+}
+ompt_callback_dispatch_t rtDispatch() {
+  return (ompt_callback_dispatch_t)RtCallbacks[ompt_callback_dispatch];
+}
+
+// The runtime's own first-chunk report from __kmpc_for_static_init.
+void runtimeReportsChunk(ompt_data_t *Pd, ompt_data_t *Td, uint64_t Start,
+                         uint64_t Its) {
+  ompt_dispatch_chunk_t Chunk = {Start, Its};
+  ompt_data_t Instance;
+  Instance.ptr = &Chunk;
+  if (rtDispatch())
+    rtDispatch()(Pd, Td, (ompt_dispatch_t)WsLoopChunk, Instance);
+}
+
+bool isLoaded(const std::string &Path) {
+  void *H = dlopen(Path.c_str(), RTLD_LAZY | RTLD_NOLOAD);
+  if (H)
+    dlclose(H);
+  return H != nullptr;
+}
+
+// The accepting tool's record, or null if it was never loaded.
+fake_tool_state_t *tool() {
+  void *H = dlopen(Accept.c_str(), RTLD_LAZY | RTLD_NOLOAD);
+  if (!H)
+    return nullptr;
+  auto Fn = (fake_tool_state_fn)dlsym(H, "fake_tool_state");
+  dlclose(H); // still loaded: the shim keeps the tool it chose open
+  return Fn ? Fn() : nullptr;
+}
+
+// The accepting tool's own dispatch callback.
+ompt_callback_t toolDispatch() {
+  void *H = dlopen(Accept.c_str(), RTLD_LAZY | RTLD_NOLOAD);
+  if (!H)
+    return nullptr;
+  auto Fn = (void *(*)())dlsym(H, "fake_tool_dispatch_callback");
+  dlclose(H);
+  return Fn ? (ompt_callback_t)Fn() : nullptr;
+}
+
+class ShimTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    grainchunk_testing_reset();
+    for (int I = 0; I < 64; ++I) {
+      RtCallbacks[I] = nullptr;
+      RtAnswer[I] = ompt_set_always;
+    }
+    for (const char *V :
+         {"OMP_TOOL", "OMP_TOOL_LIBRARIES", "GRAINCHUNK_VERBOSE",
+          "FAKE_TOOL_CALLBACKS", "FAKE_TOOL_INIT_FAIL"})
+      unsetenv(V);
+    setenv("FAKE_TOOL_CALLBACKS", "d", 1);
+    if (fake_tool_state_t *S = tool())
+      memset(S, 0, sizeof *S);
+  }
+  void TearDown() override { grainchunk_testing_reset(); }
+
+  ompt_start_tool_result_t *start() {
+    return ompt_start_tool(202011, "fake runtime");
+  }
+  // Starts the shim with the accepting tool and initializes it.
+  void startWithTool() {
+    setenv("OMP_TOOL_LIBRARIES", Accept.c_str(), 1);
+    ompt_start_tool_result_t *R = start();
+    ASSERT_NE(R, nullptr);
+    ASSERT_EQ(R->initialize(rtLookup, 0, &R->tool_data), 1);
+    ASSERT_NE(tool(), nullptr);
+  }
+};
+
+// ---- Discovery -------------------------------------------------------------
+
+TEST_F(ShimTest, NoToolMeansNullAndNoChunks) {
+  EXPECT_EQ(start(), nullptr);
+  EXPECT_EQ(__kmpc_should_callback_per_chunk(nullptr), 0);
+}
+
+TEST_F(ShimTest, EmptyToolLibrariesMeansNoTool) {
+  setenv("OMP_TOOL_LIBRARIES", "", 1);
+  EXPECT_EQ(start(), nullptr);
+}
+
+TEST_F(ShimTest, OmpToolDisabledIsRespected) {
+  setenv("OMP_TOOL", "disabled", 1);
+  setenv("OMP_TOOL_LIBRARIES", Accept.c_str(), 1);
+  EXPECT_EQ(start(), nullptr);
+  fake_tool_state_t *S = tool();
+  EXPECT_TRUE(S == nullptr || S->started == 0);
+  EXPECT_EQ(__kmpc_should_callback_per_chunk(nullptr), 0);
+}
+
+TEST_F(ShimTest, MissingFilesAndNonToolsAreSkipped) {
+  std::string List = "/nonexistent/libnothing.so:" + NoStart + ":" + Accept;
+  setenv("OMP_TOOL_LIBRARIES", List.c_str(), 1);
+  ompt_start_tool_result_t *R = start();
+  ASSERT_NE(R, nullptr);
+  ASSERT_NE(tool(), nullptr);
+  EXPECT_EQ(tool()->started, 1);
+  EXPECT_FALSE(isLoaded(NoStart)) << "a library that is no tool stays open";
+}
+
+TEST_F(ShimTest, DecliningToolsAreClosedAndTheNextIsTried) {
+  std::string List = Decline + "::" + Accept + ":";
+  setenv("OMP_TOOL_LIBRARIES", List.c_str(), 1);
+  ASSERT_NE(start(), nullptr);
+  EXPECT_EQ(tool()->started, 1);
+  EXPECT_FALSE(isLoaded(Decline)) << "a declining tool stays open";
+}
+
+TEST_F(ShimTest, OnlyDecliningToolsMeansNull) {
+  std::string List = Decline + ":/nonexistent/x.so:" + NoStart;
+  setenv("OMP_TOOL_LIBRARIES", List.c_str(), 1);
+  EXPECT_EQ(start(), nullptr);
+  EXPECT_FALSE(isLoaded(Decline));
+  EXPECT_FALSE(isLoaded(NoStart));
+}
+
+TEST_F(ShimTest, TheShimItselfInTheListIsSkipped) {
+  std::string List = ShimLib + ":" + Accept;
+  setenv("OMP_TOOL_LIBRARIES", List.c_str(), 1);
+  ASSERT_NE(start(), nullptr);
+  EXPECT_EQ(tool()->started, 1);
+}
+
+TEST_F(ShimTest, VerboseLogTellsHowTheToolWasFound) {
+  std::string Log = ::testing::TempDir() + "grainchunk-verbose.log";
+  setenv("GRAINCHUNK_VERBOSE", Log.c_str(), 1);
+  std::string List = "/nonexistent/libnothing.so:" + Decline + ":" + Accept;
+  setenv("OMP_TOOL_LIBRARIES", List.c_str(), 1);
+  ompt_start_tool_result_t *R = start();
+  ASSERT_NE(R, nullptr);
+  R->initialize(rtLookup, 0, &R->tool_data);
+  grainchunk_testing_reset(); // flushes and closes the log
+  std::ifstream In(Log);
+  std::stringstream Text;
+  Text << In.rdbuf();
+  std::string T = Text.str();
+  EXPECT_NE(T.find("started by fake runtime"), std::string::npos) << T;
+  EXPECT_NE(T.find("opening /nonexistent/libnothing.so\ngrainchunk:   "
+                   "cannot open it"),
+            std::string::npos)
+      << T;
+  EXPECT_NE(T.find("its ompt_start_tool declined"), std::string::npos) << T;
+  EXPECT_NE(T.find("its ompt_start_tool accepted"), std::string::npos) << T;
+  EXPECT_NE(T.find("chunk events on"), std::string::npos) << T;
+}
+
+// ---- Chaining
+// ----------------------------------------------------------------
+
+TEST_F(ShimTest, ToolGetsWatchedSetCallbackAndTheRestUntouched) {
+  startWithTool();
+  fake_tool_state_t *S = tool();
+  EXPECT_EQ(S->initialized, 1);
+  EXPECT_EQ(S->dispatch_answer, ompt_set_always);
+  // Everything but set/get_callback is the runtime's own.
+  EXPECT_EQ(S->lookup("ompt_get_thread_data"), (ompt_interface_fn_t)rtInquiry);
+  EXPECT_EQ(S->lookup("no_such_entry"), nullptr);
+  EXPECT_NE(S->lookup("ompt_set_callback"), (ompt_interface_fn_t)rtSetCallback);
+  // The runtime calls the shim, which needs the loop's work events.
+  EXPECT_NE(RtCallbacks[ompt_callback_dispatch], nullptr);
+  EXPECT_NE(RtCallbacks[ompt_callback_dispatch], toolDispatch());
+  EXPECT_NE(RtCallbacks[ompt_callback_work], nullptr);
+  // The tool's get_callback answers with its own callbacks.
+  auto Get = (ompt_get_callback_t)S->lookup("ompt_get_callback");
+  ompt_callback_t Cb = nullptr;
+  EXPECT_EQ(Get(ompt_callback_dispatch, &Cb), 1);
+  EXPECT_EQ(Cb, toolDispatch());
+  EXPECT_EQ(Get(ompt_callback_work, &Cb), 0) << "the tool did not ask for work";
+  EXPECT_EQ(__kmpc_should_callback_per_chunk(nullptr), GRAINCHUNK_WANT_CHUNKS);
+}
+
+TEST_F(ShimTest, ToolWorkCallbackSeesEveryEventUnchanged) {
+  setenv("FAKE_TOOL_CALLBACKS", "dw", 1);
+  startWithTool();
+  EXPECT_EQ(tool()->work_answer, ompt_set_always);
+  ompt_data_t Pd{}, Td{};
+  rtWork()(ompt_work_loop_static, ompt_scope_begin, &Pd, &Td, 10, nullptr);
+  rtWork()(ompt_work_sections, ompt_scope_begin, &Pd, &Td, 2, nullptr);
+  rtWork()(ompt_work_loop_static, ompt_scope_end, &Pd, &Td, 10, nullptr);
+  EXPECT_EQ(tool()->n_work, 3);
+}
+
+TEST_F(ShimTest, ToolWithoutDispatchGetsNoChunksAndNoWorkHook) {
+  setenv("FAKE_TOOL_CALLBACKS", "", 1);
+  startWithTool();
+  EXPECT_EQ(RtCallbacks[ompt_callback_dispatch], nullptr);
+  EXPECT_EQ(RtCallbacks[ompt_callback_work], nullptr);
+  EXPECT_EQ(__kmpc_should_callback_per_chunk(nullptr), 0);
+}
+
+TEST_F(ShimTest, ToolThatFailsInitializeGetsNothing) {
+  setenv("FAKE_TOOL_INIT_FAIL", "1", 1);
+  setenv("OMP_TOOL_LIBRARIES", Accept.c_str(), 1);
+  ompt_start_tool_result_t *R = start();
+  ASSERT_NE(R, nullptr);
+  EXPECT_EQ(R->initialize(rtLookup, 0, &R->tool_data), 0);
+  EXPECT_EQ(__kmpc_should_callback_per_chunk(nullptr), 0);
+}
+
+TEST_F(ShimTest, RuntimeThatCannotDispatchStillGetsChunksFromTheShim) {
+  RtAnswer[ompt_callback_dispatch] = ompt_set_never;
+  startWithTool();
+  EXPECT_EQ(tool()->dispatch_answer, ompt_set_sometimes);
+  EXPECT_EQ(__kmpc_should_callback_per_chunk(nullptr), GRAINCHUNK_WANT_CHUNKS);
+}
+
+TEST_F(ShimTest, RuntimeWithoutWorkEventsTurnsChunksOff) {
+  RtAnswer[ompt_callback_work] = ompt_set_never;
+  startWithTool();
+  EXPECT_EQ(__kmpc_should_callback_per_chunk(nullptr), 0);
+}
+
+TEST_F(ShimTest, ClearingDispatchStopsChunks) {
+  startWithTool();
+  auto Set = (ompt_set_callback_t)tool()->lookup("ompt_set_callback");
+  Set(ompt_callback_dispatch, nullptr);
+  EXPECT_EQ(RtCallbacks[ompt_callback_dispatch], nullptr);
+  EXPECT_EQ(RtCallbacks[ompt_callback_work], nullptr);
+  EXPECT_EQ(__kmpc_should_callback_per_chunk(nullptr), 0);
+}
+
+TEST_F(ShimTest, FinalizeReachesToolAndStopsChunks) {
+  setenv("OMP_TOOL_LIBRARIES", Accept.c_str(), 1);
+  ompt_start_tool_result_t *R = start();
+  ASSERT_NE(R, nullptr);
+  R->initialize(rtLookup, 0, &R->tool_data);
+  R->finalize(&R->tool_data);
+  EXPECT_EQ(tool()->finalized, 1);
+  EXPECT_EQ(__kmpc_should_callback_per_chunk(nullptr), 0);
+}
+
+// ---- Once per chunk -------------------------------------------------------
+
+TEST_F(ShimTest, EveryChunkOnceAndTheRuntimesFirstReportDropped) {
+  startWithTool();
+  ompt_data_t Pd{}, Td{};
+  Ident Loc = {0, 2, 0, 0, ";loops.c;f;12;1;;"};
+  auto *L = reinterpret_cast<ident_t *>(&Loc);
+  // Thread 0 of 2, 10 iterations, chunk 3: chunks [0,2] and [6,8].
+  ASSERT_EQ(__kmpc_should_callback_per_chunk(L), GRAINCHUNK_WANT_CHUNKS);
+  rtWork()(ompt_work_loop_static, ompt_scope_begin, &Pd, &Td, 10, nullptr);
+  runtimeReportsChunk(&Pd, &Td, 0, 3); // from __kmpc_for_static_init
+  __kmpc_for_static_chunk_4(L, 0, 0, 0, 2);
+  __kmpc_for_static_chunk_4(L, 0, 0, 6, 8);
+  rtWork()(ompt_work_loop_static, ompt_scope_end, &Pd, &Td, 10, nullptr);
+  fake_tool_state_t *S = tool();
+  ASSERT_EQ(S->n_events, 2);
+  for (int I = 0; I < 2; ++I) {
+    EXPECT_EQ(S->events[I].parallel_data, &Pd);
+    EXPECT_EQ(S->events[I].task_data, &Td);
+    EXPECT_EQ(S->events[I].kind, WsLoopChunk);
+    EXPECT_EQ(S->events[I].iterations, 3u);
+    EXPECT_TRUE(S->events[I].has_info);
+    EXPECT_STREQ(S->events[I].psource, ";loops.c;f;12;1;;");
+  }
+  EXPECT_EQ(S->events[0].start, 0u);
+  EXPECT_EQ(S->events[1].start, 6u);
+  // Thread 1's last chunk [9,9] holds the last iteration.
+  ASSERT_EQ(__kmpc_should_callback_per_chunk(L), GRAINCHUNK_WANT_CHUNKS);
+  rtWork()(ompt_work_loop_static, ompt_scope_begin, &Pd, &Td, 10, nullptr);
+  __kmpc_for_static_chunk_4(L, 0, 1, 9, 9);
+  rtWork()(ompt_work_loop_static, ompt_scope_end, &Pd, &Td, 10, nullptr);
+  ASSERT_EQ(S->n_events, 3);
+  EXPECT_EQ(S->events[2].start, 9u);
+  EXPECT_EQ(S->events[2].iterations, 1u);
+  EXPECT_EQ(S->events[2].is_last, 1);
+  EXPECT_EQ(S->events[0].is_last, 0);
+  // Outside a delivered event the extension says no.
+  grainchunk_chunk_info_t Info;
+  EXPECT_EQ(grainchunk_get_chunk_info(&Info), 0);
+}
+
+TEST_F(ShimTest, OneThreadTeamWithoutRuntimeReportGetsEveryChunk) {
+  startWithTool();
+  ompt_data_t Pd{}, Td{};
+  ASSERT_TRUE(__kmpc_should_callback_per_chunk(nullptr));
+  rtWork()(ompt_work_loop_static, ompt_scope_begin, &Pd, &Td, 5, nullptr);
+  __kmpc_for_static_chunk_8(nullptr, 0, 0, 0, 3);
+  // A dispatch event the runtime sends later in the same task (another
+  // construct) is not the first chunk's report: it must pass.
+  runtimeReportsChunk(&Pd, &Td, 100, 7);
+  __kmpc_for_static_chunk_8(nullptr, 0, 1, 4, 4);
+  rtWork()(ompt_work_loop_static, ompt_scope_end, &Pd, &Td, 5, nullptr);
+  fake_tool_state_t *S = tool();
+  ASSERT_EQ(S->n_events, 3);
+  EXPECT_EQ(S->events[0].start, 0u);
+  EXPECT_EQ(S->events[0].iterations, 4u);
+  EXPECT_EQ(S->events[1].start, 100u);
+  EXPECT_FALSE(S->events[1].has_info) << "the runtime's event is not ours";
+  EXPECT_EQ(S->events[2].start, 4u);
+  EXPECT_EQ(S->events[2].iterations, 1u);
+  EXPECT_EQ(S->events[2].psource, nullptr);
+}
+
+TEST_F(ShimTest, LoopsTheShimDoesNotOwnKeepTheRuntimesReports) {
+  startWithTool();
+  ompt_data_t Pd{}, Td{};
+  // An uninstrumented loop: no __kmpc_should_callback_per_chunk before it.
+  rtWork()(ompt_work_loop_static, ompt_scope_begin, &Pd, &Td, 8, nullptr);
+  runtimeReportsChunk(&Pd, &Td, 0, 4);
+  __kmpc_for_static_chunk_4(nullptr, 0, 0, 0, 3); // no loop of ours: ignored
+  rtWork()(ompt_work_loop_static, ompt_scope_end, &Pd, &Td, 8, nullptr);
+  // Chunk calls outside any loop are ignored too.
+  __kmpc_for_static_chunk_4(nullptr, 0, 0, 0, 3);
+  fake_tool_state_t *S = tool();
+  ASSERT_EQ(S->n_events, 1);
+  EXPECT_EQ(S->events[0].start, 0u);
+  EXPECT_EQ(S->events[0].iterations, 4u);
+  EXPECT_FALSE(S->events[0].has_info);
+}
+
+TEST_F(ShimTest, BoundsOfEveryEntryPoint) {
+  startWithTool();
+  ompt_data_t Pd{}, Td{};
+  ASSERT_TRUE(__kmpc_should_callback_per_chunk(nullptr));
+  rtWork()(ompt_work_loop_static, ompt_scope_begin, &Pd, &Td, 0, nullptr);
+  const int32_t I32Max = std::numeric_limits<int32_t>::max();
+  const uint32_t U32Max = std::numeric_limits<uint32_t>::max();
+  const int64_t I64Max = std::numeric_limits<int64_t>::max();
+  const uint64_t U64Max = std::numeric_limits<uint64_t>::max();
+  __kmpc_for_static_chunk_4(nullptr, 0, 0, 0, I32Max);
+  __kmpc_for_static_chunk_4(nullptr, 0, 0, -5, -2);
+  __kmpc_for_static_chunk_4u(nullptr, 0, 0, U32Max - 3, U32Max);
+  __kmpc_for_static_chunk_4u(nullptr, 0, 0, 0, U32Max);
+  __kmpc_for_static_chunk_8(nullptr, 0, 0, I64Max - 1, I64Max);
+  __kmpc_for_static_chunk_8(nullptr, 0, 0, 0, I64Max);
+  __kmpc_for_static_chunk_8u(nullptr, 0, 0, U64Max - 9, U64Max);
+  __kmpc_for_static_chunk_8u(nullptr, 0, 1, 0, U64Max - 1);
+  rtWork()(ompt_work_loop_static, ompt_scope_end, &Pd, &Td, 0, nullptr);
+  struct {
+    uint64_t Start, Its;
+  } Want[] = {{0, (uint64_t)I32Max + 1}, {(uint64_t)-5, 4},
+              {U32Max - 3, 4},           {0, (uint64_t)U32Max + 1},
+              {(uint64_t)I64Max - 1, 2}, {0, (uint64_t)I64Max + 1},
+              {U64Max - 9, 10},          {0, U64Max}};
+  fake_tool_state_t *S = tool();
+  ASSERT_EQ(S->n_events, 8);
+  for (int I = 0; I < 8; ++I) {
+    EXPECT_EQ(S->events[I].start, Want[I].Start) << "event " << I;
+    EXPECT_EQ(S->events[I].iterations, Want[I].Its) << "event " << I;
+  }
+  EXPECT_EQ(S->events[7].is_last, 1);
+}
+
+TEST_F(ShimTest, NestedLoopsReportWithTheInnerLoopsData) {
+  startWithTool();
+  ompt_data_t OuterPd{}, OuterTd{}, InnerPd{}, InnerTd{};
+  ASSERT_TRUE(__kmpc_should_callback_per_chunk(nullptr));
+  rtWork()(ompt_work_loop_static, ompt_scope_begin, &OuterPd, &OuterTd, 0,
+           nullptr);
+  __kmpc_for_static_chunk_4(nullptr, 0, 0, 0, 1);
+  // A nested parallel region inside the chunk, with its own loop.
+  ASSERT_TRUE(__kmpc_should_callback_per_chunk(nullptr));
+  rtWork()(ompt_work_loop_static, ompt_scope_begin, &InnerPd, &InnerTd, 0,
+           nullptr);
+  runtimeReportsChunk(&InnerPd, &InnerTd, 0, 2); // dropped
+  __kmpc_for_static_chunk_4(nullptr, 0, 0, 0, 1);
+  rtWork()(ompt_work_loop_static, ompt_scope_end, &InnerPd, &InnerTd, 0,
+           nullptr);
+  __kmpc_for_static_chunk_4(nullptr, 0, 1, 4, 5);
+  rtWork()(ompt_work_loop_static, ompt_scope_end, &OuterPd, &OuterTd, 0,
+           nullptr);
+  fake_tool_state_t *S = tool();
+  ASSERT_EQ(S->n_events, 3);
+  EXPECT_EQ(S->events[0].task_data, &OuterTd);
+  EXPECT_EQ(S->events[1].task_data, &InnerTd);
+  EXPECT_EQ(S->events[1].parallel_data, &InnerPd);
+  EXPECT_EQ(S->events[2].task_data, &OuterTd);
+  EXPECT_EQ(S->events[2].start, 4u);
+}
+
+TEST_F(ShimTest, EachThreadHasItsOwnLoop) {
+  startWithTool();
+  ompt_data_t Pd{}, Td0{}, Td1{};
+  ASSERT_TRUE(__kmpc_should_callback_per_chunk(nullptr));
+  rtWork()(ompt_work_loop_static, ompt_scope_begin, &Pd, &Td0, 0, nullptr);
+  std::thread Other([&] {
+    // This thread never announced a loop: its chunk calls are ignored and
+    // the runtime's report reaches the tool.
+    __kmpc_for_static_chunk_4(nullptr, 1, 0, 2, 3);
+    rtWork()(ompt_work_loop_static, ompt_scope_begin, &Pd, &Td1, 0, nullptr);
+    runtimeReportsChunk(&Pd, &Td1, 2, 2);
+    rtWork()(ompt_work_loop_static, ompt_scope_end, &Pd, &Td1, 0, nullptr);
+  });
+  Other.join();
+  __kmpc_for_static_chunk_4(nullptr, 0, 0, 0, 1);
+  rtWork()(ompt_work_loop_static, ompt_scope_end, &Pd, &Td0, 0, nullptr);
+  fake_tool_state_t *S = tool();
+  ASSERT_EQ(S->n_events, 2);
+  EXPECT_EQ(S->events[0].task_data, &Td1);
+  EXPECT_FALSE(S->events[0].has_info);
+  EXPECT_EQ(S->events[1].task_data, &Td0);
+  EXPECT_TRUE(S->events[1].has_info);
+}
+
+} // namespace
