@@ -41,6 +41,8 @@ config.substitutions += [
     ("%include", inc),
     ("%ompt_include", config.ompt_include),
     ("%python", config.python),
+    ("%build", obj),
+    ("%src", config.grainchunk_src),
 ]
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])

@@ -1,0 +1,408 @@
+#!/usr/bin/env python3
+"""Differential fuzzer: random OpenMP programs, stock Clang vs grainchunk.
+
+Each program has a few parallel regions with statically scheduled loops of a
+random shape: iteration-variable type (8 to 64 bits, signed or unsigned),
+bounds (also next to the type's limits), comparison, step sign and size,
+chunk size (literal or computed at run time), team size (1, 2, 3, 4, 7 or a
+serialized region), construct (parallel for, for in a parallel region with
+or without nowait, orphaned for in a called function, parallel for simd,
+collapse(2), lastprivate), optimization level and language (C or C++).
+
+For each program the fuzzer computes, on its own (never from the program):
+  - which values the loop variable takes, hence each loop's trip count and
+    the checksum the program must print;
+  - OpenMP's static schedule (chunk k of a loop on thread k mod T), checked
+    by test/e2e/check_chunks.py against what an OMPT tool was told.
+It builds the program with stock Clang and with -fplugin=libgrainchunk.so +
+libgrainchunk-rt, runs the stock build with no tool and the grainchunk build
+under the test tool, and requires: both outputs equal the model's, and the
+tool saw every chunk exactly once, on the right thread, with exact bounds.
+
+usage:
+  gcfuzz.py --build BUILD_DIR [--count N] [--seed S] [--jobs J] [--keep DIR]
+A failing program is kept in DIR (default BUILD_DIR/fuzz-failures) with its
+source, the model, both outputs, the tool log and a reproduce.sh.
+"""
+import argparse
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CHECK_CHUNKS = os.path.join(HERE, "..", "e2e", "check_chunks.py")
+MASK = (1 << 64) - 1
+
+# C type, bits, signed
+TYPES = [("signed char", 8, True), ("unsigned char", 8, False),
+         ("short", 16, True), ("unsigned short", 16, False),
+         ("int", 32, True), ("unsigned", 32, False),
+         ("long", 64, True), ("unsigned long", 64, False),
+         ("long long", 64, True), ("unsigned long long", 64, False)]
+TEAMS = [1, 2, 3, 4, 7]
+
+
+def type_range(bits, signed):
+    return (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else \
+        (0, (1 << bits) - 1)
+
+
+def mix(v):
+    """What the loop body adds for loop-variable value v (mod 2^64)."""
+    u = v & MASK
+    return ((u * 0x9E3779B97F4A7C15) ^ (u >> 7)) & MASK
+
+
+MIX_C = ("static unsigned long long mix(unsigned long long u) "
+         "{ return (u * 0x9E3779B97F4A7C15ULL) ^ (u >> 7); }\n"
+         "static int team_members;\n")
+COUNT_C = "#pragma omp atomic\nteam_members++;"
+
+
+def c_int(v, bits, signed):
+    """A C literal of value v that is valid for the type."""
+    if signed and v == -(1 << (bits - 1)):
+        return f"({v + 1}LL - 1)"
+    return f"{v}LL" if signed else f"{v}ULL"
+
+
+class Loop:
+    """One loop nest level: for (T i = lo; i CMP hi; i += step)."""
+
+    def __init__(self, rng, var):
+        self.var = var
+        self.ctype, bits, signed = rng.choice(TYPES)
+        tmin, tmax = type_range(bits, signed)
+        trip_hint = rng.choice([0, 1, 2, 3, 5, 7, 10, 17, 40, 100, 333, 1000])
+        step = rng.choice([1, 1, 1, 2, 3, 5, 7, 64])
+        up = rng.random() < 0.6
+        incl = rng.random() < 0.5
+        span = trip_hint * step
+        # Start near zero, near the type's minimum or near its maximum.
+        where = rng.choice(["zero", "zero", "min", "max"])
+        if up:
+            lo_lim, hi_lim = tmin, tmax - span - 1
+        else:
+            lo_lim, hi_lim = tmin + span + 1, tmax
+        if hi_lim < lo_lim:  # the type is too small for this trip: shrink
+            step, span = 1, min(span, (tmax - tmin) // 2)
+            lo_lim, hi_lim = (tmin, tmax - span - 1) if up else \
+                (tmin + span + 1, tmax)
+        if where == "min":
+            start = lo_lim + rng.randrange(0, 4)
+        elif where == "max":
+            start = hi_lim - rng.randrange(0, 4)
+        else:
+            start = min(max(rng.randrange(-50, 50), lo_lim), hi_lim)
+        end = start + span if up else start - span
+        end += rng.choice([0, 0, 1, -1])  # not always a multiple of the step
+        end = min(max(end, tmin), tmax)
+        self.lo, self.hi, self.step, self.up, self.incl = \
+            start, end, step, up, incl
+        if up:
+            self.cmp = "<=" if incl else "<"
+        else:
+            self.cmp = ">=" if incl else ">"
+        self.bits, self.signed = bits, signed
+
+    def values(self):
+        v, out = self.lo, []
+        while (v <= self.hi if self.incl else v < self.hi) if self.up else \
+              (v >= self.hi if self.incl else v > self.hi):
+            out.append(v)
+            v = v + self.step if self.up else v - self.step
+        return out
+
+    def header(self):
+        b, s = self.bits, self.signed
+        inc = f"{self.var} += {self.step}" if self.up else \
+            f"{self.var} -= {self.step}"
+        return (f"for ({self.ctype} {self.var} = ({self.ctype}){c_int(self.lo, b, s)}; "
+                f"{self.var} {self.cmp} ({self.ctype}){c_int(self.hi, b, s)}; {inc})")
+
+
+class Region:
+    def __init__(self, rng, idx):
+        self.idx = idx
+        self.serial = rng.random() < 0.07
+        self.threads = 1 if self.serial else rng.choice(TEAMS)
+        self.kind = rng.choice(["pfor", "pfor", "pfor_simd", "for_in_par",
+                                "orphan", "collapse2", "lastprivate"])
+        nloops = 2 if self.kind in ("for_in_par", "orphan") and \
+            rng.random() < 0.5 else 1
+        self.loops = []
+        # A combined construct whose loop has no iterations is a parallel
+        # region without effects, which LLVM's OpenMPOpt may delete: keep
+        # zero-trip loops to the non-combined kinds (their regions count
+        # their threads, an effect).
+        combined = self.kind not in ("for_in_par", "orphan")
+        for j in range(nloops):
+            nest = [Loop(rng, "i")]
+            while combined and not nest[0].values():
+                nest = [Loop(rng, "i")]
+            if self.kind == "collapse2":
+                nest.append(Loop(rng, "j"))
+                # keep collapsed nests small
+                while not 0 < len(nest[0].values()) * \
+                        len(nest[1].values()) <= 4000:
+                    nest = [Loop(rng, "i"), Loop(rng, "j")]
+            chunk = rng.choice([1, 1, 2, 3, 4, 5, 7, 8, 16, 33, 64, 1000])
+            runtime_chunk = rng.random() < 0.3
+            nowait = self.kind in ("for_in_par", "orphan") and \
+                rng.random() < 0.5
+            self.loops.append((nest, chunk, runtime_chunk, nowait))
+
+    def trips(self):
+        out = []
+        for nest, chunk, _, _ in self.loops:
+            t = 1
+            for lp in nest:
+                t *= len(lp.values())
+            out.append((t, chunk))
+        return out
+
+    def sums(self):
+        out = []
+        for nest, _, _, _ in self.loops:
+            if len(nest) == 1:
+                vals = nest[0].values()
+                s = sum(mix(v) for v in vals) & MASK
+                out.append(s)
+                if self.kind == "lastprivate":
+                    out.append(vals[-1] & MASK if vals else 0)
+            else:
+                a = nest[0].values()
+                b = nest[1].values()
+                out.append(sum((mix(x) * 3 + mix(y)) & MASK
+                               for x in a for y in b) & MASK)
+        return out
+
+
+def loop_code(region, j, nest, chunk, runtime_chunk, nowait, pragma,
+              acc=None):
+    acc = acc or f"s{j}"
+    ch = f"chunk_{region.idx}_{j}" if runtime_chunk else str(chunk)
+    clauses = f" schedule(static, {ch})"
+    if len(nest) == 2:
+        clauses += " collapse(2)"
+    clauses += f" reduction(+:{acc})"
+    if region.kind == "lastprivate":
+        clauses += " lastprivate(last)"
+    if nowait:
+        clauses += " nowait"
+    lines = [f"#pragma omp {pragma}{clauses}"]
+    lines.append(nest[0].header())
+    if len(nest) == 2:
+        lines.append("  " + nest[1].header())
+        body = (f"{acc} += mix((unsigned long long)i) * 3 + "
+                f"mix((unsigned long long)j);")
+    else:
+        body = f"{acc} += mix((unsigned long long)i);"
+        if region.kind == "lastprivate":
+            body += " last = (unsigned long long)i;"
+    lines.append("    { " + body + " }")
+    return "\n".join(lines) + "\n"
+
+
+def gen_program(rng):
+    regions = [Region(rng, k) for k in range(rng.randint(1, 4))]
+    src = ["#include <stdio.h>", MIX_C]
+    funcs, main = [], []
+    for r in regions:
+        par = f"num_threads({r.threads})" + (" if(0)" if r.serial else "")
+        decl = [f"unsigned long long s{j} = 0;" for j in range(len(r.loops))]
+        decl.append("unsigned long long last = 0; (void)last;")
+        for j, (_, chunk, rt, _) in enumerate(r.loops):
+            if rt:
+                src.append(f"static volatile int chunk_{r.idx}_{j} = {chunk};")
+        body = []
+        if r.kind in ("pfor", "pfor_simd", "collapse2", "lastprivate"):
+            nest, chunk, rt, nowait = r.loops[0]
+            pragma = "parallel for simd" if r.kind == "pfor_simd" else \
+                "parallel for"
+            body.append(loop_code(r, 0, nest, chunk, rt, False,
+                                  pragma + " " + par))
+        elif r.kind == "for_in_par":
+            body.append(f"#pragma omp parallel {par}\n{{\n{COUNT_C}")
+            for j, (nest, chunk, rt, nowait) in enumerate(r.loops):
+                body.append(loop_code(r, j, nest, chunk, rt, nowait, "for"))
+            body.append("}")
+        else:  # orphan: the loops live in a function called in the region
+            # and reduce into shared file-scope variables.
+            for j in range(len(r.loops)):
+                src.append(f"static unsigned long long g{r.idx}_{j};")
+            f = [f"static void region{r.idx}(void) {{", COUNT_C]
+            for j, (nest, chunk, rt, nowait) in enumerate(r.loops):
+                f.append(loop_code(r, j, nest, chunk, rt, nowait, "for",
+                                   f"g{r.idx}_{j}"))
+            f.append("}")
+            funcs.append("\n".join(f))
+            body.append(f"#pragma omp parallel {par}\nregion{r.idx}();")
+            body += [f"s{j} = g{r.idx}_{j};" for j in range(len(r.loops))]
+        out = [f'printf("sum %llu\\n", s{j});' for j in range(len(r.loops))]
+        if r.kind == "lastprivate":
+            out.append('printf("sum %llu\\n", last);')
+        main.append("{\n" + "\n".join(decl + body + out) + "\n}")
+    src += funcs
+    main.append('printf("team members %d\\n", team_members);')
+    src.append("int main(void) {\n" + "\n".join(main) + "\nreturn 0;\n}\n")
+    expect_out = "".join(f"sum {s}\n" for r in regions for s in r.sums())
+    expect_out += "team members %d\n" % sum(
+        r.threads for r in regions if r.kind in ("for_in_par", "orphan"))
+    model = []
+    for r in regions:
+        model.append(f"REGION {r.threads}")
+        # Clang skips the worksharing loop (no runtime call, no events)
+        # when it has no iterations.
+        model += [f"LOOP {t} {c}" for t, c in r.trips() if t > 0]
+    return "\n".join(src), expect_out, "\n".join(model) + "\n"
+
+
+def read_cache(build):
+    vals = {}
+    with open(os.path.join(build, "CMakeCache.txt")) as f:
+        for line in f:
+            if "=" in line and ":" in line.split("=", 1)[0]:
+                k, v = line.rstrip("\n").split("=", 1)
+                vals[k.split(":", 1)[0]] = v
+    return vals
+
+
+class Env:
+    def __init__(self, build):
+        cache = read_cache(build)
+        self.clang = cache["GRAINCHUNK_CLANG"]
+        omp = cache["GRAINCHUNK_OMP_LIBDIR"]
+        self.plugin = os.path.join(build, "clang-plugin", "libgrainchunk.so")
+        shim = os.path.join(build, "runtime-shim")
+        self.tool = os.path.join(build, "test", "libchunk_tool.so")
+        self.omp_link = [f"-L{omp}", f"-Wl,-rpath,{omp}"]
+        self.shim_link = [f"-L{shim}", "-Wl,--push-state,--no-as-needed",
+                          "-lgrainchunk-rt", "-Wl,--pop-state",
+                          f"-Wl,-rpath,{shim}"]
+        for p in (self.clang, self.plugin, self.tool):
+            if not os.path.exists(p):
+                sys.exit(f"gcfuzz: {p} is missing; build grainchunk first "
+                         "(bash scripts/build.sh)")
+
+
+def clean_env():
+    env = dict(os.environ)
+    for v in ("OMP_TOOL", "OMP_TOOL_LIBRARIES", "OMP_NUM_THREADS",
+              "GRAINCHUNK_VERBOSE", "LD_PRELOAD", "OMP_SCHEDULE"):
+        env.pop(v, None)
+    return env
+
+
+def run_one(env, seed, index, workdir):
+    rng = random.Random(f"{seed}/{index}")
+    src, expect_out, model = gen_program(rng)
+    opt = rng.choice(["-O0", "-O1", "-O2", "-O3", "-Os"])
+    cxx = rng.random() < 0.3
+    d = os.path.join(workdir, f"p{index}")
+    os.makedirs(d, exist_ok=True)
+    files = {"prog.c": src, "expected.out": expect_out, "model.txt": model}
+    for name, text in files.items():
+        with open(os.path.join(d, name), "w") as f:
+            f.write(text)
+    lang = ["-x", "c++"] if cxx else []
+    cc = [env.clang + ("++" if cxx else ""), "-fopenmp", opt, "-w"] + lang
+    stock = cc + ["prog.c", "-o", "prog.stock"] + env.omp_link
+    gc = cc + [f"-fplugin={env.plugin}", "-Rpass-missed=grainchunk",
+               "prog.c", "-o", "prog.gc"] + env.omp_link + env.shim_link
+    cmds = [" ".join(stock), " ".join(gc),
+            "./prog.stock > stock.out",
+            f"OMP_TOOL_LIBRARIES={env.tool} CHUNK_TOOL_OUT=tool.log "
+            "./prog.gc > gc.out",
+            f"python3 {CHECK_CHUNKS} model.txt tool.log"]
+    with open(os.path.join(d, "reproduce.sh"), "w") as f:
+        f.write("#!/bin/sh\n# gcfuzz seed %s program %d (%s%s)\nset -ex\n"
+                "cd \"$(dirname \"$0\")\"\n" % (seed, index, opt,
+                                                 ", C++" if cxx else "")
+                + "\n".join(cmds) + "\ncmp expected.out stock.out\n"
+                "cmp expected.out gc.out\n")
+    problems = []
+
+    def sh(args, **kw):
+        return subprocess.run(args, cwd=d, capture_output=True, text=True,
+                              env=clean_env(), timeout=300, **kw)
+
+    for what, args in (("stock build", stock), ("grainchunk build", gc)):
+        r = sh(args)
+        if r.returncode:
+            problems.append(f"{what} failed: {r.stderr.strip()[:400]}")
+        elif "loop not instrumented" in r.stderr:
+            problems.append("loop left alone: " + r.stderr.strip()[:400])
+    if not problems:
+        r = sh(["./prog.stock"])
+        stock_out = r.stdout
+        e = clean_env()
+        e.update(OMP_TOOL_LIBRARIES=env.tool,
+                 CHUNK_TOOL_OUT=os.path.join(d, "tool.log"))
+        g = subprocess.run(["./prog.gc"], cwd=d, capture_output=True,
+                           text=True, env=e, timeout=300)
+        for name, text in (("stock.out", stock_out), ("gc.out", g.stdout)):
+            with open(os.path.join(d, name), "w") as f:
+                f.write(text)
+        if stock_out != expect_out:
+            problems.append("stock output differs from the model "
+                            "(a Clang bug, or the fuzzer's)")
+        if g.stdout != expect_out:
+            problems.append("grainchunk output differs from the model")
+        if g.returncode or r.returncode:
+            problems.append(f"exit codes stock={r.returncode} "
+                            f"grainchunk={g.returncode}")
+        c = subprocess.run([sys.executable, CHECK_CHUNKS, "model.txt",
+                            "tool.log"], cwd=d, capture_output=True, text=True)
+        if c.returncode:
+            problems.append("chunk stream: " + c.stdout.strip()[-600:])
+    return index, opt + (" C++" if cxx else " C"), problems, d
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", required=True, help="grainchunk build dir")
+    ap.add_argument("--count", type=int, default=200)
+    ap.add_argument("--seed", default="1")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--keep", help="where failing programs are kept")
+    ap.add_argument("--verbose", action="store_true")
+    a = ap.parse_args()
+    env = Env(os.path.abspath(a.build))
+    keep = a.keep or os.path.join(os.path.abspath(a.build), "fuzz-failures")
+    work = tempfile.mkdtemp(prefix="gcfuzz-")
+    failed = 0
+    loops = chunks_checked = 0
+    try:
+        with ThreadPoolExecutor(a.jobs) as ex:
+            futs = [ex.submit(run_one, env, a.seed, i, work)
+                    for i in range(a.count)]
+            for fut in futs:
+                index, how, problems, d = fut.result()
+                with open(os.path.join(d, "model.txt")) as f:
+                    loops += sum(1 for line in f if line.startswith("LOOP"))
+                if problems:
+                    failed += 1
+                    dest = os.path.join(keep, f"seed{a.seed}-p{index}")
+                    shutil.rmtree(dest, ignore_errors=True)
+                    shutil.copytree(d, dest)
+                    print(f"gcfuzz: program {index} ({how}) FAILED, kept in "
+                          f"{dest}:")
+                    for p in problems:
+                        print("  " + p)
+                elif a.verbose:
+                    print(f"gcfuzz: program {index} ({how}) ok")
+                shutil.rmtree(d, ignore_errors=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"gcfuzz: seed {a.seed}: {a.count} programs, {loops} loops with "
+          f"iterations, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
