@@ -59,10 +59,12 @@ using namespace llvm;
 
 namespace {
 
-constexpr unsigned SchedStaticChunked = 33; // kmp_sch_static_chunked
-constexpr unsigned SchedStatic = 34;        // kmp_sch_static
-constexpr unsigned SchedDistChunked = 91;   // kmp_distribute_static_chunked
-constexpr unsigned SchedDist = 92;          // kmp_distribute_static
+constexpr unsigned SchedStaticChunked = 33;   // kmp_sch_static_chunked
+constexpr unsigned SchedStatic = 34;          // kmp_sch_static
+constexpr unsigned SchedSimdStatic = 45;      // kmp_sch_static_balanced_chunked
+constexpr unsigned SchedModifiers = 3u << 29; // (non)monotonic bits
+constexpr unsigned SchedDistChunked = 91;     // kmp_distribute_static_chunked
+constexpr unsigned SchedDist = 92;            // kmp_distribute_static
 
 constexpr const char *ShouldCallbackName = "__kmpc_should_callback_per_chunk";
 constexpr const char *DoneMD = "grainchunk";
@@ -152,81 +154,51 @@ bool isAddOfLoads(const Value *V, const Value *A, const Value *B,
 struct StaticLoop {
   CallInst *Init = nullptr;
   StringRef Suffix;
-  BasicBlock *Body = nullptr; // first block of a chunk
-  Value *Lower = nullptr;     // chunk lower bound (load of LB in the header)
-  Value *Upper = nullptr;     // clamped chunk upper bound
-  Value *GlobalUB = nullptr;  // the loop's last logical iteration
+  bool Chunked = true;             // schedule(static, N): a loop over chunks
+  bool WalkOneThread = true;       // a one-thread team walks chunks of size N
+  Instruction *ReportAt = nullptr; // the per-chunk call goes before this
+  Value *Lower = nullptr;    // chunk lower bound (load of LB in the header)
+  Value *Upper = nullptr;    // clamped chunk upper bound
+  Value *GlobalUB = nullptr; // the loop's last logical iteration
 };
 
-/// Checks that \p CI starts exactly Clang's static chunked dispatch loop.
-/// Returns an empty string on success, else why the loop is not recognized.
-std::string matchStaticLoop(CallInst *CI, StringRef Suffix, DominatorTree &DT,
-                            StaticLoop &L) {
-  if (CI->arg_size() != 9)
-    return "unexpected number of arguments to the static init call";
-  bool Signed = Suffix == "4" || Suffix == "8";
-  Type *IVTy = CI->getArgOperand(7)->getType();
-  auto *Incr = dyn_cast<ConstantInt>(CI->getArgOperand(7));
-  if (!Incr || !Incr->isOne())
-    return "the loop increment passed to the runtime is not 1";
-  auto *PLast = dyn_cast<AllocaInst>(CI->getArgOperand(3));
-  auto *PLB = dyn_cast<AllocaInst>(CI->getArgOperand(4));
-  auto *PUB = dyn_cast<AllocaInst>(CI->getArgOperand(5));
-  auto *PST = dyn_cast<AllocaInst>(CI->getArgOperand(6));
-  if (!PLast || !PLB || !PUB || !PST || PLB == PUB || PLB == PST || PUB == PST)
-    return "the loop bounds are not in distinct local variables";
-  for (AllocaInst *A : {PLB, PUB, PST})
-    if (A->getAllocatedType() != IVTy || A->isArrayAllocation())
-      return "the loop bounds do not have the iteration variable's type";
+/// The bounds the runtime call fills in, and the loop they belong to.
+struct Bounds {
+  AllocaInst *PLB = nullptr, *PUB = nullptr, *PST = nullptr;
+  bool Signed = false;
+};
 
-  BasicBlock *InitBB = CI->getParent();
-  // Inside `distribute parallel for`, the bounds come from the enclosing
-  // distribute chunk (LB is not 0). Say so before anything else.
-  const StoreInst *FirstLB = nullptr;
-  for (const Instruction *I = CI->getPrevNode(); I && !FirstLB;
-       I = I->getPrevNode())
-    if (const auto *S = dyn_cast<StoreInst>(I))
-      if (S->getPointerOperand() == PLB)
-        FirstLB = S;
-  const auto *LB0 =
-      FirstLB ? dyn_cast<ConstantInt>(FirstLB->getValueOperand()) : nullptr;
-  if (!LB0 || !LB0->isZero())
-    return "the lower bound does not start at 0 (bounds from an enclosing "
-           "distribute loop are not yet supported)";
-  const auto *Br = dyn_cast_or_null<BranchInst>(nextReal(CI));
-  if (!Br || Br->isConditional())
-    return "the static init call is not followed by a jump to the loop";
-  BasicBlock *Cond = Br->getSuccessor(0);
+/// Clang's chunk header, from the block \p Cond that ends in the clamp:
+///   %a = load UB; G; %c = icmp sgt|ugt %a, G; br %c, T, F
+///   T: [load G]; br M          F: load UB; br M
+///   M: phi [G, T], [UB, F]; store UB; %lb = load LB; store IV, %lb; Rest...
+struct ChunkHeader {
+  Value *G = nullptr;
+  PHINode *Phi = nullptr;
+  StoreInst *StUB = nullptr;
+  LoadInst *Lower = nullptr;
+  Value *PIV = nullptr;
+  BasicBlock *M = nullptr;
+  SmallVector<Instruction *, 12> Rest; // M's instructions after `store IV`
+};
 
-  // Header predecessors: the init block and the latch.
-  BasicBlock *Latch = nullptr;
-  unsigned NumPreds = 0;
-  for (BasicBlock *P : predecessors(Cond)) {
-    ++NumPreds;
-    if (P != InitBB)
-      Latch = P;
-  }
-  if (NumPreds != 2 || !Latch || Latch == Cond)
-    return "the dispatch loop header does not have the expected predecessors";
-
-  // Cond: %a = load UB; G; %c = icmp sgt|ugt %a, G; br %c, T, F
+std::string matchHeader(BasicBlock *Cond, const Bounds &B, ChunkHeader &H) {
   auto *CondBr = dyn_cast<BranchInst>(Cond->getTerminator());
   if (!CondBr || !CondBr->isConditional())
     return "the dispatch loop header does not end in the bound clamp";
   auto *Clamp = dyn_cast<ICmpInst>(CondBr->getCondition());
   if (!Clamp || Clamp->getParent() != Cond ||
       Clamp->getPredicate() !=
-          (Signed ? ICmpInst::ICMP_SGT : ICmpInst::ICMP_UGT) ||
-      !isLoadFrom(Clamp->getOperand(0), PUB))
+          (B.Signed ? ICmpInst::ICMP_SGT : ICmpInst::ICMP_UGT) ||
+      !isLoadFrom(Clamp->getOperand(0), B.PUB))
     return "the upper bound is not clamped to the loop's global bound";
   Value *G = Clamp->getOperand(1);
   if (!isa<ConstantInt>(G) && !isa<LoadInst>(G))
     return "the loop's global upper bound is neither a constant nor a "
            "captured value";
-  if (isLoadFrom(G, PLB) || isLoadFrom(G, PUB) || isLoadFrom(G, PST))
+  if (isLoadFrom(G, B.PLB) || isLoadFrom(G, B.PUB) || isLoadFrom(G, B.PST))
     return "the loop's global upper bound aliases the chunk bounds";
 
-  // Diamond T/F -> M with phi [G', T], [load UB, F].
   BasicBlock *T = CondBr->getSuccessor(0), *F = CondBr->getSuccessor(1);
   if (T == F || T->getSinglePredecessor() != Cond ||
       F->getSinglePredecessor() != Cond)
@@ -240,16 +212,12 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, DominatorTree &DT,
   if (M == Cond || M == T || M == F)
     return "the bound clamp does not rejoin";
   auto MI = realInstructions(*M);
-  // phi, store UB, load LB, store IV, load IV, load UB, [add UB 1], icmp, br
-  // Clang tests iv <= ub, or iv < ub + 1 (both unsigned: 8u loops use ule).
-  if (MI.size() != 8 && MI.size() != 9)
+  if (MI.size() < 5)
     return "the chunk header is not in the expected form";
-  unsigned N = MI.size();
-  bool PlusOne = N == 9;
   auto *Phi = dyn_cast<PHINode>(MI[0]);
   if (!Phi || Phi->getNumIncomingValues() != 2 ||
       !sameBound(Phi->getIncomingValueForBlock(T), G) ||
-      !isLoadFrom(Phi->getIncomingValueForBlock(F), PUB) ||
+      !isLoadFrom(Phi->getIncomingValueForBlock(F), B.PUB) ||
       cast<Instruction>(Phi->getIncomingValueForBlock(F))->getParent() != F)
     return "the clamped upper bound is not min(UB, global bound)";
   if (auto *TL = dyn_cast<LoadInst>(Phi->getIncomingValueForBlock(T)))
@@ -257,55 +225,177 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, DominatorTree &DT,
       return "the clamped upper bound is not min(UB, global bound)";
   auto *StUB = dyn_cast<StoreInst>(MI[1]);
   if (!StUB || StUB->getValueOperand() != Phi ||
-      StUB->getPointerOperand() != PUB)
+      StUB->getPointerOperand() != B.PUB)
     return "the clamped upper bound is not stored back";
   auto *Lower = dyn_cast<LoadInst>(MI[2]);
-  if (!Lower || Lower->getPointerOperand() != PLB)
+  if (!Lower || Lower->getPointerOperand() != B.PLB)
     return "the chunk does not start at the lower bound";
   auto *StIV = dyn_cast<StoreInst>(MI[3]);
   if (!StIV || StIV->getValueOperand() != Lower ||
       !isa<AllocaInst>(StIV->getPointerOperand()))
     return "the iteration variable is not set to the lower bound";
   Value *PIV = StIV->getPointerOperand();
-  if (PIV == PLB || PIV == PUB || PIV == PST)
+  if (PIV == B.PLB || PIV == B.PUB || PIV == B.PST)
     return "the iteration variable is not set to the lower bound";
-  if (!isLoadFrom(MI[4], PIV) || !isLoadFrom(MI[5], PUB))
-    return "the chunk test is not iv <= ub";
-  auto *Test = dyn_cast<ICmpInst>(MI[N - 2]);
-  if (!Test || Test->getOperand(0) != MI[4])
-    return "the chunk test is not iv <= ub";
+  H.G = G;
+  H.Phi = Phi;
+  H.StUB = StUB;
+  H.Lower = Lower;
+  H.PIV = PIV;
+  H.M = M;
+  H.Rest.assign(MI.begin() + 4, MI.end());
+  return "";
+}
+
+/// Clang's test `iv <= ub` (or `iv < ub + 1`) and the branch it guards:
+///   load IV; load UB; [add UB, 1]; icmp; br %c, Body, Exit
+/// Returns the block entered when the test holds, or null with \p Why set.
+BasicBlock *matchChunkTest(ArrayRef<Instruction *> I, Value *PIV,
+                           const Bounds &B, std::string &Why) {
+  Why = "the chunk test is not iv <= ub";
+  size_t N = I.size();
+  if (N != 4 && N != 5)
+    return nullptr;
+  bool PlusOne = N == 5;
+  if (!isLoadFrom(I[0], PIV) || !isLoadFrom(I[1], B.PUB))
+    return nullptr;
+  auto *Test = dyn_cast<ICmpInst>(I[N - 2]);
+  if (!Test || Test->getOperand(0) != I[0])
+    return nullptr;
   if (PlusOne) {
-    auto *Add = dyn_cast<BinaryOperator>(MI[6]);
+    auto *Add = dyn_cast<BinaryOperator>(I[2]);
     auto *One = Add ? dyn_cast<ConstantInt>(Add->getOperand(1)) : nullptr;
     if (!Add || Add->getOpcode() != Instruction::Add ||
-        Add->getOperand(0) != MI[5] || !One || !One->isOne() ||
+        Add->getOperand(0) != I[1] || !One || !One->isOne() ||
         Test->getPredicate() !=
-            (Signed ? ICmpInst::ICMP_SLT : ICmpInst::ICMP_ULT) ||
-        Test->getOperand(1) != Add)
-      return "the chunk test is not iv < ub + 1";
+            (B.Signed ? ICmpInst::ICMP_SLT : ICmpInst::ICMP_ULT) ||
+        Test->getOperand(1) != Add) {
+      Why = "the chunk test is not iv < ub + 1";
+      return nullptr;
+    }
   } else if (Test->getPredicate() !=
-                 (Signed ? ICmpInst::ICMP_SLE : ICmpInst::ICMP_ULE) ||
-             Test->getOperand(1) != MI[5]) {
-    return "the chunk test is not iv <= ub";
+                 (B.Signed ? ICmpInst::ICMP_SLE : ICmpInst::ICMP_ULE) ||
+             Test->getOperand(1) != I[1]) {
+    return nullptr;
   }
-  auto *MBr = dyn_cast<BranchInst>(MI[N - 1]);
-  if (!MBr || !MBr->isConditional() || MBr->getCondition() != Test)
-    return "the chunk test does not guard the chunk";
-  BasicBlock *Body = MBr->getSuccessor(0);
-  if (Body == MBr->getSuccessor(1) || Body->getSinglePredecessor() != M ||
-      Body->isEHPad() || isa<PHINode>(Body->front()))
-    return "the chunk body has more than one entry";
+  auto *Br = dyn_cast<BranchInst>(I[N - 1]);
+  if (!Br || !Br->isConditional() || Br->getCondition() != Test) {
+    Why = "the chunk test does not guard the chunk";
+    return nullptr;
+  }
+  BasicBlock *Body = Br->getSuccessor(0);
+  if (Body == Br->getSuccessor(1)) {
+    Why = "the chunk test does not guard the chunk";
+    return nullptr;
+  }
+  Why.clear();
+  return Body;
+}
 
-  // Latch: LB = LB + ST; UB = UB + ST; br Cond.
-  auto *LBr = dyn_cast<BranchInst>(Latch->getTerminator());
-  if (!LBr || LBr->isConditional() || LBr->getSuccessor(0) != Cond)
-    return "the dispatch loop latch is not in the expected form";
+/// Checks that \p CI starts exactly one of Clang's static worksharing loops:
+/// the dispatch loop over chunks of schedule(static, N) (\p Chunked), or the
+/// single chunk of schedule(static). Returns an empty string on success,
+/// else why the loop is not recognized.
+std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
+                            DominatorTree &DT, StaticLoop &L) {
+  if (CI->arg_size() != 9)
+    return "unexpected number of arguments to the static init call";
+  Bounds B;
+  B.Signed = Suffix == "4" || Suffix == "8";
+  Type *IVTy = CI->getArgOperand(7)->getType();
+  auto *Incr = dyn_cast<ConstantInt>(CI->getArgOperand(7));
+  if (!Incr || !Incr->isOne())
+    return "the loop increment passed to the runtime is not 1";
+  auto *PLast = dyn_cast<AllocaInst>(CI->getArgOperand(3));
+  B.PLB = dyn_cast<AllocaInst>(CI->getArgOperand(4));
+  B.PUB = dyn_cast<AllocaInst>(CI->getArgOperand(5));
+  B.PST = dyn_cast<AllocaInst>(CI->getArgOperand(6));
+  if (!PLast || !B.PLB || !B.PUB || !B.PST || B.PLB == B.PUB ||
+      B.PLB == B.PST || B.PUB == B.PST)
+    return "the loop bounds are not in distinct local variables";
+  for (AllocaInst *A : {B.PLB, B.PUB, B.PST})
+    if (A->getAllocatedType() != IVTy || A->isArrayAllocation())
+      return "the loop bounds do not have the iteration variable's type";
+
+  BasicBlock *InitBB = CI->getParent();
+  // Inside `distribute parallel for`, the bounds come from the enclosing
+  // distribute chunk (LB is not 0). Say so before anything else.
+  const StoreInst *FirstLB = nullptr;
+  for (const Instruction *I = CI->getPrevNode(); I && !FirstLB;
+       I = I->getPrevNode())
+    if (const auto *S = dyn_cast<StoreInst>(I))
+      if (S->getPointerOperand() == B.PLB)
+        FirstLB = S;
+  const auto *LB0 =
+      FirstLB ? dyn_cast<ConstantInt>(FirstLB->getValueOperand()) : nullptr;
+  if (!LB0 || !LB0->isZero())
+    return "the lower bound does not start at 0 (bounds from an enclosing "
+           "distribute loop are not yet supported)";
+
+  ChunkHeader H;
+  BasicBlock *Latch = nullptr;
+  BasicBlock *Body = nullptr;
+  std::string Why;
+  if (Chunked) {
+    const auto *Br = dyn_cast_or_null<BranchInst>(nextReal(CI));
+    if (!Br || Br->isConditional())
+      return "the static init call is not followed by a jump to the loop";
+    BasicBlock *Cond = Br->getSuccessor(0);
+    // Header predecessors: the init block and the latch.
+    unsigned NumPreds = 0;
+    for (BasicBlock *P : predecessors(Cond)) {
+      ++NumPreds;
+      if (P != InitBB)
+        Latch = P;
+    }
+    if (NumPreds != 2 || !Latch || Latch == Cond)
+      return "the dispatch loop header does not have the expected "
+             "predecessors";
+    Why = matchHeader(Cond, B, H);
+    if (!Why.empty())
+      return Why;
+    Body = matchChunkTest(H.Rest, H.PIV, B, Why);
+    if (!Body)
+      return Why;
+    if (Body->getSinglePredecessor() != H.M || Body->isEHPad() ||
+        isa<PHINode>(Body->front()))
+      return "the chunk body has more than one entry";
+    // Latch: LB = LB + ST; UB = UB + ST; br Cond.
+    auto *LBr = dyn_cast<BranchInst>(Latch->getTerminator());
+    if (!LBr || LBr->isConditional() || LBr->getSuccessor(0) != Cond)
+      return "the dispatch loop latch is not in the expected form";
+    if (!DT.dominates(Cond, Latch) || !DT.dominates(InitBB, Cond) ||
+        !DT.dominates(H.M, Body))
+      return "the dispatch loop is not a single-entry loop";
+    L.ReportAt = &*Body->getFirstInsertionPt();
+  } else {
+    // schedule(static): the clamp follows the call in the same block, then
+    // one run of the inner loop over [LB, UB].
+    Why = matchHeader(InitBB, B, H);
+    if (!Why.empty())
+      return Why;
+    auto *ClampLoad = cast<Instruction>(
+        cast<ICmpInst>(
+            cast<BranchInst>(InitBB->getTerminator())->getCondition())
+            ->getOperand(0));
+    if (!CI->comesBefore(ClampLoad))
+      return "the upper bound is clamped before the runtime sets it";
+    auto *ToTest =
+        H.Rest.size() == 1 ? dyn_cast<BranchInst>(H.Rest[0]) : nullptr;
+    if (!ToTest || ToTest->isConditional())
+      return "the chunk header is not in the expected form";
+    BasicBlock *TestBB = ToTest->getSuccessor(0);
+    Body = matchChunkTest(realInstructions(*TestBB), H.PIV, B, Why);
+    if (!Body)
+      return Why;
+    L.ReportAt = ToTest;
+  }
 
   // Every write to LB/UB/ST is one of the above or an initial store in the
   // init block; no pointer to them escapes.
   StoreInst *InitLB = nullptr, *InitUB = nullptr, *StLB = nullptr,
             *StUBInc = nullptr;
-  for (AllocaInst *A : {PLB, PUB, PST}) {
+  for (AllocaInst *A : {B.PLB, B.PUB, B.PST}) {
     for (User *U : A->users()) {
       auto *I = dyn_cast<Instruction>(U);
       if (!I)
@@ -316,19 +406,19 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, DominatorTree &DT,
         if (S->getPointerOperand() != A || S->isVolatile())
           return "a loop bound escapes";
         if (S->getParent() == InitBB && S->comesBefore(CI)) {
-          if (A == PLB)
+          if (A == B.PLB)
             InitLB = S;
-          else if (A == PUB)
+          else if (A == B.PUB)
             InitUB = S;
           continue;
         }
-        if (S == StUB)
+        if (S == H.StUB)
           continue;
-        if (S->getParent() == Latch && A != PST &&
-            isAddOfLoads(S->getValueOperand(), A, PST, Latch)) {
-          if ((A == PLB ? StLB : StUBInc) != nullptr)
+        if (Latch && S->getParent() == Latch && A != B.PST &&
+            isAddOfLoads(S->getValueOperand(), A, B.PST, Latch)) {
+          if ((A == B.PLB ? StLB : StUBInc) != nullptr)
             return "a loop bound is updated twice in the latch";
-          (A == PLB ? StLB : StUBInc) = S;
+          (A == B.PLB ? StLB : StUBInc) = S;
           continue;
         }
         return "a loop bound is written outside the dispatch loop";
@@ -339,7 +429,7 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, DominatorTree &DT,
         return "a loop bound escapes";
     }
   }
-  if (!StLB || !StUBInc)
+  if (Chunked && (!StLB || !StUBInc))
     return "the dispatch loop latch does not advance both bounds by the "
            "stride";
   auto *Zero =
@@ -347,27 +437,23 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, DominatorTree &DT,
   if (!Zero || !Zero->isZero())
     return "the lower bound does not start at 0 (bounds from an enclosing "
            "distribute loop are not yet supported)";
-  if (!InitUB || !sameBound(InitUB->getValueOperand(), G))
+  if (!InitUB || !sameBound(InitUB->getValueOperand(), H.G))
     return "the upper bound does not start at the loop's global bound "
            "(bounds from an enclosing distribute loop are not yet supported)";
 
-  // Dominance: the rewrite uses gtid, loc and G inside the chunk body.
-  if (!DT.dominates(Cond, Latch) || !DT.dominates(InitBB, Cond) ||
-      !DT.dominates(M, Body))
-    return "the dispatch loop is not a single-entry loop";
-  Instruction *BodyStart = &*Body->getFirstInsertionPt();
-  for (Value *V : {CI->getArgOperand(0), CI->getArgOperand(1), G})
+  // Dominance: the rewrite uses gtid, loc and G where the chunk starts.
+  for (Value *V : {CI->getArgOperand(0), CI->getArgOperand(1), H.G})
     if (auto *I = dyn_cast<Instruction>(V))
-      if (!DT.dominates(I, BodyStart))
+      if (!DT.dominates(I, L.ReportAt))
         return "the loop's location or thread id is not available in the "
                "chunk";
 
   L.Init = CI;
   L.Suffix = Suffix;
-  L.Body = Body;
-  L.Lower = Lower;
-  L.Upper = Phi;
-  L.GlobalUB = G;
+  L.Chunked = Chunked;
+  L.Lower = H.Lower;
+  L.Upper = H.Phi;
+  L.GlobalUB = H.G;
   return "";
 }
 
@@ -462,7 +548,7 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
   // same iterations in the same order, and the tool sees the schedule's
   // chunks. if (want && chunk > 0 && ub - lb >= chunk) { ub = lb + chunk - 1;
   // st = chunk; }
-  {
+  if (L.WalkOneThread) {
     Instruction *AfterInit = CI->getNextNode();
     Instruction *Term = SplitBlockAndInsertIfThen(Want, AfterInit, false);
     Term->setDebugLoc(DL);
@@ -485,9 +571,20 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
     OB.CreateStore(OB.CreateSelect(Whole, Size, ST), PST);
   }
 
-  // Top of every chunk: if (want) __kmpc_for_static_chunk_X(...).
-  Instruction *ReportTerm =
-      SplitBlockAndInsertIfThen(Want, &*L.Body->getFirstInsertionPt(), false);
+  // Top of every chunk: if (want) __kmpc_for_static_chunk_X(...). The
+  // single chunk of schedule(static) may be empty (more threads than
+  // iterations): then there is nothing to report.
+  Value *Guard = Want;
+  if (!L.Chunked) {
+    IRBuilder<> GB(L.ReportAt);
+    GB.SetCurrentDebugLocation(DL);
+    Guard = GB.CreateAnd(
+        Want,
+        GB.CreateICmp(Signed ? ICmpInst::ICMP_SLE : ICmpInst::ICMP_ULE, L.Lower,
+                      L.Upper),
+        "grainchunk.nonempty");
+  }
+  Instruction *ReportTerm = SplitBlockAndInsertIfThen(Guard, L.ReportAt, false);
   ReportTerm->setDebugLoc(DL);
   ReportTerm->getParent()->setName("grainchunk.report");
   IRBuilder<> RB(ReportTerm);
@@ -508,6 +605,8 @@ std::string scheduleName(unsigned Sched) {
     return "schedule(static, N)";
   case SchedStatic:
     return "schedule(static)";
+  case SchedSimdStatic:
+    return "schedule(simd: static, N)";
   case SchedDistChunked:
     return "dist_schedule(static, N)";
   case SchedDist:
@@ -568,20 +667,15 @@ PreservedAnalyses GrainChunkPass::run(Function &F,
       Missed(CI, "UnknownSchedule", "the schedule kind is not a constant");
       continue;
     }
-    unsigned Sched = SchedC->getZExtValue();
-    if (Sched == SchedStatic) {
-      Missed(CI, "StaticNoChunk",
-             "schedule(static) without a chunk size is not yet supported "
-             "(the OpenMP runtime reports its one chunk per thread when the "
-             "team has more than one thread)");
-      continue;
-    }
+    // monotonic/nonmonotonic do not change a static schedule.
+    unsigned Sched = SchedC->getZExtValue() & ~SchedModifiers;
     if (Sched == SchedDistChunked || Sched == SchedDist) {
       Missed(CI, "Distribute",
              scheduleName(Sched) + " (distribute) loops are not yet supported");
       continue;
     }
-    if (Sched != SchedStaticChunked) {
+    if (Sched != SchedStaticChunked && Sched != SchedStatic &&
+        Sched != SchedSimdStatic) {
       Missed(CI, "UnknownSchedule",
              scheduleName(Sched) + " is not a schedule grainchunk handles");
       continue;
@@ -589,11 +683,15 @@ PreservedAnalyses GrainChunkPass::run(Function &F,
     // Fresh dominator tree: earlier rewrites in this function split blocks.
     DominatorTree DT(F);
     StaticLoop L;
-    std::string Why = matchStaticLoop(CI, E.Suffix, DT, L);
+    // schedule(simd: static, N) gives each thread one chunk (N rounded to
+    // the SIMD width) but Clang still emits the loop over chunks for it.
+    bool Chunked = Sched != SchedStatic;
+    std::string Why = matchStaticLoop(CI, E.Suffix, Chunked, DT, L);
+    L.WalkOneThread = Sched == SchedStaticChunked;
     if (!Why.empty()) {
       Missed(CI, "UnrecognizedShape",
-             "schedule(static, N) loop with an unrecognized code shape: " +
-                 Why);
+             scheduleName(Sched) +
+                 " loop with an unrecognized code shape: " + Why);
       continue;
     }
     if (!rewrite(L, TLI)) {
@@ -605,6 +703,12 @@ PreservedAnalyses GrainChunkPass::run(Function &F,
     Changed = true;
     ORE.emit([&]() {
       OptimizationRemark R(DEBUG_TYPE, "Instrumented", CI);
+      if (Sched != SchedStaticChunked) {
+        R << scheduleName(Sched)
+          << " loop instrumented: each thread's chunk is reported to OMPT "
+             "tools";
+        return R;
+      }
       R << "schedule(static, ";
       if (auto *Chunk = dyn_cast<ConstantInt>(CI->getArgOperand(8)))
         R << std::to_string(Chunk->getSExtValue());

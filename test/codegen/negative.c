@@ -1,6 +1,6 @@
 // Loops grainchunk must leave exactly as Clang made them: the runtime already
 // reports their chunks (dynamic, guided, runtime, auto, ordered), or they are
-// not handled yet (schedule(static) without a chunk, distribute), or they are
+// not handled yet (distribute), or they are
 // not OpenMP loops. The module is byte-identical with and without the plugin
 // and each OpenMP loop gets a missed-remark saying why.
 //
@@ -58,20 +58,6 @@ void ordered(int n) {
 #pragma omp ordered
     work(i);
   }
-}
-
-void static_nochunk(int n) {
-  // CHECK: negative.c:[[@LINE+1]]:{{[0-9]+}}: remark: loop not instrumented: schedule(static) without a chunk size is not yet supported
-#pragma omp parallel for schedule(static)
-  for (int i = 0; i < n; i++)
-    work(i);
-}
-
-void default_schedule(int n) {
-  // CHECK: negative.c:[[@LINE+1]]:{{[0-9]+}}: remark: loop not instrumented: schedule(static) without a chunk size is not yet supported
-#pragma omp parallel for
-  for (int i = 0; i < n; i++)
-    work(i);
 }
 
 void distribute(int n) {

@@ -10,7 +10,11 @@ followed by "LOOP <trip> <chunk>" for each worksharing loop in it. The model,
 computed here independently of grainchunk: chunk k of a loop holds iterations
 [k*chunk, min((k+1)*chunk, trip)) and runs on thread k mod T, so thread r
 executes chunks r, r+T, r+2T, ... in that order; the last chunk holds the
-loop's last iteration. Every chunk must be reported exactly once, on its
+loop's last iteration. Chunk 0 stands for schedule(static) without a chunk:
+OpenMP gives each thread at most one chunk of about trip/T iterations, in
+thread order; libomp's sizes (its default "balanced" split) are
+ceil(trip/T) for the first trip mod T threads and floor(trip/T) for the
+others, and threads left without iterations get no chunk. Every chunk must be reported exactly once, on its
 thread, inside that thread's loop (between the loop's work begin and end),
 in order, with the runtime's parallel_data/task_data pointers.
 """
@@ -20,6 +24,16 @@ from collections import defaultdict
 
 def model(trip, chunk, threads):
     per_thread = defaultdict(list)
+    if chunk == 0:
+        q, r = divmod(trip, threads)
+        start = 0
+        for t in range(threads):
+            its = q + 1 if t < r else q
+            if its:
+                per_thread[t].append((start, its,
+                                      1 if start + its == trip else 0))
+            start += its
+        return per_thread
     nchunks = (trip + chunk - 1) // chunk
     for k in range(nchunks):
         start = k * chunk

@@ -150,8 +150,10 @@ class Region:
                 while not 0 < len(nest[0].values()) * \
                         len(nest[1].values()) <= 4000:
                     nest = [Loop(rng, "i"), Loop(rng, "j")]
-            chunk = rng.choice([1, 1, 2, 3, 4, 5, 7, 8, 16, 33, 64, 1000])
-            runtime_chunk = rng.random() < 0.3
+            # 0: schedule(static) without a chunk (or no schedule clause)
+            chunk = rng.choice([0, 0, 1, 1, 2, 3, 4, 5, 7, 8, 16, 33, 64,
+                                1000])
+            runtime_chunk = chunk and rng.random() < 0.3
             nowait = self.kind in ("for_in_par", "orphan") and \
                 rng.random() < 0.5
             self.loops.append((nest, chunk, runtime_chunk, nowait))
@@ -182,11 +184,15 @@ class Region:
         return out
 
 
-def loop_code(region, j, nest, chunk, runtime_chunk, nowait, pragma,
+def loop_code(rng, region, j, nest, chunk, runtime_chunk, nowait, pragma,
               acc=None):
     acc = acc or f"s{j}"
     ch = f"chunk_{region.idx}_{j}" if runtime_chunk else str(chunk)
-    clauses = f" schedule(static, {ch})"
+    if chunk == 0:
+        clauses = rng.choice([" schedule(static)", ""])
+    else:
+        mod = rng.choice(["", "", "", "monotonic: ", "nonmonotonic: "])
+        clauses = f" schedule({mod}static, {ch})"
     if len(nest) == 2:
         clauses += " collapse(2)"
     clauses += f" reduction(+:{acc})"
@@ -224,12 +230,12 @@ def gen_program(rng):
             nest, chunk, rt, nowait = r.loops[0]
             pragma = "parallel for simd" if r.kind == "pfor_simd" else \
                 "parallel for"
-            body.append(loop_code(r, 0, nest, chunk, rt, False,
+            body.append(loop_code(rng, r, 0, nest, chunk, rt, False,
                                   pragma + " " + par))
         elif r.kind == "for_in_par":
             body.append(f"#pragma omp parallel {par}\n{{\n{COUNT_C}")
             for j, (nest, chunk, rt, nowait) in enumerate(r.loops):
-                body.append(loop_code(r, j, nest, chunk, rt, nowait, "for"))
+                body.append(loop_code(rng, r, j, nest, chunk, rt, nowait, "for"))
             body.append("}")
         else:  # orphan: the loops live in a function called in the region
             # and reduce into shared file-scope variables.
@@ -237,7 +243,7 @@ def gen_program(rng):
                 src.append(f"static unsigned long long g{r.idx}_{j};")
             f = [f"static void region{r.idx}(void) {{", COUNT_C]
             for j, (nest, chunk, rt, nowait) in enumerate(r.loops):
-                f.append(loop_code(r, j, nest, chunk, rt, nowait, "for",
+                f.append(loop_code(rng, r, j, nest, chunk, rt, nowait, "for",
                                    f"g{r.idx}_{j}"))
             f.append("}")
             funcs.append("\n".join(f))

@@ -63,6 +63,41 @@ static void orphaned(int n, int chunk1, int chunk2, int threads) {
   end_loop(n);
 }
 
+/* schedule(static) without a chunk (reported as chunk 0), and the default
+ * schedule, which Clang makes static too. */
+static void nochunk(long long n, int threads) {
+  printf("REGION %d\n", threads);
+  begin_loop(n, 0);
+#pragma omp parallel for schedule(static) num_threads(threads)
+  for (long long i = 0; i < n; i++)
+    acc[i] = 3 * i;
+  end_loop(n);
+  printf("REGION %d\n", threads);
+  begin_loop(n, 0);
+#pragma omp parallel for num_threads(threads)
+  for (unsigned i = 0; i < n; i++)
+    acc[i] = i + 5;
+  end_loop(n);
+}
+
+/* Monotonic and nonmonotonic static schedules are plain static ones. (Not
+ * here: schedule(simd: static, N), which this toolchain runs wrongly even
+ * without grainchunk; see docs/loop-forms.md.) */
+static void modifiers(int n, int threads) {
+  printf("REGION %d\n", threads);
+  begin_loop(n, 3);
+#pragma omp parallel for schedule(monotonic: static, 3) num_threads(threads)
+  for (int i = 0; i < n; i++)
+    acc[i] = 4 * i;
+  end_loop(n);
+  printf("REGION %d\n", threads);
+  begin_loop(n, 5);
+#pragma omp parallel for schedule(nonmonotonic: static, 5) num_threads(threads)
+  for (int i = 0; i < n; i++)
+    acc[i] = 6 * i;
+  end_loop(n);
+}
+
 static void serialized(int n, int chunk) {
   printf("REGION 1\n");
   begin_loop(n, chunk);
@@ -88,6 +123,9 @@ int main(void) {
     down_i64(5000000000LL, 4999999999LL - 999, 2, 1, T);
     up_u64(1ULL << 40, (1ULL << 40) + 777, 1, 33, T);
     orphaned(100, 3, 8, T);
+    nochunk(10, T);
+    nochunk(5, T); /* fewer iterations than some teams have threads */
+    modifiers(37, T);
   }
   serialized(30, 4);
   return 0;
