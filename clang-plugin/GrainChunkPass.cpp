@@ -669,13 +669,9 @@ PreservedAnalyses GrainChunkPass::run(Function &F,
     }
     // monotonic/nonmonotonic do not change a static schedule.
     unsigned Sched = SchedC->getZExtValue() & ~SchedModifiers;
-    if (Sched == SchedDistChunked || Sched == SchedDist) {
-      Missed(CI, "Distribute",
-             scheduleName(Sched) + " (distribute) loops are not yet supported");
-      continue;
-    }
     if (Sched != SchedStaticChunked && Sched != SchedStatic &&
-        Sched != SchedSimdStatic) {
+        Sched != SchedSimdStatic && Sched != SchedDistChunked &&
+        Sched != SchedDist) {
       Missed(CI, "UnknownSchedule",
              scheduleName(Sched) + " is not a schedule grainchunk handles");
       continue;
@@ -685,9 +681,13 @@ PreservedAnalyses GrainChunkPass::run(Function &F,
     StaticLoop L;
     // schedule(simd: static, N) gives each thread one chunk (N rounded to
     // the SIMD width) but Clang still emits the loop over chunks for it.
-    bool Chunked = Sched != SchedStatic;
+    // A distribute loop (dist_schedule) has the same shapes as a worksharing
+    // loop, with teams in place of threads; the runtime tells the shim which
+    // it is (the work event's type).
+    bool Chunked = Sched != SchedStatic && Sched != SchedDist;
+    bool BlockCyclic = Sched == SchedStaticChunked || Sched == SchedDistChunked;
     std::string Why = matchStaticLoop(CI, E.Suffix, Chunked, DT, L);
-    L.WalkOneThread = Sched == SchedStaticChunked;
+    L.WalkOneThread = BlockCyclic;
     if (!Why.empty()) {
       Missed(CI, "UnrecognizedShape",
              scheduleName(Sched) +
@@ -703,13 +703,13 @@ PreservedAnalyses GrainChunkPass::run(Function &F,
     Changed = true;
     ORE.emit([&]() {
       OptimizationRemark R(DEBUG_TYPE, "Instrumented", CI);
-      if (Sched != SchedStaticChunked) {
-        R << scheduleName(Sched)
-          << " loop instrumented: each thread's chunk is reported to OMPT "
-             "tools";
+      bool Dist = Sched == SchedDistChunked || Sched == SchedDist;
+      if (!BlockCyclic) {
+        R << scheduleName(Sched) << " loop instrumented: each "
+          << (Dist ? "team" : "thread") << "'s chunk is reported to OMPT tools";
         return R;
       }
-      R << "schedule(static, ";
+      R << (Dist ? "dist_schedule(static, " : "schedule(static, ");
       if (auto *Chunk = dyn_cast<ConstantInt>(CI->getArgOperand(8)))
         R << std::to_string(Chunk->getSExtValue());
       else

@@ -46,7 +46,9 @@
 
 /* OpenMP 5.2 values; older omp-tools.h headers lack some of them. */
 #define GC_DISPATCH_WS_LOOP_CHUNK 3
+#define GC_DISPATCH_DISTRIBUTE_CHUNK 5
 #define GC_WORK_LOOP 1
+#define GC_WORK_DISTRIBUTE 6
 #define GC_WORK_LOOP_STATIC 10
 #define GC_WORK_LOOP_OTHER 13
 
@@ -65,6 +67,7 @@ typedef ompt_start_tool_result_t *(*gc_start_tool_fn)(unsigned,
 typedef struct {
   ompt_data_t *parallel_data;
   ompt_data_t *task_data;
+  int kind; /* the dispatch kind of its chunks: ws_loop or distribute */
 } gc_frame;
 
 typedef struct {
@@ -145,8 +148,7 @@ static inline void report(ident_t *loc, int32_t last, uint64_t start,
   instance.ptr = &chunk;
   t->suppress_task = NULL; /* the runtime has had its chance to report */
   t->info = &info;
-  cb(f->parallel_data, f->task_data, (ompt_dispatch_t)GC_DISPATCH_WS_LOOP_CHUNK,
-     instance);
+  cb(f->parallel_data, f->task_data, (ompt_dispatch_t)f->kind, instance);
   t->info = NULL;
 }
 
@@ -227,8 +229,9 @@ GC_EXPORT int32_t __kmpc_should_callback_per_chunk(ident_t *loc) {
 
 /*===------------------- callbacks the shim registers --------------------===*/
 
+/* Worksharing constructs whose chunks grainchunk reports. */
 static int is_loop(ompt_work_t wstype) {
-  return wstype == GC_WORK_LOOP ||
+  return wstype == GC_WORK_LOOP || wstype == GC_WORK_DISTRIBUTE ||
          (wstype >= GC_WORK_LOOP_STATIC && wstype <= GC_WORK_LOOP_OTHER);
 }
 
@@ -241,6 +244,9 @@ static void shim_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint,
       if (t->expect && t->depth < GC_MAX_DEPTH) {
         t->frames[t->depth].parallel_data = parallel_data;
         t->frames[t->depth].task_data = task_data;
+        t->frames[t->depth].kind = wstype == GC_WORK_DISTRIBUTE
+                                       ? GC_DISPATCH_DISTRIBUTE_CHUNK
+                                       : GC_DISPATCH_WS_LOOP_CHUNK;
         t->depth++;
         t->suppress_task = task_data;
       }
@@ -261,8 +267,9 @@ static void shim_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint,
 
 static void shim_dispatch(ompt_data_t *parallel_data, ompt_data_t *task_data,
                           ompt_dispatch_t kind, ompt_data_t instance) {
-  if ((int)kind == GC_DISPATCH_WS_LOOP_CHUNK && task_data &&
-      tls.suppress_task == task_data) {
+  if (((int)kind == GC_DISPATCH_WS_LOOP_CHUNK ||
+       (int)kind == GC_DISPATCH_DISTRIBUTE_CHUNK) &&
+      task_data && tls.suppress_task == task_data) {
     tls.suppress_task = NULL; /* the shim reports this chunk itself */
     return;
   }

@@ -6,7 +6,10 @@ usage: check_chunks.py [--no-last] PROGRAM_OUTPUT TOOL_LOG
 --no-last: the tool could not read `last` (no grainchunk in the process).
 
 PROGRAM_OUTPUT has, per parallel region in execution order, "REGION <T>"
-followed by "LOOP <trip> <chunk>" for each worksharing loop in it. The model,
+followed by "LOOP <trip> <chunk>" for each worksharing loop in it, or, per
+league of teams, "TEAMS <num_teams>" followed by a LOOP line for each
+distribute loop in it (then "thread" below reads "team", T is the number of
+teams the runtime formed, and chunks must come as distribute_chunk). The model,
 computed here independently of grainchunk: chunk k of a loop holds iterations
 [k*chunk, min((k+1)*chunk, trip)) and runs on thread k mod T, so thread r
 executes chunks r, r+T, r+2T, ... in that order; the last chunk holds the
@@ -14,8 +17,8 @@ loop's last iteration. Chunk 0 stands for schedule(static) without a chunk:
 OpenMP gives each thread at most one chunk of about trip/T iterations, in
 thread order; libomp's sizes (its default "balanced" split) are
 ceil(trip/T) for the first trip mod T threads and floor(trip/T) for the
-others, and threads left without iterations get no chunk. Every chunk must be reported exactly once, on its
-thread, inside that thread's loop (between the loop's work begin and end),
+others, and threads left without iterations get no chunk. Every chunk
+must be reported exactly once, on its thread, inside that thread's loop (between the loop's work begin and end),
 in order, with the runtime's parallel_data/task_data pointers.
 """
 import sys
@@ -43,16 +46,17 @@ def model(trip, chunk, threads):
 
 
 def main(prog_out, tool_log):
-    regions = []
+    regions = []  # (kind, requested size, [(trip, chunk)])
     for line in open(prog_out):
         f = line.split()
-        if f and f[0] == "REGION":
-            regions.append((int(f[1]), []))
+        if f and f[0] in ("REGION", "TEAMS"):
+            regions.append((f[0], int(f[1]), []))
         elif f and f[0] == "LOOP":
-            regions[-1][1].append((int(f[1]), int(f[2])))
+            regions[-1][2].append((int(f[1]), int(f[2])))
 
-    pids = []
-    team = defaultdict(dict)       # pid -> tid -> thread_num
+    pids = []                      # top-level regions, in order
+    parent = {}                    # pid -> tid of the encountering task
+    team = defaultdict(dict)       # pid -> tid -> (thread_num, team size)
     loops = defaultdict(list)      # (pid, tid) -> [list of chunks per loop]
     open_loop = {}                 # (pid, tid) -> currently open loop
     errors = []
@@ -61,9 +65,11 @@ def main(prog_out, tool_log):
         if not f:
             continue
         if f[0] == "P":
-            pids.append(f[1])
+            parent[f[1]] = f[3] if len(f) > 3 else "0"
+            if parent[f[1]] == "0":
+                pids.append(f[1])
         elif f[0] == "I":
-            team[f[1]][f[2]] = int(f[3])
+            team[f[1]][f[2]] = (int(f[3]), int(f[4]))
         elif f[0] == "W":
             key = (f[2], f[3])
             if f[1] == "b":
@@ -82,32 +88,66 @@ def main(prog_out, tool_log):
             if f[5] == "-" and not NO_LAST:
                 errors.append(f"line {n}: no last flag: {line.strip()}")
             last = int(f[5]) if f[5] != "-" else None
-            loops[key][-1].append((int(f[3]), int(f[4]), last))
+            kind = int(f[7]) if len(f) > 7 else 3
+            loops[key][-1].append((int(f[3]), int(f[4]), last, kind))
 
     if len(pids) != len(regions):
         errors.append(f"{len(regions)} regions ran but the tool saw "
                       f"{len(pids)} parallel regions")
     total = 0
-    for (threads, specs), pid in zip(regions, pids):
-        tids = team[pid]
-        if len(tids) != threads:
-            errors.append(f"region {pid}: {len(tids)} threads, expected {threads}")
-            continue
-        for tid, num in tids.items():
-            seen = loops[(pid, tid)]
+    for (what, size, specs), pid in zip(regions, pids):
+        members = team[pid]  # tid -> (thread or team number, size)
+        if what == "REGION":
+            want_kind = 3
+            if len(members) != size:
+                errors.append(f"region {pid}: {len(members)} threads, "
+                              f"expected {size}")
+                continue
+            units = {num: (pid, tid) for tid, (num, _) in members.items()}
+        else:
+            # A league: each team's initial task encounters the team's own
+            # one-thread parallel region, in which its distribute loops run.
+            want_kind = 5
+            nteams = len(members)
+            if not 1 <= nteams <= size or any(
+                    n != nteams for _, n in members.values()):
+                errors.append(f"league {pid}: {nteams} teams for "
+                              f"num_teams({size})")
+                continue
+            size = nteams
+            units = {}
+            for sub, par in parent.items():
+                if par in members:
+                    subtids = list(team[sub])
+                    if len(subtids) != 1:
+                        errors.append(f"team region {sub}: {len(subtids)} "
+                                      "threads, expected 1")
+                        continue
+                    units[members[par][0]] = (sub, subtids[0])
+            if len(units) != nteams:
+                errors.append(f"league {pid}: {len(units)} team regions, "
+                              f"expected {nteams}")
+                continue
+        for num, key in sorted(units.items()):
+            seen = loops[key]
             if len(seen) != len(specs):
                 errors.append(f"region {pid} thread {num}: {len(seen)} loops, "
                               f"expected {len(specs)}")
                 continue
             for j, ((trip, chunk), got) in enumerate(zip(specs, seen)):
-                want = model(trip, chunk, threads)[num]
+                want = model(trip, chunk, size)[num]
                 total += len(want)
+                bad_kind = [c for c in got if c[3] != want_kind]
+                if bad_kind:
+                    errors.append(f"region {pid} loop {j}: dispatch kind "
+                                  f"{bad_kind[0][3]}, expected {want_kind}")
                 got_cmp = [(s, i, l if l is not None else w[2])
-                           for (s, i, l), w in zip(got, want)]
+                           for (s, i, l, _), w in zip(got, want)]
                 if len(got) != len(want) or got_cmp != want:
+                    got3 = [c[:3] for c in got]
                     errors.append(
                         f"region {pid} loop {j} (trip {trip}, chunk {chunk}, "
-                        f"{threads} threads) thread {num}: got {got[:6]}"
+                        f"{size} threads) thread {num}: got {got3[:6]}"
                         f"{'...' if len(got) > 6 else ''} ({len(got)} chunks), "
                         f"expected {want[:6]}{'...' if len(want) > 6 else ''} "
                         f"({len(want)} chunks)")

@@ -428,6 +428,32 @@ TEST_F(ShimTest, BoundsOfEveryEntryPoint) {
   EXPECT_EQ(S->events[7].is_last, 1);
 }
 
+TEST_F(ShimTest, DistributeLoopsReportDistributeChunks) {
+  startWithTool();
+  ompt_data_t LeaguePd{}, TeamTd{}, Pd{}, Td{};
+  // A team's distribute loop, then a worksharing loop inside its chunk.
+  ASSERT_TRUE(__kmpc_should_callback_per_chunk(nullptr));
+  rtWork()(ompt_work_distribute, ompt_scope_begin, &LeaguePd, &TeamTd, 0,
+           nullptr);
+  ompt_dispatch_chunk_t First = {0, 4};
+  ompt_data_t Instance;
+  Instance.ptr = &First;
+  rtDispatch()(&LeaguePd, &TeamTd, (ompt_dispatch_t)5, Instance); // dropped
+  __kmpc_for_static_chunk_4(nullptr, 0, 0, 0, 3);
+  ASSERT_TRUE(__kmpc_should_callback_per_chunk(nullptr));
+  rtWork()(ompt_work_loop_static, ompt_scope_begin, &Pd, &Td, 0, nullptr);
+  __kmpc_for_static_chunk_4(nullptr, 0, 1, 0, 3);
+  rtWork()(ompt_work_loop_static, ompt_scope_end, &Pd, &Td, 0, nullptr);
+  rtWork()(ompt_work_distribute, ompt_scope_end, &LeaguePd, &TeamTd, 0,
+           nullptr);
+  fake_tool_state_t *S = tool();
+  ASSERT_EQ(S->n_events, 2);
+  EXPECT_EQ(S->events[0].kind, 5);
+  EXPECT_EQ(S->events[0].task_data, &TeamTd);
+  EXPECT_EQ(S->events[1].kind, WsLoopChunk);
+  EXPECT_EQ(S->events[1].task_data, &Td);
+}
+
 TEST_F(ShimTest, NestedLoopsReportWithTheInnerLoopsData) {
   startWithTool();
   ompt_data_t OuterPd{}, OuterTd{}, InnerPd{}, InnerTd{};

@@ -6,10 +6,13 @@
  * CHUNK_TOOL_NO_DISPATCH=1   register no dispatch callback; log only counts
  *
  * Log lines:
- *   P <pid> <requested team size>                       parallel begin
+ *   P <pid> <requested team size> <encountering tid>    parallel begin
  *   I <pid> <tid> <thread_num> <team_size>              implicit task begin
+ *     (for a league of teams: a team's initial task, its team number and
+ *     the number of teams)
  *   W <b|e> <pid> <tid> <wstype>                        loop work begin/end
- *   C <pid> <tid> <start> <iterations> <last|-> <ptrs>  loop chunk
+ *   C <pid> <tid> <start> <iterations> <last|-> <ptrs> <kind>  loop chunk
+ *     (kind 3: ws_loop_chunk, 5: distribute_chunk)
  *   D <pid> <tid> <kind>                                other dispatch
  * <ptrs> is "same" when parallel_data/task_data are the pointers the runtime
  * gave this thread's implicit task, else "DIFFERENT".
@@ -48,14 +51,19 @@ static void on_parallel_begin(ompt_data_t *etd, const ompt_frame_t *ef,
   atomic_fetch_add(&n_parallel, 1);
   pd->value = atomic_fetch_add(&next_pid, 1);
   if (!no_dispatch)
-    LOG("P %lu %u\n", (unsigned long)pd->value, req);
+    LOG("P %lu %u %lu\n", (unsigned long)pd->value, req,
+        etd ? (unsigned long)etd->value : 0ul);
 }
 
 static void on_implicit_task(ompt_scope_endpoint_t ep, ompt_data_t *pd,
                              ompt_data_t *td, unsigned team_size,
                              unsigned thread_num, int flags) {
   atomic_fetch_add(&n_implicit, 1);
-  if (ep != ompt_scope_begin || (flags & ompt_task_initial))
+  if (ep != ompt_scope_begin)
+    return;
+  /* Initial tasks matter only as the tasks of a league's teams (the
+   * program's own initial task belongs to no region the tool saw begin). */
+  if ((flags & ompt_task_initial) && (!pd || pd->value == 0))
     return;
   td->value = atomic_fetch_add(&next_tid, 1);
   cur_pd = pd;
@@ -77,7 +85,8 @@ static void on_work(ompt_work_t wstype, ompt_scope_endpoint_t ep,
 static void on_dispatch(ompt_data_t *pd, ompt_data_t *td, ompt_dispatch_t kind,
                         ompt_data_t instance) {
   atomic_fetch_add(&n_dispatch, 1);
-  if (kind != 3 /* ompt_dispatch_ws_loop_chunk */) {
+  if (kind != 3 /* ompt_dispatch_ws_loop_chunk */ &&
+      kind != 5 /* ompt_dispatch_distribute_chunk */) {
     LOG("D %lu %lu %d\n", (unsigned long)pd->value, (unsigned long)td->value,
         (int)kind);
     return;
@@ -87,10 +96,10 @@ static void on_dispatch(ompt_data_t *pd, ompt_data_t *td, ompt_dispatch_t kind,
   char last[8] = "-";
   if (get_info && get_info(&info))
     snprintf(last, sizeof last, "%d", info.is_last);
-  LOG("C %lu %lu %llu %llu %s %s\n", (unsigned long)pd->value,
+  LOG("C %lu %lu %llu %llu %s %s %d\n", (unsigned long)pd->value,
       (unsigned long)td->value, (unsigned long long)c->start,
       (unsigned long long)c->iterations, last,
-      pd == cur_pd && td == cur_td ? "same" : "DIFFERENT");
+      pd == cur_pd && td == cur_td ? "same" : "DIFFERENT", (int)kind);
 }
 
 static int initialize(ompt_function_lookup_t lookup, int dev,

@@ -1,0 +1,62 @@
+// Host `teams distribute` loops. dist_schedule(static, N) (91) has the shape
+// of schedule(static, N) and dist_schedule(static) (92) that of
+// schedule(static), with teams for threads: both are instrumented, and the
+// runtime's work event tells the shim to report distribute chunks. In
+// `distribute parallel for`, the distribute loop with dist_schedule(static)
+// forks the inner region once for the team's one chunk, which is reported;
+// with dist_schedule(static, N) its loop over chunks has another shape, and
+// the inner worksharing loop starts from the distribute chunk's bounds: both
+// are left as Clang made them, with a remark saying why.
+//
+// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm %s -o %t.ll -Rpass=grainchunk -Rpass-missed=grainchunk 2>%t.remarks
+// RUN: FileCheck %s < %t.ll
+// RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
+// RUN: opt -passes=verify -disable-output %t.ll
+
+void work(long);
+
+void chunked(int n) {
+#pragma omp teams distribute dist_schedule(static, 4)
+  for (int i = 0; i < n; i++)
+    work(i);
+}
+// REMARK: distribute.c:[[@LINE-4]]:1: remark: dist_schedule(static, 4) loop instrumented: every chunk is reported to OMPT tools
+// CHECK-LABEL: define internal void @chunked.omp_outlined(
+// CHECK:       call void @__kmpc_for_static_init_4(ptr {{[^,]+}}, i32 {{[^,]+}}, i32 91,
+// CHECK-NEXT:  br i1 %{{[0-9a-zA-Z._]+}}, label
+// CHECK:       call void @__kmpc_for_static_chunk_4(
+// CHECK-LABEL: }
+
+void nochunk(unsigned long n) {
+#pragma omp teams distribute
+  for (unsigned long i = 0; i < n; i++)
+    work(i);
+}
+// REMARK: distribute.c:[[@LINE-4]]:1: remark: dist_schedule(static) loop instrumented: each team's chunk is reported to OMPT tools
+// CHECK-LABEL: define internal void @nochunk.omp_outlined(
+// CHECK:       call void @__kmpc_for_static_init_8u(ptr {{[^,]+}}, i32 {{[^,]+}}, i32 92,
+// CHECK:       call void @__kmpc_for_static_chunk_8u(
+// CHECK-LABEL: }
+
+void combined(int n) {
+#pragma omp teams distribute parallel for schedule(static, 4)
+  for (int i = 0; i < n; i++)
+    work(i);
+}
+// REMARK: distribute.c:[[@LINE-4]]:1: remark: dist_schedule(static) loop instrumented: each team's chunk is reported to OMPT tools
+// REMARK: distribute.c:[[@LINE-5]]:1: remark: loop not instrumented: schedule(static, N) loop with an unrecognized code shape: the lower bound does not start at 0 (bounds from an enclosing distribute loop are not yet supported)
+// CHECK-LABEL: define internal void @combined.omp_outlined(
+// CHECK:       call void @__kmpc_for_static_init_4(ptr {{[^,]+}}, i32 {{[^,]+}}, i32 92,
+// CHECK:       call void @__kmpc_for_static_chunk_4(
+// CHECK:       call void {{.*}}@__kmpc_fork_call(
+// CHECK-LABEL: }
+
+void combined_chunked(int n) {
+#pragma omp teams distribute parallel for dist_schedule(static, 8)
+  for (int i = 0; i < n; i++)
+    work(i);
+}
+// REMARK: distribute.c:[[@LINE-4]]:1: remark: loop not instrumented: dist_schedule(static, N) loop with an unrecognized code shape
+// CHECK-LABEL: define internal void @combined_chunked.omp_outlined(
+// CHECK-NOT:   @__kmpc_for_static_chunk_
+// CHECK-LABEL: }
