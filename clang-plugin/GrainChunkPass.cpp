@@ -42,6 +42,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Dominators.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -63,6 +64,7 @@ constexpr unsigned SchedStaticChunked = 33;   // kmp_sch_static_chunked
 constexpr unsigned SchedStatic = 34;          // kmp_sch_static
 constexpr unsigned SchedSimdStatic = 45;      // kmp_sch_static_balanced_chunked
 constexpr unsigned SchedModifiers = 3u << 29; // (non)monotonic bits
+constexpr int64_t IdentWorkSections = 0x400;  // OMP_IDENT_WORK_SECTIONS
 constexpr unsigned SchedDistChunked = 91;     // kmp_distribute_static_chunked
 constexpr unsigned SchedDist = 92;            // kmp_distribute_static
 
@@ -71,6 +73,7 @@ constexpr const char *DoneMD = "grainchunk";
 
 enum class EntryKind {
   None,
+  Taskloop,
   ForStaticInit,
   DispatchInit,
   DistForStaticInit,
@@ -87,6 +90,8 @@ Entry classify(const CallInst &CI) {
   if (!Callee)
     return {};
   StringRef Name = Callee->getName();
+  if (Name == "__kmpc_taskloop" || Name == "__kmpc_taskloop_5")
+    return {EntryKind::Taskloop, ""};
   static const std::pair<StringRef, EntryKind> Prefixes[] = {
       {"__kmpc_for_static_init_", EntryKind::ForStaticInit},
       {"__kmpc_dispatch_init_", EntryKind::DispatchInit},
@@ -101,6 +106,18 @@ Entry classify(const CallInst &CI) {
       return {P.second, Sfx};
   }
   return {};
+}
+
+/// The flags of the ident_t \p Loc points to, or -1 if they are not known.
+int64_t identFlags(const Value *Loc) {
+  const auto *GV = dyn_cast<GlobalVariable>(Loc->stripPointerCasts());
+  if (!GV || !GV->hasDefinitiveInitializer())
+    return -1;
+  const auto *CS = dyn_cast<ConstantStruct>(GV->getInitializer());
+  if (!CS || CS->getNumOperands() < 2)
+    return -1;
+  const auto *F = dyn_cast<ConstantInt>(CS->getOperand(1));
+  return F ? F->getSExtValue() : -1;
 }
 
 /// Next instruction after \p I that is not a debug intrinsic.
@@ -653,12 +670,24 @@ PreservedAnalyses GrainChunkPass::run(Function &F,
              "(dynamic, guided, auto, runtime or ordered schedule), which "
              "reports each of them itself");
       continue;
+    case EntryKind::Taskloop:
+      Missed(CI, "Taskloop",
+             "a taskloop's tasks are created by the OpenMP runtime, which "
+             "reports each task's iterations itself");
+      continue;
     case EntryKind::DistForStaticInit:
     case EntryKind::DistributeStaticInit:
       Missed(CI, "Distribute", "distribute loops are not yet supported");
       continue;
     default:
       break;
+    }
+    int64_t Flags = CI->arg_size() > 0 ? identFlags(CI->getArgOperand(0)) : -1;
+    if (Flags >= 0 && (Flags & IdentWorkSections)) {
+      Missed(CI, "Sections",
+             "a sections construct (Clang lowers it to a static loop over "
+             "the sections) is not a loop grainchunk reports");
+      continue;
     }
     auto *SchedC = CI->arg_size() > 2
                        ? dyn_cast<ConstantInt>(CI->getArgOperand(2))
