@@ -16,6 +16,10 @@
 // RUN: %clang -fopenmp -fplugin=%plugin -O2 -S -emit-llvm %s -o %t.gc.O2.ll
 // RUN: cmp %t.stock.O2.ll %t.gc.O2.ll
 // RUN: not grep -q grainchunk %t.gc.O2.ll
+// -fopenmp-simd: simd only, no runtime calls, nothing to do.
+// RUN: %clang -fopenmp-simd -O2 -S -emit-llvm %s -o %t.simd.stock.ll
+// RUN: %clang -fopenmp-simd -fplugin=%plugin -O2 -S -emit-llvm %s -o %t.simd.gc.ll
+// RUN: cmp %t.simd.stock.ll %t.simd.gc.ll
 // Without -fopenmp there is nothing to do either.
 // RUN: %clang -O2 -S -emit-llvm %s -o %t.noomp.stock.ll
 // RUN: %clang -fplugin=%plugin -O2 -S -emit-llvm %s -o %t.noomp.gc.ll
@@ -57,6 +61,26 @@ void ordered(int n) {
   for (int i = 0; i < n; i++) {
 #pragma omp ordered
     work(i);
+  }
+}
+
+void taskloop(int n) {
+#pragma omp parallel
+#pragma omp single
+  // CHECK: negative.c:[[@LINE+1]]:{{[0-9]+}}: remark: loop not instrumented: a taskloop's tasks are created by the OpenMP runtime
+#pragma omp taskloop
+  for (int i = 0; i < n; i++)
+    work(i);
+}
+
+void sections(void) {
+  // CHECK: negative.c:[[@LINE+1]]:{{[0-9]+}}: remark: loop not instrumented: a sections construct
+#pragma omp parallel sections
+  {
+#pragma omp section
+    work(1);
+#pragma omp section
+    work(2);
   }
 }
 
