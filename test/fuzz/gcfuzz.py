@@ -7,7 +7,9 @@ bounds (also next to the type's limits), comparison, step sign and size,
 chunk size (literal or computed at run time), team size (1, 2, 3, 4, 7 or a
 serialized region), construct (parallel for, for in a parallel region with
 or without nowait, orphaned for in a called function, parallel for simd,
-collapse(2), lastprivate), optimization level and language (C or C++).
+collapse(2), lastprivate, teams distribute with or without dist_schedule),
+optimization level, language (C or C++) and Clang's OpenMPIRBuilder on or
+off.
 
 For each program the fuzzer computes, on its own (never from the program):
   - which values the loop variable takes, hence each loop's trip count and
@@ -131,7 +133,11 @@ class Region:
         self.serial = rng.random() < 0.07
         self.threads = 1 if self.serial else rng.choice(TEAMS)
         self.kind = rng.choice(["pfor", "pfor", "pfor_simd", "for_in_par",
-                                "orphan", "collapse2", "lastprivate"])
+                                "orphan", "collapse2", "lastprivate",
+                                "distribute"])
+        if self.kind == "distribute":  # a league of 2 to 4 teams
+            self.serial = False
+            self.threads = rng.choice([2, 3, 4])
         nloops = 2 if self.kind in ("for_in_par", "orphan") and \
             rng.random() < 0.5 else 1
         self.loops = []
@@ -139,7 +145,7 @@ class Region:
         # region without effects, which LLVM's OpenMPOpt may delete: keep
         # zero-trip loops to the non-combined kinds (their regions count
         # their threads, an effect).
-        combined = self.kind not in ("for_in_par", "orphan")
+        combined = self.kind not in ("for_in_par", "orphan", "distribute")
         for j in range(nloops):
             nest = [Loop(rng, "i")]
             while combined and not nest[0].values():
@@ -188,7 +194,10 @@ def loop_code(rng, region, j, nest, chunk, runtime_chunk, nowait, pragma,
               acc=None):
     acc = acc or f"s{j}"
     ch = f"chunk_{region.idx}_{j}" if runtime_chunk else str(chunk)
-    if chunk == 0:
+    if region.kind == "distribute":
+        clauses = rng.choice([" dist_schedule(static)", ""]) if chunk == 0 \
+            else f" dist_schedule(static, {ch})"
+    elif chunk == 0:
         clauses = rng.choice([" schedule(static)", ""])
     else:
         mod = rng.choice(["", "", "", "monotonic: ", "nonmonotonic: "])
@@ -226,7 +235,12 @@ def gen_program(rng):
             if rt:
                 src.append(f"static volatile int chunk_{r.idx}_{j} = {chunk};")
         body = []
-        if r.kind in ("pfor", "pfor_simd", "collapse2", "lastprivate"):
+        if r.kind == "distribute":
+            # The league's size must not depend on the machine's cores.
+            nest, chunk, rt, _ = r.loops[0]
+            body.append(loop_code(rng, r, 0, nest, chunk, rt, False,
+                                  f"teams distribute num_teams({r.threads})"))
+        elif r.kind in ("pfor", "pfor_simd", "collapse2", "lastprivate"):
             nest, chunk, rt, nowait = r.loops[0]
             pragma = "parallel for simd" if r.kind == "pfor_simd" else \
                 "parallel for"
@@ -261,7 +275,8 @@ def gen_program(rng):
         r.threads for r in regions if r.kind in ("for_in_par", "orphan"))
     model = []
     for r in regions:
-        model.append(f"REGION {r.threads}")
+        model.append(("TEAMS " if r.kind == "distribute" else "REGION ")
+                     + str(r.threads))
         # Clang skips the worksharing loop (no runtime call, no events)
         # when it has no iterations.
         model += [f"LOOP {t} {c}" for t, c in r.trips() if t > 0]
@@ -301,6 +316,8 @@ def clean_env():
     for v in ("OMP_TOOL", "OMP_TOOL_LIBRARIES", "OMP_NUM_THREADS",
               "GRAINCHUNK_VERBOSE", "LD_PRELOAD", "OMP_SCHEDULE"):
         env.pop(v, None)
+    # Leagues get the teams they ask for, whatever the number of cores.
+    env["KMP_TEAMS_THREAD_LIMIT"] = "8"
     return env
 
 
@@ -309,6 +326,7 @@ def run_one(env, seed, index, workdir):
     src, expect_out, model = gen_program(rng)
     opt = rng.choice(["-O0", "-O1", "-O2", "-O3", "-Os"])
     cxx = rng.random() < 0.3
+    irbuilder = rng.random() < 0.15
     d = os.path.join(workdir, f"p{index}")
     os.makedirs(d, exist_ok=True)
     files = {"prog.c": src, "expected.out": expect_out, "model.txt": model}
@@ -317,10 +335,13 @@ def run_one(env, seed, index, workdir):
             f.write(text)
     lang = ["-x", "c++"] if cxx else []
     cc = [env.clang + ("++" if cxx else ""), "-fopenmp", opt, "-w"] + lang
+    if irbuilder:
+        cc.append("-fopenmp-enable-irbuilder")
     stock = cc + ["prog.c", "-o", "prog.stock"] + env.omp_link
     gc = cc + [f"-fplugin={env.plugin}", "-Rpass-missed=grainchunk",
                "prog.c", "-o", "prog.gc"] + env.omp_link + env.shim_link
     cmds = [" ".join(stock), " ".join(gc),
+            "export KMP_TEAMS_THREAD_LIMIT=8",
             "./prog.stock > stock.out",
             f"OMP_TOOL_LIBRARIES={env.tool} CHUNK_TOOL_OUT=tool.log "
             "./prog.gc > gc.out",
@@ -366,7 +387,8 @@ def run_one(env, seed, index, workdir):
                             "tool.log"], cwd=d, capture_output=True, text=True)
         if c.returncode:
             problems.append("chunk stream: " + c.stdout.strip()[-600:])
-    return index, opt + (" C++" if cxx else " C"), problems, d
+    how = opt + (" C++" if cxx else " C") + (" irbuilder" if irbuilder else "")
+    return index, how, problems, d
 
 
 def main():
