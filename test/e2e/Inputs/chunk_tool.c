@@ -11,6 +11,7 @@
  *   W <b|e> <pid> <tid> <wstype>                        loop work begin/end
  *   C <pid> <tid> <start> <iterations> <last|-> <ptrs>  loop chunk
  *   D <pid> <tid> <kind>                                other dispatch
+ *   SET dispatch <answer>           ompt_set_callback's answer for dispatch
  * <ptrs> is "same" when parallel_data/task_data are the pointers the runtime
  * gave this thread's implicit task, else "DIFFERENT".
  */
@@ -82,7 +83,10 @@ static void on_dispatch(ompt_data_t *pd, ompt_data_t *td, ompt_dispatch_t kind,
         (int)kind);
     return;
   }
-  const ompt_dispatch_chunk_t *c = instance.ptr;
+  /* OpenMP 5.2's ompt_dispatch_chunk_t, which libomp 14's header lacks. */
+  const struct {
+    uint64_t start, iterations;
+  } *c = instance.ptr;
   grainchunk_chunk_info_t info;
   char last[8] = "-";
   if (get_info && get_info(&info))
@@ -106,8 +110,11 @@ static int initialize(ompt_function_lookup_t lookup, int dev,
            set(ompt_callback_work, (ompt_callback_t)on_work) ==
                ompt_set_always;
   if (!no_dispatch) {
+    /* libomp 14 answers ompt_set_never: a tool still runs, without chunks.
+     * The answer is logged for the tests. */
     int rc = set(ompt_callback_dispatch, (ompt_callback_t)on_dispatch);
-    ok = ok && rc >= ompt_set_sometimes;
+    ok = ok && rc != ompt_set_error;
+    LOG("SET dispatch %d\n", rc);
   }
   if (!ok) {
     fprintf(stderr, "chunk_tool: a callback could not be registered\n");
