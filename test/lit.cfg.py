@@ -49,12 +49,14 @@ for var in ["OMP_TOOL", "OMP_TOOL_LIBRARIES", "OMP_TOOL_VERBOSE_INIT",
             "GRAINCHUNK_VERBOSE", "OMP_NUM_THREADS", "LD_PRELOAD"]:
     config.environment.pop(var, None)
 config.available_features.add(f"llvm-{config.llvm_version_major}")
-# Clang 14 emits typed pointers (i32*), later versions opaque ones (ptr).
-# %ptrkind is a FileCheck prefix for the few lines where the two IR forms
-# differ in more than the spelling of a pointer type; %i32ptr spells i32's.
-typed = int(config.llvm_version_major) < 15
-config.available_features.add("typed-pointers" if typed else "opaque-pointers")
+# Clang 14 emits typed pointers (i32*), later versions opaque ones (ptr);
+# %i32ptr spells a pointer to i32. Before LLVM 19, IRBuilder folds a weak
+# function's null test into an icmp constant expression; %nullcheck names
+# the FileCheck prefix for the form this version emits.
+major = int(config.llvm_version_major)
+config.available_features.add("typed-pointers" if major < 15 else
+                              "opaque-pointers")
 config.substitutions += [
-    ("%ptrkind", "TYPED" if typed else "OPAQUE"),
-    ("%i32ptr", "i32*" if typed else "ptr"),
+    ("%i32ptr", "i32*" if major < 15 else "ptr"),
+    ("%nullcheck", "FOLDED" if major < 19 else "INST"),
 ]

@@ -3,10 +3,10 @@
 // clamped UB, last = (clamped UB == the loop's last iteration), and the same
 // loc/gtid as the runtime call. Clang picks _4/_4u/_8/_8u from the IV type.
 //
-// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm -DTYPE=int %s -o - | FileCheck %s --check-prefixes=CHECK,%ptrkind -DSFX=4 -DTY=i32 -DGT=sgt
-// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm -DTYPE=unsigned %s -o - | FileCheck %s --check-prefixes=CHECK,%ptrkind -DSFX=4u -DTY=i32 -DGT=ugt
-// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm -DTYPE=long %s -o - | FileCheck %s --check-prefixes=CHECK,%ptrkind -DSFX=8 -DTY=i64 -DGT=sgt
-// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm "-DTYPE=unsigned long" %s -o - | FileCheck %s --check-prefixes=CHECK,%ptrkind -DSFX=8u -DTY=i64 -DGT=ugt
+// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm -DTYPE=int %s -o - | FileCheck %s --check-prefixes=CHECK,%nullcheck -DSFX=4 -DTY=i32 -DGT=sgt
+// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm -DTYPE=unsigned %s -o - | FileCheck %s --check-prefixes=CHECK,%nullcheck -DSFX=4u -DTY=i32 -DGT=ugt
+// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm -DTYPE=long %s -o - | FileCheck %s --check-prefixes=CHECK,%nullcheck -DSFX=8 -DTY=i64 -DGT=sgt
+// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm "-DTYPE=unsigned long" %s -o - | FileCheck %s --check-prefixes=CHECK,%nullcheck -DSFX=8u -DTY=i64 -DGT=ugt
 // RUN: %clang -fopenmp -fplugin=%plugin -O2 -S -emit-llvm -DTYPE=int %s -o - | FileCheck %s --check-prefix=O2 -DSFX=4 -DTY=i32
 // RUN: %clang -fopenmp -fplugin=%plugin -O2 -S -emit-llvm -DTYPE=unsigned %s -o - | FileCheck %s --check-prefix=O2 -DSFX=4u -DTY=i32
 // RUN: %clang -fopenmp -fplugin=%plugin -O2 -S -emit-llvm -DTYPE=long %s -o - | FileCheck %s --check-prefix=O2 -DSFX=8 -DTY=i64
@@ -24,10 +24,11 @@ void loop(TYPE n) {
 
 // Once per loop per thread, and only if the shim is linked (weak symbol):
 // CHECK-LABEL: define internal void @{{(loop)?}}.omp_outlined{{[.0-9]*}}(
-// (LLVM 14's IRBuilder folds the test into a constant expression.)
-// OPAQUE:      [[LINKED:%[0-9a-zA-Z._]+]] = icmp ne ptr @__kmpc_should_callback_per_chunk, null
-// OPAQUE-NEXT: br i1 [[LINKED]], label %[[ASK:[0-9a-zA-Z._]+]], label %[[CONT:[0-9a-zA-Z._]+]]
-// TYPED:       br i1 icmp ne (i32 (%struct.ident_t*)* @__kmpc_should_callback_per_chunk, i32 (%struct.ident_t*)* null), label %[[ASK:[0-9a-zA-Z._]+]], label %[[CONT:[0-9a-zA-Z._]+]]
+// (Before LLVM 19, IRBuilder folds the null test into an icmp constant
+// expression inside the branch.)
+// INST:        [[LINKED:%[0-9a-zA-Z._]+]] = icmp ne ptr @__kmpc_should_callback_per_chunk, null
+// INST-NEXT:   br i1 [[LINKED]], label %[[ASK:[0-9a-zA-Z._]+]], label %[[CONT:[0-9a-zA-Z._]+]]
+// FOLDED:      br i1 icmp ne ({{[^@]*}}@__kmpc_should_callback_per_chunk, {{[^,]*}}null), label %[[ASK:[0-9a-zA-Z._]+]], label %[[CONT:[0-9a-zA-Z._]+]]
 // CHECK:      [[ASK]]:
 // CHECK-NEXT: [[ANS:%[0-9a-zA-Z._]+]] = call {{.*}}i32 @__kmpc_should_callback_per_chunk({{(ptr|[^ ,()]+\*)}} [[LOC:@[0-9a-zA-Z._]+]])
 // CHECK:      [[CONT]]:
