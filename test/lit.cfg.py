@@ -59,4 +59,5 @@ config.available_features.add("typed-pointers" if major < 15 else
 config.substitutions += [
     ("%i32ptr", "i32*" if major < 15 else "ptr"),
     ("%nullcheck", "FOLDED" if major < 19 else "INST"),
+    ("%llvm_major", str(major)),
 ]
