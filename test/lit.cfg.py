@@ -39,6 +39,7 @@ config.substitutions += [
     ("%check_chunks", f"{config.python} {config.grainchunk_src}/test/e2e/check_chunks.py"),
     ("%inputs", os.path.join(config.grainchunk_src, "test", "e2e", "Inputs")),
     ("%include", inc),
+    ("%ompt_multiplex_include", config.ompt_multiplex_include),
     ("%ompt_include", config.ompt_include),
     ("%python", config.python),
 ]

@@ -26,6 +26,11 @@
 
 #include "grainchunk.h"
 
+/* The multiplex test builds this tool twice into one process. */
+#ifndef CHUNK_TOOL_OUT_VAR
+#define CHUNK_TOOL_OUT_VAR "CHUNK_TOOL_OUT"
+#endif
+
 static FILE *out;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static atomic_ulong next_pid = 1, next_tid = 1;
@@ -132,7 +137,7 @@ static void finalize(ompt_data_t *tool_data) {
 
 ompt_start_tool_result_t *ompt_start_tool(unsigned v, const char *rt) {
   static ompt_start_tool_result_t res = {initialize, finalize, {0}};
-  const char *path = getenv("CHUNK_TOOL_OUT");
+  const char *path = getenv(CHUNK_TOOL_OUT_VAR);
   out = path ? fopen(path, "w") : stderr;
   if (!out) {
     fprintf(stderr, "chunk_tool: cannot open %s\n", path);
