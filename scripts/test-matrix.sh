@@ -46,4 +46,10 @@ printf '%-6s %-6s %-10s %-22s %4s %6s  %-18s %6s\n' "" "" "" "" "pass" "" "tests
 for V in "${versions[@]}"; do
   printf '%-6s %-6s %s\n' "$V" "${result[$V]}" "${detail[$V]}"
 done
+for V in "${versions[@]}"; do
+  if [[ "${result[$V]}" != PASS ]]; then
+    if [[ "$V" == 22 ]]; then b="$root/build"; else b="$root/build-$V"; fi
+    echo "clang-$V failed; its log: $b/test-matrix.log"
+  fi
+done
 exit $fail
