@@ -11,7 +11,7 @@
  *   W <b|e> <pid> <tid> <wstype>                        loop work begin/end
  *   C <pid> <tid> <start> <iterations> <last|-> <ptrs>  loop chunk
  *   D <pid> <tid> <kind>                                other dispatch
- *   SET dispatch <answer>           ompt_set_callback's answer for dispatch
+ *   SET dispatch <answer>                               registration answer
  * <ptrs> is "same" when parallel_data/task_data are the pointers the runtime
  * gave this thread's implicit task, else "DIFFERENT".
  */
