@@ -9,6 +9,13 @@
 //   help      print the arguments and the remark options, then go on
 // Any other argument is an error.
 //
+// Clang >= 18 takes the pass through CodeGenOptions::PassBuilderCallbacks.
+// Older Clang has no such hook, only the list of pass plugins that
+// -fpass-plugin= fills (CodeGenOptions::PassPlugins): the plugin adds its own
+// file to that list, and the same library (built with PassPlugin.cpp for
+// those versions) then registers the pass through llvmGetPassPluginInfo when
+// the backend loads it. Either way, -fplugin= is the only flag a user adds.
+//
 //===----------------------------------------------------------------------===//
 
 #include "GrainChunkPass.h"
@@ -17,12 +24,52 @@
 #include "clang/Basic/DiagnosticFrontend.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
+
+#if LLVM_VERSION_MAJOR < 18
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include <algorithm>
+#include <dlfcn.h>
+#endif
 
 using namespace clang;
 
 namespace {
+
+#if LLVM_VERSION_MAJOR < 18
+/// The file this plugin was loaded from, as an absolute path; empty if the
+/// dynamic linker cannot tell.
+std::string ownPath() {
+  Dl_info Info;
+  if (!dladdr(reinterpret_cast<void *>(&ownPath), &Info) || !Info.dli_fname)
+    return "";
+  llvm::SmallString<256> Path(Info.dli_fname);
+  if (llvm::sys::fs::make_absolute(Path))
+    return "";
+  return std::string(Path.str());
+}
+#endif
+
+/// Makes the compilation run GrainChunkPass at the pipeline start. Returns
+/// false if this Clang cannot be made to.
+bool addPass(CompilerInstance &CI) {
+#if LLVM_VERSION_MAJOR >= 18
+  CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
+      [](llvm::PassBuilder &PB) { grainchunk::registerAtPipelineStart(PB); });
+  return true;
+#else
+  std::string Self = ownPath();
+  if (Self.empty())
+    return false;
+  std::vector<std::string> &Plugins = CI.getCodeGenOpts().PassPlugins;
+  if (std::find(Plugins.begin(), Plugins.end(), Self) == Plugins.end())
+    Plugins.push_back(Self);
+  return true;
+#endif
+}
 
 class GrainChunkAction : public PluginASTAction {
   bool Disabled = false;
@@ -30,11 +77,12 @@ class GrainChunkAction : public PluginASTAction {
 protected:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef) override {
-    if (!Disabled)
-      CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
-          [](llvm::PassBuilder &PB) {
-            grainchunk::registerAtPipelineStart(PB);
-          });
+    if (!Disabled && !addPass(CI)) {
+      DiagnosticsEngine &D = CI.getDiagnostics();
+      D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
+                                 "grainchunk: cannot find the plugin's own "
+                                 "file to load it as a pass plugin"));
+    }
     return std::make_unique<ASTConsumer>();
   }
 

@@ -167,6 +167,19 @@ bool isAddOfLoads(const Value *V, const Value *A, const Value *B,
          isLoadFrom(Add->getOperand(1), B);
 }
 
+/// With typed pointers (LLVM 14), lifetime markers take an i8* cast of the
+/// alloca: such a cast is harmless if lifetime markers are all it feeds.
+bool isLifetimeCast(const Instruction *I) {
+  if (!isa<BitCastInst>(I) || I->user_empty())
+    return false;
+  for (const User *U : I->users()) {
+    const auto *UI = dyn_cast<Instruction>(U);
+    if (!UI || !UI->isLifetimeStartOrEnd())
+      return false;
+  }
+  return true;
+}
+
 /// Everything the rewrite needs about one recognized loop.
 struct StaticLoop {
   CallInst *Init = nullptr;
@@ -417,7 +430,7 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
       auto *I = dyn_cast<Instruction>(U);
       if (!I)
         return "a loop bound escapes";
-      if (I == CI || I->isLifetimeStartOrEnd())
+      if (I == CI || I->isLifetimeStartOrEnd() || isLifetimeCast(I))
         continue;
       if (auto *S = dyn_cast<StoreInst>(I)) {
         if (S->getPointerOperand() != A || S->isVolatile())
@@ -540,9 +553,9 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
   BasicBlock *Head = CI->getParent();
   IRBuilder<> B(CI);
   B.SetCurrentDebugLocation(DL);
-  Value *Linked =
-      B.CreateICmpNE(Should, ConstantPointerNull::get(cast<PointerType>(PtrTy)),
-                     "grainchunk.linked");
+  Value *Linked = B.CreateICmpNE(
+      Should, ConstantPointerNull::get(cast<PointerType>(Should->getType())),
+      "grainchunk.linked");
   Instruction *AskTerm = SplitBlockAndInsertIfThen(Linked, CI, false);
   AskTerm->setDebugLoc(DL);
   AskTerm->getParent()->setName("grainchunk.ask");

@@ -44,7 +44,9 @@
 #define GC_LIKELY(x) __builtin_expect(!!(x), 1)
 #define GC_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
-/* OpenMP 5.2 values; older omp-tools.h headers lack some of them. */
+/* OpenMP 5.2 values; older omp-tools.h headers lack some of them (libomp
+ * 14's has neither ompt_dispatch_ws_loop_chunk nor ompt_dispatch_chunk_t), and
+ * the tool may be built against a newer header than the runtime's. */
 #define GC_DISPATCH_WS_LOOP_CHUNK 3
 #define GC_DISPATCH_DISTRIBUTE_CHUNK 5
 #define GC_WORK_LOOP 1
@@ -55,6 +57,11 @@
 /* Nesting depth of instrumented loops one thread can be inside at once
  * (each level needs a nested parallel region); deeper loops run unreported. */
 #define GC_MAX_DEPTH 16
+
+typedef struct { /* OpenMP 5.2 ompt_dispatch_chunk_t */
+  uint64_t start;
+  uint64_t iterations;
+} gc_dispatch_chunk;
 
 struct gc_ident { /* libomp's ident_t */
   int32_t reserved_1, flags, reserved_2, reserved_3;
@@ -140,7 +147,7 @@ static inline void report(ident_t *loc, int32_t last, uint64_t start,
   if (GC_UNLIKELY(!cb || d == 0))
     return;
   const gc_frame *f = &t->frames[d - 1];
-  ompt_dispatch_chunk_t chunk = {start, iterations};
+  gc_dispatch_chunk chunk = {start, iterations};
   grainchunk_chunk_info_t info = {
       start, iterations, last,
       loc ? ((const struct gc_ident *)(const void *)loc)->psource : NULL};

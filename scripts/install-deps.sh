@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
 # Installs what grainchunk needs to build and test on Debian bookworm (root).
-# GRAINCHUNK_LLVM_VERSION=N picks clang-N (default 22).
+# GRAINCHUNK_LLVM_VERSION=N picks clang-N (default 22). clang-N, llvm-N-dev
+# and llvm-N-tools of several N install side by side; libomp-N-dev packages
+# conflict with one another, so only the default's (22, which the demo and
+# the README's plain link lines use) is installed: the build and the tests
+# use a private copy of libomp-N-dev (scripts/fetch-libomp.sh) for every N.
 set -euo pipefail
 V="${GRAINCHUNK_LLVM_VERSION:-22}"
-pkgs=(clang-"$V" libclang-"$V"-dev llvm-"$V"-dev llvm-"$V"-tools libomp-"$V"-dev
+pkgs=(clang-"$V" libclang-"$V"-dev llvm-"$V"-dev llvm-"$V"-tools
       cmake ninja-build python3 libgtest-dev binutils)
+if [[ "$V" == 22 ]]; then
+  pkgs+=(libomp-22-dev)
+fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

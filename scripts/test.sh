@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Runs every test: installs the toolchain, builds, then ctest (lit codegen and
-# end-to-end tests, and the shim's GoogleTest suite).
+# Runs every test (lit codegen + end-to-end, GoogleTest) against the default
+# toolchain, clang-22, and the oldest supported one, clang-14: installs each,
+# builds into build/ and build-14/, runs ctest, prints a pass/fail table.
+# GRAINCHUNK_LLVM_VERSION=N tests only clang-N; scripts/test-matrix.sh tests
+# all of 14, 15, 16, 19 and 22.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-bash "$root/scripts/install-deps.sh"
-bash "$root/scripts/build.sh"
-build="${GRAINCHUNK_BUILD_DIR:-$root/build}"
-ctest --test-dir "$build" --output-on-failure
+if [[ -n "${GRAINCHUNK_LLVM_VERSION:-}" ]]; then
+  exec bash "$root/scripts/test-matrix.sh" "$GRAINCHUNK_LLVM_VERSION"
+fi
+exec bash "$root/scripts/test-matrix.sh" 22 14

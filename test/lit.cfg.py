@@ -39,6 +39,7 @@ config.substitutions += [
     ("%check_chunks", f"{config.python} {config.grainchunk_src}/test/e2e/check_chunks.py"),
     ("%inputs", os.path.join(config.grainchunk_src, "test", "e2e", "Inputs")),
     ("%include", inc),
+    ("%ompt_multiplex_include", config.ompt_multiplex_include),
     ("%ompt_include", config.ompt_include),
     ("%python", config.python),
     ("%build", obj),
@@ -51,3 +52,15 @@ for var in ["OMP_TOOL", "OMP_TOOL_LIBRARIES", "OMP_TOOL_VERBOSE_INIT",
             "GRAINCHUNK_VERBOSE", "OMP_NUM_THREADS", "LD_PRELOAD"]:
     config.environment.pop(var, None)
 config.available_features.add(f"llvm-{config.llvm_version_major}")
+# Clang 14 emits typed pointers (i32*), later versions opaque ones (ptr);
+# %i32ptr spells a pointer to i32. Before LLVM 19, IRBuilder folds a weak
+# function's null test into an icmp constant expression; %nullcheck names
+# the FileCheck prefix for the form this version emits.
+major = int(config.llvm_version_major)
+config.available_features.add("typed-pointers" if major < 15 else
+                              "opaque-pointers")
+config.substitutions += [
+    ("%i32ptr", "i32*" if major < 15 else "ptr"),
+    ("%nullcheck", "FOLDED" if major < 19 else "INST"),
+    ("%llvm_major", str(major)),
+]

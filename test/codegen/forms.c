@@ -17,7 +17,7 @@ void combined(int n) {
   for (int i = 0; i < n; i++)
     work(i);
 }
-// CHECK-LABEL: define internal void @combined.omp_outlined(
+// CHECK-LABEL: define internal void @{{(combined)?}}.omp_outlined{{[.0-9]*}}(
 // CHECK: call void @__kmpc_for_static_chunk_4(
 // CHECK-NOT: call void @__kmpc_for_static_chunk_
 // CHECK-LABEL: {{^}}}
@@ -45,7 +45,7 @@ void descending_strided(long a, long b, int chunk) {
   for (long i = a; i > b; i -= 7)
     work(i);
 }
-// CHECK-LABEL: define internal void @descending_strided.omp_outlined(
+// CHECK-LABEL: define internal void @{{(descending_strided)?}}.omp_outlined{{[.0-9]*}}(
 // CHECK: call void @__kmpc_for_static_chunk_8u(
 // CHECK-NOT: call void @__kmpc_for_static_chunk_
 // CHECK-LABEL: {{^}}}
@@ -56,7 +56,7 @@ void unsigned_le(unsigned a, unsigned b) {
   for (unsigned i = a; i <= b; i += 3)
     work(i);
 }
-// CHECK-LABEL: define internal void @unsigned_le.omp_outlined(
+// CHECK-LABEL: define internal void @{{(unsigned_le)?}}.omp_outlined{{[.0-9]*}}(
 // CHECK: call void @__kmpc_for_static_chunk_4u(
 // CHECK-LABEL: {{^}}}
 
@@ -66,6 +66,6 @@ void signed_le_long_long(long long a, long long b) {
   for (long long i = a; i <= b; i++)
     work(i);
 }
-// CHECK-LABEL: define internal void @signed_le_long_long.omp_outlined(
+// CHECK-LABEL: define internal void @{{(signed_le_long_long)?}}.omp_outlined{{[.0-9]*}}(
 // CHECK: call void @__kmpc_for_static_chunk_8u(
 // CHECK-LABEL: {{^}}}

@@ -3,10 +3,10 @@
 // clamped UB, last = (clamped UB == the loop's last iteration), and the same
 // loc/gtid as the runtime call. Clang picks _4/_4u/_8/_8u from the IV type.
 //
-// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm -DTYPE=int %s -o - | FileCheck %s -DSFX=4 -DTY=i32 -DGT=sgt
-// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm -DTYPE=unsigned %s -o - | FileCheck %s -DSFX=4u -DTY=i32 -DGT=ugt
-// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm -DTYPE=long %s -o - | FileCheck %s -DSFX=8 -DTY=i64 -DGT=sgt
-// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm "-DTYPE=unsigned long" %s -o - | FileCheck %s -DSFX=8u -DTY=i64 -DGT=ugt
+// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm -DTYPE=int %s -o - | FileCheck %s --check-prefixes=CHECK,%nullcheck -DSFX=4 -DTY=i32 -DGT=sgt
+// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm -DTYPE=unsigned %s -o - | FileCheck %s --check-prefixes=CHECK,%nullcheck -DSFX=4u -DTY=i32 -DGT=ugt
+// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm -DTYPE=long %s -o - | FileCheck %s --check-prefixes=CHECK,%nullcheck -DSFX=8 -DTY=i64 -DGT=sgt
+// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm "-DTYPE=unsigned long" %s -o - | FileCheck %s --check-prefixes=CHECK,%nullcheck -DSFX=8u -DTY=i64 -DGT=ugt
 // RUN: %clang -fopenmp -fplugin=%plugin -O2 -S -emit-llvm -DTYPE=int %s -o - | FileCheck %s --check-prefix=O2 -DSFX=4 -DTY=i32
 // RUN: %clang -fopenmp -fplugin=%plugin -O2 -S -emit-llvm -DTYPE=unsigned %s -o - | FileCheck %s --check-prefix=O2 -DSFX=4u -DTY=i32
 // RUN: %clang -fopenmp -fplugin=%plugin -O2 -S -emit-llvm -DTYPE=long %s -o - | FileCheck %s --check-prefix=O2 -DSFX=8 -DTY=i64
@@ -23,26 +23,29 @@ void loop(TYPE n) {
 }
 
 // Once per loop per thread, and only if the shim is linked (weak symbol):
-// CHECK-LABEL: define internal void @loop.omp_outlined(
-// CHECK:      [[LINKED:%[0-9a-zA-Z._]+]] = icmp ne ptr @__kmpc_should_callback_per_chunk, null
-// CHECK-NEXT: br i1 [[LINKED]], label %[[ASK:[0-9a-zA-Z._]+]], label %[[CONT:[0-9a-zA-Z._]+]]
+// CHECK-LABEL: define internal void @{{(loop)?}}.omp_outlined{{[.0-9]*}}(
+// (Before LLVM 19, IRBuilder folds the null test into an icmp constant
+// expression inside the branch.)
+// INST:        [[LINKED:%[0-9a-zA-Z._]+]] = icmp ne ptr @__kmpc_should_callback_per_chunk, null
+// INST-NEXT:   br i1 [[LINKED]], label %[[ASK:[0-9a-zA-Z._]+]], label %[[CONT:[0-9a-zA-Z._]+]]
+// FOLDED:      br i1 icmp ne ({{[^@]*}}@__kmpc_should_callback_per_chunk, {{[^,]*}}null), label %[[ASK:[0-9a-zA-Z._]+]], label %[[CONT:[0-9a-zA-Z._]+]]
 // CHECK:      [[ASK]]:
-// CHECK-NEXT: [[ANS:%[0-9a-zA-Z._]+]] = call {{.*}}i32 @__kmpc_should_callback_per_chunk(ptr [[LOC:@[0-9a-zA-Z._]+]])
+// CHECK-NEXT: [[ANS:%[0-9a-zA-Z._]+]] = call {{.*}}i32 @__kmpc_should_callback_per_chunk({{(ptr|[^ ,()]+\*)}} [[LOC:@[0-9a-zA-Z._]+]])
 // CHECK:      [[CONT]]:
 // CHECK-NEXT: [[FLAGS:%[0-9a-zA-Z._]+]] = phi i32 [ 0, %{{[0-9a-zA-Z._]+}} ], [ [[ANS]], %[[ASK]] ]
 // CHECK-NEXT: [[BIT:%[0-9a-zA-Z._]+]] = and i32 [[FLAGS]], 1
 // CHECK-NEXT: [[WANT:%[0-9a-zA-Z._]+]] = icmp ne i32 [[BIT]], 0
-// CHECK-NEXT: call void @__kmpc_for_static_init_[[SFX]](ptr [[LOC]], i32 [[GTID:%[0-9a-zA-Z._]+]], i32 33, ptr %{{[0-9a-zA-Z._]+}}, ptr [[LB:%[0-9a-zA-Z._]+]], ptr [[UB:%[0-9a-zA-Z._]+]], ptr [[ST:%[0-9a-zA-Z._]+]], [[TY]] 1, [[TY]] 4), !grainchunk
+// CHECK-NEXT: call void @__kmpc_for_static_init_[[SFX]]({{(ptr|[^ ,()]+\*)}} [[LOC]], i32 [[GTID:%[0-9a-zA-Z._]+]], i32 33, {{(ptr|[^ ,()]+\*)}} %{{[0-9a-zA-Z._]+}}, {{(ptr|[^ ,()]+\*)}} [[LB:%[0-9a-zA-Z._]+]], {{(ptr|[^ ,()]+\*)}} [[UB:%[0-9a-zA-Z._]+]], {{(ptr|[^ ,()]+\*)}} [[ST:%[0-9a-zA-Z._]+]], [[TY]] 1, [[TY]] 4), !grainchunk
 // A team of one thread walks the schedule's chunks too (when a tool asks):
 // CHECK-NEXT: br i1 [[WANT]], label %[[ONE:[0-9a-zA-Z._]+]], label
 // CHECK:      [[ONE]]:
-// CHECK:      store [[TY]] {{%[0-9a-zA-Z._]+}}, ptr [[UB]]
-// CHECK:      store [[TY]] {{%[0-9a-zA-Z._]+}}, ptr [[ST]]
+// CHECK:      store [[TY]] {{%[0-9a-zA-Z._]+}}, {{(ptr|[^ ,()]+\*)}} [[UB]]
+// CHECK:      store [[TY]] {{%[0-9a-zA-Z._]+}}, {{(ptr|[^ ,()]+\*)}} [[ST]]
 // Clang's chunk header is unchanged: UB = min(UB, G); IV = LB:
 // CHECK:      icmp [[GT]] [[TY]] %{{[0-9a-zA-Z._]+}}, [[G:%[0-9a-zA-Z._]+]]
 // CHECK:      [[CL:%[0-9a-zA-Z._]+]] = phi [[TY]]
-// CHECK-NEXT: store [[TY]] [[CL]], ptr [[UB]]
-// CHECK-NEXT: [[LO:%[0-9a-zA-Z._]+]] = load [[TY]], ptr [[LB]]
+// CHECK-NEXT: store [[TY]] [[CL]], {{(ptr|[^ ,()]+\*)}} [[UB]]
+// CHECK-NEXT: [[LO:%[0-9a-zA-Z._]+]] = load [[TY]], {{(ptr|[^ ,()]+\*)}} [[LB]]
 // CHECK:      br i1 %{{[0-9a-zA-Z._]+}}, label %[[BODY:[0-9a-zA-Z._]+]], label
 // At the top of the chunk, one branch on the flag guards the call:
 // CHECK:      [[BODY]]:
@@ -50,18 +53,18 @@ void loop(TYPE n) {
 // CHECK:      [[REPORT]]:
 // CHECK-NEXT: [[EQ:%[0-9a-zA-Z._]+]] = icmp eq [[TY]] [[CL]], [[G]]
 // CHECK-NEXT: [[LAST:%[0-9a-zA-Z._]+]] = zext i1 [[EQ]] to i32
-// CHECK-NEXT: call void @__kmpc_for_static_chunk_[[SFX]](ptr [[LOC]], i32 [[GTID]], i32 [[LAST]], [[TY]] [[LO]], [[TY]] [[CL]])
+// CHECK-NEXT: call void @__kmpc_for_static_chunk_[[SFX]]({{(ptr|[^ ,()]+\*)}} [[LOC]], i32 [[GTID]], i32 [[LAST]], [[TY]] [[LO]], [[TY]] [[CL]])
 // CHECK-NOT:  call void @__kmpc_for_static_chunk_
 // CHECK:      call void @__kmpc_for_static_fini(
 // CHECK-NOT:  call void @__kmpc_for_static_chunk_
 // CHECK-LABEL: }
-// CHECK-DAG: declare extern_weak {{.*}}i32 @__kmpc_should_callback_per_chunk(ptr)
-// CHECK-DAG: declare extern_weak void @__kmpc_for_static_chunk_[[SFX]](ptr, i32{{.*}}, i32{{.*}}, [[TY]]{{.*}}, [[TY]]{{.*}})
+// CHECK-DAG: declare extern_weak {{.*}}i32 @__kmpc_should_callback_per_chunk({{(ptr|%struct.ident_t\*)}})
+// CHECK-DAG: declare extern_weak void @__kmpc_for_static_chunk_[[SFX]]({{(ptr|%struct.ident_t\*)}}, i32{{.*}}, i32{{.*}}, [[TY]]{{.*}}, [[TY]]{{.*}})
 
-// O2-LABEL: define internal void @loop.omp_outlined(
+// O2-LABEL: define internal void @{{(loop)?}}.omp_outlined{{[.0-9]*}}(
 // O2:       call {{.*}}i32 @__kmpc_should_callback_per_chunk(
 // O2:       call void @__kmpc_for_static_init_[[SFX]](
-// O2:       call void @__kmpc_for_static_chunk_[[SFX]](ptr {{[^,]+}}, i32 {{[^,]+}}, i32 {{[^,]+}}, [[TY]] {{[^,]+}}, [[TY]] {{[^,]+}})
+// O2:       call void @__kmpc_for_static_chunk_[[SFX]]({{(ptr|[^ ,()]+\*)}} {{[^,]+}}, i32 {{[^,]+}}, i32 {{[^,]+}}, [[TY]] {{[^,]+}}, [[TY]] {{[^,]+}})
 // O2:       call void @__kmpc_for_static_fini(
-// O2-DAG:   declare extern_weak {{.*}}i32 @__kmpc_should_callback_per_chunk(ptr
-// O2-DAG:   declare extern_weak void @__kmpc_for_static_chunk_[[SFX]](ptr
+// O2-DAG:   declare extern_weak {{.*}}i32 @__kmpc_should_callback_per_chunk({{(ptr|%struct.ident_t\*)}}
+// O2-DAG:   declare extern_weak void @__kmpc_for_static_chunk_[[SFX]]({{(ptr|%struct.ident_t\*)}}

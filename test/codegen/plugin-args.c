@@ -18,6 +18,16 @@
 // The pass-only library works from Clang too (-fpass-plugin=).
 // RUN: %clang -fopenmp -fpass-plugin=%passlib -O2 -S -emit-llvm %s -o %t.pp.ll
 // RUN: cmp %t.on.ll %t.pp.ll
+//
+// -fplugin= alone is enough on every Clang (before Clang 18 the plugin adds
+// itself to the pass plugins, see ClangPlugin.cpp), also when named by a
+// relative path; with the pass-only library loaded too, loops are still
+// instrumented once.
+// RUN: rm -rf %t.dir && mkdir %t.dir && cp %plugin %t.dir/
+// RUN: cd %t.dir && %clang -fopenmp -fplugin=./libgrainchunk.so -O2 -S -emit-llvm %s -o %t.rel.ll
+// RUN: cmp %t.on.ll %t.rel.ll
+// RUN: %clang -fopenmp -fplugin=%plugin -fpass-plugin=%passlib -O2 -S -emit-llvm %s -o %t.both.ll
+// RUN: cmp %t.on.ll %t.both.ll
 
 void work(int);
 void f(int n) {

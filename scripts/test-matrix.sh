@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Installs clang-N for each N given (default: every Clang Debian bookworm
+# ships: 14 15 16 19 22), builds grainchunk against each into build-N (build/
+# for 22) with a private copy of libomp-N-dev, runs the whole test suite
+# (ctest: lit codegen + end-to-end, GoogleTest) and prints a pass/fail table.
+# Exits non-zero if any version fails. Logs: <build>/test-matrix.log.
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+versions=("$@")
+((${#versions[@]})) || versions=(14 15 16 19 22)
+
+declare -A result detail
+fail=0
+for V in "${versions[@]}"; do
+  if [[ "$V" == 22 ]]; then build="$root/build"; else build="$root/build-$V"; fi
+  mkdir -p "$build"
+  log="$build/test-matrix.log"
+  echo "test-matrix: clang-$V -> $build (log: $log)"
+  start=$SECONDS
+  {
+    GRAINCHUNK_LLVM_VERSION=$V bash "$root/scripts/install-deps.sh" &&
+      GRAINCHUNK_LLVM_VERSION=$V GRAINCHUNK_BUILD_DIR="$build" \
+        bash "$root/scripts/build.sh" &&
+      ctest --test-dir "$build" --output-on-failure -V
+  } >"$log" 2>&1
+  rc=$?
+  secs=$((SECONDS - start))
+  clang_v=$(/usr/lib/llvm-"$V"/bin/clang --version 2>/dev/null | head -1 |
+    sed -n 's/.*version \([^ ]*\).*/\1/p')
+  omp_v=$(sed 's/ /\n/g' "$build/libomp/.grainchunk-libomp" 2>/dev/null |
+    sed -n 's/^libomp5-\([0-9]*\)=1:\(.*\)/\2/p')
+  # lit's summary as ctest -V prints it ("1:   Passed: 12 (100.00%)").
+  passed=$(sed -n 's/^[0-9]*: *Passed *: *\([0-9]*\).*/\1/p' "$log" | tail -1)
+  failed=$(sed -n 's/^[0-9]*: *Failed *: *\([0-9]*\).*/\1/p' "$log" | tail -1)
+  ctests=$(sed -n 's/.*tests passed, \([0-9]*\) tests failed out of \([0-9]*\)/\1 \2/p' "$log" | tail -1)
+  [[ -n "$ctests" ]] && ctests="$(( ${ctests#* } - ${ctests% *} ))/${ctests#* } passed"
+  if ((rc == 0)); then result[$V]=PASS; else result[$V]=FAIL; fail=1; fi
+  detail[$V]="$(printf '%-10s %-22s %4s %6s  %-18s %5ss' "${clang_v:-?}" \
+    "${omp_v:-?}" "${passed:-0}" "${failed:-0}" "${ctests:-not run}" "$secs")"
+done
+
+echo
+printf '%-6s %-6s %-10s %-22s %4s %6s  %-18s %6s\n' clang result "version" \
+  "libomp runtime" "lit" "failed" "ctest" "time"
+printf '%-6s %-6s %-10s %-22s %4s %6s  %-18s %6s\n' "" "" "" "" "pass" "" "tests" ""
+for V in "${versions[@]}"; do
+  printf '%-6s %-6s %s\n' "$V" "${result[$V]}" "${detail[$V]}"
+done
+for V in "${versions[@]}"; do
+  if [[ "${result[$V]}" != PASS ]]; then
+    if [[ "$V" == 22 ]]; then b="$root/build"; else b="$root/build-$V"; fi
+    echo "clang-$V failed; its log: $b/test-matrix.log"
+  fi
+done
+exit $fail
