@@ -49,7 +49,10 @@ done
 for V in "${versions[@]}"; do
   if [[ "${result[$V]}" != PASS ]]; then
     if [[ "$V" == 22 ]]; then b="$root/build"; else b="$root/build-$V"; fi
-    echo "clang-$V failed; its log: $b/test-matrix.log"
+    echo "clang-$V failed; its log: $b/test-matrix.log. Its failures:"
+    grep -E '(^|: )(FAIL|error|FAILED|Error)' "$b/test-matrix.log" | head -n 40
+    echo "--- last lines of the log:"
+    tail -n 30 "$b/test-matrix.log"
   fi
 done
 exit $fail

@@ -21,8 +21,8 @@ void chunked(int n) {
     work(i);
 }
 // REMARK: distribute.c:[[@LINE-4]]:1: remark: dist_schedule(static, 4) loop instrumented: every chunk is reported to OMPT tools
-// CHECK-LABEL: define internal void @chunked.omp_outlined(
-// CHECK:       call void @__kmpc_for_static_init_4(ptr {{[^,]+}}, i32 {{[^,]+}}, i32 91,
+// CHECK-LABEL: define internal void @{{(chunked)?}}.omp_outlined{{[.0-9]*}}(
+// CHECK:       call void @__kmpc_for_static_init_4({{(ptr|[^ ,()]+\*)}} {{[^,]+}}, i32 {{[^,]+}}, i32 91,
 // CHECK-NEXT:  br i1 %{{[0-9a-zA-Z._]+}}, label
 // CHECK:       call void @__kmpc_for_static_chunk_4(
 // CHECK-LABEL: }
@@ -33,8 +33,8 @@ void nochunk(unsigned long n) {
     work(i);
 }
 // REMARK: distribute.c:[[@LINE-4]]:1: remark: dist_schedule(static) loop instrumented: each team's chunk is reported to OMPT tools
-// CHECK-LABEL: define internal void @nochunk.omp_outlined(
-// CHECK:       call void @__kmpc_for_static_init_8u(ptr {{[^,]+}}, i32 {{[^,]+}}, i32 92,
+// CHECK-LABEL: define internal void @{{(nochunk)?}}.omp_outlined{{[.0-9]*}}(
+// CHECK:       call void @__kmpc_for_static_init_8u({{(ptr|[^ ,()]+\*)}} {{[^,]+}}, i32 {{[^,]+}}, i32 92,
 // CHECK:       call void @__kmpc_for_static_chunk_8u(
 // CHECK-LABEL: }
 
@@ -45,8 +45,8 @@ void combined(int n) {
 }
 // REMARK: distribute.c:[[@LINE-4]]:1: remark: dist_schedule(static) loop instrumented: each team's chunk is reported to OMPT tools
 // REMARK: distribute.c:[[@LINE-5]]:1: remark: loop not instrumented: schedule(static, N) loop with an unrecognized code shape: the lower bound does not start at 0 (bounds from an enclosing distribute loop are not yet supported)
-// CHECK-LABEL: define internal void @combined.omp_outlined(
-// CHECK:       call void @__kmpc_for_static_init_4(ptr {{[^,]+}}, i32 {{[^,]+}}, i32 92,
+// CHECK-LABEL: define internal void @{{(combined)?}}.omp_outlined{{[.0-9]*}}(
+// CHECK:       call void @__kmpc_for_static_init_4({{(ptr|[^ ,()]+\*)}} {{[^,]+}}, i32 {{[^,]+}}, i32 92,
 // CHECK:       call void @__kmpc_for_static_chunk_4(
 // CHECK:       call void {{.*}}@__kmpc_fork_call(
 // CHECK-LABEL: }
@@ -57,6 +57,6 @@ void combined_chunked(int n) {
     work(i);
 }
 // REMARK: distribute.c:[[@LINE-4]]:1: remark: loop not instrumented: dist_schedule(static, N) loop with an unrecognized code shape
-// CHECK-LABEL: define internal void @combined_chunked.omp_outlined(
+// CHECK-LABEL: define internal void @{{(combined_chunked)?}}.omp_outlined{{[.0-9]*}}(
 // CHECK-NOT:   @__kmpc_for_static_chunk_
 // CHECK-LABEL: }

@@ -15,8 +15,8 @@ void mono(int n) {
     work(i);
 }
 // REMARK: modifiers.c:[[@LINE-4]]:1: remark: schedule(static, 4) loop instrumented
-// CHECK-LABEL: define internal void @mono.omp_outlined(
-// CHECK:       call void @__kmpc_for_static_init_4(ptr {{[^,]+}}, i32 {{[^,]+}}, i32 536870945,
+// CHECK-LABEL: define internal void @{{(mono)?}}.omp_outlined{{[.0-9]*}}(
+// CHECK:       call void @__kmpc_for_static_init_4({{(ptr|[^ ,()]+\*)}} {{[^,]+}}, i32 {{[^,]+}}, i32 536870945,
 // A one-thread team walks chunks of 4 (when a tool asks):
 // CHECK-NEXT:  br i1 %{{[0-9a-zA-Z._]+}}, label
 // CHECK:       call void @__kmpc_for_static_chunk_4(
@@ -28,8 +28,8 @@ void nonmono(int n) {
     work(i);
 }
 // REMARK: modifiers.c:[[@LINE-4]]:1: remark: schedule(static, 4) loop instrumented
-// CHECK-LABEL: define internal void @nonmono.omp_outlined(
-// CHECK:       call void @__kmpc_for_static_init_4(ptr {{[^,]+}}, i32 {{[^,]+}}, i32 1073741857,
+// CHECK-LABEL: define internal void @{{(nonmono)?}}.omp_outlined{{[.0-9]*}}(
+// CHECK:       call void @__kmpc_for_static_init_4({{(ptr|[^ ,()]+\*)}} {{[^,]+}}, i32 {{[^,]+}}, i32 1073741857,
 // CHECK:       call void @__kmpc_for_static_chunk_4(
 // CHECK-LABEL: }
 
@@ -39,8 +39,8 @@ void simd_static(int n) {
     work(i);
 }
 // REMARK: modifiers.c:[[@LINE-4]]:1: remark: schedule(simd: static, N) loop instrumented: each thread's chunk is reported
-// CHECK-LABEL: define internal void @simd_static.omp_outlined(
-// CHECK:       call void @__kmpc_for_static_init_4(ptr {{[^,]+}}, i32 {{[^,]+}}, i32 45,
+// CHECK-LABEL: define internal void @{{(simd_static)?}}.omp_outlined{{[.0-9]*}}(
+// CHECK:       call void @__kmpc_for_static_init_4({{(ptr|[^ ,()]+\*)}} {{[^,]+}}, i32 {{[^,]+}}, i32 45,
 // CHECK-NEXT:  br label %
 // CHECK:       call void @__kmpc_for_static_chunk_4(
 // CHECK-LABEL: }

@@ -28,26 +28,26 @@ void default_schedule(TYPE n) {
 // REMARK: static-nochunk.c:17:1: remark: schedule(static) loop instrumented: each thread's chunk is reported to OMPT tools
 // REMARK: static-nochunk.c:23:1: remark: schedule(static) loop instrumented: each thread's chunk is reported to OMPT tools
 
-// CHECK-LABEL: define internal void @loop.omp_outlined(
-// CHECK:      call {{.*}}i32 @__kmpc_should_callback_per_chunk(ptr [[LOC:@[0-9a-zA-Z._]+]])
+// CHECK-LABEL: define internal void @{{(loop)?}}.omp_outlined{{[.0-9]*}}(
+// CHECK:      call {{.*}}i32 @__kmpc_should_callback_per_chunk({{(ptr|[^ ,()]+\*)}} [[LOC:@[0-9a-zA-Z._]+]])
 // CHECK:      [[WANT:%[0-9a-zA-Z._]+]] = icmp ne i32 %{{[0-9a-zA-Z._]+}}, 0
-// CHECK-NEXT: call void @__kmpc_for_static_init_[[SFX]](ptr [[LOC]], i32 [[GTID:%[0-9a-zA-Z._]+]], i32 34, ptr %{{[0-9a-zA-Z._]+}}, ptr [[LB:%[0-9a-zA-Z._]+]], ptr [[UB:%[0-9a-zA-Z._]+]], ptr {{%[0-9a-zA-Z._]+}}, [[TY]] 1, [[TY]] 1), !grainchunk
+// CHECK-NEXT: call void @__kmpc_for_static_init_[[SFX]]({{(ptr|[^ ,()]+\*)}} [[LOC]], i32 [[GTID:%[0-9a-zA-Z._]+]], i32 34, {{(ptr|[^ ,()]+\*)}} %{{[0-9a-zA-Z._]+}}, {{(ptr|[^ ,()]+\*)}} [[LB:%[0-9a-zA-Z._]+]], {{(ptr|[^ ,()]+\*)}} [[UB:%[0-9a-zA-Z._]+]], {{(ptr|[^ ,()]+\*)}} {{%[0-9a-zA-Z._]+}}, [[TY]] 1, [[TY]] 1), !grainchunk
 // No one-thread chunk walking for schedule(static):
 // CHECK-NOT:  br i1 [[WANT]]
 // CHECK:      [[CL:%[0-9a-zA-Z._]+]] = phi [[TY]]
-// CHECK-NEXT: store [[TY]] [[CL]], ptr [[UB]]
-// CHECK-NEXT: [[LO:%[0-9a-zA-Z._]+]] = load [[TY]], ptr [[LB]]
-// CHECK-NEXT: store [[TY]] [[LO]], ptr
+// CHECK-NEXT: store [[TY]] [[CL]], {{(ptr|[^ ,()]+\*)}} [[UB]]
+// CHECK-NEXT: [[LO:%[0-9a-zA-Z._]+]] = load [[TY]], {{(ptr|[^ ,()]+\*)}} [[LB]]
+// CHECK-NEXT: store [[TY]] [[LO]], {{(ptr|[^ ,()]+\*)}}
 // CHECK-NEXT: [[NE:%[0-9a-zA-Z._]+]] = icmp [[LE]] [[TY]] [[LO]], [[CL]]
 // CHECK-NEXT: [[GUARD:%[0-9a-zA-Z._]+]] = and i1 [[WANT]], [[NE]]
 // CHECK-NEXT: br i1 [[GUARD]], label %[[REPORT:[0-9a-zA-Z._]+]], label
 // CHECK:      [[REPORT]]:
 // CHECK-NEXT: [[EQ:%[0-9a-zA-Z._]+]] = icmp eq [[TY]] [[CL]], {{%[0-9a-zA-Z._]+}}
 // CHECK-NEXT: [[LAST:%[0-9a-zA-Z._]+]] = zext i1 [[EQ]] to i32
-// CHECK-NEXT: call void @__kmpc_for_static_chunk_[[SFX]](ptr [[LOC]], i32 [[GTID]], i32 [[LAST]], [[TY]] [[LO]], [[TY]] [[CL]])
+// CHECK-NEXT: call void @__kmpc_for_static_chunk_[[SFX]]({{(ptr|[^ ,()]+\*)}} [[LOC]], i32 [[GTID]], i32 [[LAST]], [[TY]] [[LO]], [[TY]] [[CL]])
 // CHECK-NOT:  call void @__kmpc_for_static_chunk_
 // CHECK:      call void @__kmpc_for_static_fini(
 // CHECK-LABEL: }
-// CHECK-LABEL: define internal void @default_schedule.omp_outlined(
-// CHECK:      call void @__kmpc_for_static_init_[[SFX]](ptr {{[^,]+}}, i32 {{[^,]+}}, i32 34,
+// CHECK-LABEL: define internal void @{{(default_schedule)?}}.omp_outlined{{[.0-9]*}}(
+// CHECK:      call void @__kmpc_for_static_init_[[SFX]]({{(ptr|[^ ,()]+\*)}} {{[^,]+}}, i32 {{[^,]+}}, i32 34,
 // CHECK:      call void @__kmpc_for_static_chunk_[[SFX]](

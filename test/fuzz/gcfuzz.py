@@ -46,6 +46,10 @@ TYPES = [("signed char", 8, True), ("unsigned char", 8, False),
          ("long", 64, True), ("unsigned long", 64, False),
          ("long long", 64, True), ("unsigned long long", 64, False)]
 TEAMS = [1, 2, 3, 4, 7]
+# Clang's major version. Clang 14 and 15 with their libomp run static loops
+# with a (non)monotonic modifier wrongly even without grainchunk (every
+# thread runs every iteration): no modifiers for them.
+CLANG_MAJOR = 22
 
 
 def type_range(bits, signed):
@@ -201,6 +205,8 @@ def loop_code(rng, region, j, nest, chunk, runtime_chunk, nowait, pragma,
         clauses = rng.choice([" schedule(static)", ""])
     else:
         mod = rng.choice(["", "", "", "monotonic: ", "nonmonotonic: "])
+        if CLANG_MAJOR < 16:
+            mod = ""
         clauses = f" schedule({mod}static, {ch})"
     if len(nest) == 2:
         clauses += " collapse(2)"
@@ -309,6 +315,10 @@ class Env:
             if not os.path.exists(p):
                 sys.exit(f"gcfuzz: {p} is missing; build grainchunk first "
                          "(bash scripts/build.sh)")
+        v = subprocess.run([self.clang, "--version"], capture_output=True,
+                           text=True).stdout
+        global CLANG_MAJOR
+        CLANG_MAJOR = int(v.split("version ", 1)[1].split(".", 1)[0])
 
 
 def clean_env():

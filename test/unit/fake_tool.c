@@ -29,7 +29,7 @@ static void on_dispatch(ompt_data_t *pd, ompt_data_t *td, ompt_dispatch_t kind,
   e->parallel_data = pd;
   e->task_data = td;
   e->kind = (int)kind;
-  const ompt_dispatch_chunk_t *c = (const ompt_dispatch_chunk_t *)instance.ptr;
+  const fake_chunk_t *c = (const fake_chunk_t *)instance.ptr;
   e->start = c->start;
   e->iterations = c->iterations;
   grainchunk_get_chunk_info_t get = (grainchunk_get_chunk_info_t)dlsym(

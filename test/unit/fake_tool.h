@@ -13,6 +13,11 @@ extern "C" {
 
 #define FAKE_TOOL_MAX_EVENTS 64
 
+/* OpenMP 5.2's ompt_dispatch_chunk_t (libomp 14's omp-tools.h lacks it). */
+typedef struct {
+  uint64_t start, iterations;
+} fake_chunk_t;
+
 typedef struct {
   ompt_data_t *parallel_data, *task_data;
   int kind;
@@ -31,6 +36,10 @@ typedef struct {
   int n_events;
   fake_tool_event_t events[FAKE_TOOL_MAX_EVENTS];
 } fake_tool_state_t;
+
+/* The tool entry point (libomp 14's omp-tools.h does not declare it). */
+ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,
+                                          const char *runtime_version);
 
 typedef fake_tool_state_t *(*fake_tool_state_fn)(void);
 fake_tool_state_t *fake_tool_state(void);

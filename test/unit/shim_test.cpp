@@ -42,7 +42,9 @@ const std::string Decline = ToolDir + "/libfake_tool_decline.so";
 const std::string NoStart = ToolDir + "/libfake_tool_nostart.so";
 const std::string ShimLib = SHIM_LIB;
 
-constexpr int WsLoopChunk = 3; // OpenMP 5.2's ompt_dispatch_ws_loop_chunk
+// OpenMP 5.2 values, which older omp-tools.h headers lack.
+constexpr int WsLoopChunk = 3; // ompt_dispatch_ws_loop_chunk
+const ompt_work_t LoopStatic = (ompt_work_t)10; // LoopStatic
 
 // libomp's ident_t layout, as the plugin's calls pass it.
 struct Ident {
@@ -88,7 +90,7 @@ ompt_callback_dispatch_t rtDispatch() {
 // The runtime's own first-chunk report from __kmpc_for_static_init.
 void runtimeReportsChunk(ompt_data_t *Pd, ompt_data_t *Td, uint64_t Start,
                          uint64_t Its) {
-  ompt_dispatch_chunk_t Chunk = {Start, Its};
+  fake_chunk_t Chunk = {Start, Its};
   ompt_data_t Instance;
   Instance.ptr = &Chunk;
   if (rtDispatch())
@@ -260,9 +262,9 @@ TEST_F(ShimTest, ToolWorkCallbackSeesEveryEventUnchanged) {
   startWithTool();
   EXPECT_EQ(tool()->work_answer, ompt_set_always);
   ompt_data_t Pd{}, Td{};
-  rtWork()(ompt_work_loop_static, ompt_scope_begin, &Pd, &Td, 10, nullptr);
+  rtWork()(LoopStatic, ompt_scope_begin, &Pd, &Td, 10, nullptr);
   rtWork()(ompt_work_sections, ompt_scope_begin, &Pd, &Td, 2, nullptr);
-  rtWork()(ompt_work_loop_static, ompt_scope_end, &Pd, &Td, 10, nullptr);
+  rtWork()(LoopStatic, ompt_scope_end, &Pd, &Td, 10, nullptr);
   EXPECT_EQ(tool()->n_work, 3);
 }
 
@@ -322,13 +324,14 @@ TEST_F(ShimTest, EveryChunkOnceAndTheRuntimesFirstReportDropped) {
   ompt_data_t Pd{}, Td{};
   Ident Loc = {0, 2, 0, 0, ";loops.c;f;12;1;;"};
   auto *L = reinterpret_cast<ident_t *>(&Loc);
-  // Thread 0 of 2, 10 iterations, chunk 3: chunks [0,2] and [6,8].
+  // Thread 0 of 2, 10 iterations, chunk 3: chunks [0,2] and [6,8]. (The
+  // loop work type of OpenMP 5.0, which libomp 14-16 send.)
   ASSERT_EQ(__kmpc_should_callback_per_chunk(L), GRAINCHUNK_WANT_CHUNKS);
-  rtWork()(ompt_work_loop_static, ompt_scope_begin, &Pd, &Td, 10, nullptr);
+  rtWork()(ompt_work_loop, ompt_scope_begin, &Pd, &Td, 10, nullptr);
   runtimeReportsChunk(&Pd, &Td, 0, 3); // from __kmpc_for_static_init
   __kmpc_for_static_chunk_4(L, 0, 0, 0, 2);
   __kmpc_for_static_chunk_4(L, 0, 0, 6, 8);
-  rtWork()(ompt_work_loop_static, ompt_scope_end, &Pd, &Td, 10, nullptr);
+  rtWork()(ompt_work_loop, ompt_scope_end, &Pd, &Td, 10, nullptr);
   fake_tool_state_t *S = tool();
   ASSERT_EQ(S->n_events, 2);
   for (int I = 0; I < 2; ++I) {
@@ -343,9 +346,9 @@ TEST_F(ShimTest, EveryChunkOnceAndTheRuntimesFirstReportDropped) {
   EXPECT_EQ(S->events[1].start, 6u);
   // Thread 1's last chunk [9,9] holds the last iteration.
   ASSERT_EQ(__kmpc_should_callback_per_chunk(L), GRAINCHUNK_WANT_CHUNKS);
-  rtWork()(ompt_work_loop_static, ompt_scope_begin, &Pd, &Td, 10, nullptr);
+  rtWork()(LoopStatic, ompt_scope_begin, &Pd, &Td, 10, nullptr);
   __kmpc_for_static_chunk_4(L, 0, 1, 9, 9);
-  rtWork()(ompt_work_loop_static, ompt_scope_end, &Pd, &Td, 10, nullptr);
+  rtWork()(LoopStatic, ompt_scope_end, &Pd, &Td, 10, nullptr);
   ASSERT_EQ(S->n_events, 3);
   EXPECT_EQ(S->events[2].start, 9u);
   EXPECT_EQ(S->events[2].iterations, 1u);
@@ -360,13 +363,13 @@ TEST_F(ShimTest, OneThreadTeamWithoutRuntimeReportGetsEveryChunk) {
   startWithTool();
   ompt_data_t Pd{}, Td{};
   ASSERT_TRUE(__kmpc_should_callback_per_chunk(nullptr));
-  rtWork()(ompt_work_loop_static, ompt_scope_begin, &Pd, &Td, 5, nullptr);
+  rtWork()(LoopStatic, ompt_scope_begin, &Pd, &Td, 5, nullptr);
   __kmpc_for_static_chunk_8(nullptr, 0, 0, 0, 3);
   // A dispatch event the runtime sends later in the same task (another
   // construct) is not the first chunk's report: it must pass.
   runtimeReportsChunk(&Pd, &Td, 100, 7);
   __kmpc_for_static_chunk_8(nullptr, 0, 1, 4, 4);
-  rtWork()(ompt_work_loop_static, ompt_scope_end, &Pd, &Td, 5, nullptr);
+  rtWork()(LoopStatic, ompt_scope_end, &Pd, &Td, 5, nullptr);
   fake_tool_state_t *S = tool();
   ASSERT_EQ(S->n_events, 3);
   EXPECT_EQ(S->events[0].start, 0u);
@@ -382,10 +385,10 @@ TEST_F(ShimTest, LoopsTheShimDoesNotOwnKeepTheRuntimesReports) {
   startWithTool();
   ompt_data_t Pd{}, Td{};
   // An uninstrumented loop: no __kmpc_should_callback_per_chunk before it.
-  rtWork()(ompt_work_loop_static, ompt_scope_begin, &Pd, &Td, 8, nullptr);
+  rtWork()(LoopStatic, ompt_scope_begin, &Pd, &Td, 8, nullptr);
   runtimeReportsChunk(&Pd, &Td, 0, 4);
   __kmpc_for_static_chunk_4(nullptr, 0, 0, 0, 3); // no loop of ours: ignored
-  rtWork()(ompt_work_loop_static, ompt_scope_end, &Pd, &Td, 8, nullptr);
+  rtWork()(LoopStatic, ompt_scope_end, &Pd, &Td, 8, nullptr);
   // Chunk calls outside any loop are ignored too.
   __kmpc_for_static_chunk_4(nullptr, 0, 0, 0, 3);
   fake_tool_state_t *S = tool();
@@ -399,7 +402,7 @@ TEST_F(ShimTest, BoundsOfEveryEntryPoint) {
   startWithTool();
   ompt_data_t Pd{}, Td{};
   ASSERT_TRUE(__kmpc_should_callback_per_chunk(nullptr));
-  rtWork()(ompt_work_loop_static, ompt_scope_begin, &Pd, &Td, 0, nullptr);
+  rtWork()(LoopStatic, ompt_scope_begin, &Pd, &Td, 0, nullptr);
   const int32_t I32Max = std::numeric_limits<int32_t>::max();
   const uint32_t U32Max = std::numeric_limits<uint32_t>::max();
   const int64_t I64Max = std::numeric_limits<int64_t>::max();
@@ -412,7 +415,7 @@ TEST_F(ShimTest, BoundsOfEveryEntryPoint) {
   __kmpc_for_static_chunk_8(nullptr, 0, 0, 0, I64Max);
   __kmpc_for_static_chunk_8u(nullptr, 0, 0, U64Max - 9, U64Max);
   __kmpc_for_static_chunk_8u(nullptr, 0, 1, 0, U64Max - 1);
-  rtWork()(ompt_work_loop_static, ompt_scope_end, &Pd, &Td, 0, nullptr);
+  rtWork()(LoopStatic, ompt_scope_end, &Pd, &Td, 0, nullptr);
   struct {
     uint64_t Start, Its;
   } Want[] = {{0, (uint64_t)I32Max + 1}, {(uint64_t)-5, 4},
@@ -435,15 +438,15 @@ TEST_F(ShimTest, DistributeLoopsReportDistributeChunks) {
   ASSERT_TRUE(__kmpc_should_callback_per_chunk(nullptr));
   rtWork()(ompt_work_distribute, ompt_scope_begin, &LeaguePd, &TeamTd, 0,
            nullptr);
-  ompt_dispatch_chunk_t First = {0, 4};
+  fake_chunk_t First = {0, 4};
   ompt_data_t Instance;
   Instance.ptr = &First;
   rtDispatch()(&LeaguePd, &TeamTd, (ompt_dispatch_t)5, Instance); // dropped
   __kmpc_for_static_chunk_4(nullptr, 0, 0, 0, 3);
   ASSERT_TRUE(__kmpc_should_callback_per_chunk(nullptr));
-  rtWork()(ompt_work_loop_static, ompt_scope_begin, &Pd, &Td, 0, nullptr);
+  rtWork()(LoopStatic, ompt_scope_begin, &Pd, &Td, 0, nullptr);
   __kmpc_for_static_chunk_4(nullptr, 0, 1, 0, 3);
-  rtWork()(ompt_work_loop_static, ompt_scope_end, &Pd, &Td, 0, nullptr);
+  rtWork()(LoopStatic, ompt_scope_end, &Pd, &Td, 0, nullptr);
   rtWork()(ompt_work_distribute, ompt_scope_end, &LeaguePd, &TeamTd, 0,
            nullptr);
   fake_tool_state_t *S = tool();
@@ -458,19 +461,19 @@ TEST_F(ShimTest, NestedLoopsReportWithTheInnerLoopsData) {
   startWithTool();
   ompt_data_t OuterPd{}, OuterTd{}, InnerPd{}, InnerTd{};
   ASSERT_TRUE(__kmpc_should_callback_per_chunk(nullptr));
-  rtWork()(ompt_work_loop_static, ompt_scope_begin, &OuterPd, &OuterTd, 0,
+  rtWork()(LoopStatic, ompt_scope_begin, &OuterPd, &OuterTd, 0,
            nullptr);
   __kmpc_for_static_chunk_4(nullptr, 0, 0, 0, 1);
   // A nested parallel region inside the chunk, with its own loop.
   ASSERT_TRUE(__kmpc_should_callback_per_chunk(nullptr));
-  rtWork()(ompt_work_loop_static, ompt_scope_begin, &InnerPd, &InnerTd, 0,
+  rtWork()(LoopStatic, ompt_scope_begin, &InnerPd, &InnerTd, 0,
            nullptr);
   runtimeReportsChunk(&InnerPd, &InnerTd, 0, 2); // dropped
   __kmpc_for_static_chunk_4(nullptr, 0, 0, 0, 1);
-  rtWork()(ompt_work_loop_static, ompt_scope_end, &InnerPd, &InnerTd, 0,
+  rtWork()(LoopStatic, ompt_scope_end, &InnerPd, &InnerTd, 0,
            nullptr);
   __kmpc_for_static_chunk_4(nullptr, 0, 1, 4, 5);
-  rtWork()(ompt_work_loop_static, ompt_scope_end, &OuterPd, &OuterTd, 0,
+  rtWork()(LoopStatic, ompt_scope_end, &OuterPd, &OuterTd, 0,
            nullptr);
   fake_tool_state_t *S = tool();
   ASSERT_EQ(S->n_events, 3);
@@ -485,18 +488,18 @@ TEST_F(ShimTest, EachThreadHasItsOwnLoop) {
   startWithTool();
   ompt_data_t Pd{}, Td0{}, Td1{};
   ASSERT_TRUE(__kmpc_should_callback_per_chunk(nullptr));
-  rtWork()(ompt_work_loop_static, ompt_scope_begin, &Pd, &Td0, 0, nullptr);
+  rtWork()(LoopStatic, ompt_scope_begin, &Pd, &Td0, 0, nullptr);
   std::thread Other([&] {
     // This thread never announced a loop: its chunk calls are ignored and
     // the runtime's report reaches the tool.
     __kmpc_for_static_chunk_4(nullptr, 1, 0, 2, 3);
-    rtWork()(ompt_work_loop_static, ompt_scope_begin, &Pd, &Td1, 0, nullptr);
+    rtWork()(LoopStatic, ompt_scope_begin, &Pd, &Td1, 0, nullptr);
     runtimeReportsChunk(&Pd, &Td1, 2, 2);
-    rtWork()(ompt_work_loop_static, ompt_scope_end, &Pd, &Td1, 0, nullptr);
+    rtWork()(LoopStatic, ompt_scope_end, &Pd, &Td1, 0, nullptr);
   });
   Other.join();
   __kmpc_for_static_chunk_4(nullptr, 0, 0, 0, 1);
-  rtWork()(ompt_work_loop_static, ompt_scope_end, &Pd, &Td0, 0, nullptr);
+  rtWork()(LoopStatic, ompt_scope_end, &Pd, &Td0, 0, nullptr);
   fake_tool_state_t *S = tool();
   ASSERT_EQ(S->n_events, 2);
   EXPECT_EQ(S->events[0].task_data, &Td1);

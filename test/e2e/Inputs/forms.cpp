@@ -58,7 +58,11 @@ static void clauses(int n, int threads) {
   int out[200] = {0};
   region(threads, n, 0);
 #pragma omp parallel num_threads(threads)
+#if __clang_major__ >= 19
 #pragma omp loop
+#else // before Clang 19, `omp loop` is no worksharing loop
+#pragma omp for
+#endif
   for (int i = 0; i < n; i++)
     out[i] = i + 1;
   region(threads, 4 * 5 * 3, 7);
