@@ -9,7 +9,9 @@ PROGRAM_OUTPUT has, per parallel region in execution order, "REGION <T>"
 followed by "LOOP <trip> <chunk>" for each worksharing loop in it, or, per
 league of teams, "TEAMS <num_teams>" followed by a LOOP line for each
 distribute loop in it (then "thread" below reads "team", T is the number of
-teams the runtime formed, and chunks must come as distribute_chunk). The model,
+teams the runtime formed, and chunks must come as distribute_chunk), or,
+per parallel region nested in one of the others, "NESTED <T>" and its LOOP
+lines (nested regions are matched in the order they began). The model,
 computed here independently of grainchunk: chunk k of a loop holds iterations
 [k*chunk, min((k+1)*chunk, trip)) and runs on thread k mod T, so thread r
 executes chunks r, r+T, r+2T, ... in that order; the last chunk holds the
@@ -49,7 +51,7 @@ def main(prog_out, tool_log):
     regions = []  # (kind, requested size, [(trip, chunk)])
     for line in open(prog_out):
         f = line.split()
-        if f and f[0] in ("REGION", "TEAMS"):
+        if f and f[0] in ("REGION", "TEAMS", "NESTED"):
             regions.append((f[0], int(f[1]), []))
         elif f and f[0] == "LOOP":
             regions[-1][2].append((int(f[1]), int(f[2])))
@@ -91,13 +93,26 @@ def main(prog_out, tool_log):
             kind = int(f[7]) if len(f) > 7 else 3
             loops[key][-1].append((int(f[3]), int(f[4]), last, kind))
 
+    # Nested regions (encountered by an implicit task of a top-level
+    # region) match the NESTED specs, in the order they began.
+    nested_specs = [r for r in regions if r[0] == "NESTED"]
+    regions = [r for r in regions if r[0] != "NESTED"]
+    tops = {pid for (what, _, _), pid in zip(regions, pids)
+            if what == "REGION"}
+    nested = [p for p in parent if p not in pids and any(
+        parent[p] in team[q] for q in tops)]
+    if len(nested) != len(nested_specs):
+        errors.append(f"{len(nested_specs)} nested regions ran but the tool "
+                      f"saw {len(nested)}")
+    regions += nested_specs
+    pids = pids + nested
     if len(pids) != len(regions):
         errors.append(f"{len(regions)} regions ran but the tool saw "
                       f"{len(pids)} parallel regions")
     total = 0
     for (what, size, specs), pid in zip(regions, pids):
         members = team[pid]  # tid -> (thread or team number, size)
-        if what == "REGION":
+        if what in ("REGION", "NESTED"):
             want_kind = 3
             if len(members) != size:
                 errors.append(f"region {pid}: {len(members)} threads, "

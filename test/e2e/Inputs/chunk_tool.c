@@ -42,6 +42,10 @@ static grainchunk_get_chunk_info_t get_info;
 static ompt_get_thread_data_t get_thread_data;
 static int no_dispatch;
 
+/* The implicit tasks this thread is in, innermost last (nested regions). */
+#define MAX_NEST 16
+static __thread ompt_data_t *stack_pd[MAX_NEST], *stack_td[MAX_NEST];
+static __thread int depth;
 static __thread ompt_data_t *cur_pd, *cur_td;
 
 #define LOG(...)                                                               \
@@ -65,8 +69,14 @@ static void on_implicit_task(ompt_scope_endpoint_t ep, ompt_data_t *pd,
                              ompt_data_t *td, unsigned team_size,
                              unsigned thread_num, int flags) {
   atomic_fetch_add(&n_implicit, 1);
-  if (ep != ompt_scope_begin)
+  if (ep != ompt_scope_begin) {
+    if (depth > 0 && stack_td[depth - 1] == td) {
+      --depth;
+      cur_pd = depth ? stack_pd[depth - 1] : NULL;
+      cur_td = depth ? stack_td[depth - 1] : NULL;
+    }
     return;
+  }
   /* Initial tasks matter only as the tasks of a league's teams (the
    * program's own initial task belongs to no region the tool saw begin). */
   if ((flags & ompt_task_initial) && (!pd || pd->value == 0))
@@ -74,6 +84,11 @@ static void on_implicit_task(ompt_scope_endpoint_t ep, ompt_data_t *pd,
   td->value = atomic_fetch_add(&next_tid, 1);
   cur_pd = pd;
   cur_td = td;
+  if (depth < MAX_NEST) {
+    stack_pd[depth] = pd;
+    stack_td[depth] = td;
+    ++depth;
+  }
   if (!no_dispatch)
     LOG("I %lu %lu %u %u\n", (unsigned long)pd->value, (unsigned long)td->value,
         thread_num, team_size);
