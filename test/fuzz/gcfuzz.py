@@ -7,7 +7,8 @@ bounds (also next to the type's limits), comparison, step sign and size,
 chunk size (literal or computed at run time), team size (1, 2, 3, 4, 7 or a
 serialized region), construct (parallel for, for in a parallel region with
 or without nowait, orphaned for in a called function, parallel for simd,
-collapse(2), lastprivate, teams distribute with or without dist_schedule),
+collapse(2), lastprivate, teams distribute with or without dist_schedule,
+a parallel loop nested in another),
 optimization level, language (C or C++) and Clang's OpenMPIRBuilder on or
 off.
 
@@ -138,10 +139,16 @@ class Region:
         self.threads = 1 if self.serial else rng.choice(TEAMS)
         self.kind = rng.choice(["pfor", "pfor", "pfor_simd", "for_in_par",
                                 "orphan", "collapse2", "lastprivate",
-                                "distribute"])
+                                "distribute", "nested"])
         if self.kind == "distribute":  # a league of 2 to 4 teams
             self.serial = False
             self.threads = rng.choice([2, 3, 4])
+        if self.kind == "nested":  # an outer loop whose iterations fork
+            self.serial = False
+            self.threads = rng.choice([1, 2, 3])
+            self.outer_trip = rng.choice([1, 2, 3, 5])
+            self.outer_chunk = rng.choice([0, 1, 2])
+            self.inner_threads = rng.choice([1, 2, 3])
         nloops = 2 if self.kind in ("for_in_par", "orphan") and \
             rng.random() < 0.5 else 1
         self.loops = []
@@ -180,7 +187,11 @@ class Region:
     def sums(self):
         out = []
         for nest, _, _, _ in self.loops:
-            if len(nest) == 1:
+            if self.kind == "nested":
+                inner = sum(mix(v) for v in nest[0].values()) & MASK
+                out.append(sum(inner * (k + 1)
+                               for k in range(self.outer_trip)) & MASK)
+            elif len(nest) == 1:
                 vals = nest[0].values()
                 s = sum(mix(v) for v in vals) & MASK
                 out.append(s)
@@ -241,7 +252,19 @@ def gen_program(rng):
             if rt:
                 src.append(f"static volatile int chunk_{r.idx}_{j} = {chunk};")
         body = []
-        if r.kind == "distribute":
+        if r.kind == "nested":
+            nest, chunk, rt, _ = r.loops[0]
+            osched = (f"schedule(static, {r.outer_chunk})" if r.outer_chunk
+                      else "schedule(static)")
+            body.append(f"#pragma omp parallel for {osched} {par} "
+                        f"reduction(+:s0)\n"
+                        f"for (int k = 0; k < {r.outer_trip}; k++) {{\n"
+                        f"unsigned long long t0 = 0;")
+            body.append(loop_code(rng, r, 0, nest, chunk, rt, False,
+                                  f"parallel for num_threads("
+                                  f"{r.inner_threads})", "t0"))
+            body.append("s0 += t0 * (unsigned long long)(k + 1);\n}")
+        elif r.kind == "distribute":
             # The league's size must not depend on the machine's cores.
             nest, chunk, rt, _ = r.loops[0]
             body.append(loop_code(rng, r, 0, nest, chunk, rt, False,
@@ -283,6 +306,12 @@ def gen_program(rng):
     for r in regions:
         model.append(("TEAMS " if r.kind == "distribute" else "REGION ")
                      + str(r.threads))
+        if r.kind == "nested":
+            model.append(f"LOOP {r.outer_trip} {r.outer_chunk}")
+            for _ in range(r.outer_trip):
+                model.append(f"NESTED {r.inner_threads}")
+                model += [f"LOOP {t} {c}" for t, c in r.trips()]
+            continue
         # Clang skips the worksharing loop (no runtime call, no events)
         # when it has no iterations.
         model += [f"LOOP {t} {c}" for t, c in r.trips() if t > 0]
@@ -326,8 +355,10 @@ def clean_env():
     for v in ("OMP_TOOL", "OMP_TOOL_LIBRARIES", "OMP_NUM_THREADS",
               "GRAINCHUNK_VERBOSE", "LD_PRELOAD", "OMP_SCHEDULE"):
         env.pop(v, None)
-    # Leagues get the teams they ask for, whatever the number of cores.
+    # Leagues get the teams they ask for, whatever the number of cores, and
+    # nested regions get their own teams.
     env["KMP_TEAMS_THREAD_LIMIT"] = "8"
+    env["OMP_MAX_ACTIVE_LEVELS"] = "2"
     return env
 
 
@@ -351,7 +382,7 @@ def run_one(env, seed, index, workdir):
     gc = cc + [f"-fplugin={env.plugin}", "-Rpass-missed=grainchunk",
                "prog.c", "-o", "prog.gc"] + env.omp_link + env.shim_link
     cmds = [" ".join(stock), " ".join(gc),
-            "export KMP_TEAMS_THREAD_LIMIT=8",
+            "export KMP_TEAMS_THREAD_LIMIT=8 OMP_MAX_ACTIVE_LEVELS=2",
             "./prog.stock > stock.out",
             f"OMP_TOOL_LIBRARIES={env.tool} CHUNK_TOOL_OUT=tool.log "
             "./prog.gc > gc.out",
