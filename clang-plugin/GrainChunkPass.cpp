@@ -142,8 +142,20 @@ bool isLoadFrom(const Value *V, const Value *Ptr) {
   return L && L->getPointerOperand() == Ptr;
 }
 
+/// A bound Clang reads from memory: a load, or a load converted to the
+/// iteration variable's type (`distribute parallel for` passes the
+/// distribute chunk's bounds to the inner loop as 64-bit values).
+bool isBoundRead(const Value *V) {
+  if (const auto *C = dyn_cast<CastInst>(V))
+    if (isa<TruncInst>(C) || isa<ZExtInst>(C) || isa<SExtInst>(C))
+      V = C->getOperand(0);
+  const auto *L = dyn_cast<LoadInst>(V);
+  return L && !L->isVolatile();
+}
+
 /// True if \p A and \p B are both Clang's reading of the loop's global upper
-/// bound: the same value, equal constants, or loads of the same location.
+/// bound: the same value, equal constants, or (converted) loads of the same
+/// location.
 bool sameBound(const Value *A, const Value *B) {
   if (A == B)
     return true;
@@ -151,6 +163,12 @@ bool sameBound(const Value *A, const Value *B) {
   const auto *CB = dyn_cast<ConstantInt>(B);
   if (CA && CB)
     return CA->getValue() == CB->getValue();
+  const auto *XA = dyn_cast<CastInst>(A);
+  const auto *XB = dyn_cast<CastInst>(B);
+  if (XA || XB)
+    return XA && XB && XA->getOpcode() == XB->getOpcode() &&
+           XA->getType() == XB->getType() && isBoundRead(XA) &&
+           isBoundRead(XB) && sameBound(XA->getOperand(0), XB->getOperand(0));
   const auto *LA = dyn_cast<LoadInst>(A);
   const auto *LB = dyn_cast<LoadInst>(B);
   return LA && LB && LA->getPointerOperand() == LB->getPointerOperand() &&
@@ -189,7 +207,8 @@ struct StaticLoop {
   Instruction *ReportAt = nullptr; // the per-chunk call goes before this
   Value *Lower = nullptr;    // chunk lower bound (load of LB in the header)
   Value *Upper = nullptr;    // clamped chunk upper bound
-  Value *GlobalUB = nullptr; // the loop's last logical iteration
+  Value *GlobalUB = nullptr; // the bound chunks are clamped to
+  Value *LastIter = nullptr; // the loop's last logical iteration
 };
 
 /// The bounds the runtime call fills in, and the loop they belong to.
@@ -223,7 +242,7 @@ std::string matchHeader(BasicBlock *Cond, const Bounds &B, ChunkHeader &H) {
       !isLoadFrom(Clamp->getOperand(0), B.PUB))
     return "the upper bound is not clamped to the loop's global bound";
   Value *G = Clamp->getOperand(1);
-  if (!isa<ConstantInt>(G) && !isa<LoadInst>(G))
+  if (!isa<ConstantInt>(G) && !isBoundRead(G))
     return "the loop's global upper bound is neither a constant nor a "
            "captured value";
   if (isLoadFrom(G, B.PLB) || isLoadFrom(G, B.PUB) || isLoadFrom(G, B.PST))
@@ -250,7 +269,7 @@ std::string matchHeader(BasicBlock *Cond, const Bounds &B, ChunkHeader &H) {
       !isLoadFrom(Phi->getIncomingValueForBlock(F), B.PUB) ||
       cast<Instruction>(Phi->getIncomingValueForBlock(F))->getParent() != F)
     return "the clamped upper bound is not min(UB, global bound)";
-  if (auto *TL = dyn_cast<LoadInst>(Phi->getIncomingValueForBlock(T)))
+  if (auto *TL = dyn_cast<Instruction>(Phi->getIncomingValueForBlock(T)))
     if (TL != G && TL->getParent() != T)
       return "the clamped upper bound is not min(UB, global bound)";
   auto *StUB = dyn_cast<StoreInst>(MI[1]);
@@ -348,20 +367,6 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
       return "the loop bounds do not have the iteration variable's type";
 
   BasicBlock *InitBB = CI->getParent();
-  // Inside `distribute parallel for`, the bounds come from the enclosing
-  // distribute chunk (LB is not 0). Say so before anything else.
-  const StoreInst *FirstLB = nullptr;
-  for (const Instruction *I = CI->getPrevNode(); I && !FirstLB;
-       I = I->getPrevNode())
-    if (const auto *S = dyn_cast<StoreInst>(I))
-      if (S->getPointerOperand() == B.PLB)
-        FirstLB = S;
-  const auto *LB0 =
-      FirstLB ? dyn_cast<ConstantInt>(FirstLB->getValueOperand()) : nullptr;
-  if (!LB0 || !LB0->isZero())
-    return "the lower bound does not start at 0 (bounds from an enclosing "
-           "distribute loop are not yet supported)";
-
   ChunkHeader H;
   BasicBlock *Latch = nullptr;
   BasicBlock *Body = nullptr;
@@ -436,10 +441,10 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
         if (S->getPointerOperand() != A || S->isVolatile())
           return "a loop bound escapes";
         if (S->getParent() == InitBB && S->comesBefore(CI)) {
-          if (A == B.PLB)
-            InitLB = S;
-          else if (A == B.PUB)
-            InitUB = S;
+          // The last store before the call is the bound the runtime reads.
+          StoreInst *&Init = A == B.PLB ? InitLB : InitUB;
+          if (A != B.PST && (!Init || Init->comesBefore(S)))
+            Init = S;
           continue;
         }
         if (S == H.StUB)
@@ -462,17 +467,45 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
   if (Chunked && (!StLB || !StUBInc))
     return "the dispatch loop latch does not advance both bounds by the "
            "stride";
+  // The loop starts at 0, or, inside `distribute parallel for`, at the
+  // bounds of the enclosing distribute chunk, which also bound its chunks.
   auto *Zero =
       InitLB ? dyn_cast<ConstantInt>(InitLB->getValueOperand()) : nullptr;
-  if (!Zero || !Zero->isZero())
-    return "the lower bound does not start at 0 (bounds from an enclosing "
-           "distribute loop are not yet supported)";
-  if (!InitUB || !sameBound(InitUB->getValueOperand(), H.G))
-    return "the upper bound does not start at the loop's global bound "
-           "(bounds from an enclosing distribute loop are not yet supported)";
+  if (!InitLB ||
+      (!(Zero && Zero->isZero()) && !isBoundRead(InitLB->getValueOperand())))
+    return "the lower bound does not start at 0 or at a captured value";
+  // Inside `distribute parallel for`, UB starts at the distribute chunk's
+  // upper bound (for schedule(static), Clang still clamps to the whole
+  // loop's); otherwise at the bound it is clamped to.
+  bool FromChunk = !(Zero && Zero->isZero());
+  if (!InitUB || !(FromChunk ? isBoundRead(InitUB->getValueOperand())
+                             : sameBound(InitUB->getValueOperand(), H.G)))
+    return "the upper bound does not start at the loop's global bound";
+  // `last` means the whole loop's last iteration. Inside `distribute
+  // parallel for`, Clang first sets UB to it and then to the distribute
+  // chunk's bound: take the first store.
+  Value *LastIter = H.G;
+  if (FromChunk) {
+    StoreInst *FirstUB = nullptr;
+    for (Instruction &I : *InitBB) {
+      if (&I == CI)
+        break;
+      if (auto *S = dyn_cast<StoreInst>(&I))
+        if (S->getPointerOperand() == B.PUB) {
+          FirstUB = S;
+          break;
+        }
+    }
+    Value *V = FirstUB ? FirstUB->getValueOperand() : nullptr;
+    if (!V || V == InitUB->getValueOperand() ||
+        !(isa<ConstantInt>(V) || isBoundRead(V)))
+      return "the loop's last iteration is not known inside the distribute "
+             "chunk";
+    LastIter = V;
+  }
 
   // Dominance: the rewrite uses gtid, loc and G where the chunk starts.
-  for (Value *V : {CI->getArgOperand(0), CI->getArgOperand(1), H.G})
+  for (Value *V : {CI->getArgOperand(0), CI->getArgOperand(1), H.G, LastIter})
     if (auto *I = dyn_cast<Instruction>(V))
       if (!DT.dominates(I, L.ReportAt))
         return "the loop's location or thread id is not available in the "
@@ -484,6 +517,7 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
   L.Lower = H.Lower;
   L.Upper = H.Phi;
   L.GlobalUB = H.G;
+  L.LastIter = LastIter;
   return "";
 }
 
@@ -620,7 +654,7 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
   IRBuilder<> RB(ReportTerm);
   RB.SetCurrentDebugLocation(DL);
   Value *IsLast = RB.CreateZExt(
-      RB.CreateICmpEQ(L.Upper, L.GlobalUB, "grainchunk.islast"), I32);
+      RB.CreateICmpEQ(L.Upper, L.LastIter, "grainchunk.islast"), I32);
   CallInst *Report =
       RB.CreateCall(Chunk, {Loc, GTid, IsLast, L.Lower, L.Upper});
   Report->setAttributes(Chunk->getAttributes());

@@ -2,11 +2,12 @@
 // of schedule(static, N) and dist_schedule(static) (92) that of
 // schedule(static), with teams for threads: both are instrumented, and the
 // runtime's work event tells the shim to report distribute chunks. In
-// `distribute parallel for`, the distribute loop with dist_schedule(static)
-// forks the inner region once for the team's one chunk, which is reported;
-// with dist_schedule(static, N) its loop over chunks has another shape, and
-// the inner worksharing loop starts from the distribute chunk's bounds: both
-// are left as Clang made them, with a remark saying why.
+// `distribute parallel for`, the inner worksharing loop runs over the
+// distribute chunk (its bounds start from, and are clamped to, the chunk's,
+// passed in as 64-bit values): instrumented. The distribute loop with
+// dist_schedule(static) forks the inner region once for the team's one
+// chunk: instrumented; with dist_schedule(static, N) its loop over chunks
+// has another shape: left as Clang made it, with a remark saying why.
 //
 // RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm %s -o %t.ll -Rpass=grainchunk -Rpass-missed=grainchunk 2>%t.remarks
 // RUN: FileCheck %s < %t.ll
@@ -44,11 +45,17 @@ void combined(int n) {
     work(i);
 }
 // REMARK: distribute.c:[[@LINE-4]]:1: remark: dist_schedule(static) loop instrumented: each team's chunk is reported to OMPT tools
-// REMARK: distribute.c:[[@LINE-5]]:1: remark: loop not instrumented: schedule(static, N) loop with an unrecognized code shape: the lower bound does not start at 0 (bounds from an enclosing distribute loop are not yet supported)
+// REMARK: distribute.c:[[@LINE-5]]:1: remark: schedule(static, 4) loop instrumented: every chunk is reported to OMPT tools
 // CHECK-LABEL: define internal void @{{(combined)?}}.omp_outlined{{[.0-9]*}}(
 // CHECK:       call void @__kmpc_for_static_init_4({{(ptr|[^ ,()]+\*)}} {{[^,]+}}, i32 {{[^,]+}}, i32 92,
 // CHECK:       call void @__kmpc_for_static_chunk_4(
 // CHECK:       call void {{.*}}@__kmpc_fork_call(
+// CHECK-LABEL: }
+// The inner loop: its bounds start from the distribute chunk's and are
+// clamped to its upper bound.
+// CHECK-LABEL: define internal void @{{(combined.omp_outlined)?}}.omp_outlined{{[.0-9]*}}(
+// CHECK:       call void @__kmpc_for_static_init_4({{(ptr|[^ ,()]+\*)}} {{[^,]+}}, i32 {{[^,]+}}, i32 33,
+// CHECK:       call void @__kmpc_for_static_chunk_4(
 // CHECK-LABEL: }
 
 void combined_chunked(int n) {
@@ -57,6 +64,12 @@ void combined_chunked(int n) {
     work(i);
 }
 // REMARK: distribute.c:[[@LINE-4]]:1: remark: loop not instrumented: dist_schedule(static, N) loop with an unrecognized code shape
+// REMARK: distribute.c:[[@LINE-5]]:1: remark: schedule(static) loop instrumented: each thread's chunk is reported
 // CHECK-LABEL: define internal void @{{(combined_chunked)?}}.omp_outlined{{[.0-9]*}}(
+// CHECK:       call void @__kmpc_for_static_init_4({{(ptr|[^ ,()]+\*)}} {{[^,]+}}, i32 {{[^,]+}}, i32 91,
 // CHECK-NOT:   @__kmpc_for_static_chunk_
+// CHECK-LABEL: }
+// CHECK-LABEL: define internal void @{{(combined_chunked.omp_outlined)?}}.omp_outlined{{[.0-9]*}}(
+// CHECK:       call void @__kmpc_for_static_init_4({{(ptr|[^ ,()]+\*)}} {{[^,]+}}, i32 {{[^,]+}}, i32 34,
+// CHECK:       call void @__kmpc_for_static_chunk_4(
 // CHECK-LABEL: }

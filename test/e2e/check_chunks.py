@@ -11,7 +11,11 @@ league of teams, "TEAMS <num_teams>" followed by a LOOP line for each
 distribute loop in it (then "thread" below reads "team", T is the number of
 teams the runtime formed, and chunks must come as distribute_chunk), or,
 per parallel region nested in one of the others, "NESTED <T>" and its LOOP
-lines (nested regions are matched in the order they began). The model,
+lines (nested regions are matched in the order they began). In a TEAMS
+block, "LOOP <trip> <chunk> <T2> <chunk2>" is a `distribute parallel for`:
+each distribute chunk forks a region of (at most) T2 threads whose loop
+runs over the chunk with schedule(static, chunk2) (0: no chunk); `last`
+still means the whole loop's last iteration. The model,
 computed here independently of grainchunk: chunk k of a loop holds iterations
 [k*chunk, min((k+1)*chunk, trip)) and runs on thread k mod T, so thread r
 executes chunks r, r+T, r+2T, ... in that order; the last chunk holds the
@@ -47,6 +51,40 @@ def model(trip, chunk, threads):
     return per_thread
 
 
+def check_inner(team_tid, dist_chunks, trip, threads, chunk, parent, team,
+                loops, errors):
+    """The inner loops of `distribute parallel for`: the team's task forks
+    one parallel region per distribute chunk, in order; its loop runs over
+    that chunk with the static schedule. Returns the chunks checked."""
+    regs = [p for p, par in parent.items() if par == team_tid]
+    if len(regs) != len(dist_chunks):
+        errors.append(f"team task {team_tid}: {len(regs)} inner regions for "
+                      f"{len(dist_chunks)} distribute chunks")
+        return 0
+    total = 0
+    for (start, its, _, _), pid in zip(dist_chunks, regs):
+        # thread_limit is an upper bound: the runtime may form fewer.
+        members = team[pid]
+        size = len(members)
+        if not 1 <= size <= threads:
+            errors.append(f"inner region {pid}: {size} threads, at most "
+                          f"{threads} expected")
+            continue
+        for tid, (num, _) in members.items():
+            # `last`: the chunk holds the whole loop's last iteration.
+            want = [(start + s, i, 1 if start + s + i == trip else 0)
+                    for s, i, _ in model(its, chunk, size)[num]]
+            total += len(want)
+            seen = loops[(pid, tid)]
+            got = [(s, i, l) for s, i, l, k in seen[0]] if len(seen) == 1 \
+                else None
+            if got != want or any(c[3] != 3 for c in seen[0]):
+                errors.append(f"inner region {pid} thread {num} (chunk "
+                              f"[{start}, +{its}), {threads} threads, chunk "
+                              f"{chunk}): got {got}, expected {want}")
+    return total
+
+
 def main(prog_out, tool_log):
     regions = []  # (kind, requested size, [(trip, chunk)])
     for line in open(prog_out):
@@ -54,7 +92,7 @@ def main(prog_out, tool_log):
         if f and f[0] in ("REGION", "TEAMS", "NESTED"):
             regions.append((f[0], int(f[1]), []))
         elif f and f[0] == "LOOP":
-            regions[-1][2].append((int(f[1]), int(f[2])))
+            regions[-1][2].append(tuple(int(x) for x in f[1:5]))
 
     pids = []                      # top-level regions, in order
     parent = {}                    # pid -> tid of the encountering task
@@ -149,7 +187,11 @@ def main(prog_out, tool_log):
                 errors.append(f"region {pid} thread {num}: {len(seen)} loops, "
                               f"expected {len(specs)}")
                 continue
-            for j, ((trip, chunk), got) in enumerate(zip(specs, seen)):
+            for j, (spec, got) in enumerate(zip(specs, seen)):
+                trip, chunk = spec[:2]
+                if len(spec) == 4:  # distribute parallel for: inner loops
+                    total += check_inner(key[1], got, trip, spec[2], spec[3],
+                                         parent, team, loops, errors)
                 want = model(trip, chunk, size)[num]
                 total += len(want)
                 bad_kind = [c for c in got if c[3] != want_kind]

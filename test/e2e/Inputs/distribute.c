@@ -49,6 +49,25 @@ static void nochunk(int teams, unsigned n) {
   sum(n);
 }
 
+/* distribute parallel for: each team's distribute chunk (one per team with
+ * dist_schedule(static)) forks a region of two threads for the inner loop. */
+static void combined(int teams, int n, int chunk) {
+  printf("TEAMS %d\nLOOP %d 0 2 %d\n", teams, n, chunk);
+  memset(acc, 0, sizeof acc);
+#pragma omp teams distribute parallel for num_teams(teams) thread_limit(2) \
+    schedule(static, chunk)
+  for (int i = 0; i < n; i++)
+    acc[i] = 5 * i + 2;
+  sum(n);
+  printf("TEAMS %d\nLOOP %d 0 2 0\n", teams, n);
+  memset(acc, 0, sizeof acc);
+#pragma omp teams distribute parallel for num_teams(teams) thread_limit(2) \
+    schedule(static)
+  for (int i = 0; i < n; i++)
+    acc[i] = 7 * i;
+  sum(n);
+}
+
 int main(void) {
   /* Leagues of 2 to 4 teams. (libomp runs a league of one team as a plain
    * parallel region of the initial thread, without a team task to tie the
@@ -60,6 +79,7 @@ int main(void) {
     descending(t, 1000, 700, 5);
     nochunk(t, 30);
     nochunk(t, 3);
+    combined(t, 50, 3);
   }
   return 0;
 }
