@@ -293,8 +293,8 @@ def report(mode, p, delay_len, summ, ctime, vers, svg_name, seconds):
              f"{p['rounds']} rounds of stock/grainchunk runs per scenario")
     L.append(f"- chunkcost: {p['cc_iters']} iterations of an empty "
              f"schedule(static, 1) loop, median of {p['cc_reps']} timings per run")
-    L.append("- Command: `bash scripts/bench.sh`" +
-             (" --quick" if mode == "quick" else "") + "; the benchmarks are "
+    L.append("- Command: `bash scripts/bench.sh" +
+             (" --quick" if mode == "quick" else "") + "`; the benchmarks are "
              "built as")
     L.append(f"  - stock: `clang {' '.join(CFLAGS)} {' '.join(OMP_LINK)} X.c`")
     L.append(f"  - grainchunk: `clang {' '.join(CFLAGS)} "
