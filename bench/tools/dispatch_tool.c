@@ -1,6 +1,7 @@
 /* dispatch_tool.c - benchmark OMPT tool that registers an (almost) empty
  * ompt_callback_dispatch: it only counts loop chunks, in a per-thread
- * counter on its own cache line, and prints the total at finalize:
+ * counter on its own cache line (initial-exec TLS: no __tls_get_addr call
+ * per event), and prints the total at finalize:
  *   "bench_tool: saw N loop chunks"
  * With stock Clang it sees the runtime's reports (first static chunk per
  * thread and loop, dynamic/guided chunks); with grainchunk, every chunk.
@@ -17,7 +18,7 @@ static struct {
   _Alignas(64) unsigned long chunks;
 } counter[MAX_THREADS + 1]; /* the last slot is shared by any overflow */
 static atomic_int next_slot;
-static __thread int slot = -1;
+static __thread int slot __attribute__((tls_model("initial-exec"))) = -1;
 
 static void on_dispatch(ompt_data_t *parallel_data, ompt_data_t *task_data,
                         ompt_dispatch_t kind, ompt_data_t instance) {
