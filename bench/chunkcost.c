@@ -4,7 +4,9 @@
  * timed REPS times between two barriers on the master thread. Prints the
  * median nanoseconds and TSC ticks per chunk (per thread: the threads run
  * their chunks side by side). bench/run.py builds it stock and with
- * grainchunk and subtracts.
+ * grainchunk and subtracts. Keep one timing well under a scheduler time
+ * slice (about a millisecond) and take many: on a loaded machine, longer
+ * timings are preempted more often and the median drifts up.
  *
  *   chunkcost ITERS REPS
  *       "chunkcost threads T chunks_per_thread C ns_per_chunk X

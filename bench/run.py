@@ -49,7 +49,7 @@ THREADS = os.environ.get("BENCH_THREADS", "2")
 MODES = {
     # rounds: interleaved stock/grainchunk pairs per scenario
     "full": dict(rounds=21, delay_ns=50, iters=4096, inner=4, outer=31,
-                 cc_iters=1 << 20, cc_reps=21, loops=3000, compile_pairs=5),
+                 cc_iters=1 << 17, cc_reps=101, loops=3000, compile_pairs=5),
     "quick": dict(rounds=3, delay_ns=50, iters=4096, inner=2, outer=5,
                   cc_iters=1 << 18, cc_reps=5, loops=200, compile_pairs=1),
 }
