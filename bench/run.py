@@ -3,7 +3,7 @@
 
 Builds bench/schedbench.c and bench/chunkcost.c twice (stock Clang, and Clang
 + the grainchunk plugin + runtime library, linked as README.md says) and the
-two benchmark tools in bench/tools/, then runs the matrix
+two benchmark tools (bench/tools/bench_tool.c), then runs the matrix
 
     scenario  x  build           (no tool | tool without callbacks |
                                   tool with an empty dispatch callback)
@@ -75,9 +75,10 @@ def sh(cmd, **kw):
 
 def build_all():
     os.makedirs(OUT, exist_ok=True)
-    for tool in ("nocb", "dispatch"):
+    for tool, dispatch in (("nocb", 0), ("dispatch", 1)):
         sh([CC, "-std=c11", "-shared", "-fPIC", "-O2", "-Wall", "-Wextra",
-            os.path.join(ROOT, "bench", "tools", f"{tool}_tool.c"),
+            f"-DBENCH_DISPATCH={dispatch}",
+            os.path.join(ROOT, "bench", "tools", "bench_tool.c"),
             "-o", os.path.join(OUT, f"lib{tool}_tool.so")])
     for prog in ("schedbench", "chunkcost"):
         src = os.path.join(ROOT, "bench", f"{prog}.c")

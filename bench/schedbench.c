@@ -59,6 +59,10 @@ static double reference(void) {
   return (now_s() - t0) / inner_reps;
 }
 
+/* The n iterations of delay() shared out by the worksharing directive D. */
+#define SHARED_LOOP(D)                                                         \
+  _Pragma(D) for (int i = 0; i < n; i++) delay(delay_len)
+
 /* Seconds per repetition of one worksharing loop (implicit barrier at end). */
 static double run_test(const struct test *t) {
   int n = iters_per_thr * omp_get_max_threads(), c = t->chunk;
@@ -67,24 +71,16 @@ static double run_test(const struct test *t) {
   for (int r = 0; r < inner_reps; r++) {
     switch (t->kind) {
     case STATIC_CHUNKED:
-#pragma omp for schedule(static, c)
-      for (int i = 0; i < n; i++)
-        delay(delay_len);
+      SHARED_LOOP("omp for schedule(static, c)");
       break;
     case STATIC_PLAIN:
-#pragma omp for schedule(static)
-      for (int i = 0; i < n; i++)
-        delay(delay_len);
+      SHARED_LOOP("omp for schedule(static)");
       break;
     case DYNAMIC:
-#pragma omp for schedule(dynamic, c)
-      for (int i = 0; i < n; i++)
-        delay(delay_len);
+      SHARED_LOOP("omp for schedule(dynamic, c)");
       break;
     case GUIDED:
-#pragma omp for schedule(guided)
-      for (int i = 0; i < n; i++)
-        delay(delay_len);
+      SHARED_LOOP("omp for schedule(guided)");
       break;
     }
   }
