@@ -85,8 +85,9 @@ def write_svg(path, summary, scenarios):
                "ratio (open circles: off scale)", ratio, 0, 4,
                [(1.0, "1 (equal)", "#555"), (1.05, "", "#2e9e44"),
                 (1.46, "thesis: +46% at c < 16", "#c0392b")])
+    top = max([v for _, _, pts in delta for _, v in pts if v == v] + [10])
     e += _panel(0, H, "Added time, grainchunk − stock, % of the loop",
-                "% of reference time", delta, -2, 10,
+                "% of reference time", delta, -5, 5 * math.ceil(top / 5),
                 [(0, "", "#555"), (1, "1%", "#2e9e44")])
     svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{2 * H}" '
            f'viewBox="0 0 {W} {2 * H}" font-family="sans-serif">',
