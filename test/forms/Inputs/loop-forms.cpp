@@ -162,6 +162,13 @@ void distribute_parallel_for(int n) {
     work(i);
 }
 
+// FORM: `teams distribute parallel for schedule(static, 1)`
+void distribute_parallel_for_one(int n) {
+#pragma omp teams distribute parallel for schedule(static, 1)
+  for (int i = 0; i < n; i++)
+    work(i);
+}
+
 // FORM: `teams distribute parallel for dist_schedule(static, N)`
 void distribute_parallel_for_chunked(int n) {
 #pragma omp teams distribute parallel for dist_schedule(static, 8)
