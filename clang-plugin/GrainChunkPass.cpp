@@ -205,6 +205,7 @@ struct StaticLoop {
   bool Chunked = true;             // schedule(static, N): a loop over chunks
   bool WalkOneThread = true;       // a one-thread team walks chunks of size N
   Instruction *ReportAt = nullptr; // the per-chunk call goes before this
+  bool LoadBounds = false;   // read the chunk's bounds from LB/UB at ReportAt
   Value *Lower = nullptr;    // chunk lower bound (load of LB in the header)
   Value *Upper = nullptr;    // clamped chunk upper bound
   Value *GlobalUB = nullptr; // the bound chunks are clamped to
@@ -300,13 +301,36 @@ std::string matchHeader(BasicBlock *Cond, const Bounds &B, ChunkHeader &H) {
 ///   load IV; load UB; [add UB, 1]; icmp; br %c, Body, Exit
 /// Returns the block entered when the test holds, or null with \p Why set.
 BasicBlock *matchChunkTest(ArrayRef<Instruction *> I, Value *PIV,
-                           const Bounds &B, std::string &Why) {
+                           const Bounds &B, std::string &Why,
+                           const Value *G = nullptr) {
   Why = "the chunk test is not iv <= ub";
   size_t N = I.size();
+  // Against a constant bound G, Clang folds the test: iv <= G, iv < G + 1.
+  const auto *CG = dyn_cast_or_null<ConstantInt>(G);
+  if (N == 3 && CG && isLoadFrom(I[0], PIV)) {
+    auto *Test = dyn_cast<ICmpInst>(I[1]);
+    auto *C = Test ? dyn_cast<ConstantInt>(Test->getOperand(1)) : nullptr;
+    auto *Br = dyn_cast<BranchInst>(I[2]);
+    if (!Test || Test->getOperand(0) != I[0] || !C || !Br ||
+        !Br->isConditional() || Br->getCondition() != Test ||
+        Br->getSuccessor(0) == Br->getSuccessor(1))
+      return nullptr;
+    ICmpInst::Predicate LE = B.Signed ? ICmpInst::ICMP_SLE : ICmpInst::ICMP_ULE;
+    ICmpInst::Predicate LT = B.Signed ? ICmpInst::ICMP_SLT : ICmpInst::ICMP_ULT;
+    bool OK = (Test->getPredicate() == LE && C->getValue() == CG->getValue()) ||
+              (Test->getPredicate() == LT && !CG->isMaxValue(B.Signed) &&
+               C->getValue() == CG->getValue() + 1);
+    if (!OK)
+      return nullptr;
+    Why.clear();
+    return Br->getSuccessor(0);
+  }
   if (N != 4 && N != 5)
     return nullptr;
   bool PlusOne = N == 5;
-  if (!isLoadFrom(I[0], PIV) || !isLoadFrom(I[1], B.PUB))
+  // The bound is UB, or (distribute parallel for) the loop's own bound G.
+  if (!isLoadFrom(I[0], PIV) ||
+      !(isLoadFrom(I[1], B.PUB) || (G && sameBound(I[1], G))))
     return nullptr;
   auto *Test = dyn_cast<ICmpInst>(I[N - 2]);
   if (!Test || Test->getOperand(0) != I[0])
@@ -346,7 +370,8 @@ BasicBlock *matchChunkTest(ArrayRef<Instruction *> I, Value *PIV,
 /// single chunk of schedule(static). Returns an empty string on success,
 /// else why the loop is not recognized.
 std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
-                            DominatorTree &DT, StaticLoop &L) {
+                            bool CombinedDist, DominatorTree &DT,
+                            StaticLoop &L) {
   if (CI->arg_size() != 9)
     return "unexpected number of arguments to the static init call";
   Bounds B;
@@ -371,8 +396,66 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
   BasicBlock *Latch = nullptr;
   BasicBlock *Body = nullptr;
   std::string Why;
-  if (Chunked) {
-    const auto *Br = dyn_cast_or_null<BranchInst>(nextReal(CI));
+  StoreInst *ExtraStUB = nullptr; // the latch's clamp (CombinedDist)
+  const auto *InitBr = dyn_cast_or_null<BranchInst>(nextReal(CI));
+  if (Chunked && CombinedDist && !(InitBr && InitBr->isUnconditional())) {
+    // The distribute loop of `distribute parallel for dist_schedule(static,
+    // N)`: UB = min(UB, G); IV = LB; then while (IV <= G) { body over
+    // [LB, UB] (it forks the inner loop); IV += ST; LB += ST; UB += ST;
+    // UB = min(UB, G); IV = LB; }. Each run of the body is one chunk, whose
+    // bounds are in LB/UB when the body starts.
+    Why = matchHeader(InitBB, B, H);
+    if (!Why.empty())
+      return Why;
+    auto *ClampLoad = cast<Instruction>(
+        cast<ICmpInst>(
+            cast<BranchInst>(InitBB->getTerminator())->getCondition())
+            ->getOperand(0));
+    if (!CI->comesBefore(ClampLoad))
+      return "the upper bound is clamped before the runtime sets it";
+    auto *ToTest =
+        H.Rest.size() == 1 ? dyn_cast<BranchInst>(H.Rest[0]) : nullptr;
+    if (!ToTest || ToTest->isConditional())
+      return "the chunk header is not in the expected form";
+    BasicBlock *Cond = ToTest->getSuccessor(0);
+    Body = matchChunkTest(realInstructions(*Cond), H.PIV, B, Why, H.G);
+    if (!Body)
+      return Why;
+    if (Body->getSinglePredecessor() != Cond || Body->isEHPad() ||
+        isa<PHINode>(Body->front()))
+      return "the chunk body has more than one entry";
+    BasicBlock *M2 = nullptr;
+    unsigned NumPreds = 0;
+    for (BasicBlock *P : predecessors(Cond)) {
+      ++NumPreds;
+      if (P != H.M)
+        M2 = P;
+    }
+    if (NumPreds != 2 || !M2)
+      return "the distribute loop header does not have the expected "
+             "predecessors";
+    // The latch ends in the same clamp as the header: find it from M2.
+    auto *Phi2 = M2->empty() ? nullptr : dyn_cast<PHINode>(&M2->front());
+    BasicBlock *T2 = Phi2 && Phi2->getNumIncomingValues() == 2
+                         ? Phi2->getIncomingBlock(0)
+                         : nullptr;
+    Latch = T2 ? T2->getSinglePredecessor() : nullptr;
+    ChunkHeader H2;
+    if (!Latch || !matchHeader(Latch, B, H2).empty() || H2.M != M2 ||
+        H2.PIV != H.PIV || H2.Rest.size() != 1 ||
+        !isa<BranchInst>(H2.Rest[0]) ||
+        cast<BranchInst>(H2.Rest[0])->isConditional() ||
+        cast<BranchInst>(H2.Rest[0])->getSuccessor(0) != Cond ||
+        !sameBound(H2.G, H.G))
+      return "the distribute loop latch does not re-clamp the bounds";
+    ExtraStUB = H2.StUB;
+    if (!DT.dominates(Cond, Latch) || !DT.dominates(InitBB, Cond) ||
+        !DT.dominates(Body, Latch))
+      return "the dispatch loop is not a single-entry loop";
+    L.ReportAt = &*Body->getFirstInsertionPt();
+    L.LoadBounds = true;
+  } else if (Chunked) {
+    const auto *Br = InitBr;
     if (!Br || Br->isConditional())
       return "the static init call is not followed by a jump to the loop";
     BasicBlock *Cond = Br->getSuccessor(0);
@@ -447,7 +530,7 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
             Init = S;
           continue;
         }
-        if (S == H.StUB)
+        if (S == H.StUB || (ExtraStUB && S == ExtraStUB))
           continue;
         if (Latch && S->getParent() == Latch && A != B.PST &&
             isAddOfLoads(S->getValueOperand(), A, B.PST, Latch)) {
@@ -548,7 +631,7 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
   Module &Mod = *CI->getModule();
   LLVMContext &Ctx = Mod.getContext();
   Type *I32 = Type::getInt32Ty(Ctx);
-  Type *IVTy = L.Lower->getType();
+  Type *IVTy = CI->getArgOperand(7)->getType();
   Type *PtrTy = CI->getArgOperand(0)->getType();
   bool Signed = L.Suffix == "4" || L.Suffix == "8";
 
@@ -638,6 +721,12 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
   // Top of every chunk: if (want) __kmpc_for_static_chunk_X(...). The
   // single chunk of schedule(static) may be empty (more threads than
   // iterations): then there is nothing to report.
+  if (L.LoadBounds) {
+    IRBuilder<> LB(L.ReportAt);
+    LB.SetCurrentDebugLocation(DL);
+    L.Lower = LB.CreateLoad(IVTy, CI->getArgOperand(4), "grainchunk.lb");
+    L.Upper = LB.CreateLoad(IVTy, CI->getArgOperand(5), "grainchunk.ub");
+  }
   Value *Guard = Want;
   if (!L.Chunked) {
     IRBuilder<> GB(L.ReportAt);
@@ -762,7 +851,8 @@ PreservedAnalyses GrainChunkPass::run(Function &F,
     // it is (the work event's type).
     bool Chunked = Sched != SchedStatic && Sched != SchedDist;
     bool BlockCyclic = Sched == SchedStaticChunked || Sched == SchedDistChunked;
-    std::string Why = matchStaticLoop(CI, E.Suffix, Chunked, DT, L);
+    std::string Why = matchStaticLoop(CI, E.Suffix, Chunked,
+                                      Sched == SchedDistChunked, DT, L);
     L.WalkOneThread = BlockCyclic;
     if (!Why.empty()) {
       Missed(CI, "UnrecognizedShape",

@@ -7,7 +7,9 @@
 // passed in as 64-bit values): instrumented. The distribute loop with
 // dist_schedule(static) forks the inner region once for the team's one
 // chunk: instrumented; with dist_schedule(static, N) its loop over chunks
-// has another shape: left as Clang made it, with a remark saying why.
+// re-clamps the bounds in its latch, and each run of its body is one chunk:
+// instrumented, with the bounds read from LB/UB where the body starts. With
+// schedule(static, 1), Clang's inner loop has another shape: left alone.
 //
 // RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm %s -o %t.ll -Rpass=grainchunk -Rpass-missed=grainchunk 2>%t.remarks
 // RUN: FileCheck %s < %t.ll
@@ -63,13 +65,29 @@ void combined_chunked(int n) {
   for (int i = 0; i < n; i++)
     work(i);
 }
-// REMARK: distribute.c:[[@LINE-4]]:1: remark: loop not instrumented: dist_schedule(static, N) loop with an unrecognized code shape
+// REMARK: distribute.c:[[@LINE-4]]:1: remark: dist_schedule(static, 8) loop instrumented: every chunk is reported to OMPT tools
 // REMARK: distribute.c:[[@LINE-5]]:1: remark: schedule(static) loop instrumented: each thread's chunk is reported
 // CHECK-LABEL: define internal void @{{(combined_chunked)?}}.omp_outlined{{[.0-9]*}}(
-// CHECK:       call void @__kmpc_for_static_init_4({{(ptr|[^ ,()]+\*)}} {{[^,]+}}, i32 {{[^,]+}}, i32 91,
+// CHECK:       call void @__kmpc_for_static_init_4({{(ptr|[^ ,()]+\*)}} [[LOC:@[0-9a-zA-Z._]+]], i32 {{[^,]+}}, i32 91, {{(ptr|[^ ,()]+\*)}} {{[^,]+}}, {{(ptr|[^ ,()]+\*)}} [[LB:%[0-9a-zA-Z._]+]], {{(ptr|[^ ,()]+\*)}} [[UB:%[0-9a-zA-Z._]+]],
+// At the top of the body (which forks the inner region), the chunk's
+// bounds are read from LB and UB:
+// CHECK:       icmp slt i32
+// CHECK:       [[LO:%[0-9a-zA-Z._]+]] = load i32, {{(ptr|[^ ,()]+\*)}} [[LB]]
+// CHECK-NEXT:  [[HI:%[0-9a-zA-Z._]+]] = load i32, {{(ptr|[^ ,()]+\*)}} [[UB]]
+// CHECK-NEXT:  br i1
+// CHECK:       call void @__kmpc_for_static_chunk_4({{(ptr|[^ ,()]+\*)}} [[LOC]], i32 {{[^,]+}}, i32 {{[^,]+}}, i32 [[LO]], i32 [[HI]])
+// CHECK:       call void {{.*}}@__kmpc_fork_call(
 // CHECK-NOT:   @__kmpc_for_static_chunk_
 // CHECK-LABEL: }
 // CHECK-LABEL: define internal void @{{(combined_chunked.omp_outlined)?}}.omp_outlined{{[.0-9]*}}(
 // CHECK:       call void @__kmpc_for_static_init_4({{(ptr|[^ ,()]+\*)}} {{[^,]+}}, i32 {{[^,]+}}, i32 34,
 // CHECK:       call void @__kmpc_for_static_chunk_4(
 // CHECK-LABEL: }
+
+void combined_one(int n) {
+#pragma omp teams distribute parallel for schedule(static, 1)
+  for (int i = 0; i < n; i++)
+    work(i);
+}
+// REMARK: distribute.c:[[@LINE-4]]:1: remark: dist_schedule(static) loop instrumented
+// REMARK: distribute.c:[[@LINE-5]]:1: remark: loop not instrumented: schedule(static, N) loop with an unrecognized code shape

@@ -49,8 +49,9 @@ static void nochunk(int teams, unsigned n) {
   sum(n);
 }
 
-/* distribute parallel for: each team's distribute chunk (one per team with
- * dist_schedule(static)) forks a region of two threads for the inner loop. */
+/* distribute parallel for: each of a team's distribute chunks (one per team
+ * with dist_schedule(static)) forks a region of two threads for the inner
+ * loop. */
 static void combined(int teams, int n, int chunk) {
   printf("TEAMS %d\nLOOP %d 0 2 %d\n", teams, n, chunk);
   memset(acc, 0, sizeof acc);
@@ -58,6 +59,13 @@ static void combined(int teams, int n, int chunk) {
     schedule(static, chunk)
   for (int i = 0; i < n; i++)
     acc[i] = 5 * i + 2;
+  sum(n);
+  printf("TEAMS %d\nLOOP %d 8 2 %d\n", teams, n, chunk);
+  memset(acc, 0, sizeof acc);
+#pragma omp teams distribute parallel for num_teams(teams) thread_limit(2) \
+    dist_schedule(static, 8) schedule(static, chunk)
+  for (int i = 0; i < n; i++)
+    acc[i] = 3 * i + 9;
   sum(n);
   printf("TEAMS %d\nLOOP %d 0 2 0\n", teams, n);
   memset(acc, 0, sizeof acc);

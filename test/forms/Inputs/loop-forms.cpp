@@ -155,7 +155,7 @@ void distribute(int n) {
     work(i);
 }
 
-// FORM: `teams distribute parallel for` (dist_schedule(static))
+// FORM: `teams distribute parallel for` (dist_schedule(static) or none)
 void distribute_parallel_for(int n) {
 #pragma omp teams distribute parallel for schedule(static, 4)
   for (int i = 0; i < n; i++)
