@@ -120,6 +120,11 @@ int64_t identFlags(const Value *Loc) {
   return F ? F->getSExtValue() : -1;
 }
 
+bool isOne(const Value *V) {
+  const auto *C = dyn_cast<ConstantInt>(V);
+  return C && C->isOne();
+}
+
 /// Next instruction after \p I that is not a debug intrinsic.
 const Instruction *nextReal(const Instruction *I) {
   for (I = I->getNextNode(); I && isa<DbgInfoIntrinsic>(I);
@@ -205,11 +210,12 @@ struct StaticLoop {
   bool Chunked = true;             // schedule(static, N): a loop over chunks
   bool WalkOneThread = true;       // a one-thread team walks chunks of size N
   Instruction *ReportAt = nullptr; // the per-chunk call goes before this
-  bool LoadBounds = false;   // read the chunk's bounds from LB/UB at ReportAt
-  Value *Lower = nullptr;    // chunk lower bound (load of LB in the header)
-  Value *Upper = nullptr;    // clamped chunk upper bound
-  Value *GlobalUB = nullptr; // the bound chunks are clamped to
-  Value *LastIter = nullptr; // the loop's last logical iteration
+  bool LoadBounds = false;    // read the chunk's bounds from LB/UB at ReportAt
+  Value *OneIterIV = nullptr; // chunks of one iteration: [IV, IV]
+  Value *Lower = nullptr;     // chunk lower bound (load of LB in the header)
+  Value *Upper = nullptr;     // clamped chunk upper bound
+  Value *GlobalUB = nullptr;  // the bound chunks are clamped to
+  Value *LastIter = nullptr;  // the loop's last logical iteration
 };
 
 /// The bounds the runtime call fills in, and the loop they belong to.
@@ -454,6 +460,68 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
       return "the dispatch loop is not a single-entry loop";
     L.ReportAt = &*Body->getFirstInsertionPt();
     L.LoadBounds = true;
+  } else if (Chunked && !InitBr && isOne(CI->getArgOperand(8))) {
+    // `distribute parallel for schedule(static, 1)`: chunks of one
+    // iteration, walked without a loop over chunks: IV = LB; while (IV <=
+    // bound) { body(IV); IV += ST; }. Each run of the body is one chunk.
+    SmallVector<Instruction *, 4> Init;
+    for (Instruction *I = CI->getNextNode(); I; I = I->getNextNode())
+      if (!isa<DbgInfoIntrinsic>(I))
+        Init.push_back(I);
+    auto *LdLB = Init.size() == 3 ? dyn_cast<LoadInst>(Init[0]) : nullptr;
+    auto *StIV = Init.size() == 3 ? dyn_cast<StoreInst>(Init[1]) : nullptr;
+    auto *ToCond = Init.size() == 3 ? dyn_cast<BranchInst>(Init[2]) : nullptr;
+    if (!LdLB || LdLB->getPointerOperand() != B.PLB || !StIV ||
+        StIV->getValueOperand() != LdLB ||
+        !isa<AllocaInst>(StIV->getPointerOperand()) || !ToCond ||
+        ToCond->isConditional())
+      return "the static init call is not followed by a jump to the loop";
+    auto *PIV = cast<AllocaInst>(StIV->getPointerOperand());
+    if (PIV == B.PLB || PIV == B.PUB || PIV == B.PST)
+      return "the iteration variable is not set to the lower bound";
+    BasicBlock *Cond = ToCond->getSuccessor(0);
+    auto CondI = realInstructions(*Cond);
+    auto *CondBr = dyn_cast<BranchInst>(Cond->getTerminator());
+    auto *Test = CondBr && CondBr->isConditional()
+                     ? dyn_cast<ICmpInst>(CondBr->getCondition())
+                     : nullptr;
+    Value *TestIV = Test ? Test->getOperand(0) : nullptr;
+    if (auto *C = dyn_cast_or_null<CastInst>(TestIV))
+      TestIV = C->getOperand(0);
+    if (CondI.empty() || !isLoadFrom(CondI[0], PIV) || !Test ||
+        TestIV != CondI[0] || !Test->isRelational() ||
+        CondBr->getSuccessor(0) == CondBr->getSuccessor(1))
+      return "the chunk test is not iv <= ub";
+    Body = CondBr->getSuccessor(0);
+    if (Body->getSinglePredecessor() != Cond || Body->isEHPad() ||
+        isa<PHINode>(Body->front()))
+      return "the chunk body has more than one entry";
+    // The only writes to IV: IV = LB before the loop, IV += ST in the latch.
+    BasicBlock *IVLatch = nullptr;
+    for (User *U : PIV->users()) {
+      auto *I = dyn_cast<Instruction>(U);
+      if (!I)
+        return "the iteration variable escapes";
+      auto *S = dyn_cast<StoreInst>(I);
+      if (S == StIV || isa<LoadInst>(I) || I->isLifetimeStartOrEnd() ||
+          isLifetimeCast(I))
+        continue;
+      if (S && S->getPointerOperand() == PIV && !IVLatch &&
+          isAddOfLoads(S->getValueOperand(), PIV, B.PST, S->getParent())) {
+        IVLatch = S->getParent();
+        continue;
+      }
+      return "the iteration variable is written in the loop";
+    }
+    auto *LBr =
+        IVLatch ? dyn_cast<BranchInst>(IVLatch->getTerminator()) : nullptr;
+    if (!LBr || LBr->isConditional() || LBr->getSuccessor(0) != Cond ||
+        !DT.dominates(Body, IVLatch) || !DT.dominates(InitBB, Cond))
+      return "the loop latch does not advance the iteration variable by "
+             "the stride";
+    H.PIV = PIV;
+    L.ReportAt = &*Body->getFirstInsertionPt();
+    L.OneIterIV = PIV;
   } else if (Chunked) {
     const auto *Br = InitBr;
     if (!Br || Br->isConditional())
@@ -547,7 +615,7 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
         return "a loop bound escapes";
     }
   }
-  if (Chunked && (!StLB || !StUBInc))
+  if (Chunked && !L.OneIterIV && (!StLB || !StUBInc))
     return "the dispatch loop latch does not advance both bounds by the "
            "stride";
   // The loop starts at 0, or, inside `distribute parallel for`, at the
@@ -561,6 +629,8 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
   // upper bound (for schedule(static), Clang still clamps to the whole
   // loop's); otherwise at the bound it is clamped to.
   bool FromChunk = !(Zero && Zero->isZero());
+  if (L.OneIterIV && !FromChunk)
+    return "the lower bound does not start at a distribute chunk's";
   if (!InitUB || !(FromChunk ? isBoundRead(InitUB->getValueOperand())
                              : sameBound(InitUB->getValueOperand(), H.G)))
     return "the upper bound does not start at the loop's global bound";
@@ -589,7 +659,7 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
 
   // Dominance: the rewrite uses gtid, loc and G where the chunk starts.
   for (Value *V : {CI->getArgOperand(0), CI->getArgOperand(1), H.G, LastIter})
-    if (auto *I = dyn_cast<Instruction>(V))
+    if (auto *I = dyn_cast_or_null<Instruction>(V))
       if (!DT.dominates(I, L.ReportAt))
         return "the loop's location or thread id is not available in the "
                "chunk";
@@ -721,6 +791,11 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
   // Top of every chunk: if (want) __kmpc_for_static_chunk_X(...). The
   // single chunk of schedule(static) may be empty (more threads than
   // iterations): then there is nothing to report.
+  if (L.OneIterIV) {
+    IRBuilder<> IB(L.ReportAt);
+    IB.SetCurrentDebugLocation(DL);
+    L.Lower = L.Upper = IB.CreateLoad(IVTy, L.OneIterIV, "grainchunk.iv");
+  }
   if (L.LoadBounds) {
     IRBuilder<> LB(L.ReportAt);
     LB.SetCurrentDebugLocation(DL);
@@ -853,7 +928,7 @@ PreservedAnalyses GrainChunkPass::run(Function &F,
     bool BlockCyclic = Sched == SchedStaticChunked || Sched == SchedDistChunked;
     std::string Why = matchStaticLoop(CI, E.Suffix, Chunked,
                                       Sched == SchedDistChunked, DT, L);
-    L.WalkOneThread = BlockCyclic;
+    L.WalkOneThread = BlockCyclic && !L.OneIterIV;
     if (!Why.empty()) {
       Missed(CI, "UnrecognizedShape",
              scheduleName(Sched) +

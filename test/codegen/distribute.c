@@ -9,7 +9,8 @@
 // chunk: instrumented; with dist_schedule(static, N) its loop over chunks
 // re-clamps the bounds in its latch, and each run of its body is one chunk:
 // instrumented, with the bounds read from LB/UB where the body starts. With
-// schedule(static, 1), Clang's inner loop has another shape: left alone.
+// schedule(static, 1), Clang's inner loop walks single iterations with no
+// loop over chunks: each run of its body is a chunk [IV, IV].
 //
 // RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm %s -o %t.ll -Rpass=grainchunk -Rpass-missed=grainchunk 2>%t.remarks
 // RUN: FileCheck %s < %t.ll
@@ -90,4 +91,15 @@ void combined_one(int n) {
     work(i);
 }
 // REMARK: distribute.c:[[@LINE-4]]:1: remark: dist_schedule(static) loop instrumented
-// REMARK: distribute.c:[[@LINE-5]]:1: remark: loop not instrumented: schedule(static, N) loop with an unrecognized code shape
+// REMARK: distribute.c:[[@LINE-5]]:1: remark: schedule(static, 1) loop instrumented: every chunk is reported to OMPT tools
+// CHECK-LABEL: define internal void @{{(combined_one.omp_outlined)?}}.omp_outlined{{[.0-9]*}}(
+// CHECK:       call void @__kmpc_for_static_init_4({{(ptr|[^ ,()]+\*)}} {{[^,]+}}, i32 {{[^,]+}}, i32 33, {{.*}}, i32 1, i32 1)
+// No one-thread chunk walk: every chunk is one iteration already.
+// CHECK-NEXT:  load i32
+// At the top of the body, the iteration is the chunk:
+// CHECK:       br i1 %{{[0-9a-zA-Z._]+}}, label %[[BODY:[0-9a-zA-Z._]+]], label
+// CHECK:       [[BODY]]:
+// CHECK-NEXT:  [[IV:%[0-9a-zA-Z._]+]] = load i32
+// CHECK-NEXT:  br i1
+// CHECK:       call void @__kmpc_for_static_chunk_4({{(ptr|[^ ,()]+\*)}} {{[^,]+}}, i32 {{[^,]+}}, i32 {{[^,]+}}, i32 [[IV]], i32 [[IV]])
+// CHECK-LABEL: }

@@ -67,6 +67,13 @@ static void combined(int teams, int n, int chunk) {
   for (int i = 0; i < n; i++)
     acc[i] = 3 * i + 9;
   sum(n);
+  printf("TEAMS %d\nLOOP %d 0 2 1\n", teams, n);
+  memset(acc, 0, sizeof acc);
+#pragma omp teams distribute parallel for num_teams(teams) thread_limit(2) \
+    schedule(static, 1)
+  for (int i = 0; i < n; i++)
+    acc[i] = 11 * i;
+  sum(n);
   printf("TEAMS %d\nLOOP %d 0 2 0\n", teams, n);
   memset(acc, 0, sizeof acc);
 #pragma omp teams distribute parallel for num_teams(teams) thread_limit(2) \
