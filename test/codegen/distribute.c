@@ -92,6 +92,8 @@ void combined_one(int n) {
 }
 // REMARK: distribute.c:[[@LINE-4]]:1: remark: dist_schedule(static) loop instrumented
 // REMARK: distribute.c:[[@LINE-5]]:1: remark: schedule(static, 1) loop instrumented: every chunk is reported to OMPT tools
+// CHECK-LABEL: define internal void @{{(combined_one)?}}.omp_outlined{{[.0-9]*}}(
+// CHECK:       call void @__kmpc_for_static_init_4({{(ptr|[^ ,()]+\*)}} {{[^,]+}}, i32 {{[^,]+}}, i32 92,
 // CHECK-LABEL: define internal void @{{(combined_one.omp_outlined)?}}.omp_outlined{{[.0-9]*}}(
 // CHECK:       call void @__kmpc_for_static_init_4({{(ptr|[^ ,()]+\*)}} {{[^,]+}}, i32 {{[^,]+}}, i32 33, {{.*}}, i32 1, i32 1)
 // No one-thread chunk walk: every chunk is one iteration already.
