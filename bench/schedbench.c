@@ -14,8 +14,8 @@
  *   schedbench --calibrate NS   print the delay length whose delay() takes
  *                               about NS nanoseconds on this machine
  *   schedbench DELAYLEN ITERSPERTHR INNERREPS OUTERREPS
- *       one line per test: "test NAME CHUNK OVERHEAD_US TEST_US REF_US" (medians)
- *       (CHUNK 0 = no chunk size given)
+ *       one line per test: "test NAME CHUNK OVERHEAD_US TEST_US REF_US"
+ * (medians) (CHUNK 0 = no chunk size given)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <omp.h>
@@ -60,8 +60,7 @@ static double reference(void) {
 }
 
 /* The n iterations of delay() shared out by the worksharing directive D. */
-#define SHARED_LOOP(D)                                                         \
-  _Pragma(D) for (int i = 0; i < n; i++) delay(delay_len)
+#define SHARED_LOOP(D) _Pragma(D) for (int i = 0; i < n; i++) delay(delay_len)
 
 /* Seconds per repetition of one worksharing loop (implicit barrier at end). */
 static double run_test(const struct test *t) {
@@ -128,8 +127,10 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (argc != 5) {
-    fprintf(stderr, "usage: %s DELAYLEN ITERSPERTHR INNERREPS OUTERREPS\n"
-                    "       %s --calibrate NS\n", argv[0], argv[0]);
+    fprintf(stderr,
+            "usage: %s DELAYLEN ITERSPERTHR INNERREPS OUTERREPS\n"
+            "       %s --calibrate NS\n",
+            argv[0], argv[0]);
     return 2;
   }
   delay_len = atoi(argv[1]);

@@ -214,7 +214,6 @@ struct StaticLoop {
   Value *OneIterIV = nullptr; // chunks of one iteration: [IV, IV]
   Value *Lower = nullptr;     // chunk lower bound (load of LB in the header)
   Value *Upper = nullptr;     // clamped chunk upper bound
-  Value *GlobalUB = nullptr;  // the bound chunks are clamped to
   Value *LastIter = nullptr;  // the loop's last logical iteration
 };
 
@@ -300,6 +299,27 @@ std::string matchHeader(BasicBlock *Cond, const Bounds &B, ChunkHeader &H) {
   H.PIV = PIV;
   H.M = M;
   H.Rest.assign(MI.begin() + 4, MI.end());
+  return "";
+}
+
+/// The header that follows the runtime call in its own block (schedule
+/// (static), and the distribute loop of `distribute parallel for`): the
+/// clamp of UB after the call, then IV = LB and a jump, returned in
+/// \p ToTest, to the loop's test.
+std::string matchHeaderAfterInit(CallInst *CI, const Bounds &B, ChunkHeader &H,
+                                 BranchInst *&ToTest) {
+  BasicBlock *InitBB = CI->getParent();
+  std::string Why = matchHeader(InitBB, B, H);
+  if (!Why.empty())
+    return Why;
+  auto *ClampLoad = cast<Instruction>(
+      cast<ICmpInst>(cast<BranchInst>(InitBB->getTerminator())->getCondition())
+          ->getOperand(0));
+  if (!CI->comesBefore(ClampLoad))
+    return "the upper bound is clamped before the runtime sets it";
+  ToTest = H.Rest.size() == 1 ? dyn_cast<BranchInst>(H.Rest[0]) : nullptr;
+  if (!ToTest || ToTest->isConditional())
+    return "the chunk header is not in the expected form";
   return "";
 }
 
@@ -410,19 +430,10 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
     // [LB, UB] (it forks the inner loop); IV += ST; LB += ST; UB += ST;
     // UB = min(UB, G); IV = LB; }. Each run of the body is one chunk, whose
     // bounds are in LB/UB when the body starts.
-    Why = matchHeader(InitBB, B, H);
+    BranchInst *ToTest = nullptr;
+    Why = matchHeaderAfterInit(CI, B, H, ToTest);
     if (!Why.empty())
       return Why;
-    auto *ClampLoad = cast<Instruction>(
-        cast<ICmpInst>(
-            cast<BranchInst>(InitBB->getTerminator())->getCondition())
-            ->getOperand(0));
-    if (!CI->comesBefore(ClampLoad))
-      return "the upper bound is clamped before the runtime sets it";
-    auto *ToTest =
-        H.Rest.size() == 1 ? dyn_cast<BranchInst>(H.Rest[0]) : nullptr;
-    if (!ToTest || ToTest->isConditional())
-      return "the chunk header is not in the expected form";
     BasicBlock *Cond = ToTest->getSuccessor(0);
     Body = matchChunkTest(realInstructions(*Cond), H.PIV, B, Why, H.G);
     if (!Body)
@@ -557,19 +568,10 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
   } else {
     // schedule(static): the clamp follows the call in the same block, then
     // one run of the inner loop over [LB, UB].
-    Why = matchHeader(InitBB, B, H);
+    BranchInst *ToTest = nullptr;
+    Why = matchHeaderAfterInit(CI, B, H, ToTest);
     if (!Why.empty())
       return Why;
-    auto *ClampLoad = cast<Instruction>(
-        cast<ICmpInst>(
-            cast<BranchInst>(InitBB->getTerminator())->getCondition())
-            ->getOperand(0));
-    if (!CI->comesBefore(ClampLoad))
-      return "the upper bound is clamped before the runtime sets it";
-    auto *ToTest =
-        H.Rest.size() == 1 ? dyn_cast<BranchInst>(H.Rest[0]) : nullptr;
-    if (!ToTest || ToTest->isConditional())
-      return "the chunk header is not in the expected form";
     BasicBlock *TestBB = ToTest->getSuccessor(0);
     Body = matchChunkTest(realInstructions(*TestBB), H.PIV, B, Why);
     if (!Body)
@@ -669,7 +671,6 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
   L.Chunked = Chunked;
   L.Lower = H.Lower;
   L.Upper = H.Phi;
-  L.GlobalUB = H.G;
   L.LastIter = LastIter;
   return "";
 }

@@ -68,8 +68,7 @@ struct gc_ident { /* libomp's ident_t */
   const char *psource;
 };
 
-typedef ompt_start_tool_result_t *(*gc_start_tool_fn)(unsigned,
-                                                      const char *);
+typedef ompt_start_tool_result_t *(*gc_start_tool_fn)(unsigned, const char *);
 
 typedef struct {
   ompt_data_t *parallel_data;
@@ -102,7 +101,7 @@ static ompt_get_callback_t rt_get_callback;
 static _Atomic(ompt_callback_dispatch_t) tool_dispatch;
 static _Atomic(ompt_callback_work_t) tool_work;
 static atomic_int chunks_enabled;
-static atomic_int started;      /* ompt_start_tool ran */
+static atomic_int started;       /* ompt_start_tool ran */
 static atomic_int warned_unused; /* one-time warning given */
 static int in_start_tool;
 static FILE *verbose_out;
@@ -222,8 +221,8 @@ static void warn_not_started(void) {
 GC_EXPORT int32_t __kmpc_should_callback_per_chunk(ident_t *loc) {
   (void)loc;
   if (!atomic_load_explicit(&chunks_enabled, memory_order_acquire)) {
-    if (GC_UNLIKELY(!atomic_load_explicit(&warned_unused,
-                                          memory_order_relaxed)))
+    if (GC_UNLIKELY(
+            !atomic_load_explicit(&warned_unused, memory_order_relaxed)))
       warn_not_started();
     return 0;
   }
@@ -266,8 +265,8 @@ static void shim_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint,
         t->suppress_task = NULL;
     }
   }
-  ompt_callback_work_t cb = atomic_load_explicit(&tool_work,
-                                                 memory_order_acquire);
+  ompt_callback_work_t cb =
+      atomic_load_explicit(&tool_work, memory_order_acquire);
   if (cb)
     cb(wstype, endpoint, parallel_data, task_data, count, codeptr_ra);
 }
@@ -304,8 +303,7 @@ static int shim_set_callback(ompt_callbacks_t event, ompt_callback_t cb) {
     atomic_store(&chunks_enabled, ok);
     gc_log("tool %s ompt_callback_dispatch (runtime answer %d); chunk events "
            "%s",
-           cb ? "registered" : "cleared", rc,
-           ok ? "on" : "off");
+           cb ? "registered" : "cleared", rc, ok ? "on" : "off");
     if (cb && !ok)
       gc_log("the runtime refused ompt_callback_work (answer %d), which the "
              "shim needs to place chunks; chunk events stay off",
@@ -324,10 +322,9 @@ static int shim_set_callback(ompt_callbacks_t event, ompt_callback_t cb) {
 
 static int shim_get_callback(ompt_callbacks_t event, ompt_callback_t *cb) {
   if (event == ompt_callback_dispatch || event == ompt_callback_work) {
-    ompt_callback_t c =
-        event == ompt_callback_dispatch
-            ? (ompt_callback_t)atomic_load(&tool_dispatch)
-            : (ompt_callback_t)atomic_load(&tool_work);
+    ompt_callback_t c = event == ompt_callback_dispatch
+                            ? (ompt_callback_t)atomic_load(&tool_dispatch)
+                            : (ompt_callback_t)atomic_load(&tool_work);
     if (!c)
       return 0;
     if (cb)
@@ -372,8 +369,8 @@ static void shim_finalize(ompt_data_t *tool_data) {
     tool_result->finalize(&tool_result->tool_data);
 }
 
-static ompt_start_tool_result_t shim_result = {shim_initialize, shim_finalize,
-                                               {0}};
+static ompt_start_tool_result_t shim_result = {
+    shim_initialize, shim_finalize, {0}};
 
 /*===------------------------- finding the tool --------------------------===*/
 
@@ -415,8 +412,8 @@ try_tool_libraries(unsigned omp_version, const char *runtime_version) {
   return res;
 }
 
-GC_EXPORT ompt_start_tool_result_t *ompt_start_tool(unsigned omp_version,
-                                                    const char *runtime_version) {
+GC_EXPORT ompt_start_tool_result_t *
+ompt_start_tool(unsigned omp_version, const char *runtime_version) {
   if (in_start_tool)
     return NULL; /* a tool looked us up again */
   in_start_tool = 1;

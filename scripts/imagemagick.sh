@@ -13,7 +13,7 @@
 #   4. counts: loops instrumented and left alone (the plugin's remarks, saved
 #      with -fsave-optimization-record: libtool takes -Rpass=... for a run
 #      path), and static-loop runtime calls in the stock build (from its IR).
-# Takes long (two full builds; ~40 min on 2 cores), so it is not part of
+# Takes long (two full builds and two `make check` runs), so it is not part of
 # scripts/test.sh. Work tree: build/imagemagick (GRAINCHUNK_IM_DIR).
 #   bash scripts/imagemagick.sh            # everything
 #   bash scripts/imagemagick.sh fetch      # only get the source and tools

@@ -12,8 +12,8 @@
  *                       chunk per thread and loop, dynamic/guided chunks);
  *                       with grainchunk, every chunk.
  *
- *   clang -shared -fPIC -O2 -DBENCH_DISPATCH=1 bench_tool.c -o libdispatch_tool.so
- *   OMP_TOOL_LIBRARIES=./libdispatch_tool.so ./schedbench ...
+ *   clang -shared -fPIC -O2 -DBENCH_DISPATCH=1 bench_tool.c -o
+ * libdispatch_tool.so OMP_TOOL_LIBRARIES=./libdispatch_tool.so ./schedbench ...
  */
 #include <omp-tools.h>
 #include <stdatomic.h>

@@ -43,7 +43,7 @@ const std::string NoStart = ToolDir + "/libfake_tool_nostart.so";
 const std::string ShimLib = SHIM_LIB;
 
 // OpenMP 5.2 values, which older omp-tools.h headers lack.
-constexpr int WsLoopChunk = 3; // ompt_dispatch_ws_loop_chunk
+constexpr int WsLoopChunk = 3;                  // ompt_dispatch_ws_loop_chunk
 const ompt_work_t LoopStatic = (ompt_work_t)10; // LoopStatic
 
 // libomp's ident_t layout, as the plugin's calls pass it.
@@ -461,20 +461,16 @@ TEST_F(ShimTest, NestedLoopsReportWithTheInnerLoopsData) {
   startWithTool();
   ompt_data_t OuterPd{}, OuterTd{}, InnerPd{}, InnerTd{};
   ASSERT_TRUE(__kmpc_should_callback_per_chunk(nullptr));
-  rtWork()(LoopStatic, ompt_scope_begin, &OuterPd, &OuterTd, 0,
-           nullptr);
+  rtWork()(LoopStatic, ompt_scope_begin, &OuterPd, &OuterTd, 0, nullptr);
   __kmpc_for_static_chunk_4(nullptr, 0, 0, 0, 1);
   // A nested parallel region inside the chunk, with its own loop.
   ASSERT_TRUE(__kmpc_should_callback_per_chunk(nullptr));
-  rtWork()(LoopStatic, ompt_scope_begin, &InnerPd, &InnerTd, 0,
-           nullptr);
+  rtWork()(LoopStatic, ompt_scope_begin, &InnerPd, &InnerTd, 0, nullptr);
   runtimeReportsChunk(&InnerPd, &InnerTd, 0, 2); // dropped
   __kmpc_for_static_chunk_4(nullptr, 0, 0, 0, 1);
-  rtWork()(LoopStatic, ompt_scope_end, &InnerPd, &InnerTd, 0,
-           nullptr);
+  rtWork()(LoopStatic, ompt_scope_end, &InnerPd, &InnerTd, 0, nullptr);
   __kmpc_for_static_chunk_4(nullptr, 0, 1, 4, 5);
-  rtWork()(LoopStatic, ompt_scope_end, &OuterPd, &OuterTd, 0,
-           nullptr);
+  rtWork()(LoopStatic, ompt_scope_end, &OuterPd, &OuterTd, 0, nullptr);
   fake_tool_state_t *S = tool();
   ASSERT_EQ(S->n_events, 3);
   EXPECT_EQ(S->events[0].task_data, &OuterTd);

@@ -113,9 +113,7 @@ static void on_dispatch(ompt_data_t *pd, ompt_data_t *td, ompt_dispatch_t kind,
     return;
   }
   /* OpenMP 5.2's ompt_dispatch_chunk_t, which libomp 14's header lacks. */
-  const struct {
-    uint64_t start, iterations;
-  } *c = instance.ptr;
+  const struct { uint64_t start, iterations; } *c = instance.ptr;
   grainchunk_chunk_info_t info;
   char last[8] = "-";
   if (get_info && get_info(&info))
@@ -136,8 +134,7 @@ static int initialize(ompt_function_lookup_t lookup, int dev,
                (ompt_callback_t)on_parallel_begin) == ompt_set_always &&
            set(ompt_callback_implicit_task,
                (ompt_callback_t)on_implicit_task) == ompt_set_always &&
-           set(ompt_callback_work, (ompt_callback_t)on_work) ==
-               ompt_set_always;
+           set(ompt_callback_work, (ompt_callback_t)on_work) == ompt_set_always;
   if (!no_dispatch) {
     /* libomp 14 answers ompt_set_never: a tool still runs, without chunks.
      * The answer is logged for the tests. */
