@@ -764,8 +764,14 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
   // space as a single range from the runtime. When a tool wants chunks, walk
   // it in chunks of the requested size instead: the same thread runs the
   // same iterations in the same order, and the tool sees the schedule's
-  // chunks. if (want && chunk > 0 && ub - lb >= chunk) { ub = lb + chunk - 1;
-  // st = chunk; }
+  // chunks. Clang's latch then steps both bounds by the chunk size, so the
+  // walk is taken only where that cannot wrap: the start of the chunk after
+  // the last one, lb + ((ub - lb) / chunk + 1) * chunk, must fit in the
+  // iteration variable's type (every earlier bound is smaller). Otherwise
+  // the runtime's single range stays, exactly as in a stock build.
+  //   if (want && chunk > 0 && ub - lb >= chunk &&
+  //       lb + (ub - lb) / chunk * chunk <= MAX - chunk)
+  //     { ub = lb + chunk - 1; st = chunk; }
   if (L.WalkOneThread) {
     Instruction *AfterInit = CI->getNextNode();
     Instruction *Term = SplitBlockAndInsertIfThen(Want, AfterInit, false);
@@ -778,9 +784,22 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
     Value *LB = OB.CreateLoad(IVTy, PLB);
     Value *UB = OB.CreateLoad(IVTy, PUB);
     Value *ST = OB.CreateLoad(IVTy, PST);
-    Value *Whole = OB.CreateAnd(
-        OB.CreateICmpSGT(Size, ConstantInt::get(IVTy, 0)),
-        OB.CreateICmpUGE(OB.CreateSub(UB, LB), Size), "grainchunk.whole");
+    Value *Span = OB.CreateSub(UB, LB);
+    Value *Whole =
+        OB.CreateAnd(OB.CreateICmpSGT(Size, ConstantInt::get(IVTy, 0)),
+                     OB.CreateICmpUGE(Span, Size), "grainchunk.whole");
+    // Once per loop: the last chunk's start, then the check above. The
+    // divisor is 1 where the walk is not taken anyway (chunk <= 0).
+    Value *Div = OB.CreateSelect(Whole, Size, ConstantInt::get(IVTy, 1));
+    Value *LastStart =
+        OB.CreateAdd(LB, OB.CreateMul(OB.CreateUDiv(Span, Div), Div));
+    unsigned Bits = IVTy->getIntegerBitWidth();
+    Value *Max = ConstantInt::get(IVTy, Signed ? APInt::getSignedMaxValue(Bits)
+                                               : APInt::getMaxValue(Bits));
+    Value *Fits =
+        OB.CreateICmp(Signed ? ICmpInst::ICMP_SLE : ICmpInst::ICMP_ULE,
+                      LastStart, OB.CreateSub(Max, Div), "grainchunk.fits");
+    Whole = OB.CreateAnd(Whole, Fits, "grainchunk.walk");
     OB.CreateStore(OB.CreateSelect(Whole,
                                    OB.CreateSub(OB.CreateAdd(LB, Size),
                                                 ConstantInt::get(IVTy, 1)),

@@ -3,10 +3,10 @@
 // clamped UB, last = (clamped UB == the loop's last iteration), and the same
 // loc/gtid as the runtime call. Clang picks _4/_4u/_8/_8u from the IV type.
 //
-// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm -DTYPE=int %s -o - | FileCheck %s --check-prefixes=CHECK,%nullcheck -DSFX=4 -DTY=i32 -DGT=sgt
-// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm -DTYPE=unsigned %s -o - | FileCheck %s --check-prefixes=CHECK,%nullcheck -DSFX=4u -DTY=i32 -DGT=ugt
-// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm -DTYPE=long %s -o - | FileCheck %s --check-prefixes=CHECK,%nullcheck -DSFX=8 -DTY=i64 -DGT=sgt
-// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm "-DTYPE=unsigned long" %s -o - | FileCheck %s --check-prefixes=CHECK,%nullcheck -DSFX=8u -DTY=i64 -DGT=ugt
+// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm -DTYPE=int %s -o - | FileCheck %s --check-prefixes=CHECK,%nullcheck -DSFX=4 -DTY=i32 -DGT=sgt -DLE=sle -DMAX=2147483647
+// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm -DTYPE=unsigned %s -o - | FileCheck %s --check-prefixes=CHECK,%nullcheck -DSFX=4u -DTY=i32 -DGT=ugt -DLE=ule -DMAX=-1
+// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm -DTYPE=long %s -o - | FileCheck %s --check-prefixes=CHECK,%nullcheck -DSFX=8 -DTY=i64 -DGT=sgt -DLE=sle -DMAX=9223372036854775807
+// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm "-DTYPE=unsigned long" %s -o - | FileCheck %s --check-prefixes=CHECK,%nullcheck -DSFX=8u -DTY=i64 -DGT=ugt -DLE=ule -DMAX=-1
 // RUN: %clang -fopenmp -fplugin=%plugin -O2 -S -emit-llvm -DTYPE=int %s -o - | FileCheck %s --check-prefix=O2 -DSFX=4 -DTY=i32
 // RUN: %clang -fopenmp -fplugin=%plugin -O2 -S -emit-llvm -DTYPE=unsigned %s -o - | FileCheck %s --check-prefix=O2 -DSFX=4u -DTY=i32
 // RUN: %clang -fopenmp -fplugin=%plugin -O2 -S -emit-llvm -DTYPE=long %s -o - | FileCheck %s --check-prefix=O2 -DSFX=8 -DTY=i64
@@ -39,6 +39,14 @@ void loop(TYPE n) {
 // A team of one thread walks the schedule's chunks too (when a tool asks):
 // CHECK-NEXT: br i1 [[WANT]], label %[[ONE:[0-9a-zA-Z._]+]], label
 // CHECK:      [[ONE]]:
+// ...where Clang's chunk loop cannot step past the type's limit: the last
+// chunk's start, lb + (ub - lb) / chunk * chunk, is at most MAX - chunk.
+// CHECK:      [[Q:%[0-9a-zA-Z._]+]] = udiv [[TY]] [[SPAN:%[0-9a-zA-Z._]+]], [[DIV:%[0-9a-zA-Z._]+]]
+// CHECK-NEXT: [[QC:%[0-9a-zA-Z._]+]] = mul [[TY]] [[Q]], [[DIV]]
+// CHECK-NEXT: [[LAST0:%[0-9a-zA-Z._]+]] = add [[TY]] %{{[0-9a-zA-Z._]+}}, [[QC]]
+// CHECK-NEXT: [[LIM:%[0-9a-zA-Z._]+]] = sub [[TY]] [[MAX]], [[DIV]]
+// CHECK-NEXT: [[FITS:%[0-9a-zA-Z._]+]] = icmp [[LE]] [[TY]] [[LAST0]], [[LIM]]
+// CHECK-NEXT: and i1 %{{[0-9a-zA-Z._]+}}, [[FITS]]
 // CHECK:      store [[TY]] {{%[0-9a-zA-Z._]+}}, {{(ptr|[^ ,()]+\*)}} [[UB]]
 // CHECK:      store [[TY]] {{%[0-9a-zA-Z._]+}}, {{(ptr|[^ ,()]+\*)}} [[ST]]
 // Clang's chunk header is unchanged: UB = min(UB, G); IV = LB:
