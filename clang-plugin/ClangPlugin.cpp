@@ -9,6 +9,12 @@
 //   help      print the arguments and the remark options, then go on
 // Any other argument is an error.
 //
+// Clang's C++ interface changes between major versions, so the plugin runs
+// only in the Clang it was built for. When the library is loaded, before it
+// registers anything, it asks the loading Clang for its version (the
+// exported clang::getClangFullVersion) and, on a mismatch, prints one line
+// naming both versions and ends the compilation with exit code 1.
+//
 // Clang >= 18 takes the pass through CodeGenOptions::PassBuilderCallbacks.
 // Older Clang has no such hook, only the list of pass plugins that
 // -fpass-plugin= fills (CodeGenOptions::PassPlugins): the plugin adds its own
@@ -22,22 +28,64 @@
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/DiagnosticFrontend.h"
+#include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <string>
+#include <unistd.h>
+
 #if LLVM_VERSION_MAJOR < 18
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include <algorithm>
-#include <dlfcn.h>
 #endif
 
 using namespace clang;
 
 namespace {
+
+/// Stops the compilation, before the plugin registers anything, if the Clang
+/// loading it is not the major version it was built for: calling into
+/// another version's classes crashes (clang-14 loading a plugin built for 22
+/// ends in SIGSEGV). Clang exports clang::getClangFullVersion() from
+/// libclang-cpp in every supported version; a Clang that does not export it
+/// (a static build) is not checked.
+struct VersionGuard {
+  VersionGuard() {
+    using VersionFn = std::string (*)();
+    void *Sym = dlsym(RTLD_DEFAULT, "_ZN5clang19getClangFullVersionB5cxx11Ev");
+    if (!Sym)
+      return;
+    std::string Host = reinterpret_cast<VersionFn>(Sym)();
+    size_t At = Host.find("version ");
+    if (At == std::string::npos)
+      return;
+    std::string HostVersion = Host.substr(At + 8);
+    HostVersion = HostVersion.substr(0, HostVersion.find_first_of(" )"));
+    if (std::atoi(HostVersion.c_str()) == CLANG_VERSION_MAJOR)
+      return;
+    int Major = std::atoi(HostVersion.c_str());
+    std::fprintf(stderr,
+                 "error: grainchunk: this plugin was built for Clang %s but "
+                 "is loaded by Clang %s; use the libgrainchunk.so built for "
+                 "Clang %d (package grainchunk-clang-%d, or "
+                 "GRAINCHUNK_LLVM_VERSION=%d bash scripts/build.sh)\n",
+                 CLANG_VERSION_STRING, HostVersion.c_str(), Major, Major,
+                 Major);
+    std::fflush(stderr);
+    // Nothing of this Clang's state may be touched any more: leave now.
+    _exit(1);
+  }
+};
+VersionGuard Guard; // constructed before the registration at the end
 
 #if LLVM_VERSION_MAJOR < 18
 /// The file this plugin was loaded from, as an absolute path; empty if the

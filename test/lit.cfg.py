@@ -64,3 +64,12 @@ config.substitutions += [
     ("%nullcheck", "FOLDED" if major < 19 else "INST"),
     ("%llvm_major", str(major)),
 ]
+# Another installed Clang (any major version but the one under test), to load
+# this plugin into the wrong Clang.
+for other in (22, 19, 16, 15, 14):
+    path = f"/usr/lib/llvm-{other}/bin/clang"
+    if other != major and os.path.exists(path):
+        config.available_features.add("other-clang")
+        config.substitutions.append(("%other_clang", path))
+        config.substitutions.append(("%other_major", str(other)))
+        break
