@@ -181,13 +181,36 @@ bool sameBound(const Value *A, const Value *B) {
          !LB->isVolatile();
 }
 
-/// `add (load A), (load B)` in block \p BB.
-bool isAddOfLoads(const Value *V, const Value *A, const Value *B,
-                  const BasicBlock *BB) {
-  const auto *Add = dyn_cast<BinaryOperator>(V);
-  return Add && Add->getOpcode() == Instruction::Add &&
-         Add->getParent() == BB && isLoadFrom(Add->getOperand(0), A) &&
-         isLoadFrom(Add->getOperand(1), B);
+/// Clang's step of a bound, `A + B`, computed in blocks \p InLatch accepts:
+/// `add (load A), (load B)`, or, where Clang checks the addition for
+/// overflow (-fsanitize=undefined, -fsanitize=integer, -ftrapv),
+/// `extractvalue ({s,u}add.with.overflow(load A, load B)), 0`.
+bool isStepOf(const Value *V, const Value *A, const Value *B,
+              function_ref<bool(const BasicBlock *)> InLatch) {
+  const Instruction *Sum = nullptr;
+  const Value *X = nullptr, *Y = nullptr;
+  if (const auto *Add = dyn_cast<BinaryOperator>(V)) {
+    if (Add->getOpcode() != Instruction::Add)
+      return false;
+    Sum = Add;
+    X = Add->getOperand(0);
+    Y = Add->getOperand(1);
+  } else if (const auto *EV = dyn_cast<ExtractValueInst>(V)) {
+    const auto *II = dyn_cast<IntrinsicInst>(EV->getAggregateOperand());
+    if (EV->getNumIndices() != 1 || EV->getIndices()[0] != 0 || !II ||
+        (II->getIntrinsicID() != Intrinsic::sadd_with_overflow &&
+         II->getIntrinsicID() != Intrinsic::uadd_with_overflow) ||
+        !InLatch(II->getParent()))
+      return false;
+    Sum = EV;
+    X = II->getArgOperand(0);
+    Y = II->getArgOperand(1);
+  } else {
+    return false;
+  }
+  return InLatch(Sum->getParent()) && isLoadFrom(X, A) && isLoadFrom(Y, B) &&
+         InLatch(cast<Instruction>(X)->getParent()) &&
+         InLatch(cast<Instruction>(Y)->getParent());
 }
 
 /// With typed pointers (LLVM 14), lifetime markers take an i8* cast of the
@@ -517,8 +540,11 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
       if (S == StIV || isa<LoadInst>(I) || I->isLifetimeStartOrEnd() ||
           isLifetimeCast(I))
         continue;
+      auto InIVLatch = [&](const BasicBlock *BB) {
+        return S && DT.dominates(Body, BB) && DT.dominates(BB, S->getParent());
+      };
       if (S && S->getPointerOperand() == PIV && !IVLatch &&
-          isAddOfLoads(S->getValueOperand(), PIV, B.PST, S->getParent())) {
+          isStepOf(S->getValueOperand(), PIV, B.PST, InIVLatch)) {
         IVLatch = S->getParent();
         continue;
       }
@@ -602,8 +628,14 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
         }
         if (S == H.StUB || (ExtraStUB && S == ExtraStUB))
           continue;
-        if (Latch && S->getParent() == Latch && A != B.PST &&
-            isAddOfLoads(S->getValueOperand(), A, B.PST, Latch)) {
+        // The latch: the blocks from the end of the chunk to the jump back
+        // (one block, or several where Clang checks the step for overflow).
+        auto InLatch = [&](const BasicBlock *BB) {
+          return BB == Latch ||
+                 (Body && DT.dominates(Body, BB) && DT.dominates(BB, Latch));
+        };
+        if (Latch && InLatch(S->getParent()) && A != B.PST &&
+            isStepOf(S->getValueOperand(), A, B.PST, InLatch)) {
           if ((A == B.PLB ? StLB : StUBInc) != nullptr)
             return "a loop bound is updated twice in the latch";
           (A == B.PLB ? StLB : StUBInc) = S;
