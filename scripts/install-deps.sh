@@ -12,6 +12,12 @@ pkgs=(clang-"$V" libclang-"$V"-dev llvm-"$V"-dev llvm-"$V"-tools
 if [[ "$V" == 22 ]]; then
   pkgs+=(libomp-22-dev)
 fi
+# Sanitizer runtimes (the build-mode tests link -fsanitize=undefined): in
+# libclang-common-14-dev for 14, which clang-14 pulls in; libclang-rt-N-dev
+# from 15 on.
+if ((V >= 15)); then
+  pkgs+=(libclang-rt-"$V"-dev)
+fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

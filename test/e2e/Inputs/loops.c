@@ -14,10 +14,10 @@ static void begin_loop(long long trip, long long chunk) {
 }
 
 static void end_loop(long long trip) {
-  long long s = 0;
+  unsigned long long s = 0; /* wraps: defined, also under -fsanitize */
   for (long long k = 0; k < trip; k++)
-    s = s * 31 + acc[k];
-  printf("sum %lld\n", s);
+    s = s * 31 + (unsigned long long)acc[k];
+  printf("sum %llu\n", s);
 }
 
 /* Ascending/descending loop over TYPE from A towards B with step S. */
