@@ -104,6 +104,7 @@ std::string ownPath() {
 /// Makes the compilation run GrainChunkPass at the pipeline start. Returns
 /// false if this Clang cannot be made to.
 bool addPass(CompilerInstance &CI) {
+  grainchunk::InstrumentWithoutPipeline = true;
 #if LLVM_VERSION_MAJOR >= 18
   CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
       [](llvm::PassBuilder &PB) { grainchunk::registerAtPipelineStart(PB); });

@@ -35,10 +35,12 @@
 
 #include "GrainChunkPass.h"
 
+#include "llvm/ADT/Any.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Dominators.h"
@@ -47,11 +49,13 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/PassInstrumentation.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
+#include <memory>
 #include <string>
 
 using namespace llvm;
@@ -1019,11 +1023,60 @@ PreservedAnalyses GrainChunkPass::run(Function &F,
   return PreservedAnalyses::none();
 }
 
+bool InstrumentWithoutPipeline = false;
+
+/// Runs the pass over every function of \p M, outside any pipeline.
+static void instrumentModule(Module &M) {
+  PassBuilder PB;
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  GrainChunkPass Pass;
+  for (Function &F : M)
+    if (!F.isDeclaration())
+      Pass.run(F, FAM);
+}
+
 void registerAtPipelineStart(PassBuilder &PB) {
+  // Set once the pipeline is built (before any of its passes runs).
+  auto Started = std::make_shared<bool>(false);
   PB.registerPipelineStartEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel) {
+      [Started](ModulePassManager &MPM, OptimizationLevel) {
+        *Started = true;
         MPM.addPass(createModuleToFunctionPassAdaptor(GrainChunkPass()));
       });
+  // Clang may write bitcode without building LLVM's pipeline: -save-temps
+  // compiles to bitcode with -disable-llvm-passes and optimizes it in a
+  // second step from IR, where frontend plugins do not run. Then the pass
+  // runs on the module right before the first pass Clang does run (the
+  // bitcode writer), so the bitcode carries the instrumented loops.
+  PassInstrumentationCallbacks *PIC = PB.getPassInstrumentationCallbacks();
+  if (!InstrumentWithoutPipeline || !PIC)
+    return;
+  PIC->registerBeforeNonSkippedPassCallback([Started](StringRef, Any IR) {
+    if (*Started)
+      return;
+    *Started = true;
+#if LLVM_VERSION_MAJOR < 16
+    if (!any_isa<const Module *>(IR))
+      return;
+    const Module *M = any_cast<const Module *>(IR);
+#else
+    const Module *const *MP = any_cast<const Module *>(&IR);
+    if (!MP)
+      return;
+    const Module *M = *MP;
+#endif
+    // The callback sees the module as const; the pass manager that is about
+    // to run the next pass holds it mutable.
+    instrumentModule(const_cast<Module &>(*M));
+  });
 }
 
 } // namespace grainchunk

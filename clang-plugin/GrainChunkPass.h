@@ -30,7 +30,11 @@ public:
 
 /// Adds the pass at the pipeline-start extension point of \p PB, so that it
 /// sees Clang's loop shape before any optimization, at every -O level.
+/// When Clang skips LLVM's pipeline but writes bitcode (-save-temps), the
+/// pass runs on the module before the first pass Clang runs; only the Clang
+/// plugin sets this (opt and -fpass-plugin build their own pipelines).
 void registerAtPipelineStart(llvm::PassBuilder &PB);
+extern bool InstrumentWithoutPipeline;
 
 } // namespace grainchunk
 
