@@ -10,8 +10,19 @@ or without nowait, orphaned for in a called function, parallel for simd,
 collapse(2), lastprivate, teams distribute with or without dist_schedule,
 teams distribute parallel for,
 a parallel loop nested in another),
-optimization level, language (C or C++) and Clang's OpenMPIRBuilder on or
-off.
+optimization level, language (C or C++), Clang's OpenMPIRBuilder on or
+off, and build flags that change Clang's code (-save-temps,
+-fsanitize=undefined, -ftrapv).
+
+One program in eight is a near-limit program instead: one loop whose
+logical iteration space ends next to the limit of a 32- or 64-bit type
+(trip counts around 2^30, 2^31, 2^32, 2^62, 2^63, 2^64, chunks up to the
+type's limit), run by a one-thread or serialized team under the tool, or by
+2-4 threads where the fuzzer's own simulation of Clang's chunk loop stays
+inside the type (beyond it stock Clang itself overflows). Its body only
+counts iterations and sums the loop variable, which LLVM folds to a
+constant per chunk at -O1 and above, so 2^62 iterations take as long as a
+few chunks.
 
 For each program the fuzzer computes, on its own (never from the program):
   - which values the loop variable takes, hence each loop's trip count and
@@ -211,6 +222,137 @@ class Region:
         return out
 
 
+LIMIT_TYPES = [("int", 32, True), ("unsigned", 32, False),
+               ("long", 64, True), ("unsigned long", 64, False),
+               ("long long", 64, True), ("unsigned long long", 64, False)]
+
+
+class LimitsRegion:
+    """One loop whose logical iteration space ends next to its type's limit.
+
+    The logical iteration variable Clang uses has the loop variable's width
+    (32 or 64 bits here); its signedness is read from the IR (run_one)."""
+
+    def __init__(self, rng, idx):
+        self.idx = idx
+        self.kind = "limits"
+        self.ctype, bits, signed = rng.choice(LIMIT_TYPES)
+        self.bits = bits
+        tmin, tmax = type_range(bits, signed)
+        width = tmax - tmin  # values the type holds, minus one
+        self.step = rng.choice([1, 1, 1, 2, 3])
+        exp = rng.choice([bits - 2, bits - 2, bits - 1, bits - 1, bits])
+        trip = (1 << exp) + rng.randint(-9, 9)
+        trip = max(1, min(trip, width // self.step))
+        self.up = rng.random() < 0.7
+        span = (trip - 1) * self.step
+        # Start at the type's minimum, at 0 (or 1), or so that the loop ends
+        # at the type's maximum.
+        where = rng.choice(["min", "zero", "max"])
+        if self.up:
+            lo_lim, hi_lim = tmin, tmax - span
+        else:
+            lo_lim, hi_lim = tmin + span, tmax
+        start = {"min": lo_lim, "max": hi_lim,
+                 "zero": min(max(rng.choice([0, 1]), lo_lim), hi_lim)}[where]
+        self.lo = start
+        last = start + span if self.up else start - span
+        self.incl = rng.random() < 0.5
+        if self.incl:
+            self.hi = last
+        else:  # i < hi (i > hi): one step past the last value, if it fits
+            nxt = last + 1 if self.up else last - 1
+            if not tmin <= nxt <= tmax:
+                self.incl, nxt = True, last
+            self.hi = nxt
+        self.trip = trip
+        # A chunk size that makes the chunk walk reach the limit: from a few
+        # chunks to a few thousand (each one is a tool event).
+        cmax = (1 << (bits - 1)) - 1  # the runtime takes a signed chunk
+        kind = rng.choice(["big", "third", "power", "odd"])
+        if kind == "big":
+            chunk = cmax - rng.randint(0, 9)
+        elif kind == "third":
+            chunk = trip // rng.choice([2, 3, 7]) + rng.randint(-3, 3)
+        elif kind == "power":
+            chunk = (1 << rng.randint(bits - 12, bits - 2)) + \
+                rng.choice([-1, 0, 1])
+        else:
+            chunk = trip // rng.randint(2, 4000) * 2 + 1
+        self.chunk = max(1, min(chunk, cmax))
+        while -(-trip // self.chunk) > 4000:
+            self.chunk = min(cmax, self.chunk * 2 + 1)
+        self.serial = rng.random() < 0.25
+        self.threads = 1 if self.serial else rng.choice([1, 1, 2, 3, 4])
+        # More than one thread only where Clang's chunk loop stays inside
+        # the type whatever its signedness (beyond it stock Clang overflows).
+        if self.threads > 1 and not all(
+                clang_walk_fits(trip, self.chunk, self.threads, bits, sg)
+                for sg in (True, False)):
+            self.threads = 1
+
+    def values_count_sum(self):
+        n, lo, st = self.trip, self.lo, self.step if self.up else -self.step
+        return n & MASK, (n * lo + st * (n * (n - 1) // 2)) & MASK
+
+    def header(self):
+        b, sg = self.bits, self.ctype.startswith("unsigned") is False
+        cmp = ("<=" if self.incl else "<") if self.up else \
+            (">=" if self.incl else ">")
+        inc = f"i += {self.step}" if self.up else f"i -= {self.step}"
+        return (f"for ({self.ctype} i = ({self.ctype}){c_int(self.lo, b, sg)}; "
+                f"i {cmp} ({self.ctype}){c_int(self.hi, b, sg)}; {inc})")
+
+    def code(self):
+        par = f"num_threads({self.threads})" + (" if(0)" if self.serial
+                                                 else "")
+        sfx = "LL"
+        return (f"unsigned long long cnt = 0, sum = 0;\n"
+                f"const long long chunk = {self.chunk}{sfx};\n"
+                f"#pragma omp parallel for schedule(static, chunk) {par} "
+                f"reduction(+:cnt, sum)\n{self.header()}\n"
+                f"  {{ cnt++; sum += (unsigned long long)i; }}\n"
+                f'printf("sum %llu\\nsum %llu\\n", cnt, sum);')
+
+    def model(self, iv_signed):
+        """check_chunks' model, given the logical iteration variable's
+        signedness: a one-thread team walks the schedule's chunks only where
+        grainchunk's walk fits in that type; otherwise one chunk."""
+        if self.threads > 1:
+            return f"REGION {self.threads}\nLOOP {self.trip} {self.chunk}\n"
+        imax = (1 << (self.bits - (1 if iv_signed else 0))) - 1
+        last_start = (self.trip - 1) // self.chunk * self.chunk
+        walk = last_start + self.chunk <= imax
+        return f"REGION 1\nLOOP {self.trip} {self.chunk if walk else 0}\n"
+
+
+def clang_walk_fits(trip, chunk, threads, bits, signed):
+    """Whether Clang's chunk loop (lb += stride; ub += stride, clamped to
+    trip - 1), run by `threads` threads from the runtime's first chunks,
+    keeps every bound it computes inside the iteration variable's type."""
+    imax = (1 << (bits - (1 if signed else 0))) - 1
+    stride = chunk * threads
+    if stride > imax:
+        return False
+    for t in range(threads):
+        lb, ub = t * chunk, t * chunk + chunk - 1
+        if ub > imax:
+            return False
+        while lb <= min(ub, trip - 1):
+            lb, ub = lb + stride, ub + stride
+            if lb > imax or ub > imax:
+                return False
+    return True
+
+
+def gen_limits_program(rng):
+    r = LimitsRegion(rng, 0)
+    src = "#include <stdio.h>\nint main(void) {\n" + r.code() + \
+        "\nreturn 0;\n}\n"
+    cnt, sm = r.values_count_sum()
+    return src, f"sum {cnt}\nsum {sm}\n", r
+
+
 def loop_code(rng, region, j, nest, chunk, runtime_chunk, nowait, pragma,
               acc=None):
     acc = acc or f"s{j}"
@@ -382,15 +524,32 @@ def clean_env():
 
 def run_one(env, seed, index, workdir):
     rng = random.Random(f"{seed}/{index}")
-    src, expect_out, model = gen_program(rng)
-    opt = rng.choice(["-O0", "-O1", "-O2", "-O3", "-Os"])
+    limits = rng.random() < 0.0625
+    if limits:
+        src, expect_out, lregion = gen_limits_program(rng)
+        model = None  # needs the iteration variable's signedness (below)
+        # 2^62 iterations finish only where LLVM folds the body to one
+        # addition per chunk: -O2/-O3 without overflow checks. 32-bit loops
+        # (at most 2^32 iterations) run at any level from -O1.
+        opt = rng.choice(["-O2", "-O3"] if lregion.bits == 64 else
+                         ["-O1", "-O2", "-O3", "-Os"])
+    else:
+        src, expect_out, model = gen_program(rng)
+        opt = rng.choice(["-O0", "-O1", "-O2", "-O3", "-Os"])
     cxx = rng.random() < 0.3
     # OpenMPIRBuilder is experimental before Clang 19 (Clang 14 crashes on
     # some of these programs with or without grainchunk).
-    irbuilder = rng.random() < 0.15 and CLANG_MAJOR >= 19
+    irbuilder = rng.random() < 0.15 and CLANG_MAJOR >= 19 and not limits
+    # Build flags that change the code Clang emits for the loops.
+    flag = rng.choice([None] * 7 + ["-save-temps", "-fsanitize=undefined",
+                                    "-ftrapv"])
+    if limits and lregion.bits == 64 and flag != "-save-temps":
+        flag = None
     d = os.path.join(workdir, f"p{index}")
     os.makedirs(d, exist_ok=True)
-    files = {"prog.c": src, "expected.out": expect_out, "model.txt": model}
+    files = {"prog.c": src, "expected.out": expect_out}
+    if model is not None:
+        files["model.txt"] = model
     for name, text in files.items():
         with open(os.path.join(d, name), "w") as f:
             f.write(text)
@@ -398,6 +557,8 @@ def run_one(env, seed, index, workdir):
     cc = [env.clang + ("++" if cxx else ""), "-fopenmp", opt, "-w"] + lang
     if irbuilder:
         cc.append("-fopenmp-enable-irbuilder")
+    if flag:
+        cc.append(flag)
     stock = cc + ["prog.c", "-o", "prog.stock"] + env.omp_link
     gc = cc + [f"-fplugin={env.plugin}", "-Rpass-missed=grainchunk",
                "prog.c", "-o", "prog.gc"] + env.omp_link + env.shim_link
@@ -409,16 +570,36 @@ def run_one(env, seed, index, workdir):
             f"python3 {CHECK_CHUNKS} model.txt tool.log"]
     with open(os.path.join(d, "reproduce.sh"), "w") as f:
         f.write("#!/bin/sh\n# gcfuzz seed %s program %d (%s%s)\nset -ex\n"
-                "cd \"$(dirname \"$0\")\"\n" % (seed, index, opt,
-                                                 ", C++" if cxx else "")
+                "cd \"$(dirname \"$0\")\"\n" % (seed, index, opt + (
+                    " " + flag if flag else ""), ", C++" if cxx else "")
                 + "\n".join(cmds) + "\ncmp expected.out stock.out\n"
                 "cmp expected.out gc.out\n")
     problems = []
 
-    def sh(args, **kw):
-        return subprocess.run(args, cwd=d, capture_output=True, text=True,
-                              env=clean_env(), timeout=300, **kw)
+    def sh(args, env=None, timeout=300):
+        """Runs args in the program's directory; a run that times out
+        returns code 124 (as timeout(1) does) instead of raising."""
+        try:
+            return subprocess.run(args, cwd=d, capture_output=True,
+                                  text=True, env=env or clean_env(),
+                                  timeout=timeout)
+        except subprocess.TimeoutExpired as t:
+            return subprocess.CompletedProcess(args, 124, t.stdout or "",
+                                               "timed out")
 
+    if limits:
+        # The logical iteration variable's signedness decides where a
+        # one-thread team's chunk walk fits (see LimitsRegion.model).
+        ir = sh(cc + ["-S", "-emit-llvm", "-O0", "prog.c", "-o", "-"])
+        sfx = [w.split("(")[0] for w in
+               ir.stdout.split("@__kmpc_for_static_init_")[1:]]
+        calls = [x for x in sfx if x in ("4", "4u", "8", "8u")]
+        if ir.returncode or len(set(calls)) != 1:
+            return index, "stock Clang failed: no single static loop", \
+                None, d
+        model = lregion.model(calls[0] in ("4", "8"))
+        with open(os.path.join(d, "model.txt"), "w") as f:
+            f.write(model)
     r = sh(stock)
     if r.returncode:
         # Not a program grainchunk can be compared on (stock Clang crashed).
@@ -430,16 +611,27 @@ def run_one(env, seed, index, workdir):
     elif "loop not instrumented" in r.stderr:
         problems.append("loop left alone: " + r.stderr.strip()[:400])
     if not problems:
-        r = sh(["./prog.stock"])
-        stock_out = r.stdout
+        r = sh(["./prog.stock"], timeout=20 if limits else 120)
+        stock_out = r.stdout if isinstance(r.stdout, str) else ""
         e = clean_env()
         e.update(OMP_TOOL_LIBRARIES=env.tool,
                  CHUNK_TOOL_OUT=os.path.join(d, "tool.log"))
-        g = subprocess.run(["./prog.gc"], cwd=d, capture_output=True,
-                           text=True, env=e, timeout=300)
+        g = sh(["./prog.gc"], env=e, timeout=20 if limits else 120)
+        if not isinstance(g.stdout, str):
+            g.stdout = ""
         for name, text in (("stock.out", stock_out), ("gc.out", g.stdout)):
             with open(os.path.join(d, name), "w") as f:
                 f.write(text)
+        if r.returncode == 124:
+            # The stock program did not finish in time: nothing to compare.
+            return index, "stock program timed out", None, d
+        if g.returncode == 124 and limits:
+            # A near-limit loop of up to 2^64 iterations finishes only where
+            # LLVM folds its body; in the grainchunk build it sometimes does
+            # not (the chunk call keeps the bounds in memory). Counted apart:
+            # slower, not wrong, and not comparable.
+            return index, "near-limit loop not folded in the grainchunk " \
+                "build (timed out; stock finished)", "slow", d
         if stock_out != expect_out and g.stdout == stock_out and \
                 not r.returncode and not g.returncode:
             # The stock program itself is wrong (a toolchain defect, e.g.
@@ -459,7 +651,9 @@ def run_one(env, seed, index, workdir):
                             "tool.log"], cwd=d, capture_output=True, text=True)
         if c.returncode:
             problems.append("chunk stream: " + c.stdout.strip()[-600:])
-    how = opt + (" C++" if cxx else " C") + (" irbuilder" if irbuilder else "")
+    how = opt + (" C++" if cxx else " C") + (" irbuilder" if irbuilder
+                                             else "") + \
+        (" " + flag if flag else "") + (" near-limit" if limits else "")
     return index, how, problems, d
 
 
@@ -475,7 +669,7 @@ def main():
     env = Env(os.path.abspath(a.build))
     keep = a.keep or os.path.join(os.path.abspath(a.build), "fuzz-failures")
     work = tempfile.mkdtemp(prefix="gcfuzz-")
-    failed = skipped = 0
+    failed = skipped = slow = 0
     loops = 0
     try:
         with ThreadPoolExecutor(a.jobs) as ex:
@@ -483,6 +677,11 @@ def main():
                     for i in range(a.count)]
             for fut in futs:
                 index, how, problems, d = fut.result()
+                if problems == "slow":
+                    slow += 1
+                    print(f"gcfuzz: program {index}: {how}")
+                    shutil.rmtree(d, ignore_errors=True)
+                    continue
                 if problems is None:
                     skipped += 1
                     print(f"gcfuzz: program {index} skipped: {how}")
@@ -507,7 +706,9 @@ def main():
     print(f"gcfuzz: seed {a.seed}: {a.count} programs, {loops} loops with "
           f"iterations, {failed} failed"
           + (f", {skipped} skipped (stock Clang failed or ran the program "
-             "wrongly)" if skipped else ""))
+             "wrongly)" if skipped else "")
+          + (f", {slow} near-limit not compared (grainchunk build not "
+             "folded)" if slow else ""))
     return 1 if failed else 0
 
 
