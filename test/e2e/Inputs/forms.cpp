@@ -91,6 +91,20 @@ static void clauses(int n, int threads) {
   std::printf("clauses %lld %ld %d\n", s, j, last);
 }
 
+// A doacross loop (ordered(1)) with a static schedule: Clang runs it as a
+// static loop, and the chunks wait for each other through the runtime.
+static void doacross(int n, int threads) {
+  unsigned long long a[200] = {0};
+  region(threads, n - 1, 3);
+#pragma omp parallel for schedule(static, 3) ordered(1) num_threads(threads)
+  for (int i = 1; i < n; i++) {
+#pragma omp ordered depend(sink : i - 1)
+    a[i] = a[i - 1] * 3 + (unsigned long long)i;
+#pragma omp ordered depend(source)
+  }
+  std::printf("doacross %llu\n", a[n - 1]);
+}
+
 int main() {
   for (int t = 1; t <= 4; t++) {
     tmpl<long>(25, t);
@@ -98,6 +112,7 @@ int main() {
     lambda(31, t);
     containers(t);
     clauses(77, t);
+    doacross(60, t);
   }
   return 0;
 }

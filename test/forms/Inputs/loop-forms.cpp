@@ -196,12 +196,22 @@ void runtime_auto(int n) {
     work(i);
 }
 
-// FORM: `ordered` loops
+// FORM: `ordered` loops (an `ordered` region in the loop body)
 void ordered(int n) {
 #pragma omp parallel for schedule(static, 4) ordered
   for (int i = 0; i < n; i++) {
 #pragma omp ordered
     work(i);
+  }
+}
+
+// FORM: `ordered(n)` doacross loops with a static schedule
+void doacross(int n) {
+#pragma omp parallel for schedule(static, 4) ordered(1)
+  for (int i = 1; i < n; i++) {
+#pragma omp ordered depend(sink : i - 1)
+    work(i);
+#pragma omp ordered depend(source)
   }
 }
 
