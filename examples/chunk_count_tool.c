@@ -7,6 +7,7 @@
  */
 #include <omp-tools.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define MAX_THREADS 256
@@ -20,9 +21,11 @@ static void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data) {
 
 static void on_dispatch(ompt_data_t *parallel_data, ompt_data_t *task_data,
                         ompt_dispatch_t kind, ompt_data_t instance) {
-  if (kind != ompt_dispatch_ws_loop_chunk)
+  /* OpenMP 5.2's ompt_dispatch_ws_loop_chunk and ompt_dispatch_chunk_t,
+   * spelled out: libomp 14's omp-tools.h (OpenMP 5.0) has neither. */
+  if (kind != 3 /* ompt_dispatch_ws_loop_chunk */)
     return;
-  const ompt_dispatch_chunk_t *chunk = instance.ptr;
+  const struct { uint64_t start, iterations; } *chunk = instance.ptr;
   unsigned t = get_thread_data()->value % MAX_THREADS;
   atomic_fetch_add_explicit(&chunks[t], 1, memory_order_relaxed);
   atomic_fetch_add_explicit(&iterations[t], chunk->iterations,

@@ -8,7 +8,8 @@
 set -euo pipefail
 V="${GRAINCHUNK_LLVM_VERSION:-22}"
 pkgs=(clang-"$V" libclang-"$V"-dev llvm-"$V"-dev llvm-"$V"-tools
-      cmake ninja-build python3 libgtest-dev binutils)
+      cmake ninja-build python3 libgtest-dev binutils
+      pkgconf dpkg-dev file) # the install and package tests
 if [[ "$V" == 22 ]]; then
   pkgs+=(libomp-22-dev)
 fi

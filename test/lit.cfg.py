@@ -1,6 +1,7 @@
 # lit configuration for grainchunk. Run through ctest, or directly on the
 # build tree (one test or all):  lit -sv build/test [build/test/codegen/x.c]
 import os
+import shutil
 import lit.formats
 
 if not hasattr(config, "grainchunk_obj"):
@@ -35,6 +36,7 @@ config.substitutions += [
     ("%tooldir", os.path.join(obj, "test")),
     ("%shim_link", shim_link),
     ("%omp_link", omp_link),
+    ("%omp_libdir", omp),
     ("%chunk_tool", os.path.join(obj, "test", "libchunk_tool.so")),
     ("%check_chunks", f"{config.python} {config.grainchunk_src}/test/e2e/check_chunks.py"),
     ("%inputs", os.path.join(config.grainchunk_src, "test", "e2e", "Inputs")),
@@ -43,6 +45,8 @@ config.substitutions += [
     ("%ompt_include", config.ompt_include),
     ("%python", config.python),
     ("%build", obj),
+    ("%cmake", config.cmake),
+    ("%cpack", config.cpack),
     ("%src", config.grainchunk_src),
 ]
 config.environment["PATH"] = os.pathsep.join(
@@ -52,6 +56,13 @@ for var in ["OMP_TOOL", "OMP_TOOL_LIBRARIES", "OMP_TOOL_VERBOSE_INIT",
             "GRAINCHUNK_VERBOSE", "OMP_NUM_THREADS", "LD_PRELOAD"]:
     config.environment.pop(var, None)
 config.available_features.add(f"llvm-{config.llvm_version_major}")
+# The Debian package (install/package.test): CMake writes CPackConfig.cmake
+# when building against Debian's clang-N (packaging/CMakeLists.txt).
+if (os.path.exists(os.path.join(obj, "CPackConfig.cmake")) and
+        shutil.which("dpkg-deb")):
+    config.available_features.add("deb-package")
+if shutil.which("gcc"):
+    config.available_features.add("gcc")
 # Clang 14 emits typed pointers (i32*), later versions opaque ones (ptr);
 # %i32ptr spells a pointer to i32. Before LLVM 19, IRBuilder folds a weak
 # function's null test into an icmp constant expression; %nullcheck names
