@@ -242,6 +242,10 @@ struct StaticLoop {
   Value *Lower = nullptr;     // chunk lower bound (load of LB in the header)
   Value *Upper = nullptr;     // clamped chunk upper bound
   Value *LastIter = nullptr;  // the loop's last logical iteration
+  // OpenMPIRBuilder's chunk loop: the chunk has TripCount iterations from
+  // Lower, and the loop Count (LastIter = Count - 1, made at ReportAt).
+  Value *TripCount = nullptr;
+  Value *Count = nullptr;
 };
 
 /// The bounds the runtime call fills in, and the loop they belong to.
@@ -418,6 +422,135 @@ BasicBlock *matchChunkTest(ArrayRef<Instruction *> I, Value *PIV,
   return Body;
 }
 
+/// The static chunked loop OpenMPIRBuilder emits (Clang >= 19 with
+/// -fopenmp-enable-irbuilder, for a `for` outside a combined construct):
+/// it reads the runtime's first chunk once and walks the chunks with its
+/// own counters instead of LB/UB:
+///   init(..., &LB, &UB, &ST, 1, N); lb = LB; ub = UB; range = ub + 1 - lb;
+///   st = ST; for (k = 0; k < dispatch trips; k++) {
+///     start = k * st + lb;
+///     tc = start + range >= count ? count - start : range;
+///     for (j = 0; j < tc; j++) body(start + j); }
+/// The chunk is [start, start + tc - 1]; the report goes right after tc.
+std::string matchIRBuilderLoop(CallInst *CI, const Bounds &B, bool Chunked,
+                               StaticLoop &L) {
+  // The reads of the runtime's answer, right after the call (the stride
+  // only for a loop over chunks).
+  LoadInst *LdLB = nullptr, *LdUB = nullptr, *LdST = nullptr;
+  StoreInst *InitUB = nullptr;
+  for (AllocaInst *A : {B.PLB, B.PUB, B.PST})
+    for (User *U : A->users()) {
+      auto *I = dyn_cast<Instruction>(U);
+      if (!I)
+        return "a loop bound escapes";
+      if (I == CI || I->isLifetimeStartOrEnd() || isLifetimeCast(I))
+        continue;
+      if (auto *S = dyn_cast<StoreInst>(I)) {
+        if (S->getPointerOperand() == A && !S->isVolatile() &&
+            S->getParent() == CI->getParent() && S->comesBefore(CI)) {
+          if (A == B.PUB && (!InitUB || InitUB->comesBefore(S)))
+            InitUB = S;
+          continue;
+        }
+        return "a loop bound is written after the runtime call";
+      }
+      auto *Ld = dyn_cast<LoadInst>(I);
+      LoadInst *&Slot = A == B.PLB ? LdLB : A == B.PUB ? LdUB : LdST;
+      if (!Ld || Ld->isVolatile() || Ld->getParent() != CI->getParent() ||
+          !CI->comesBefore(Ld) || Slot)
+        return "the runtime's chunk is not read once after the call";
+      Slot = Ld;
+    }
+  if (!LdLB || !LdUB || (Chunked && !LdST))
+    return "the runtime's chunk is not read once after the call";
+  if (!Chunked) {
+    // schedule(static): one range, tc = (ub - lb) + 1 iterations from lb;
+    // the loop's last iteration is the upper bound set before the call.
+    for (User *U : LdUB->users()) {
+      auto *Sub = dyn_cast<BinaryOperator>(U);
+      if (!Sub || Sub->getOpcode() != Instruction::Sub ||
+          Sub->getOperand(0) != LdUB || Sub->getOperand(1) != LdLB)
+        continue;
+      for (User *SU : Sub->users()) {
+        auto *TC = dyn_cast<BinaryOperator>(SU);
+        if (!TC || TC->getOpcode() != Instruction::Add ||
+            TC->getOperand(0) != Sub || !isOne(TC->getOperand(1)) || !InitUB)
+          continue;
+        L.ReportAt = TC->getNextNode();
+        L.Lower = LdLB;
+        L.Upper = LdUB;
+        L.LastIter = InitUB->getValueOperand();
+        return "";
+      }
+    }
+    return "the chunk size is not computed from the runtime's chunk";
+  }
+  // range = (ub + 1) - lb
+  Value *Range = nullptr;
+  for (User *U : LdLB->users()) {
+    auto *Sub = dyn_cast<BinaryOperator>(U);
+    auto *Inc = Sub && Sub->getOpcode() == Instruction::Sub &&
+                        Sub->getOperand(1) == LdLB
+                    ? dyn_cast<BinaryOperator>(Sub->getOperand(0))
+                    : nullptr;
+    if (Inc && Inc->getOpcode() == Instruction::Add &&
+        Inc->getOperand(0) == LdUB && isOne(Inc->getOperand(1)))
+      Range = Sub;
+  }
+  if (!Range)
+    return "the chunk size is not computed from the runtime's chunk";
+  // start = k * st + lb, with k the dispatch loop's counter; and the
+  // chunk's trip count select(start + range >= count, count - start, range).
+  SelectInst *TC = nullptr;
+  Value *Start = nullptr, *Count = nullptr;
+  for (User *U : LdLB->users()) {
+    auto *Add = dyn_cast<BinaryOperator>(U);
+    if (!Add || Add->getOpcode() != Instruction::Add)
+      continue;
+    Value *Other =
+        Add->getOperand(0) == LdLB ? Add->getOperand(1) : Add->getOperand(0);
+    auto *Mul = dyn_cast<BinaryOperator>(Other);
+    if (Other == LdLB || !Mul || Mul->getOpcode() != Instruction::Mul ||
+        Mul->getOperand(1) != LdST || !isa<PHINode>(Mul->getOperand(0)))
+      continue;
+    for (User *SU : Add->users()) {
+      auto *End = dyn_cast<BinaryOperator>(SU);
+      if (!End || End->getOpcode() != Instruction::Add ||
+          End->getOperand(0) != Add || End->getOperand(1) != Range)
+        continue;
+      for (User *EU : End->users()) {
+        auto *IsLast = dyn_cast<ICmpInst>(EU);
+        if (!IsLast || IsLast->getPredicate() != ICmpInst::ICMP_UGE ||
+            IsLast->getOperand(0) != End)
+          continue;
+        for (User *CU : IsLast->users()) {
+          auto *Sel = dyn_cast<SelectInst>(CU);
+          auto *Rest =
+              Sel ? dyn_cast<BinaryOperator>(Sel->getTrueValue()) : nullptr;
+          if (Sel && Sel->getCondition() == IsLast &&
+              Sel->getFalseValue() == Range && Rest &&
+              Rest->getOpcode() == Instruction::Sub &&
+              Rest->getOperand(0) == IsLast->getOperand(1) &&
+              Rest->getOperand(1) == Add) {
+            if (TC)
+              return "the chunk's trip count is computed twice";
+            TC = Sel;
+            Start = Add;
+            Count = IsLast->getOperand(1);
+          }
+        }
+      }
+    }
+  }
+  if (!TC)
+    return "the static init call is not followed by a jump to the loop";
+  L.ReportAt = TC->getNextNode();
+  L.Lower = Start;
+  L.TripCount = TC;
+  L.Count = Count;
+  return "";
+}
+
 /// Checks that \p CI starts exactly one of Clang's static worksharing loops:
 /// the dispatch loop over chunks of schedule(static, N) (\p Chunked), or the
 /// single chunk of schedule(static). Returns an empty string on success,
@@ -451,6 +584,12 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
   std::string Why;
   StoreInst *ExtraStUB = nullptr; // the latch's clamp (CombinedDist)
   const auto *InitBr = dyn_cast_or_null<BranchInst>(nextReal(CI));
+  // OpenMPIRBuilder reads the runtime's LB and UB right after the call (and
+  // uses unsigned iteration variables); Clang's own code jumps to its loop.
+  const Instruction *Next = nextReal(CI);
+  const Instruction *Next2 = Next ? nextReal(Next) : nullptr;
+  bool IRBuilderLoop = !B.Signed && !CombinedDist && Next && Next2 &&
+                       isLoadFrom(Next, B.PLB) && isLoadFrom(Next2, B.PUB);
   if (Chunked && CombinedDist && !(InitBr && InitBr->isUnconditional())) {
     // The distribute loop of `distribute parallel for dist_schedule(static,
     // N)`: UB = min(UB, G); IV = LB; then while (IV <= G) { body over
@@ -498,7 +637,8 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
       return "the dispatch loop is not a single-entry loop";
     L.ReportAt = &*Body->getFirstInsertionPt();
     L.LoadBounds = true;
-  } else if (Chunked && !InitBr && isOne(CI->getArgOperand(8))) {
+  } else if (Chunked && !InitBr && !IRBuilderLoop &&
+             isOne(CI->getArgOperand(8))) {
     // `distribute parallel for schedule(static, 1)`: chunks of one
     // iteration, walked without a loop over chunks: IV = LB; while (IV <=
     // bound) { body(IV); IV += ST; }. Each run of the body is one chunk.
@@ -563,6 +703,21 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
     H.PIV = PIV;
     L.ReportAt = &*Body->getFirstInsertionPt();
     L.OneIterIV = PIV;
+  } else if (IRBuilderLoop) {
+    // OpenMPIRBuilder's loop: everything it needs is checked there.
+    std::string Why = matchIRBuilderLoop(CI, B, Chunked, L);
+    if (!Why.empty())
+      return Why;
+    for (Value *V :
+         {CI->getArgOperand(0), CI->getArgOperand(1), L.Count, L.LastIter})
+      if (auto *I = dyn_cast_or_null<Instruction>(V))
+        if (!DT.dominates(I, L.ReportAt))
+          return "the loop's location or thread id is not available in the "
+                 "chunk";
+    L.Init = CI;
+    L.Suffix = Suffix;
+    L.Chunked = Chunked;
+    return "";
   } else if (Chunked) {
     const auto *Br = InitBr;
     if (!Br || Br->isConditional())
@@ -857,6 +1012,14 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
     LB.SetCurrentDebugLocation(DL);
     L.Lower = LB.CreateLoad(IVTy, CI->getArgOperand(4), "grainchunk.lb");
     L.Upper = LB.CreateLoad(IVTy, CI->getArgOperand(5), "grainchunk.ub");
+  }
+  if (L.TripCount) {
+    IRBuilder<> TB(L.ReportAt);
+    TB.SetCurrentDebugLocation(DL);
+    Value *One = ConstantInt::get(IVTy, 1);
+    L.Upper =
+        TB.CreateSub(TB.CreateAdd(L.Lower, L.TripCount), One, "grainchunk.ub");
+    L.LastIter = TB.CreateSub(L.Count, One, "grainchunk.lastiter");
   }
   Value *Guard = Want;
   if (!L.Chunked) {

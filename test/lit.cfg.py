@@ -84,3 +84,6 @@ for other in (22, 19, 16, 15, 14):
         config.substitutions.append(("%other_clang", path))
         config.substitutions.append(("%other_major", str(other)))
         break
+# OpenMPIRBuilder (-fopenmp-enable-irbuilder) is experimental before Clang 19.
+if major >= 19:
+    config.available_features.add("irbuilder")
