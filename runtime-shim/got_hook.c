@@ -126,7 +126,8 @@ static int visit(struct dl_phdr_info *info, size_t size, void *data) {
     strncpy(status.loaded_by, needed_self, sizeof status.loaded_by - 1);
 
 #ifdef GC_R_JUMP_SLOT
-  /* Does this object import ompt_start_tool (that is: is it the runtime)? */
+  /* Does this object call its own ompt_start_tool through its GOT (that
+   * is: is it the runtime)? */
   void **start_slots[4];
   int n_start = 0;
   void **dlsym_slots[4];
@@ -142,9 +143,13 @@ static int visit(struct dl_phdr_info *info, size_t size, void *data) {
       unsigned type = ELF64_R_TYPE(r->r_info);
       if (type != GC_R_JUMP_SLOT && type != GC_R_GLOB_DAT)
         continue;
-      const char *name = strtab + symtab[ELF64_R_SYM(r->r_info)].st_name;
+      const ElfW(Sym) *sym = &symtab[ELF64_R_SYM(r->r_info)];
+      const char *name = strtab + sym->st_name;
       void **slot = (void **)(base + r->r_offset);
-      if (!strcmp(name, "ompt_start_tool") && n_start < 4)
+      /* The runtime calls its own (defined, interposable) ompt_start_tool;
+       * a program that merely calls someone else's is left alone. */
+      if (!strcmp(name, "ompt_start_tool") && sym->st_shndx != SHN_UNDEF &&
+          n_start < 4)
         start_slots[n_start++] = slot;
       else if (!strcmp(name, "dlsym") && n_dlsym < 4)
         dlsym_slots[n_dlsym++] = slot;

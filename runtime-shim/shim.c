@@ -211,8 +211,10 @@ GC_EXPORT int grainchunk_get_chunk_info(grainchunk_chunk_info_t *info) {
 /*===--------------------- once per loop per thread ----------------------===*/
 
 static void warn_not_started(void) {
-  if (atomic_load(&started))
-    return; /* libomp searched through the shim: a tool declined or none */
+  if (atomic_load(&started)) { /* libomp searched: no tool accepted */
+    atomic_store(&warned_unused, 1);
+    return;
+  }
   const char *omp_tool = getenv("OMP_TOOL");
   if (omp_tool && !strcasecmp(omp_tool, "disabled"))
     return;

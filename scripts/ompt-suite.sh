@@ -46,7 +46,9 @@ tests=$(ls -d "$src"/llvm-toolchain-"$R"_*/openmp/runtime/test | head -1)
 # 2. The toolchain and libomp this grainchunk build uses.
 cache() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt" | head -1; }
 cc=$(cache CMAKE_C_COMPILER)
-lit=$(cache GRAINCHUNK_LIT)
+# lit as the build's own lit test runs it (for Clang < 22, llvm-N-dev's lit.py)
+lit=$(sed -n 's/^add_test(\[=\[lit\]=\] "[^"]*" "\([^"]*\)".*/\1/p' \
+  "$build/test/CTestTestfile.cmake" | head -1)
 filecheck=$(cache GRAINCHUNK_FILECHECK)
 ompinc=$(cache GRAINCHUNK_OMPT_INCLUDE)
 omplib=$(dirname "$(find "$build/libomp" -name 'libomp.so.5' | head -1)")
@@ -116,7 +118,14 @@ summary() { # $1: mode
 echo "LLVM OMPT tests of llvm-toolchain-$R ($tests), clang-$V:"
 for m in "${modes[@]}"; do summary "$m"; done
 rc=0
-if [[ $mode == both ]]; then
+for m in "${modes[@]}"; do
+  if [[ ! -s "$work/$m/results" ]]; then
+    echo "ompt-suite: no test ran in mode $m; see $work/$m/lit.log"; rc=2
+  fi
+done
+if ((rc)); then
+  exit $rc
+elif [[ $mode == both ]]; then
   # Every test that passes stock must pass with grainchunk.
   lost=$(join -j2 <(grep '^PASS ' "$work/stock/results") \
     <(grep -v '^PASS ' "$work/grainchunk/results") | awk '{print $1}')
