@@ -2,7 +2,8 @@
  *
  * libgrainchunk-rt.so sits between libomp and the user's OMPT tool:
  *
- *   libomp --ompt_start_tool--> shim --ompt_start_tool--> user's tool
+ *   libomp --its own ompt_start_tool/dlsym GOT entries--> shim
+ *          --the same call, once--> user's tool's ompt_start_tool
  *
  * - The shim takes no part in libomp's search for a tool: it defines no
  *   ompt_start_tool. When it is loaded it redirects the OpenMP runtime's own
@@ -29,11 +30,13 @@
  * instrumented loop's begin follows the thread's
  * __kmpc_should_callback_per_chunk call.
  *
- * Environment: GRAINCHUNK_VERBOSE=stderr|stdout|<file> logs how the tool was
- * found (like OMP_TOOL_VERBOSE_INIT); OMP_TOOL=disabled turns everything off.
+ * Environment: GRAINCHUNK_VERBOSE=stderr|stdout|<file> logs each
+ * ompt_start_tool libomp called and its answer; OMP_TOOL=disabled (libomp's)
+ * turns everything off.
  *
  * Depends on libc and libdl only; it calls libomp only through the OMPT
- * lookup function libomp hands it.
+ * lookup function libomp hands it (and redirects two of libomp's own
+ * imports, see got_hook.c).
  *===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE
 #include "got_hook.h"
