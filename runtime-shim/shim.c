@@ -2,13 +2,18 @@
  *
  * libgrainchunk-rt.so sits between libomp and the user's OMPT tool:
  *
- *   libomp --ompt_start_tool--> shim --ompt_start_tool--> user's tool
+ *   libomp --its own ompt_start_tool/dlsym GOT entries--> shim
+ *          --the same call, once--> user's tool's ompt_start_tool
  *
- * - ompt_start_tool finds the user's tool the way libomp would (a later
- *   ompt_start_tool in the process, then OMP_TOOL_LIBRARIES) and hands it a
- *   lookup function whose ompt_set_callback/ompt_get_callback the shim
- *   observes; everything else is the runtime's own. With no tool it returns
- *   NULL and libomp goes on as if the shim were not there.
+ * - The shim takes no part in libomp's search for a tool: it defines no
+ *   ompt_start_tool. When it is loaded it redirects the OpenMP runtime's own
+ *   imports of ompt_start_tool and dlsym (got_hook.c), so that whichever
+ *   ompt_start_tool libomp calls (one in the executable, in a library, in
+ *   OMP_TOOL_LIBRARIES, Archer) is called exactly once, by libomp, as without
+ *   grainchunk; only an accepting tool's result is replaced by the shim's,
+ *   whose initialize hands the tool a lookup function whose
+ *   ompt_set_callback/ompt_get_callback the shim observes; everything else is
+ *   the runtime's own.
  * - Code built with the grainchunk plugin asks __kmpc_should_callback_per_chunk
  *   once per static loop per thread and then calls __kmpc_for_static_chunk_*
  *   at the top of every chunk; the shim turns each call into the tool's own
@@ -19,20 +24,28 @@
  *   exact bounds.
  *
  * To learn which parallel_data/task_data belong to the loop, the shim always
- * observes ompt_callback_work: the loop's begin event follows the thread's
- * __kmpc_should_callback_per_chunk call, and its end event closes the loop.
+ * observes ompt_callback_work: every loop's begin event (instrumented or not)
+ * opens a record on the thread's own stack, which grows without limit, and
+ * its end event closes it; a chunk belongs to the innermost open record. An
+ * instrumented loop's begin follows the thread's
+ * __kmpc_should_callback_per_chunk call.
  *
- * Environment: GRAINCHUNK_VERBOSE=stderr|stdout|<file> logs how the tool was
- * found (like OMP_TOOL_VERBOSE_INIT); OMP_TOOL=disabled turns everything off.
+ * Environment: GRAINCHUNK_VERBOSE=stderr|stdout|<file> logs each
+ * ompt_start_tool libomp called and its answer; OMP_TOOL=disabled (libomp's)
+ * turns everything off.
  *
  * Depends on libc and libdl only; it calls libomp only through the OMPT
- * lookup function libomp hands it.
+ * lookup function libomp hands it (and redirects two of libomp's own
+ * imports, see got_hook.c).
  *===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE
+#include "got_hook.h"
 #include "grainchunk.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <omp-tools.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -54,9 +67,9 @@
 #define GC_WORK_LOOP_STATIC 10
 #define GC_WORK_LOOP_OTHER 13
 
-/* Nesting depth of instrumented loops one thread can be inside at once
- * (each level needs a nested parallel region); deeper loops run unreported. */
-#define GC_MAX_DEPTH 16
+/* Loop records kept in the thread's TLS block; deeper nests move the stack
+ * to the heap (at a loop's work begin, never per chunk). */
+#define GC_INLINE_FRAMES 8
 
 typedef struct { /* OpenMP 5.2 ompt_dispatch_chunk_t */
   uint64_t start;
@@ -70,24 +83,29 @@ struct gc_ident { /* libomp's ident_t */
 
 typedef ompt_start_tool_result_t *(*gc_start_tool_fn)(unsigned, const char *);
 
+/* One open loop of the thread (any loop the runtime announced with a work
+ * begin event, instrumented or not). */
 typedef struct {
   ompt_data_t *parallel_data;
   ompt_data_t *task_data;
-  int kind; /* the dispatch kind of its chunks: ws_loop or distribute */
+  int kind;  /* the dispatch kind of its chunks: ws_loop or distribute */
+  int owned; /* instrumented: its code announced itself (should_callback) */
 } gc_frame;
 
 typedef struct {
-  gc_frame frames[GC_MAX_DEPTH];
-  int depth;
+  const gc_frame
+      *top;         /* innermost open loop, or NULL: all the hot path reads */
+  gc_frame *frames; /* inline_frames or a heap block of cap records */
+  int depth;        /* open loops (records beyond cap were not stored) */
+  int cap;
   int expect; /* should_callback said yes; the loop's work begin is next */
   ompt_data_t *suppress_task; /* drop the runtime's first-chunk report */
   const grainchunk_chunk_info_t *info;
+  gc_frame inline_frames[GC_INLINE_FRAMES];
 } gc_thread;
 
 /* Our own definitions' addresses. Plain `ompt_start_tool` in this file means
  * the process's first definition, which may be another library's. */
-ompt_start_tool_result_t *gc_self_start_tool(unsigned, const char *)
-    __attribute__((visibility("hidden")));
 void gc_self_chunk_4(ident_t *, int32_t, int32_t, int32_t, int32_t)
     __attribute__((visibility("hidden")));
 
@@ -101,9 +119,8 @@ static ompt_get_callback_t rt_get_callback;
 static _Atomic(ompt_callback_dispatch_t) tool_dispatch;
 static _Atomic(ompt_callback_work_t) tool_work;
 static atomic_int chunks_enabled;
-static atomic_int started;       /* ompt_start_tool ran */
+static atomic_int started;       /* libomp called an ompt_start_tool */
 static atomic_int warned_unused; /* one-time warning given */
-static int in_start_tool;
 static FILE *verbose_out;
 
 static void gc_log(const char *fmt, ...) {
@@ -142,10 +159,9 @@ static inline void report(ident_t *loc, int32_t last, uint64_t start,
   ompt_callback_dispatch_t cb =
       atomic_load_explicit(&tool_dispatch, memory_order_acquire);
   gc_thread *t = &tls;
-  int d = t->depth;
-  if (GC_UNLIKELY(!cb || d == 0))
+  const gc_frame *f = t->top;
+  if (GC_UNLIKELY(!cb || !f || !f->owned))
     return;
-  const gc_frame *f = &t->frames[d - 1];
   gc_dispatch_chunk chunk = {start, iterations};
   grainchunk_chunk_info_t info = {
       start, iterations, last,
@@ -198,24 +214,31 @@ GC_EXPORT int grainchunk_get_chunk_info(grainchunk_chunk_info_t *info) {
 /*===--------------------- once per loop per thread ----------------------===*/
 
 static void warn_not_started(void) {
-  if (atomic_exchange(&warned_unused, 1) || atomic_load(&started))
+  if (atomic_load(&started)) { /* libomp searched: no tool accepted */
+    atomic_store(&warned_unused, 1);
     return;
+  }
   const char *omp_tool = getenv("OMP_TOOL");
   if (omp_tool && !strcasecmp(omp_tool, "disabled"))
     return;
-  /* The runtime asked some other ompt_start_tool first. */
-  Dl_info di;
-  void *first = dlsym(RTLD_DEFAULT, "ompt_start_tool");
-  const char *who = first && first != (void *)gc_self_start_tool &&
-                            dladdr(first, &di) && di.dli_fname
-                        ? di.dli_fname
-                        : "another library";
-  fprintf(stderr,
-          "grainchunk: the OpenMP runtime never started libgrainchunk-rt "
-          "(the ompt_start_tool of %s came first), so no chunk events will "
-          "be delivered. Link libgrainchunk-rt before that library, or "
-          "LD_PRELOAD it.\n",
-          who);
+  gc_hook_status st = gc_hook_status_get();
+  if (st.patched && !st.late)
+    return; /* libomp may not have started yet (an orphaned loop): ask later */
+  atomic_store(&warned_unused, 1);
+  if (!st.patched)
+    fprintf(stderr,
+            "grainchunk: no OpenMP runtime was loaded when libgrainchunk-rt "
+            "was (%s), so it cannot see the tool and no chunk events will be "
+            "delivered. Link the program with libgrainchunk-rt and the "
+            "OpenMP runtime, or LD_PRELOAD both.\n",
+            st.reason);
+  else
+    fprintf(stderr,
+            "grainchunk: libgrainchunk-rt was loaded after the OpenMP runtime "
+            "had looked for its tool (it came with %s, loaded later with "
+            "dlopen), so no chunk events will be delivered. Link the program "
+            "itself with libgrainchunk-rt, or LD_PRELOAD it.\n",
+            st.loaded_by[0] ? st.loaded_by : "a library");
 }
 
 GC_EXPORT int32_t __kmpc_should_callback_per_chunk(ident_t *loc) {
@@ -226,11 +249,88 @@ GC_EXPORT int32_t __kmpc_should_callback_per_chunk(ident_t *loc) {
       warn_not_started();
     return 0;
   }
-  gc_thread *t = &tls;
-  if (t->depth >= GC_MAX_DEPTH)
-    return 0;
-  t->expect = 1;
+  tls.expect = 1;
   return GRAINCHUNK_WANT_CHUNKS;
+}
+
+/*===------------------------ the thread's open loops --------------------===*/
+
+static pthread_key_t heap_key;
+static pthread_once_t heap_key_once = PTHREAD_ONCE_INIT;
+
+static void free_frames(void *p) { free(p); }
+static void make_heap_key(void) {
+  if (pthread_key_create(&heap_key, free_frames))
+    heap_key = (pthread_key_t)-1;
+}
+
+/* Room for one more record; 0 if the heap refused (the loop then goes
+ * unreported, the stack stays balanced). */
+static int grow(gc_thread *t) {
+  if (!t->frames) {
+    t->frames = t->inline_frames;
+    t->cap = GC_INLINE_FRAMES;
+  }
+  if (t->depth < t->cap)
+    return 1;
+  if (t->depth > t->cap)
+    return 0;
+  int cap = t->cap * 2;
+  gc_frame *f;
+  if (t->frames == t->inline_frames) {
+    f = malloc(sizeof *f * (size_t)cap);
+    if (f)
+      memcpy(f, t->inline_frames, sizeof t->inline_frames);
+  } else {
+    f = realloc(t->frames, sizeof *f * (size_t)cap);
+  }
+  if (!f)
+    return 0;
+  pthread_once(&heap_key_once, make_heap_key);
+  if (heap_key != (pthread_key_t)-1)
+    pthread_setspecific(heap_key, f); /* freed when the thread ends */
+  t->frames = f;
+  t->cap = cap;
+  return 1;
+}
+
+static void set_top(gc_thread *t) {
+  t->top = t->depth > 0 && t->depth <= t->cap ? &t->frames[t->depth - 1] : NULL;
+}
+
+static void open_loop(gc_thread *t, int kind, int owned,
+                      ompt_data_t *parallel_data, ompt_data_t *task_data) {
+  if (grow(t)) {
+    gc_frame *f = &t->frames[t->depth];
+    f->parallel_data = parallel_data;
+    f->task_data = task_data;
+    f->kind = kind;
+    f->owned = owned;
+  }
+  t->depth++;
+  set_top(t);
+}
+
+/* Closes the innermost loop. Begin and end events of loops nest on a thread,
+ * so that is the one ending; its pointers are compared only to survive an
+ * end the runtime never sends (a cancelled dynamic loop): then the records
+ * above the innermost one with these pointers are dropped too. */
+static void close_loop(gc_thread *t, ompt_data_t *parallel_data,
+                       ompt_data_t *task_data) {
+  if (t->depth > t->cap) { /* a record the heap had no room for */
+    t->depth--;
+    set_top(t);
+    return;
+  }
+  for (int i = t->depth - 1; i >= 0; --i) {
+    if (t->frames[i].parallel_data == parallel_data &&
+        t->frames[i].task_data == task_data) {
+      t->depth = i;
+      set_top(t);
+      return;
+    }
+  }
+  /* No open loop of this task: one that began before the shim watched. */
 }
 
 /*===------------------- callbacks the shim registers --------------------===*/
@@ -247,20 +347,14 @@ static void shim_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint,
   if (is_loop(wstype)) {
     gc_thread *t = &tls;
     if (endpoint == ompt_scope_begin) {
-      if (t->expect && t->depth < GC_MAX_DEPTH) {
-        t->frames[t->depth].parallel_data = parallel_data;
-        t->frames[t->depth].task_data = task_data;
-        t->frames[t->depth].kind = wstype == GC_WORK_DISTRIBUTE
-                                       ? GC_DISPATCH_DISTRIBUTE_CHUNK
-                                       : GC_DISPATCH_WS_LOOP_CHUNK;
-        t->depth++;
-        t->suppress_task = task_data;
-      }
+      open_loop(t,
+                wstype == GC_WORK_DISTRIBUTE ? GC_DISPATCH_DISTRIBUTE_CHUNK
+                                             : GC_DISPATCH_WS_LOOP_CHUNK,
+                t->expect, parallel_data, task_data);
+      t->suppress_task = t->expect ? task_data : NULL;
       t->expect = 0;
     } else if (endpoint == ompt_scope_end) {
-      if (t->depth > 0 && t->frames[t->depth - 1].task_data == task_data &&
-          t->frames[t->depth - 1].parallel_data == parallel_data)
-        t->depth--;
+      close_loop(t, parallel_data, task_data);
       if (t->suppress_task == task_data)
         t->suppress_task = NULL;
     }
@@ -372,98 +466,80 @@ static void shim_finalize(ompt_data_t *tool_data) {
 static ompt_start_tool_result_t shim_result = {
     shim_initialize, shim_finalize, {0}};
 
-/*===------------------------- finding the tool --------------------------===*/
+/*===--------------------- the tool libomp starts -----------------------===*/
 
-/* OMP_TOOL_LIBRARIES as libomp reads it: ':'-separated, first tool whose
- * ompt_start_tool returns non-NULL wins, the others are closed again. */
-static ompt_start_tool_result_t *
-try_tool_libraries(unsigned omp_version, const char *runtime_version) {
-  const char *libs = getenv("OMP_TOOL_LIBRARIES");
-  if (!libs || !*libs) {
-    gc_log("OMP_TOOL_LIBRARIES is not set");
-    return NULL;
-  }
-  char *copy = strdup(libs);
-  if (!copy)
-    return NULL;
-  ompt_start_tool_result_t *res = NULL;
-  char *save = NULL;
-  for (char *lib = strtok_r(copy, ":", &save); lib && !res;
-       lib = strtok_r(NULL, ":", &save)) {
-    gc_log("opening %s", lib);
-    void *h = dlopen(lib, RTLD_LAZY);
-    if (!h) {
-      gc_log("  cannot open it: %s", dlerror());
-      continue;
-    }
-    gc_start_tool_fn start = (gc_start_tool_fn)dlsym(h, "ompt_start_tool");
-    if (!start) {
-      gc_log("  it has no ompt_start_tool");
-    } else if (start == gc_self_start_tool) {
-      gc_log("  it is libgrainchunk-rt itself; skipped");
-    } else {
-      res = start(omp_version, runtime_version);
-      gc_log("  its ompt_start_tool %s", res ? "accepted" : "declined");
-    }
-    if (!res)
-      dlclose(h);
-  }
-  free(copy);
-  return res;
-}
-
-GC_EXPORT ompt_start_tool_result_t *
-ompt_start_tool(unsigned omp_version, const char *runtime_version) {
-  if (in_start_tool)
-    return NULL; /* a tool looked us up again */
-  in_start_tool = 1;
-  open_verbose();
-  gc_log("started by %s (OpenMP %u)", runtime_version ? runtime_version : "?",
-         omp_version);
-  atomic_store(&started, 1);
-  ompt_start_tool_result_t *res = NULL;
-
-  const char *omp_tool = getenv("OMP_TOOL");
-  if (omp_tool && !strcasecmp(omp_tool, "disabled")) {
-    gc_log("OMP_TOOL=disabled: no tool, no chunk events");
-    goto done;
-  }
-  /* The program's weak references reach the shim only if it is in the global
-   * scope (linked or LD_PRELOADed), not when libomp dlopens it as a tool. */
-  void *program = dlopen(NULL, RTLD_LAZY); /* global scope only */
-  void *global = program ? dlsym(program, "__kmpc_for_static_chunk_4") : NULL;
-  if (global != (void *)gc_self_chunk_4) {
-    fprintf(stderr,
-            "grainchunk: libgrainchunk-rt was loaded as an OMPT tool (through "
-            "OMP_TOOL_LIBRARIES?), where the program cannot call it. Link the "
-            "program with it or LD_PRELOAD it, and list only your own tool in "
-            "OMP_TOOL_LIBRARIES. No chunk events will be delivered.\n");
-    goto done;
-  }
-  gc_start_tool_fn next = (gc_start_tool_fn)dlsym(RTLD_NEXT, "ompt_start_tool");
-  if (next && next != gc_self_start_tool) {
-    Dl_info di;
-    int named = dladdr((void *)next, &di) && di.dli_fname;
-    gc_log("trying the next ompt_start_tool in the process (%s)",
-           named ? di.dli_fname : "?");
-    res = next(omp_version, runtime_version);
-    gc_log("  it %s", res ? "accepted" : "declined");
-  }
-  if (!res)
-    res = try_tool_libraries(omp_version, runtime_version);
-  if (!res) {
-    gc_log("no tool found; the runtime goes on without grainchunk");
-    goto done;
-  }
+/* libomp calls the ompt_start_tool it found; got_hook.c routes that call
+ * here. The tool's function runs exactly once, with libomp's arguments; a
+ * NULL answer goes back to libomp untouched, so its search goes on as
+ * without the shim. An accepting tool is chained behind the shim. */
+static ompt_start_tool_result_t *start_tool(gc_start_tool_fn fn,
+                                            unsigned omp_version,
+                                            const char *runtime_version) {
+  if (!atomic_exchange(&started, 1))
+    open_verbose();
+  Dl_info di;
+  const char *who =
+      dladdr((void *)fn, &di) && di.dli_fname ? di.dli_fname : "?";
+  ompt_start_tool_result_t *res = fn(omp_version, runtime_version);
+  gc_log("%s called the ompt_start_tool of %s: %s",
+         runtime_version ? runtime_version : "the runtime", who,
+         res ? "accepted" : "declined");
+  if (!res || tool_result)
+    return res;
   tool_result = res;
-  res = &shim_result;
-done:
-  in_start_tool = 0;
-  return res;
+  return &shim_result;
 }
 
-__typeof(gc_self_start_tool) gc_self_start_tool
-    __attribute__((alias("ompt_start_tool")));
+/* The process's first ompt_start_tool, which libomp's call through its PLT
+ * reaches (the executable's, else the first library's, maybe libomp's own
+ * weak one that looks further with RTLD_NEXT). */
+static ompt_start_tool_result_t *start_first_tool(unsigned omp_version,
+                                                  const char *runtime_version) {
+  gc_start_tool_fn fn =
+      (gc_start_tool_fn)dlsym(RTLD_DEFAULT, "ompt_start_tool");
+  return fn ? start_tool(fn, omp_version, runtime_version) : NULL;
+}
+
+/* The ompt_start_tool that libomp's last dlsym(handle, "ompt_start_tool")
+ * returned (OMP_TOOL_LIBRARIES, Archer); libomp calls it right away. */
+static gc_start_tool_fn looked_up;
+static ompt_start_tool_result_t *
+start_looked_up_tool(unsigned omp_version, const char *runtime_version) {
+  return start_tool(looked_up, omp_version, runtime_version);
+}
+
+static int is_self(void *handle) {
+  struct link_map *lm = NULL;
+  Dl_info self;
+  return dlinfo(handle, RTLD_DI_LINKMAP, &lm) == 0 && lm && lm->l_name &&
+         dladdr((void *)gc_self_chunk_4, &self) && self.dli_fname &&
+         !strcmp(lm->l_name, self.dli_fname);
+}
+
+/* libomp's dlsym. Anything but a handle's ompt_start_tool is a tail call, so
+ * the C library still sees libomp as the caller (RTLD_NEXT). */
+static void *runtime_dlsym(void *handle, const char *name) {
+  if (handle != RTLD_NEXT && handle != RTLD_DEFAULT && name &&
+      !strcmp(name, "ompt_start_tool")) {
+    if (is_self(handle))
+      fprintf(stderr,
+              "grainchunk: libgrainchunk-rt is listed in OMP_TOOL_LIBRARIES, "
+              "where the program cannot call it; it is not a tool. Link the "
+              "program with it or LD_PRELOAD it, and list only your own tool "
+              "in OMP_TOOL_LIBRARIES.\n");
+    void *fn = dlsym(handle, name);
+    if (!fn)
+      return NULL;
+    looked_up = (gc_start_tool_fn)fn;
+    return (void *)start_looked_up_tool;
+  }
+  __attribute__((musttail)) return dlsym(handle, name);
+}
+
+__attribute__((constructor)) static void hook_runtime(void) {
+  gc_hook_runtime((void *)start_first_tool, (void *)runtime_dlsym);
+}
+
 __typeof(gc_self_chunk_4) gc_self_chunk_4
     __attribute__((alias("__kmpc_for_static_chunk_4")));
 

@@ -23,7 +23,7 @@ fake_tool_state_t *fake_tool_state(void) { return &state; }
 
 static void on_dispatch(ompt_data_t *pd, ompt_data_t *td, ompt_dispatch_t kind,
                         ompt_data_t instance) {
-  if (state.n_events >= FAKE_TOOL_MAX_EVENTS)
+  if (state.n_events >= FAKE_TOOL_MAX_EVENTS && ++state.n_dropped)
     return;
   fake_tool_event_t *e = &state.events[state.n_events++];
   e->parallel_data = pd;

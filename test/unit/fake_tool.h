@@ -34,6 +34,7 @@ typedef struct {
   ompt_function_lookup_t lookup;    /* what the tool was handed */
   int n_work;
   int n_events;
+  int n_dropped; /* events beyond FAKE_TOOL_MAX_EVENTS */
   fake_tool_event_t events[FAKE_TOOL_MAX_EVENTS];
 } fake_tool_state_t;
 

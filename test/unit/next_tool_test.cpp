@@ -1,13 +1,17 @@
 //===- next_tool_test.cpp - The shim chains to a tool linked after it
 //------===//
 //
-// This test binary links libgrainchunk-rt first and the accepting fake tool
-// second, so the tool's ompt_start_tool is the next one in the process: the
-// shim must try it before OMP_TOOL_LIBRARIES, as libomp would.
+// This test binary links libgrainchunk-rt, the fake runtime and the
+// accepting fake tool, in that order: the runtime's own weak ompt_start_tool
+// comes first and finds the tool's with RTLD_NEXT, before
+// OMP_TOOL_LIBRARIES, as libomp linked before a tool does. The shim's hook on
+// the runtime's dlsym must leave that RTLD_NEXT lookup relative to the
+// runtime.
 //
 // Run: build/test/unit/next_tool_unittest (ctest runs it as "unit-next-tool").
 //===----------------------------------------------------------------------===//
 
+#include "fake_runtime.h"
 #include "fake_tool.h"
 
 #include <gtest/gtest.h>
@@ -32,7 +36,7 @@ TEST(NextTool, LinkedToolIsFoundBeforeToolLibraries) {
   setenv("FAKE_TOOL_CALLBACKS", "d", 1);
   setenv("OMP_TOOL_LIBRARIES", "/nonexistent/libnothing.so", 1);
   unsetenv("OMP_TOOL");
-  ompt_start_tool_result_t *R = ompt_start_tool(202011, "fake runtime");
+  ompt_start_tool_result_t *R = fake_runtime_search();
   ASSERT_NE(R, nullptr);
   EXPECT_EQ(fake_tool_state()->started, 1);
   EXPECT_EQ(R->initialize(rtLookup, 0, &R->tool_data), 1);

@@ -1,11 +1,13 @@
 //===- shim_test.cpp - GoogleTest suite for libgrainchunk-rt --------------===//
 //
 // Drives the runtime shim the way libomp does, through a fake runtime (its
-// lookup function and ompt_set_callback are defined here), with the fake OMPT
-// tools of fake_tool.c found through OMP_TOOL_LIBRARIES. Covers:
-//  - tool discovery: missing files, libraries without ompt_start_tool, tools
-//    that decline (and are closed again), no tool, OMP_TOOL=disabled, the
-//    shim itself in the list, the verbose log;
+// tool search is fake_runtime.c, which the shim hooks as it hooks libomp;
+// its lookup function and ompt_set_callback are defined here), with the
+// fake OMPT tools of fake_tool.c found through OMP_TOOL_LIBRARIES. Covers:
+//  - the runtime's tool search goes on unchanged through the shim: missing
+//    files, libraries without ompt_start_tool, tools that decline (called
+//    once, closed again), no tool, OMP_TOOL=disabled, the shim itself in the
+//    list, the verbose log;
 //  - chaining: the tool gets a lookup whose ompt_set_callback/get_callback
 //    the shim watches and everything else untouched, initialize/finalize;
 //  - the once-per-chunk logic: the runtime's own first-chunk report is
@@ -16,6 +18,7 @@
 // Run: build/test/unit/shim_unittest (ctest runs it as "unit").
 //===----------------------------------------------------------------------===//
 
+#include "fake_runtime.h"
 #include "fake_tool.h"
 #include "grainchunk.h"
 
@@ -142,9 +145,8 @@ protected:
   }
   void TearDown() override { grainchunk_testing_reset(); }
 
-  ompt_start_tool_result_t *start() {
-    return ompt_start_tool(202011, "fake runtime");
-  }
+  // The runtime's tool search, which the shim has hooked.
+  ompt_start_tool_result_t *start() { return fake_runtime_search(); }
   // Starts the shim with the accepting tool and initializes it.
   void startWithTool() {
     setenv("OMP_TOOL_LIBRARIES", Accept.c_str(), 1);
@@ -194,6 +196,18 @@ TEST_F(ShimTest, DecliningToolsAreClosedAndTheNextIsTried) {
   EXPECT_FALSE(isLoaded(Decline)) << "a declining tool stays open";
 }
 
+TEST_F(ShimTest, EachToolIsStartedOnceAndOnlyTheAcceptingOneIsWrapped) {
+  std::string List = Decline + ":" + Accept;
+  setenv("OMP_TOOL_LIBRARIES", List.c_str(), 1);
+  ompt_start_tool_result_t *R = start();
+  ASSERT_NE(R, nullptr);
+  EXPECT_EQ(tool()->started, 1);
+  // The runtime keeps the shim's result, whose initialize chains the tool.
+  EXPECT_EQ(tool()->initialized, 0);
+  ASSERT_EQ(R->initialize(rtLookup, 0, &R->tool_data), 1);
+  EXPECT_EQ(tool()->initialized, 1);
+}
+
 TEST_F(ShimTest, OnlyDecliningToolsMeansNull) {
   std::string List = Decline + ":/nonexistent/x.so:" + NoStart;
   setenv("OMP_TOOL_LIBRARIES", List.c_str(), 1);
@@ -222,13 +236,14 @@ TEST_F(ShimTest, VerboseLogTellsHowTheToolWasFound) {
   std::stringstream Text;
   Text << In.rdbuf();
   std::string T = Text.str();
-  EXPECT_NE(T.find("started by fake runtime"), std::string::npos) << T;
-  EXPECT_NE(T.find("opening /nonexistent/libnothing.so\ngrainchunk:   "
-                   "cannot open it"),
+  EXPECT_NE(T.find("fake runtime called the ompt_start_tool of " + Decline +
+                   ": declined"),
             std::string::npos)
       << T;
-  EXPECT_NE(T.find("its ompt_start_tool declined"), std::string::npos) << T;
-  EXPECT_NE(T.find("its ompt_start_tool accepted"), std::string::npos) << T;
+  EXPECT_NE(T.find("fake runtime called the ompt_start_tool of " + Accept +
+                   ": accepted"),
+            std::string::npos)
+      << T;
   EXPECT_NE(T.find("chunk events on"), std::string::npos) << T;
 }
 
@@ -502,6 +517,71 @@ TEST_F(ShimTest, EachThreadHasItsOwnLoop) {
   EXPECT_FALSE(S->events[0].has_info);
   EXPECT_EQ(S->events[1].task_data, &Td0);
   EXPECT_TRUE(S->events[1].has_info);
+}
+
+TEST_F(ShimTest, LoopsTheShimNeverOpenedDoNotCloseTheOuterLoop) {
+  // libomp gives a serialized inner region the outer region's addresses: the
+  // end of an inner loop the shim did not instrument (dynamic, stock-built
+  // library) has the outer loop's parallel_data/task_data.
+  startWithTool();
+  ompt_data_t Pd{}, Td{};
+  ASSERT_TRUE(__kmpc_should_callback_per_chunk(nullptr));
+  rtWork()(LoopStatic, ompt_scope_begin, &Pd, &Td, 6, nullptr);
+  __kmpc_for_static_chunk_4(nullptr, 0, 0, 0, 1);
+  rtWork()((ompt_work_t)11, ompt_scope_begin, &Pd, &Td, 5, nullptr);
+  runtimeReportsChunk(&Pd, &Td, 0, 1); // a dynamic chunk: the runtime's
+  rtWork()((ompt_work_t)11, ompt_scope_end, &Pd, &Td, 5, nullptr);
+  __kmpc_for_static_chunk_4(nullptr, 0, 0, 2, 3);
+  __kmpc_for_static_chunk_4(nullptr, 0, 1, 4, 5);
+  rtWork()(LoopStatic, ompt_scope_end, &Pd, &Td, 6, nullptr);
+  fake_tool_state_t *S = tool();
+  ASSERT_EQ(S->n_events, 4);
+  EXPECT_EQ(S->events[0].start, 0u);
+  EXPECT_FALSE(S->events[1].has_info) << "the runtime's dynamic chunk";
+  EXPECT_EQ(S->events[2].start, 2u);
+  EXPECT_EQ(S->events[3].start, 4u);
+  EXPECT_EQ(S->events[3].task_data, &Td);
+}
+
+TEST_F(ShimTest, NestingHasNoDepthLimit) {
+  startWithTool();
+  constexpr int Depth = 200; // records move to the heap past the TLS block
+  static ompt_data_t Pd[Depth], Td[Depth];
+  for (int D = 0; D < Depth; ++D) {
+    ASSERT_TRUE(__kmpc_should_callback_per_chunk(nullptr)) << D;
+    rtWork()(LoopStatic, ompt_scope_begin, &Pd[D], &Td[D], 4, nullptr);
+    __kmpc_for_static_chunk_4(nullptr, 0, 0, 0, 1);
+  }
+  for (int D = Depth - 1; D >= 0; --D) {
+    __kmpc_for_static_chunk_4(nullptr, 0, 1, 2, 3);
+    rtWork()(LoopStatic, ompt_scope_end, &Pd[D], &Td[D], 4, nullptr);
+  }
+  fake_tool_state_t *S = tool();
+  ASSERT_EQ(S->n_events, FAKE_TOOL_MAX_EVENTS); // the tool keeps the first
+  for (int I = 0; I < FAKE_TOOL_MAX_EVENTS; ++I)
+    EXPECT_EQ(S->events[I].task_data, &Td[I]) << I;
+  // After the nest, nothing is open.
+  __kmpc_for_static_chunk_4(nullptr, 0, 0, 0, 1);
+  EXPECT_EQ(S->n_events, FAKE_TOOL_MAX_EVENTS);
+  EXPECT_EQ(S->n_dropped, 2 * Depth - FAKE_TOOL_MAX_EVENTS);
+}
+
+TEST_F(ShimTest, AnEndTheRuntimeNeverSentIsRecovered) {
+  // A cancelled dynamic loop sends no work end; the outer loop's end then
+  // closes it too, and the outer region's next loop starts clean.
+  startWithTool();
+  ompt_data_t Pd{}, Td{}, InPd{}, InTd{};
+  ASSERT_TRUE(__kmpc_should_callback_per_chunk(nullptr));
+  rtWork()(LoopStatic, ompt_scope_begin, &Pd, &Td, 4, nullptr);
+  rtWork()((ompt_work_t)11, ompt_scope_begin, &InPd, &InTd, 5, nullptr);
+  rtWork()(LoopStatic, ompt_scope_end, &Pd, &Td, 4, nullptr);
+  ASSERT_TRUE(__kmpc_should_callback_per_chunk(nullptr));
+  rtWork()(LoopStatic, ompt_scope_begin, &Pd, &Td, 4, nullptr);
+  __kmpc_for_static_chunk_4(nullptr, 0, 1, 0, 3);
+  rtWork()(LoopStatic, ompt_scope_end, &Pd, &Td, 4, nullptr);
+  fake_tool_state_t *S = tool();
+  ASSERT_EQ(S->n_events, 1);
+  EXPECT_EQ(S->events[0].task_data, &Td);
 }
 
 } // namespace

@@ -43,7 +43,7 @@ static ompt_get_thread_data_t get_thread_data;
 static int no_dispatch;
 
 /* The implicit tasks this thread is in, innermost last (nested regions). */
-#define MAX_NEST 16
+#define MAX_NEST 64
 static __thread ompt_data_t *stack_pd[MAX_NEST], *stack_td[MAX_NEST];
 static __thread int depth;
 static __thread ompt_data_t *cur_pd, *cur_td;
