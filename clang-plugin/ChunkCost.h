@@ -33,10 +33,11 @@ llvm::Function *getAsk(llvm::Module &M, llvm::Function *Should);
 void hardenReport(llvm::CallInst *Report);
 
 /// After the runtime's init call \p Init has filled in the loop's bounds,
-/// copies them into fresh local variables that never escape and points the
-/// dispatch loop at those, so that the optimizer can keep them in registers
-/// across the per-chunk call. Leaves a bound alone when some use of it is not
-/// after the call. Does nothing in optnone (-O0) functions.
+/// copies the lower and upper bound into fresh local variables that never
+/// escape and points the dispatch loop at those, so that the optimizer can
+/// keep them in registers across the per-chunk call. Leaves a bound alone
+/// when some read of it might not see the copy. Does nothing in optnone
+/// (-O0) functions.
 void privatizeBounds(llvm::CallInst *Init);
 
 } // namespace grainchunk

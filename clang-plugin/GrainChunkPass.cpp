@@ -21,7 +21,7 @@
 //       lb += st; ub += st;
 //     }
 //
-//   The dispatch loop then works on private copies of lb/ub/st taken right
+//   The dispatch loop then works on private copies of lb/ub taken right
 //   after the init call, so they can stay in registers (ChunkCost.cpp).
 //   The runtime entry points are declared extern_weak: a program built with
 //   the plugin links and runs without the grainchunk runtime and then behaves
