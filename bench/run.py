@@ -192,9 +192,19 @@ def generate_app(path, loops):
         fh.write("\n".join(out) + "\n")
 
 
+def text_bytes(obj):
+    """Size of the object's .text section (code only: not the read-only
+    data `size`'s text column adds)."""
+    for line in sh(["size", "-A", obj]).stdout.splitlines():
+        f = line.split()
+        if f and f[0] == ".text":
+            return int(f[1])
+    sys.exit(f"bench: no .text section in {obj}")
+
+
 def object_figures(obj):
     """(.text bytes, __kmpc_for_static_init_* call sites) of an object."""
-    text = int(sh(["size", obj]).stdout.split("\n")[1].split()[0])
+    text = text_bytes(obj)
     sites = sum(1 for line in sh(["objdump", "-dr", obj]).stdout.splitlines()
                 if "__kmpc_for_static_init_" in line and "R_X86_64" in line)
     return text, sites
@@ -222,8 +232,11 @@ def compile_cost(p, log):
                     t0 = time.perf_counter()
                     sh(cmds[b])
                     times[b].append(time.perf_counter() - t0)
-            inst = sh(cmds["grainchunk"] + ["-Rpass=grainchunk"]).stderr.count(
-                "loop instrumented")
+            # -Rpass turns on source locations (longer ident_t strings), so
+            # this run writes its object elsewhere.
+            inst = sh([CC, opt, "-fopenmp", "-c", src, "-o",
+                       objs["grainchunk"] + ".rpass", f"-fplugin={PLUGIN}",
+                       "-Rpass=grainchunk"]).stderr.count("loop instrumented")
             fig = {b: object_figures(objs[b]) for b in BUILDS}
             rows.append(dict(input=name, label=label, opt=opt, times=times,
                              text={b: fig[b][0] for b in BUILDS},
@@ -464,7 +477,8 @@ def report(mode, p, delay_len, summ, lcsumm, ctime, vers, svg_name,
     L.append("### Code size and compile time\n")
     L.append("Each input compiled with `clang OPT -fopenmp -c` stock and with "
              f"the plugin, {p['compile_pairs']} interleaved pairs, median "
-             "wall seconds; `.text` bytes (`size`) and call sites of "
+             "wall seconds; bytes of the `.text` section (`size -A`) and "
+             "call sites of "
              "`__kmpc_for_static_init_*` (relocations in `objdump -dr`) of "
              "the object.\n")
     rows = []
