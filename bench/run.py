@@ -52,10 +52,12 @@ MODES = {
     # the median skips those a busy shared machine preempts.
     "full": dict(rounds=21, delay_ns=50, iters=4096, inner=1, outer=101,
                  cc_iters=1 << 17, cc_reps=101, loops=3000, compile_pairs=3,
-                 lc_rounds=11, lc_iters=1 << 20, lc_reps=15, app_loops=40),
+                 lc_rounds=11, lc_iters=1 << 20, lc_reps=15, app_loops=40,
+                 small_funcs=300),
     "quick": dict(rounds=3, delay_ns=50, iters=4096, inner=2, outer=5,
                   cc_iters=1 << 18, cc_reps=5, loops=200, compile_pairs=1,
-                  lc_rounds=2, lc_iters=1 << 16, lc_reps=3, app_loops=40),
+                  lc_rounds=2, lc_iters=1 << 16, lc_reps=3, app_loops=40,
+                  small_funcs=300),
 }
 SCENARIOS = [  # key, label, tool library (None: no tool)
     ("none", "no tool", None),
@@ -156,6 +158,18 @@ def generate_tu(path, loops, per_region=10):
         fh.write("\n".join(out) + "\n")
 
 
+def generate_small(path, funcs):
+    """`funcs` small functions, each one `parallel for schedule(static, 2^k)`
+    loop updating an array (k = 0..7)."""
+    out = []
+    for f in range(funcs):
+        out.append(f"void f{f}(double *a, int n) {{\n"
+                   f"#pragma omp parallel for schedule(static, {1 << (f % 8)})\n"
+                   f"  for (int i = 0; i < n; i++) a[i] = a[i] * 3 + {f};\n}}")
+    with open(path, "w") as fh:
+        fh.write("\n".join(out) + "\n")
+
+
 def generate_app(path, loops):
     """A mini-app-sized translation unit (synthetic; LULESH 2.0 has about 30
     `parallel for` loops in 3,800 lines): `loops` `parallel for` loops with
@@ -214,6 +228,9 @@ def compile_cost(p, log):
     """Code size and compile time, stock vs grainchunk, at -O2 and -O3."""
     inputs = [("manyloops", f"{p['loops']} schedule(static, N) loops "
                "(generated)", generate_tu, p["loops"]),
+              ("small", f"{p['small_funcs']} small functions, one parallel "
+               "for schedule(static, 2^k) each (generated)", generate_small,
+               p["small_funcs"]),
               ("app", f"mini-app-sized: {p['app_loops']} parallel for loops "
                "+ as much serial code (generated)", generate_app,
                p["app_loops"])]
