@@ -8,19 +8,21 @@
 //   that loop by its structure and rewrites it as in Langdal's thesis
 //   (Listing 3.5):
 //
-//     flags = &__kmpc_should_callback_per_chunk
-//                 ? __kmpc_should_callback_per_chunk(loc) : 0;  // once per
-//                 loop
+//     flags = grainchunk.ask(loc);   // once per loop: an out-of-line
+//         // `&__kmpc_should_callback_per_chunk ? it(loc) : 0` (ChunkCost.cpp)
 //     __kmpc_for_static_init_X(loc, gtid, 33, &last, &lb, &ub, &st, 1, N);
 //     for (;;) {                                   // omp.dispatch.cond
 //       ub = min(ub, GlobalUB); iv = lb;
 //       if (!(iv <= ub)) break;
-//       if (flags & 1)                             // one branch per chunk
+//       if (flags & 1)              // one branch per chunk, marked unlikely
 //         __kmpc_for_static_chunk_X(loc, gtid, ub == GlobalUB, lb, ub);
+//         // (convergent: no pass clones the loop around it)
 //       ...the chunk's iterations...
 //       lb += st; ub += st;
 //     }
 //
+//   The dispatch loop then works on private copies of lb/ub taken right
+//   after the init call, so they can stay in registers (ChunkCost.cpp).
 //   The runtime entry points are declared extern_weak: a program built with
 //   the plugin links and runs without the grainchunk runtime and then behaves
 //   exactly like a stock build. Anything that is not exactly Clang's static
@@ -34,6 +36,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GrainChunkPass.h"
+#include "ChunkCost.h"
 
 #include "llvm/ADT/Any.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -48,6 +51,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassInstrumentation.h"
 #include "llvm/IR/Verifier.h"
@@ -928,26 +932,19 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
   Value *GTid = CI->getArgOperand(1);
 
   // Once per loop per thread: ask the shim (if linked) whether a tool wants
-  // chunk events.
-  BasicBlock *Head = CI->getParent();
+  // chunk events, through one out-of-line helper per module (see getAsk).
+  Function *AskFn = grainchunk::getAsk(Mod, Should);
+  if (!AskFn) {
+    if (!HadShould)
+      Should->eraseFromParent();
+    if (!HadChunk)
+      Chunk->eraseFromParent();
+    return false;
+  }
   IRBuilder<> B(CI);
   B.SetCurrentDebugLocation(DL);
-  Value *Linked = B.CreateICmpNE(
-      Should, ConstantPointerNull::get(cast<PointerType>(Should->getType())),
-      "grainchunk.linked");
-  Instruction *AskTerm = SplitBlockAndInsertIfThen(Linked, CI, false);
-  AskTerm->setDebugLoc(DL);
-  AskTerm->getParent()->setName("grainchunk.ask");
-  IRBuilder<> AB(AskTerm);
-  AB.SetCurrentDebugLocation(DL);
-  CallInst *Ask = AB.CreateCall(Should, {Loc}, "grainchunk.answer");
-  Ask->setAttributes(Should->getAttributes());
-  BasicBlock *Tail = CI->getParent();
-  B.SetInsertPoint(Tail, Tail->begin());
-  PHINode *Flags = B.CreatePHI(I32, 2, "grainchunk.flags");
-  Flags->addIncoming(ConstantInt::get(I32, 0), Head);
-  Flags->addIncoming(Ask, AskTerm->getParent());
-  B.SetInsertPoint(CI);
+  CallInst *Flags = B.CreateCall(AskFn, {Loc}, "grainchunk.flags");
+  Flags->setAttributes(AskFn->getAttributes());
   Value *Want = B.CreateICmpNE(B.CreateAnd(Flags, 1), ConstantInt::get(I32, 0),
                                "grainchunk.want");
 
@@ -1031,7 +1028,11 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
                       L.Upper),
         "grainchunk.nonempty");
   }
-  Instruction *ReportTerm = SplitBlockAndInsertIfThen(Guard, L.ReportAt, false);
+  // The report is unlikely (no tool in the common case), and the call is
+  // `convergent` so that no pass clones the loop around it (see hardenReport).
+  Instruction *ReportTerm = SplitBlockAndInsertIfThen(
+      Guard, L.ReportAt, false,
+      MDBuilder(Ctx).createBranchWeights(1, grainchunk::UnlikelyReportWeight));
   ReportTerm->setDebugLoc(DL);
   ReportTerm->getParent()->setName("grainchunk.report");
   IRBuilder<> RB(ReportTerm);
@@ -1041,7 +1042,9 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
   CallInst *Report =
       RB.CreateCall(Chunk, {Loc, GTid, IsLast, L.Lower, L.Upper});
   Report->setAttributes(Chunk->getAttributes());
+  grainchunk::hardenReport(Report);
 
+  grainchunk::privatizeBounds(CI);
   CI->setMetadata(DoneMD, MDNode::get(Ctx, {}));
   return true;
 }

@@ -11,28 +11,29 @@
 // RUN: %clang -fopenmp -fplugin=%plugin -O2 -S -emit-llvm -DTYPE=unsigned %s -o - | FileCheck %s --check-prefix=O2 -DSFX=4u -DTY=i32
 // RUN: %clang -fopenmp -fplugin=%plugin -O2 -S -emit-llvm -DTYPE=long %s -o - | FileCheck %s --check-prefix=O2 -DSFX=8 -DTY=i64
 // RUN: %clang -fopenmp -fplugin=%plugin -O2 -S -emit-llvm "-DTYPE=unsigned long" %s -o - | FileCheck %s --check-prefix=O2 -DSFX=8u -DTY=i64
+// RUN: %clang -fopenmp -fplugin=%plugin -O3 -S -emit-llvm -DTYPE=int %s -o - | FileCheck %s --check-prefix=O2 -DSFX=4 -DTY=i32
+// RUN: %clang -fopenmp -fplugin=%plugin -O3 -S -emit-llvm -DTYPE=long -DBODY=vectorizable %s -o - | FileCheck %s --check-prefix=O2 -DSFX=8 -DTY=i64
 // Every -O level, and the result passes the IR verifier.
 // RUN: for o in -O0 -O1 -O2 -O3 -Os; do %clang -fopenmp -fplugin=%plugin $o -S -emit-llvm -DTYPE=long %s -o %t.$o.ll && opt -passes=verify -disable-output %t.$o.ll && grep -q '@__kmpc_for_static_chunk_8(' %t.$o.ll || exit 1; done
 
 void work(long);
+double *a;
 
 void loop(TYPE n) {
 #pragma omp parallel for schedule(static, 4)
   for (TYPE i = 0; i < n; i++)
+#ifdef BODY
+    a[i] = a[i] * 3 + 1; // small enough for -O3 to unswitch it if it could
+#else
     work(i);
+#endif
 }
 
-// Once per loop per thread, and only if the shim is linked (weak symbol):
+// Once per loop per thread, through the module's out-of-line helper (which
+// calls the shim only if it is linked: weak symbol). No branch or phi in the
+// loop's function, so the optimizer has no reason to copy the init call:
 // CHECK-LABEL: define internal void @{{(loop)?}}.omp_outlined{{[.0-9]*}}(
-// (Before LLVM 19, IRBuilder folds the null test into an icmp constant
-// expression inside the branch.)
-// INST:        [[LINKED:%[0-9a-zA-Z._]+]] = icmp ne ptr @__kmpc_should_callback_per_chunk, null
-// INST-NEXT:   br i1 [[LINKED]], label %[[ASK:[0-9a-zA-Z._]+]], label %[[CONT:[0-9a-zA-Z._]+]]
-// FOLDED:      br i1 icmp ne ({{[^@]*}}@__kmpc_should_callback_per_chunk, {{[^,]*}}null), label %[[ASK:[0-9a-zA-Z._]+]], label %[[CONT:[0-9a-zA-Z._]+]]
-// CHECK:      [[ASK]]:
-// CHECK-NEXT: [[ANS:%[0-9a-zA-Z._]+]] = call {{.*}}i32 @__kmpc_should_callback_per_chunk({{(ptr|[^ ,()]+\*)}} [[LOC:@[0-9a-zA-Z._]+]])
-// CHECK:      [[CONT]]:
-// CHECK-NEXT: [[FLAGS:%[0-9a-zA-Z._]+]] = phi i32 [ 0, %{{[0-9a-zA-Z._]+}} ], [ [[ANS]], %[[ASK]] ]
+// CHECK:      [[FLAGS:%[0-9a-zA-Z._]+]] = call {{.*}}i32 @grainchunk.ask({{(ptr|[^ ,()]+\*)}} [[LOC:@[0-9a-zA-Z._]+]])
 // CHECK-NEXT: [[BIT:%[0-9a-zA-Z._]+]] = and i32 [[FLAGS]], 1
 // CHECK-NEXT: [[WANT:%[0-9a-zA-Z._]+]] = icmp ne i32 [[BIT]], 0
 // CHECK-NEXT: call void @__kmpc_for_static_init_[[SFX]]({{(ptr|[^ ,()]+\*)}} [[LOC]], i32 [[GTID:%[0-9a-zA-Z._]+]], i32 33, {{(ptr|[^ ,()]+\*)}} %{{[0-9a-zA-Z._]+}}, {{(ptr|[^ ,()]+\*)}} [[LB:%[0-9a-zA-Z._]+]], {{(ptr|[^ ,()]+\*)}} [[UB:%[0-9a-zA-Z._]+]], {{(ptr|[^ ,()]+\*)}} [[ST:%[0-9a-zA-Z._]+]], [[TY]] 1, [[TY]] 4), !grainchunk
@@ -57,22 +58,44 @@ void loop(TYPE n) {
 // CHECK:      br i1 %{{[0-9a-zA-Z._]+}}, label %[[BODY:[0-9a-zA-Z._]+]], label
 // At the top of the chunk, one branch on the flag guards the call:
 // CHECK:      [[BODY]]:
-// CHECK-NEXT: br i1 [[WANT]], label %[[REPORT:[0-9a-zA-Z._]+]], label
+// (marked unlikely, and the call convergent: nothing clones the loop on it)
+// CHECK-NEXT: br i1 [[WANT]], label %[[REPORT:[0-9a-zA-Z._]+]], label %{{[0-9a-zA-Z._]+}}, !prof [[UNLIKELY:![0-9]+]]
 // CHECK:      [[REPORT]]:
 // CHECK-NEXT: [[EQ:%[0-9a-zA-Z._]+]] = icmp eq [[TY]] [[CL]], [[G]]
 // CHECK-NEXT: [[LAST:%[0-9a-zA-Z._]+]] = zext i1 [[EQ]] to i32
-// CHECK-NEXT: call void @__kmpc_for_static_chunk_[[SFX]]({{(ptr|[^ ,()]+\*)}} [[LOC]], i32 [[GTID]], i32 [[LAST]], [[TY]] [[LO]], [[TY]] [[CL]])
+// CHECK-NEXT: call void @__kmpc_for_static_chunk_[[SFX]]({{(ptr|[^ ,()]+\*)}} [[LOC]], i32 [[GTID]], i32 [[LAST]], [[TY]] [[LO]], [[TY]] [[CL]]) [[CONV:#[0-9]+]]
 // CHECK-NOT:  call void @__kmpc_for_static_chunk_
 // CHECK:      call void @__kmpc_for_static_fini(
 // CHECK-NOT:  call void @__kmpc_for_static_chunk_
 // CHECK-LABEL: }
 // CHECK-DAG: declare extern_weak {{.*}}i32 @__kmpc_should_callback_per_chunk({{(ptr|%struct.ident_t\*)}})
 // CHECK-DAG: declare extern_weak void @__kmpc_for_static_chunk_[[SFX]]({{(ptr|%struct.ident_t\*)}}, i32{{.*}}, i32{{.*}}, [[TY]]{{.*}}, [[TY]]{{.*}})
+// The helper: &__kmpc_should_callback_per_chunk ? it(loc) : 0, never inlined.
+// (Before LLVM 19, IRBuilder folds the null test into an icmp constant
+// expression inside the branch.)
+// CHECK:       define internal {{.*}}i32 @grainchunk.ask({{(ptr|[^ ,()]+\*)}} {{[^)]*}}) [[NOINLINE:#[0-9]+]]
+// INST:        [[LINKED:%[0-9a-zA-Z._]+]] = icmp ne ptr @__kmpc_should_callback_per_chunk, null
+// INST-NEXT:   br i1 [[LINKED]], label %[[ASK:[0-9a-zA-Z._]+]], label %[[NO:[0-9a-zA-Z._]+]]
+// FOLDED:      br i1 icmp ne ({{[^@]*}}@__kmpc_should_callback_per_chunk, {{[^,]*}}null), label %[[ASK:[0-9a-zA-Z._]+]], label %[[NO:[0-9a-zA-Z._]+]]
+// CHECK:      [[ASK]]:
+// CHECK-NEXT: [[ANS:%[0-9a-zA-Z._]+]] = call {{.*}}i32 @__kmpc_should_callback_per_chunk({{(ptr|[^ ,()]+\*)}} %{{[0-9a-zA-Z._]+}})
+// CHECK-NEXT: ret i32 [[ANS]]
+// CHECK:      [[NO]]:
+// CHECK-NEXT: ret i32 0
 
 // O2-LABEL: define internal void @{{(loop)?}}.omp_outlined{{[.0-9]*}}(
-// O2:       call {{.*}}i32 @__kmpc_should_callback_per_chunk(
+// Optimized, still one init call and one chunk call per loop, as Clang wrote
+// them: no copy of the init call, no unswitched copy of the chunk loop.
+// O2:       call {{.*}}i32 @grainchunk.ask(
+// O2-NOT:   call void @__kmpc_for_static_init_
 // O2:       call void @__kmpc_for_static_init_[[SFX]](
+// O2-NOT:   call void @__kmpc_for_static_init_
 // O2:       call void @__kmpc_for_static_chunk_[[SFX]]({{(ptr|[^ ,()]+\*)}} {{[^,]+}}, i32 {{[^,]+}}, i32 {{[^,]+}}, [[TY]] {{[^,]+}}, [[TY]] {{[^,]+}})
+// O2-NOT:   call void @__kmpc_for_static_chunk_
+// O2-NOT:   call void @__kmpc_for_static_init_
 // O2:       call void @__kmpc_for_static_fini(
 // O2-DAG:   declare extern_weak {{.*}}i32 @__kmpc_should_callback_per_chunk({{(ptr|%struct.ident_t\*)}}
 // O2-DAG:   declare extern_weak void @__kmpc_for_static_chunk_[[SFX]]({{(ptr|%struct.ident_t\*)}}
+// CHECK-DAG: attributes [[CONV]] = { {{.*}}convergent{{.*}} }
+// CHECK-DAG: attributes [[NOINLINE]] = { {{.*}}noinline{{.*}} }
+// CHECK-DAG: [[UNLIKELY]] = !{!"branch_weights", {{.*}}i32 1, i32 2000}

@@ -24,7 +24,7 @@ void f(int n) {
     work(i);
 }
 
-// DBG: call i32 @__kmpc_should_callback_per_chunk({{[^)]+}}){{.*}}, !dbg [[LOC:![0-9]+]]
+// DBG: call i32 @grainchunk.ask({{[^)]+}}){{.*}}, !dbg [[LOC:![0-9]+]]
 // DBG: call void @__kmpc_for_static_init_4({{.*}}), !dbg [[LOC]]
 // DBG: call void @__kmpc_for_static_chunk_4({{.*}}){{.*}}, !dbg [[LOC]]
 // DBG: [[LOC]] = !DILocation(line: {{1[89]|20}},

@@ -29,7 +29,7 @@ void default_schedule(TYPE n) {
 // REMARK: static-nochunk.c:23:1: remark: schedule(static) loop instrumented: each thread's chunk is reported to OMPT tools
 
 // CHECK-LABEL: define internal void @{{(loop)?}}.omp_outlined{{[.0-9]*}}(
-// CHECK:      call {{.*}}i32 @__kmpc_should_callback_per_chunk({{(ptr|[^ ,()]+\*)}} [[LOC:@[0-9a-zA-Z._]+]])
+// CHECK:      call {{.*}}i32 @grainchunk.ask({{(ptr|[^ ,()]+\*)}} [[LOC:@[0-9a-zA-Z._]+]])
 // CHECK:      [[WANT:%[0-9a-zA-Z._]+]] = icmp ne i32 %{{[0-9a-zA-Z._]+}}, 0
 // CHECK-NEXT: call void @__kmpc_for_static_init_[[SFX]]({{(ptr|[^ ,()]+\*)}} [[LOC]], i32 [[GTID:%[0-9a-zA-Z._]+]], i32 34, {{(ptr|[^ ,()]+\*)}} %{{[0-9a-zA-Z._]+}}, {{(ptr|[^ ,()]+\*)}} [[LB:%[0-9a-zA-Z._]+]], {{(ptr|[^ ,()]+\*)}} [[UB:%[0-9a-zA-Z._]+]], {{(ptr|[^ ,()]+\*)}} {{%[0-9a-zA-Z._]+}}, [[TY]] 1, [[TY]] 1), !grainchunk
 // No one-thread chunk walking for schedule(static):

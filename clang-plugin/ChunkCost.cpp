@@ -1,0 +1,166 @@
+//===- ChunkCost.cpp - Keep instrumented loops as cheap as stock ones -----===//
+//
+// WHAT IT DOES
+//   The rewrite (GrainChunkPass.cpp) adds, per loop, a question to the
+//   runtime library and, per chunk, a guarded call. Left to itself, the
+//   optimizer turns those into much more code than they are:
+//   - The test of the extern_weak `__kmpc_should_callback_per_chunk` against
+//     null, right before `__kmpc_for_static_init`, gave a phi of 0 and the
+//     answer; jump threading then copied the init call (and everything up to
+//     the next use of the flag) into both arms.
+//   - The flag is loop-invariant, so at -O3 loop unswitching cloned the whole
+//     chunk loop, vectorized body included, into a "tool" and a "no tool"
+//     copy.
+//   - The bounds Clang keeps in local variables escape into the init call;
+//     an unknown call in the chunk loop then forces them to be reloaded and
+//     stored back around every chunk.
+//   Here: the question goes through one out-of-line helper per module (the
+//   loop sees an opaque call result, no branch and no phi); the per-chunk call
+//   is `convergent` (no pass may make it control-dependent on more values,
+//   so neither unswitching nor jump threading can clone around it; inlining
+//   is unaffected); and the dispatch loop works on private copies of the
+//   lower and upper bound, taken right after the init call, which never
+//   escape.
+//
+//   All three are restrictions on the optimizer or a change to code it owns:
+//   none claims anything about what the runtime library or a tool does.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ChunkCost.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace grainchunk {
+
+Function *getAsk(Module &M, Function *Should) {
+  constexpr const char *Name = "grainchunk.ask";
+  FunctionType *FT = Should->getFunctionType();
+  if (Function *F = M.getFunction(Name))
+    return F->getFunctionType() == FT && F->hasLocalLinkage() &&
+                   !F->isDeclaration()
+               ? F
+               : nullptr;
+  if (M.getNamedValue(Name))
+    return nullptr;
+  Function *F = Function::Create(FT, GlobalValue::InternalLinkage, Name, &M);
+  F->setAttributes(Should->getAttributes()); // nounwind, the return's ext
+  // Out of line, so that the loop sees a call result and no branch.
+  F->addFnAttr(Attribute::NoInline);
+  LLVMContext &C = M.getContext();
+  BasicBlock *Entry = BasicBlock::Create(C, "entry", F);
+  BasicBlock *Ask = BasicBlock::Create(C, "ask", F);
+  BasicBlock *Unlinked = BasicBlock::Create(C, "unlinked", F);
+  IRBuilder<> B(Entry);
+  Value *Linked = B.CreateICmpNE(
+      Should, ConstantPointerNull::get(cast<PointerType>(Should->getType())),
+      "linked");
+  B.CreateCondBr(Linked, Ask, Unlinked);
+  B.SetInsertPoint(Ask);
+  CallInst *Answer = B.CreateCall(Should, {F->getArg(0)}, "answer");
+  Answer->setAttributes(Should->getAttributes());
+  B.CreateRet(Answer);
+  B.SetInsertPoint(Unlinked);
+  B.CreateRet(ConstantInt::get(FT->getReturnType(), 0));
+  return F;
+}
+
+void hardenReport(CallInst *Report) {
+  // On the declaration too: InstCombine drops `convergent` from a direct call
+  // to a function that is not itself convergent.
+  if (Function *Callee = Report->getCalledFunction())
+    Callee->addFnAttr(Attribute::Convergent);
+  Report->addFnAttr(Attribute::Convergent);
+}
+
+namespace {
+
+/// A use of a bound's variable that is not an access: a lifetime marker, or
+/// (typed pointers, LLVM 14) a cast that feeds only lifetime markers.
+bool isLifetimeUse(const Instruction *I) {
+  if (I->isLifetimeStartOrEnd())
+    return true;
+  if (!isa<BitCastInst>(I) || I->user_empty())
+    return false;
+  for (const User *U : I->users()) {
+    const auto *UI = dyn_cast<Instruction>(U);
+    if (!UI || !UI->isLifetimeStartOrEnd())
+      return false;
+  }
+  return true;
+}
+
+} // namespace
+
+void privatizeBounds(CallInst *Init) {
+  Function &F = *Init->getFunction();
+  if (F.hasOptNone() || Init->arg_size() < 7 || Init->isTerminator())
+    return;
+  DominatorTree DT(F);
+  Instruction *At = Init->getNextNode();
+  // The lower and upper bound only. A private stride as well would make the
+  // bounds affine recurrences {lb,+,st} that loop strength reduction then
+  // works hard on: on bench/run.py's many-loops file that cost 13% more
+  // compile time than leaving the stride in memory (one load per chunk).
+  for (unsigned ArgNo : {4u, 5u}) {
+    auto *A = dyn_cast<AllocaInst>(Init->getArgOperand(ArgNo));
+    if (!A || A->isArrayAllocation())
+      continue;
+    Type *Ty = A->getAllocatedType();
+    IRBuilder<> CB(At);
+    CB.SetCurrentDebugLocation(Init->getDebugLoc());
+    LoadInst *Filled = CB.CreateLoad(Ty, A, A->getName() + ".filled");
+    Filled->setAlignment(A->getAlign());
+    IRBuilder<> AB(A->getNextNode());
+    AllocaInst *Copy = AB.CreateAlloca(Ty, A->getType()->getAddressSpace(),
+                                       nullptr, A->getName() + ".private");
+    Copy->setAlignment(A->getAlign());
+    StoreInst *Start = CB.CreateStore(Filled, Copy);
+    Start->setAlignment(A->getAlign());
+
+    SmallVector<Use *, 8> Redirect;
+    bool OK = true;
+    for (Use &U : A->uses()) {
+      auto *I = dyn_cast<Instruction>(U.getUser());
+      if (!I) {
+        OK = false;
+        break;
+      }
+      if (I == Init || I == Filled || isLifetimeUse(I))
+        continue;
+      bool Access = (isa<LoadInst>(I) && U.getOperandNo() == 0) ||
+                    (isa<StoreInst>(I) &&
+                     U.getOperandNo() == StoreInst::getPointerOperandIndex());
+      if (!Access) {
+        OK = false;
+        break;
+      }
+      if (DT.dominates(Start, I))
+        Redirect.push_back(&U);
+      else if (isa<LoadInst>(I)) {
+        // A read the copy might not reach: leave this bound alone.
+        OK = false;
+        break;
+      }
+    }
+    if (!OK) {
+      Start->eraseFromParent();
+      Filled->eraseFromParent();
+      Copy->eraseFromParent();
+      continue;
+    }
+    for (Use *U : Redirect)
+      U->set(Copy);
+  }
+}
+
+} // namespace grainchunk
