@@ -82,13 +82,7 @@ void hardenReport(CallInst *Report) {
   Report->addFnAttr(Attribute::Convergent);
 }
 
-namespace {
-
-/// A use of a bound's variable that is not an access: a lifetime marker, or
-/// (typed pointers, LLVM 14) a cast that feeds only lifetime markers.
-bool isLifetimeUse(const Instruction *I) {
-  if (I->isLifetimeStartOrEnd())
-    return true;
+bool isLifetimeCast(const Instruction *I) {
   if (!isa<BitCastInst>(I) || I->user_empty())
     return false;
   for (const User *U : I->users()) {
@@ -98,8 +92,6 @@ bool isLifetimeUse(const Instruction *I) {
   }
   return true;
 }
-
-} // namespace
 
 void privatizeBounds(CallInst *Init) {
   Function &F = *Init->getFunction();
@@ -135,7 +127,8 @@ void privatizeBounds(CallInst *Init) {
         OK = false;
         break;
       }
-      if (I == Init || I == Filled || isLifetimeUse(I))
+      if (I == Init || I == Filled || I->isLifetimeStartOrEnd() ||
+          isLifetimeCast(I))
         continue;
       bool Access = (isa<LoadInst>(I) && U.getOperandNo() == 0) ||
                     (isa<StoreInst>(I) &&

@@ -13,6 +13,7 @@
 
 namespace llvm {
 class CallInst;
+class Instruction;
 class Function;
 class Module;
 } // namespace llvm
@@ -39,6 +40,10 @@ void hardenReport(llvm::CallInst *Report);
 /// when some read of it might not see the copy. Does nothing in optnone
 /// (-O0) functions.
 void privatizeBounds(llvm::CallInst *Init);
+
+/// With typed pointers (LLVM 14), lifetime markers take an i8* cast of an
+/// alloca: such a cast is harmless if lifetime markers are all it feeds.
+bool isLifetimeCast(const llvm::Instruction *I);
 
 } // namespace grainchunk
 

@@ -54,6 +54,7 @@
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassInstrumentation.h"
+#include "llvm/IR/PatternMatch.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
@@ -219,19 +220,6 @@ bool isStepOf(const Value *V, const Value *A, const Value *B,
   return InLatch(Sum->getParent()) && isLoadFrom(X, A) && isLoadFrom(Y, B) &&
          InLatch(cast<Instruction>(X)->getParent()) &&
          InLatch(cast<Instruction>(Y)->getParent());
-}
-
-/// With typed pointers (LLVM 14), lifetime markers take an i8* cast of the
-/// alloca: such a cast is harmless if lifetime markers are all it feeds.
-bool isLifetimeCast(const Instruction *I) {
-  if (!isa<BitCastInst>(I) || I->user_empty())
-    return false;
-  for (const User *U : I->users()) {
-    const auto *UI = dyn_cast<Instruction>(U);
-    if (!UI || !UI->isLifetimeStartOrEnd())
-      return false;
-  }
-  return true;
 }
 
 /// Everything the rewrite needs about one recognized loop.
@@ -447,7 +435,7 @@ std::string matchIRBuilderLoop(CallInst *CI, const Bounds &B, bool Chunked,
       auto *I = dyn_cast<Instruction>(U);
       if (!I)
         return "a loop bound escapes";
-      if (I == CI || I->isLifetimeStartOrEnd() || isLifetimeCast(I))
+      if (I == CI || I->isLifetimeStartOrEnd() || grainchunk::isLifetimeCast(I))
         continue;
       if (auto *S = dyn_cast<StoreInst>(I)) {
         if (S->getPointerOperand() == A && !S->isVolatile() &&
@@ -467,84 +455,59 @@ std::string matchIRBuilderLoop(CallInst *CI, const Bounds &B, bool Chunked,
     }
   if (!LdLB || !LdUB || (Chunked && !LdST))
     return "the runtime's chunk is not read once after the call";
+  using namespace PatternMatch;
   if (!Chunked) {
     // schedule(static): one range, tc = (ub - lb) + 1 iterations from lb;
     // the loop's last iteration is the upper bound set before the call.
-    for (User *U : LdUB->users()) {
-      auto *Sub = dyn_cast<BinaryOperator>(U);
-      if (!Sub || Sub->getOpcode() != Instruction::Sub ||
-          Sub->getOperand(0) != LdUB || Sub->getOperand(1) != LdLB)
-        continue;
-      for (User *SU : Sub->users()) {
-        auto *TC = dyn_cast<BinaryOperator>(SU);
-        if (!TC || TC->getOpcode() != Instruction::Add ||
-            TC->getOperand(0) != Sub || !isOne(TC->getOperand(1)) || !InitUB)
-          continue;
-        L.ReportAt = TC->getNextNode();
-        L.Lower = LdLB;
-        L.Upper = LdUB;
-        L.LastIter = InitUB->getValueOperand();
-        return "";
-      }
-    }
+    for (User *U : LdUB->users())
+      for (User *TC : U->users())
+        if (InitUB && match(TC, m_Add(m_Sub(m_Specific(LdUB), m_Specific(LdLB)),
+                                      m_One()))) {
+          L.ReportAt = cast<Instruction>(TC)->getNextNode();
+          L.Lower = LdLB;
+          L.Upper = LdUB;
+          L.LastIter = InitUB->getValueOperand();
+          return "";
+        }
     return "the chunk size is not computed from the runtime's chunk";
   }
   // range = (ub + 1) - lb
   Value *Range = nullptr;
-  for (User *U : LdLB->users()) {
-    auto *Sub = dyn_cast<BinaryOperator>(U);
-    auto *Inc = Sub && Sub->getOpcode() == Instruction::Sub &&
-                        Sub->getOperand(1) == LdLB
-                    ? dyn_cast<BinaryOperator>(Sub->getOperand(0))
-                    : nullptr;
-    if (Inc && Inc->getOpcode() == Instruction::Add &&
-        Inc->getOperand(0) == LdUB && isOne(Inc->getOperand(1)))
-      Range = Sub;
-  }
+  for (User *U : LdLB->users())
+    if (match(U, m_Sub(m_Add(m_Specific(LdUB), m_One()), m_Specific(LdLB))))
+      Range = U;
   if (!Range)
     return "the chunk size is not computed from the runtime's chunk";
-  // start = k * st + lb, with k the dispatch loop's counter; and the
+  // start = k * st + lb, with k the dispatch loop's counter (a phi); the
   // chunk's trip count select(start + range >= count, count - start, range).
   SelectInst *TC = nullptr;
   Value *Start = nullptr, *Count = nullptr;
   for (User *U : LdLB->users()) {
-    auto *Add = dyn_cast<BinaryOperator>(U);
-    if (!Add || Add->getOpcode() != Instruction::Add)
+    Value *K = nullptr;
+    if (!match(U, m_c_Add(m_Mul(m_Value(K), m_Specific(LdST)),
+                          m_Specific(LdLB))) ||
+        !isa<PHINode>(K))
       continue;
-    Value *Other =
-        Add->getOperand(0) == LdLB ? Add->getOperand(1) : Add->getOperand(0);
-    auto *Mul = dyn_cast<BinaryOperator>(Other);
-    if (Other == LdLB || !Mul || Mul->getOpcode() != Instruction::Mul ||
-        Mul->getOperand(1) != LdST || !isa<PHINode>(Mul->getOperand(0)))
-      continue;
-    for (User *SU : Add->users()) {
-      auto *End = dyn_cast<BinaryOperator>(SU);
-      if (!End || End->getOpcode() != Instruction::Add ||
-          End->getOperand(0) != Add || End->getOperand(1) != Range)
-        continue;
-      for (User *EU : End->users()) {
-        auto *IsLast = dyn_cast<ICmpInst>(EU);
-        if (!IsLast || IsLast->getPredicate() != ICmpInst::ICMP_UGE ||
-            IsLast->getOperand(0) != End)
-          continue;
-        for (User *CU : IsLast->users()) {
-          auto *Sel = dyn_cast<SelectInst>(CU);
-          auto *Rest =
-              Sel ? dyn_cast<BinaryOperator>(Sel->getTrueValue()) : nullptr;
-          if (Sel && Sel->getCondition() == IsLast &&
-              Sel->getFalseValue() == Range && Rest &&
-              Rest->getOpcode() == Instruction::Sub &&
-              Rest->getOperand(0) == IsLast->getOperand(1) &&
-              Rest->getOperand(1) == Add) {
-            if (TC)
-              return "the chunk's trip count is computed twice";
-            TC = Sel;
-            Start = Add;
-            Count = IsLast->getOperand(1);
-          }
+    for (User *EndU : U->users())
+      for (User *CmpU : EndU->users())
+        for (User *SelU : CmpU->users()) {
+          Value *Cond = nullptr, *Cnt = nullptr;
+          auto *Cmp = dyn_cast<ICmpInst>(CmpU);
+          if (!Cmp || Cmp->getPredicate() != ICmpInst::ICMP_UGE ||
+              !match(Cmp->getOperand(0),
+                     m_Add(m_Specific(U), m_Specific(Range))) ||
+              !match(Cmp->getOperand(1), m_Value(Cnt)) ||
+              !match(SelU, m_Select(m_Value(Cond),
+                                    m_Sub(m_Specific(Cnt), m_Specific(U)),
+                                    m_Specific(Range))) ||
+              Cond != Cmp)
+            continue;
+          if (TC && TC != SelU)
+            return "the chunk's trip count is computed twice";
+          TC = cast<SelectInst>(SelU);
+          Start = U;
+          Count = Cnt;
         }
-      }
-    }
   }
   if (!TC)
     return "the static init call is not followed by a jump to the loop";
@@ -686,7 +649,7 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
         return "the iteration variable escapes";
       auto *S = dyn_cast<StoreInst>(I);
       if (S == StIV || isa<LoadInst>(I) || I->isLifetimeStartOrEnd() ||
-          isLifetimeCast(I))
+          grainchunk::isLifetimeCast(I))
         continue;
       auto InIVLatch = [&](const BasicBlock *BB) {
         return S && DT.dominates(Body, BB) && DT.dominates(BB, S->getParent());
@@ -777,7 +740,7 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
       auto *I = dyn_cast<Instruction>(U);
       if (!I)
         return "a loop bound escapes";
-      if (I == CI || I->isLifetimeStartOrEnd() || isLifetimeCast(I))
+      if (I == CI || I->isLifetimeStartOrEnd() || grainchunk::isLifetimeCast(I))
         continue;
       if (auto *S = dyn_cast<StoreInst>(I)) {
         if (S->getPointerOperand() != A || S->isVolatile())
