@@ -18,7 +18,8 @@ and with the plugin, the two builds alternating file by file, ROUNDS times
 (default 3). Prints, per -O level, the summed .text bytes, the summed
 __kmpc_for_static_init_* call sites and the median over rounds of the
 summed compile wall time, with ratios, and the stock .text of all magick/*.c
-files for scale. Standard library only.
+files for scale. IMCOST_PLUGIN=path/libgrainchunk.so measures another build
+of the plugin. Standard library only.
 """
 import glob
 import os
@@ -31,6 +32,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from run import CC, PLUGIN, object_figures, text_bytes  # noqa: E402
+
+# Another build of the plugin (e.g. an older one, for a before/after).
+PLUGIN = os.environ.get("IMCOST_PLUGIN", PLUGIN)
 
 
 def make_var(makefile, name):

@@ -101,7 +101,7 @@ void privatizeBounds(CallInst *Init) {
   Instruction *At = Init->getNextNode();
   // The lower and upper bound only. A private stride as well would make the
   // bounds affine recurrences {lb,+,st} that loop strength reduction then
-  // works hard on: on bench/run.py's many-loops file that cost 13% more
+  // works hard on: on bench/run.py's many-loops file that cost 16% more
   // compile time than leaving the stride in memory (one load per chunk).
   for (unsigned ArgNo : {4u, 5u}) {
     auto *A = dyn_cast<AllocaInst>(Init->getArgOperand(ArgNo));
