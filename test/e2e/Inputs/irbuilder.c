@@ -35,8 +35,8 @@ static void region(int n, int chunk, int threads, int serial) {
   for (int k = 0; k < n; k++)
     acc[k] = 0;
   printf("REGION %d\n", serial ? 1 : threads);
-  printf("LOOP %d 0\nLOOP %d 0\nLOOP %d 1\nLOOP %d 7\nLOOP %d %d\n", n, n, n,
-         n, (n + 1) / 2, chunk);
+  printf("LOOP %d 0\nLOOP %d 0\nLOOP %d 1\nLOOP %d 7\nLOOP %d %d\n", n, n, n, n,
+         (n + 1) / 2, chunk);
 #pragma omp parallel num_threads(threads) if (!serial)
   loops(n, chunk);
   sum(n);
