@@ -1,13 +1,18 @@
-/*===- grainchunk.h - grainchunk runtime ABI and tool extension ----------===*
+/*===- grainchunk.h - grainchunk runtime ABI and tool extensions ---------===*
  *
- * Entry points that code compiled with -fplugin=libgrainchunk.so calls (the
- * ABI of Langdal's TR4E runtime), and the one extension an OMPT tool may use
- * on top of the standard ompt_callback_dispatch events.
+ * 1. Entry points that code compiled with -fplugin=libgrainchunk.so calls
+ *    (the ABI of Langdal's TR4E runtime, plus the chunk-end call).
+ * 2. For OMPT tools: the extension events of TR4E (loop, chunk, tool time)
+ *    and grainchunk's task-creation event, registered through the
+ *    ompt_set_callback a tool's initialize receives. See docs/extensions.md.
+ * 3. For OMPT tools: grainchunk_get_chunk_info, more about a chunk inside a
+ *    standard ompt_callback_dispatch event grainchunk delivers.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef GRAINCHUNK_H
 #define GRAINCHUNK_H
 
+#include <omp-tools.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -19,7 +24,8 @@ typedef struct ident ident_t;
 
 /* Bits of __kmpc_should_callback_per_chunk's answer. */
 enum {
-  GRAINCHUNK_WANT_CHUNKS = 1 /* call __kmpc_for_static_chunk_* per chunk */
+  GRAINCHUNK_WANT_CHUNKS = 1,   /* call __kmpc_for_static_chunk_* per chunk */
+  GRAINCHUNK_WANT_CHUNK_END = 2 /* and __kmpc_for_static_chunk_end after it */
 };
 
 /* Called once per static loop per thread, before __kmpc_for_static_init_*.
@@ -40,7 +46,66 @@ void __kmpc_for_static_chunk_8(ident_t *loc, int32_t gtid, int32_t last,
 void __kmpc_for_static_chunk_8u(ident_t *loc, int32_t gtid, int32_t last,
                                 uint64_t lower, uint64_t upper);
 
-/* Tool extension. Inside an ompt_callback_dispatch call that grainchunk
+/* Called at the end of every chunk's iterations (before the code steps to
+ * the thread's next chunk) when the answer had GRAINCHUNK_WANT_CHUNK_END;
+ * only ever asked for together with GRAINCHUNK_WANT_CHUNKS. */
+void __kmpc_for_static_chunk_end(ident_t *loc, int32_t gtid);
+
+/*===------------------- 2. extension events for tools -------------------===*
+ * Numbers and signatures as in TR4E (81-83); 84 is grainchunk's. Register
+ * them with the ompt_set_callback your initialize receives, casting to
+ * ompt_callbacks_t / ompt_callback_t; the answer is ompt_set_always (5) when
+ * grainchunk's runtime library is in the process and can deliver them, and
+ * ompt_set_never (1) from a runtime without grainchunk. */
+typedef enum ext_loop_sched_t {
+  ext_loop_sched_static = 1,
+  ext_loop_sched_dynamic = 2,
+  ext_loop_sched_guided = 3
+} ext_loop_sched_t;
+
+#define ext_callback_loop 81
+#define ext_callback_chunk 82
+#define ext_tool_time 83
+#define ext_callback_task_create 84
+
+/* 81: begin before the thread's first chunk event of a worksharing or
+ * distribute loop, end after its last chunk ran. loop_sched is the schedule
+ * the runtime uses (runtime and auto resolved); is_iter_signed and step as
+ * the program passed them to the runtime; codeptr_ra as in the standard
+ * ompt_callback_work event of the same loop. */
+typedef void (*ext_callback_loop_t)(ext_loop_sched_t loop_sched,
+                                    ompt_scope_endpoint_t endpoint,
+                                    ompt_data_t *parallel_data,
+                                    ompt_data_t *task_data, int is_iter_signed,
+                                    int64_t step, const void *codeptr_ra);
+
+/* 82: every chunk of every loop, once, on the thread that runs it, before it
+ * runs. lower/upper: inclusive, in the iteration space passed to the runtime
+ * (unsigned iteration variables: the bits of the value). create_duration:
+ * the time (ext_tool_time's unit) this thread spent producing the chunk; 0
+ * without a time function. last_chunk: 1 iff it is this thread's last chunk
+ * of the loop (static) or the runtime's last-chunk flag (dynamic, guided). */
+typedef void (*ext_callback_chunk_t)(ompt_data_t *task_data, int64_t lower,
+                                     int64_t upper, double create_duration,
+                                     int last_chunk);
+
+/* 83: the tool's clock; grainchunk measures create_duration and
+ * event_duration with it. */
+typedef double (*ext_tool_time_t)(void);
+
+/* 84: every explicit task, after the standard ompt_callback_task_create of
+ * the same task (which still arrives for tools that register it), with the
+ * same arguments plus event_duration: the time from the start of the task's
+ * allocation to its creation event; 0 without a time function. */
+typedef void (*ext_callback_task_create_t)(ompt_data_t *parent_task_data,
+                                           const ompt_frame_t *parent_frame,
+                                           ompt_data_t *new_task_data,
+                                           int flags, int has_dependences,
+                                           double event_duration,
+                                           const void *codeptr_ra);
+
+/*===------------- 3. more about a standard dispatch event ---------------===*
+ * Inside an ompt_callback_dispatch call that grainchunk
  * delivers, describes the chunk further; find it with
  * dlsym(RTLD_DEFAULT, "grainchunk_get_chunk_info") so the tool still works
  * without grainchunk. */
