@@ -221,10 +221,14 @@ static int tasks(void) {
     x++;
 #pragma omp task depend(in : x) shared(x)
     iter(3000 + x, 0);
-    omp_event_handle_t ev;
+    /* libomp 14 (stock) aborts on a detached task in a one-thread team. */
+    int detached = omp_get_num_threads() > 1;
+    if (detached) {
+      omp_event_handle_t ev;
 #pragma omp task detach(ev)
-    iter(4000, 0);
-    omp_fulfill_event(ev);
+      iter(4000, 0);
+      omp_fulfill_event(ev);
+    }
 #pragma omp taskloop num_tasks(6)
     for (int i = 0; i < 60; i++)
       iter(5000 + i, 0);
@@ -232,7 +236,7 @@ static int tasks(void) {
     for (int i = 0; i < 100; i++)
       iter(6000 + i, 0);
 #pragma omp taskwait
-    made = 10 + 2 + 3 + 1 + 6 + 20;
+    made = 10 + 2 + 3 + detached + 6 + 20;
   }
   return made;
 }
