@@ -14,8 +14,24 @@
 //         __kmpc_for_static_chunk_X(loc, gtid, ub == GlobalUB, lb, ub);
 //         // (convergent: no pass clones the loop around it)
 //       ...the chunk's iterations...
+//       if (flags & 2)              // the latch: once per chunk, unlikely
+//         __kmpc_for_static_chunk_end(loc, gtid);  // (convergent too)
 //       lb += st; ub += st;
 //     }
+//
+//   Every loop over chunks gets the chunk-end call where the matcher found
+//   the only path from the end of a chunk's iterations to the next chunk's
+//   test: the top of Clang's dispatch latch (omp.dispatch.inc; also when a
+//   one-thread team walks its range in chunks), of the latch of
+//   `distribute parallel for dist_schedule(static, N)`'s distribute loop and
+//   of `distribute parallel for schedule(static, 1)`'s one-iteration walk,
+//   and of OpenMPIRBuilder's dispatch latch. So each chunk that got a chunk
+//   call gets exactly one end call after its last iteration, before the next
+//   chunk's call, the last chunk included. The single range of
+//   schedule(static) gets none: nothing follows it, and the runtime library
+//   sees its end at __kmpc_for_static_fini. A `cancel for` leaves the loop
+//   without passing the latch: that chunk gets no end call (no chunk
+//   follows it either).
 //
 //   A team of one thread gets its whole range from the runtime as one chunk;
 //   when a tool wants chunks, it walks that range in chunks of N instead.
@@ -31,6 +47,8 @@
 #include "ChunkCost.h"
 #include "StaticLoopMatch.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
@@ -46,6 +64,9 @@ using namespace llvm;
 namespace {
 
 constexpr const char *ShouldCallbackName = "__kmpc_should_callback_per_chunk";
+constexpr const char *ChunkEndName = "__kmpc_for_static_chunk_end";
+// Bits of its answer (GRAINCHUNK_WANT_* in include/grainchunk.h).
+constexpr uint64_t WantChunks = 1, WantChunkEnd = 2;
 
 /// Declares (or finds) a runtime entry point as extern_weak.
 Function *getEntryPoint(Module &M, StringRef Name, FunctionType *FT) {
@@ -68,6 +89,34 @@ void addExt(Function *F, int ArgNo, Attribute::AttrKind K) {
     F->addParamAttr(ArgNo, K);
 }
 
+/// The entry points one loop's rewrite calls, declared on demand; until
+/// keep(), the ones this rewrite declared are removed again on destruction,
+/// so that a rewrite that gives up leaves the module as it was.
+class EntryPoints {
+  Module &M;
+  SmallVector<Function *, 3> Declared;
+
+public:
+  explicit EntryPoints(Module &M) : M(M) {}
+  ~EntryPoints() {
+    for (Function *F : Declared)
+      F->eraseFromParent();
+  }
+  /// The declaration of \p Name, or null if the name is taken by something
+  /// else. \p AddAttrs sets up a new declaration's attributes.
+  Function *get(StringRef Name, FunctionType *FT,
+                function_ref<void(Function *)> AddAttrs) {
+    bool Had = M.getFunction(Name) != nullptr;
+    Function *F = getEntryPoint(M, Name, FT);
+    if (F && !Had) {
+      AddAttrs(F);
+      Declared.push_back(F);
+    }
+    return F;
+  }
+  void keep() { Declared.clear(); }
+};
+
 } // namespace
 
 namespace grainchunk {
@@ -85,27 +134,31 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
   auto *ChunkTy = FunctionType::get(Type::getVoidTy(Ctx),
                                     {PtrTy, I32, I32, IVTy, IVTy}, false);
   std::string ChunkName = ("__kmpc_for_static_chunk_" + L.Suffix).str();
-  bool HadShould = Mod.getFunction(ShouldCallbackName) != nullptr;
-  bool HadChunk = Mod.getFunction(ChunkName) != nullptr;
-  Function *Should = getEntryPoint(Mod, ShouldCallbackName, ShouldTy);
-  Function *Chunk = Should ? getEntryPoint(Mod, ChunkName, ChunkTy) : nullptr;
-  if (!Should || !Chunk) {
-    if (Should && !HadShould)
-      Should->eraseFromParent();
-    if (Chunk && !HadChunk)
-      Chunk->eraseFromParent();
+  EntryPoints EP(Mod);
+  Function *Should = EP.get(ShouldCallbackName, ShouldTy, [&](Function *F) {
+    addExt(F, -1, TLI.getExtAttrForI32Return(true));
+  });
+  Function *Chunk =
+      Should ? EP.get(ChunkName, ChunkTy,
+                      [&](Function *F) {
+                        addExt(F, 1, TLI.getExtAttrForI32Param(true));
+                        addExt(F, 2, TLI.getExtAttrForI32Param(true));
+                        if (IVTy->isIntegerTy(32)) {
+                          addExt(F, 3, TLI.getExtAttrForI32Param(Signed));
+                          addExt(F, 4, TLI.getExtAttrForI32Param(Signed));
+                        }
+                      })
+             : nullptr;
+  // Loops over chunks: __kmpc_for_static_chunk_end(loc, gtid).
+  Function *ChunkEnd = nullptr;
+  if (Chunk && L.EndAt) {
+    auto *EndTy = FunctionType::get(Type::getVoidTy(Ctx), {PtrTy, I32}, false);
+    ChunkEnd = EP.get(ChunkEndName, EndTy, [&](Function *F) {
+      addExt(F, 1, TLI.getExtAttrForI32Param(true));
+    });
+  }
+  if (!Should || !Chunk || (L.EndAt && !ChunkEnd))
     return false;
-  }
-  if (!HadShould)
-    addExt(Should, -1, TLI.getExtAttrForI32Return(true));
-  if (!HadChunk) {
-    addExt(Chunk, 1, TLI.getExtAttrForI32Param(true));
-    addExt(Chunk, 2, TLI.getExtAttrForI32Param(true));
-    if (IVTy->isIntegerTy(32)) {
-      addExt(Chunk, 3, TLI.getExtAttrForI32Param(Signed));
-      addExt(Chunk, 4, TLI.getExtAttrForI32Param(Signed));
-    }
-  }
 
   DebugLoc DL = CI->getDebugLoc();
   Value *Loc = CI->getArgOperand(0);
@@ -114,19 +167,19 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
   // Once per loop per thread: ask the shim (if linked) whether a tool wants
   // chunk events, through one out-of-line helper per module (see getAsk).
   Function *AskFn = grainchunk::getAsk(Mod, Should);
-  if (!AskFn) {
-    if (!HadShould)
-      Should->eraseFromParent();
-    if (!HadChunk)
-      Chunk->eraseFromParent();
+  if (!AskFn)
     return false;
-  }
+  EP.keep();
   IRBuilder<> B(CI);
   B.SetCurrentDebugLocation(DL);
   CallInst *Flags = B.CreateCall(AskFn, {Loc}, "grainchunk.flags");
   Flags->setAttributes(AskFn->getAttributes());
-  Value *Want = B.CreateICmpNE(B.CreateAnd(Flags, 1), ConstantInt::get(I32, 0),
-                               "grainchunk.want");
+  Value *Want = B.CreateICmpNE(B.CreateAnd(Flags, WantChunks),
+                               ConstantInt::get(I32, 0), "grainchunk.want");
+  Value *WantEnd =
+      ChunkEnd ? B.CreateICmpNE(B.CreateAnd(Flags, WantChunkEnd),
+                                ConstantInt::get(I32, 0), "grainchunk.wantend")
+               : nullptr;
 
   // A team of one thread (also a serialized one) gets the whole iteration
   // space as a single range from the runtime. When a tool wants chunks, walk
@@ -223,6 +276,24 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
       RB.CreateCall(Chunk, {Loc, GTid, IsLast, L.Lower, L.Upper});
   Report->setAttributes(Chunk->getAttributes());
   grainchunk::hardenReport(Report);
+
+  // The end of every chunk of a loop over chunks: if (flags & 2)
+  // __kmpc_for_static_chunk_end(loc, gtid), where the chunk's iterations are
+  // done and before the step to the next chunk (the matcher proved that
+  // every chunk ends there once). Unlikely and convergent, like the report.
+  if (ChunkEnd) {
+    Instruction *EndTerm =
+        SplitBlockAndInsertIfThen(WantEnd, L.EndAt, false,
+                                  MDBuilder(Ctx).createBranchWeights(
+                                      1, grainchunk::UnlikelyReportWeight));
+    EndTerm->setDebugLoc(DL);
+    EndTerm->getParent()->setName("grainchunk.chunkend");
+    IRBuilder<> EB(EndTerm);
+    EB.SetCurrentDebugLocation(DL);
+    CallInst *End = EB.CreateCall(ChunkEnd, {Loc, GTid});
+    End->setAttributes(ChunkEnd->getAttributes());
+    grainchunk::hardenReport(End);
+  }
 
   grainchunk::privatizeBounds(CI);
   CI->setMetadata(DoneMD, MDNode::get(Ctx, {}));

@@ -153,7 +153,7 @@ PreservedAnalyses GrainChunkPass::run(Function &F,
     bool BlockCyclic = Sched == SchedStaticChunked || Sched == SchedDistChunked;
     std::string Why = matchStaticLoop(CI, E.Suffix, Chunked,
                                       Sched == SchedDistChunked, DT, L);
-    L.WalkOneThread = BlockCyclic && !L.OneIterIV;
+    L.WalkOneThread = BlockCyclic && L.Shape != LoopShape::OneIterationWalk;
     if (!Why.empty()) {
       Missed(CI, "UnrecognizedShape",
              scheduleName(Sched) +

@@ -359,7 +359,7 @@ BasicBlock *matchChunkTest(ArrayRef<Instruction *> I, Value *PIV,
 ///     for (j = 0; j < tc; j++) body(start + j); }
 /// The chunk is [start, start + tc - 1]; the report goes right after tc.
 std::string matchIRBuilderLoop(CallInst *CI, const Bounds &B, bool Chunked,
-                               StaticLoop &L) {
+                               DominatorTree &DT, StaticLoop &L) {
   // The reads of the runtime's answer, right after the call (the stride
   // only for a loop over chunks).
   LoadInst *LdLB = nullptr, *LdUB = nullptr, *LdST = nullptr;
@@ -397,6 +397,7 @@ std::string matchIRBuilderLoop(CallInst *CI, const Bounds &B, bool Chunked,
       for (User *TC : U->users())
         if (InitUB && match(TC, m_Add(m_Sub(m_Specific(LdUB), m_Specific(LdLB)),
                                       m_One()))) {
+          L.Shape = grainchunk::LoopShape::IRBuilderRange;
           L.ReportAt = cast<Instruction>(TC)->getNextNode();
           L.Lower = LdLB;
           L.Upper = LdUB;
@@ -416,6 +417,7 @@ std::string matchIRBuilderLoop(CallInst *CI, const Bounds &B, bool Chunked,
   // chunk's trip count select(start + range >= count, count - start, range).
   SelectInst *TC = nullptr;
   Value *Start = nullptr, *Count = nullptr;
+  PHINode *DispatchIV = nullptr;
   for (User *U : LdLB->users()) {
     Value *K = nullptr;
     if (!match(U, m_c_Add(m_Mul(m_Value(K), m_Specific(LdST)),
@@ -441,10 +443,29 @@ std::string matchIRBuilderLoop(CallInst *CI, const Bounds &B, bool Chunked,
           TC = cast<SelectInst>(SelU);
           Start = U;
           Count = Cnt;
+          DispatchIV = cast<PHINode>(K);
         }
   }
   if (!TC)
     return "the static init call is not followed by a jump to the loop";
+  // The chunk ends where the loop over chunks steps its counter: the latch,
+  // `k.next = k + 1; br header`, the header's only other predecessor.
+  BasicBlock *Header = DispatchIV->getParent();
+  BasicBlock *Latch = nullptr;
+  unsigned NumPreds = 0;
+  for (BasicBlock *P : predecessors(Header)) {
+    ++NumPreds;
+    Value *In = DispatchIV->getIncomingValueForBlock(P);
+    if (match(In, m_Add(m_Specific(DispatchIV), m_One())))
+      Latch = P;
+  }
+  auto *LBr = Latch ? dyn_cast<BranchInst>(Latch->getTerminator()) : nullptr;
+  if (NumPreds != 2 || DispatchIV->getNumIncomingValues() != 2 || !LBr ||
+      LBr->isConditional() || Latch == TC->getParent() ||
+      !DT.dominates(TC->getParent(), Latch))
+    return "the loop over chunks has no latch that every chunk ends in";
+  L.Shape = grainchunk::LoopShape::IRBuilderChunkLoop;
+  L.EndAt = &*Latch->getFirstInsertionPt();
   L.ReportAt = TC->getNextNode();
   L.Lower = Start;
   L.TripCount = TC;
@@ -536,7 +557,11 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
     if (!DT.dominates(Cond, Latch) || !DT.dominates(InitBB, Cond) ||
         !DT.dominates(Body, Latch))
       return "the dispatch loop is not a single-entry loop";
+    // Every run of the body ends in the latch, which leads only back to
+    // the test: the chunk ends at the top of the latch, before the step.
+    L.Shape = LoopShape::DistributeLoop;
     L.ReportAt = &*Body->getFirstInsertionPt();
+    L.EndAt = &*Latch->getFirstInsertionPt();
     L.LoadBounds = true;
   } else if (Chunked && !InitBr && !IRBuilderLoop &&
              isOne(CI->getArgOperand(8))) {
@@ -601,12 +626,22 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
         !DT.dominates(Body, IVLatch) || !DT.dominates(InitBB, Cond))
       return "the loop latch does not advance the iteration variable by "
              "the stride";
+    // The test's predecessors: the init block and the latch, so every run of
+    // the body (one chunk) ends in the latch.
+    unsigned NumPreds = 0;
+    for (BasicBlock *P : predecessors(Cond))
+      if (++NumPreds, P != InitBB && P != IVLatch)
+        return "the loop test has another predecessor than the latch";
+    if (NumPreds != 2)
+      return "the loop test has another predecessor than the latch";
     H.PIV = PIV;
+    L.Shape = LoopShape::OneIterationWalk;
     L.ReportAt = &*Body->getFirstInsertionPt();
+    L.EndAt = &*IVLatch->getFirstInsertionPt();
     L.OneIterIV = PIV;
   } else if (IRBuilderLoop) {
     // OpenMPIRBuilder's loop: everything it needs is checked there.
-    std::string Why = matchIRBuilderLoop(CI, B, Chunked, L);
+    std::string Why = matchIRBuilderLoop(CI, B, Chunked, DT, L);
     if (!Why.empty())
       return Why;
     for (Value *V :
@@ -615,6 +650,8 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
         if (!DT.dominates(I, L.ReportAt))
           return "the loop's location or thread id is not available in the "
                  "chunk";
+    if (L.EndAt && L.EndAt->getParent() == L.ReportAt->getParent())
+      return "a chunk starts and ends in the same block";
     L.Init = CI;
     L.Suffix = Suffix;
     L.Chunked = Chunked;
@@ -650,7 +687,14 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
     if (!DT.dominates(Cond, Latch) || !DT.dominates(InitBB, Cond) ||
         !DT.dominates(H.M, Body))
       return "the dispatch loop is not a single-entry loop";
+    // The latch is the header's only other predecessor and leads only to
+    // it: if every chunk (every run of the body) ends in it, the chunk-end
+    // call at its top follows each chunk's iterations exactly once.
+    if (!DT.dominates(Body, Latch))
+      return "the dispatch loop latch is reached without a chunk";
+    L.Shape = LoopShape::DispatchLoop;
     L.ReportAt = &*Body->getFirstInsertionPt();
+    L.EndAt = &*Latch->getFirstInsertionPt();
   } else {
     // schedule(static): the clamp follows the call in the same block, then
     // one run of the inner loop over [LB, UB].
@@ -662,6 +706,7 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
     Body = matchChunkTest(realInstructions(*TestBB), H.PIV, B, Why);
     if (!Body)
       return Why;
+    L.Shape = LoopShape::SingleRange;
     L.ReportAt = ToTest;
   }
 
@@ -709,7 +754,7 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
         return "a loop bound escapes";
     }
   }
-  if (Chunked && !L.OneIterIV && (!StLB || !StUBInc))
+  if (Chunked && L.Shape != LoopShape::OneIterationWalk && (!StLB || !StUBInc))
     return "the dispatch loop latch does not advance both bounds by the "
            "stride";
   // The loop starts at 0, or, inside `distribute parallel for`, at the
@@ -723,7 +768,7 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
   // upper bound (for schedule(static), Clang still clamps to the whole
   // loop's); otherwise at the bound it is clamped to.
   bool FromChunk = !(Zero && Zero->isZero());
-  if (L.OneIterIV && !FromChunk)
+  if (L.Shape == LoopShape::OneIterationWalk && !FromChunk)
     return "the lower bound does not start at a distribute chunk's";
   if (!InitUB || !(FromChunk ? isBoundRead(InitUB->getValueOperand())
                              : sameBound(InitUB->getValueOperand(), H.G)))
@@ -758,6 +803,8 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
         return "the loop's location or thread id is not available in the "
                "chunk";
 
+  if (L.EndAt && L.EndAt->getParent() == L.ReportAt->getParent())
+    return "a chunk starts and ends in the same block";
   L.Init = CI;
   L.Suffix = Suffix;
   L.Chunked = Chunked;

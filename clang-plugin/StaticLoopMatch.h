@@ -52,13 +52,30 @@ Entry classify(const llvm::CallInst &CI);
 /// The flags of the ident_t \p Loc points to, or -1 if they are not known.
 int64_t identFlags(const llvm::Value *Loc);
 
+/// The loop shapes the recognizer knows (see StaticLoopMatch.cpp).
+enum class LoopShape {
+  DispatchLoop,     // Clang's loop over chunks (schedule/dist_schedule(static,
+                    // N)): the chunk's bounds are LB/UB after the clamp
+  DistributeLoop,   // the distribute loop of `distribute parallel for
+                    // dist_schedule(static, N)`: one chunk per run of its body
+  OneIterationWalk, // `distribute parallel for schedule(static, 1)`'s
+                    // walk: each iteration is a chunk
+  IRBuilderChunkLoop, // OpenMPIRBuilder's loop over chunks
+  IRBuilderRange,     // OpenMPIRBuilder's single range (schedule(static))
+  SingleRange         // Clang's single range (schedule/dist_schedule(static))
+};
+
 /// Everything the rewrite needs about one recognized loop.
 struct StaticLoop {
+  LoopShape Shape = LoopShape::SingleRange;
   llvm::CallInst *Init = nullptr;
   llvm::StringRef Suffix;
   bool Chunked = true;       // schedule(static, N): a loop over chunks
   bool WalkOneThread = true; // a one-thread team walks chunks of size N
   llvm::Instruction *ReportAt = nullptr; // the per-chunk call goes before this
+  // Loops over chunks: the chunk-end call goes before this, on the only path
+  // from the end of a chunk's iterations back to the test for the next chunk.
+  llvm::Instruction *EndAt = nullptr;
   bool LoadBounds = false; // read the chunk's bounds from LB/UB at ReportAt
   llvm::Value *OneIterIV = nullptr; // chunks of one iteration: [IV, IV]
   llvm::Value *Lower = nullptr; // chunk lower bound (load of LB in the header)
