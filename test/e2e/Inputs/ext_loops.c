@@ -49,7 +49,7 @@ static void logf_(const char *fmt, long long a, long long b, long long c,
   n += snprintf(line + n, sizeof line - (size_t)n, fmt, a, b, c, d, e);
   if (me->len + (size_t)n + 1 > me->cap) {
     me->cap = me->cap ? me->cap * 2 : 1 << 16;
-    me->buf = realloc(me->buf, me->cap);
+    me->buf = (char *)realloc(me->buf, me->cap);
   }
   memcpy(me->buf + me->len, line, (size_t)n);
   me->len += (size_t)n;
@@ -82,7 +82,7 @@ static int runtime_sched(void) {
   omp_sched_t k;
   int c;
   omp_get_schedule(&k, &c);
-  k &= ~omp_sched_monotonic;
+  k = (omp_sched_t)(k & ~omp_sched_monotonic);
   return k == omp_sched_static ? 1 : k == omp_sched_dynamic ? 2 : 3;
 }
 
