@@ -11,7 +11,7 @@ reference time (a stable denominator where the stock overhead is near zero).
 import math
 from xml.sax.saxutils import escape
 
-COLORS = ["#1b6ac9", "#d9731a", "#2e9e44"]
+COLORS = ["#1b6ac9", "#d9731a", "#2e9e44", "#8e44ad", "#c0392b", "#7f8c8d"]
 W, H = 760, 330  # one panel
 MARGIN = dict(left=70, right=20, top=40, bottom=50)
 

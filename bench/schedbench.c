@@ -24,18 +24,7 @@
 #include <string.h>
 #include <time.h>
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* The unit of work: `len` dependent additions through a volatile. */
-__attribute__((noinline)) static void delay(int len) {
-  volatile double acc = 0.0;
-  for (int i = 0; i < len; i++)
-    acc += (double)i;
-}
+#include "bench_delay.h"
 
 enum kind { STATIC_CHUNKED, STATIC_PLAIN, DYNAMIC, GUIDED };
 
@@ -84,16 +73,6 @@ static double run_test(const struct test *t) {
     }
   }
   return (now_s() - t0) / inner_reps;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 /* Finds the delay length for `ns` nanoseconds per call, timed on the master
