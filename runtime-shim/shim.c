@@ -39,8 +39,8 @@
  * imports, see got_hook.c).
  *===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE
+#include "shim.h"
 #include "got_hook.h"
-#include "grainchunk.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -53,10 +53,6 @@
 #include <string.h>
 #include <strings.h>
 
-#define GC_EXPORT __attribute__((visibility("default")))
-#define GC_LIKELY(x) __builtin_expect(!!(x), 1)
-#define GC_UNLIKELY(x) __builtin_expect(!!(x), 0)
-
 /* OpenMP 5.2 values; older omp-tools.h headers lack some of them (libomp
  * 14's has neither ompt_dispatch_ws_loop_chunk nor ompt_dispatch_chunk_t), and
  * the tool may be built against a newer header than the runtime's. */
@@ -66,10 +62,6 @@
 #define GC_WORK_DISTRIBUTE 6
 #define GC_WORK_LOOP_STATIC 10
 #define GC_WORK_LOOP_OTHER 13
-
-/* Loop records kept in the thread's TLS block; deeper nests move the stack
- * to the heap (at a loop's work begin, never per chunk). */
-#define GC_INLINE_FRAMES 8
 
 typedef struct { /* OpenMP 5.2 ompt_dispatch_chunk_t */
   uint64_t start;
@@ -83,42 +75,22 @@ struct gc_ident { /* libomp's ident_t */
 
 typedef ompt_start_tool_result_t *(*gc_start_tool_fn)(unsigned, const char *);
 
-/* One open loop of the thread (any loop the runtime announced with a work
- * begin event, instrumented or not). */
-typedef struct {
-  ompt_data_t *parallel_data;
-  ompt_data_t *task_data;
-  int kind;  /* the dispatch kind of its chunks: ws_loop or distribute */
-  int owned; /* instrumented: its code announced itself (should_callback) */
-} gc_frame;
-
-typedef struct {
-  const gc_frame
-      *top;         /* innermost open loop, or NULL: all the hot path reads */
-  gc_frame *frames; /* inline_frames or a heap block of cap records */
-  int depth;        /* open loops (records beyond cap were not stored) */
-  int cap;
-  int expect; /* should_callback said yes; the loop's work begin is next */
-  ompt_data_t *suppress_task; /* drop the runtime's first-chunk report */
-  const grainchunk_chunk_info_t *info;
-  gc_frame inline_frames[GC_INLINE_FRAMES];
-} gc_thread;
-
 /* Our own definitions' addresses. Plain `ompt_start_tool` in this file means
  * the process's first definition, which may be another library's. */
 void gc_self_chunk_4(ident_t *, int32_t, int32_t, int32_t, int32_t)
     __attribute__((visibility("hidden")));
 
-static __thread gc_thread tls __attribute__((tls_model("initial-exec")));
+__thread gc_thread gc_tls __attribute__((tls_model("initial-exec")));
 
 /* Set once while the runtime initializes the tool, read concurrently after. */
 static ompt_start_tool_result_t *tool_result; /* the user's tool */
 static ompt_function_lookup_t rt_lookup;
-static ompt_set_callback_t rt_set_callback;
+ompt_set_callback_t gc_rt_set_callback;
 static ompt_get_callback_t rt_get_callback;
 static _Atomic(ompt_callback_dispatch_t) tool_dispatch;
 static _Atomic(ompt_callback_work_t) tool_work;
 static atomic_int chunks_enabled;
+static atomic_int chunks_flags;  /* GRAINCHUNK_WANT_* while enabled */
 static atomic_int started;       /* libomp called an ompt_start_tool */
 static atomic_int warned_unused; /* one-time warning given */
 static FILE *verbose_out;
@@ -154,14 +126,23 @@ static void open_verbose(void) {
 
 /*===------------------------ per-chunk hot path -------------------------===*/
 
-static inline void report(ident_t *loc, int32_t last, uint64_t start,
-                          uint64_t iterations) {
+/* lower/upper: the chunk's bounds as the bits of the entry point's type,
+ * sign- or zero-extended to 64 bits. */
+static inline void report(ident_t *loc, int32_t last, uint64_t lower,
+                          uint64_t upper, uint64_t iterations) {
   ompt_callback_dispatch_t cb =
       atomic_load_explicit(&tool_dispatch, memory_order_acquire);
-  gc_thread *t = &tls;
-  const gc_frame *f = t->top;
-  if (GC_UNLIKELY(!cb || !f || !f->owned))
+  gc_thread *t = &gc_tls;
+  gc_frame *f = gc_top_frame(t);
+  if (GC_UNLIKELY(!f || !f->owned))
     return;
+  ext_callback_chunk_t ext =
+      atomic_load_explicit(&gc_ext_chunk, memory_order_acquire);
+  if (ext)
+    gc_ext_static_chunk(t, f, ext, lower, upper);
+  if (!cb)
+    return;
+  uint64_t start = lower;
   gc_dispatch_chunk chunk = {start, iterations};
   grainchunk_chunk_info_t info = {
       start, iterations, last,
@@ -178,7 +159,7 @@ GC_EXPORT void __kmpc_for_static_chunk_4(ident_t *loc, int32_t gtid,
                                          int32_t last, int32_t lower,
                                          int32_t upper) {
   (void)gtid;
-  report(loc, last, (uint64_t)(int64_t)lower,
+  report(loc, last, (uint64_t)(int64_t)lower, (uint64_t)(int64_t)upper,
          (uint64_t)((int64_t)upper - (int64_t)lower) + 1);
 }
 
@@ -186,25 +167,37 @@ GC_EXPORT void __kmpc_for_static_chunk_4u(ident_t *loc, int32_t gtid,
                                           int32_t last, uint32_t lower,
                                           uint32_t upper) {
   (void)gtid;
-  report(loc, last, lower, (uint64_t)upper - lower + 1);
+  report(loc, last, lower, upper, (uint64_t)upper - lower + 1);
 }
 
 GC_EXPORT void __kmpc_for_static_chunk_8(ident_t *loc, int32_t gtid,
                                          int32_t last, int64_t lower,
                                          int64_t upper) {
   (void)gtid;
-  report(loc, last, (uint64_t)lower, (uint64_t)upper - (uint64_t)lower + 1);
+  report(loc, last, (uint64_t)lower, (uint64_t)upper,
+         (uint64_t)upper - (uint64_t)lower + 1);
 }
 
 GC_EXPORT void __kmpc_for_static_chunk_8u(ident_t *loc, int32_t gtid,
                                           int32_t last, uint64_t lower,
                                           uint64_t upper) {
   (void)gtid;
-  report(loc, last, lower, upper - lower + 1);
+  report(loc, last, lower, upper, upper - lower + 1);
+}
+
+/* The end of a chunk's iterations (asked for only when the tool has a chunk
+ * callback and a time function): the next chunk's making starts now. */
+GC_EXPORT void __kmpc_for_static_chunk_end(ident_t *loc, int32_t gtid) {
+  (void)loc, (void)gtid;
+  gc_frame *f = gc_top_frame(&gc_tls);
+  ext_tool_time_t now =
+      atomic_load_explicit(&gc_ext_time, memory_order_acquire);
+  if (GC_LIKELY(f && f->owned && now))
+    f->ext.mark = now();
 }
 
 GC_EXPORT int grainchunk_get_chunk_info(grainchunk_chunk_info_t *info) {
-  const grainchunk_chunk_info_t *cur = tls.info;
+  const grainchunk_chunk_info_t *cur = gc_tls.info;
   if (!cur || !info)
     return 0;
   *info = *cur;
@@ -249,8 +242,8 @@ GC_EXPORT int32_t __kmpc_should_callback_per_chunk(ident_t *loc) {
       warn_not_started();
     return 0;
   }
-  tls.expect = 1;
-  return GRAINCHUNK_WANT_CHUNKS;
+  gc_tls.expect = 1;
+  return atomic_load_explicit(&chunks_flags, memory_order_relaxed);
 }
 
 /*===------------------------ the thread's open loops --------------------===*/
@@ -298,17 +291,26 @@ static void set_top(gc_thread *t) {
   t->top = t->depth > 0 && t->depth <= t->cap ? &t->frames[t->depth - 1] : NULL;
 }
 
-static void open_loop(gc_thread *t, int kind, int owned,
-                      ompt_data_t *parallel_data, ompt_data_t *task_data) {
+/* Returns the new record, or NULL if it could not be stored. A loop whose
+ * entry point a forwarder saw (extensions.c) takes what it learned there. */
+static gc_frame *open_loop(gc_thread *t, int kind, int owned,
+                           ompt_data_t *parallel_data, ompt_data_t *task_data,
+                           const void *codeptr_ra) {
+  gc_frame *f = NULL;
   if (grow(t)) {
-    gc_frame *f = &t->frames[t->depth];
+    f = &t->frames[t->depth];
     f->parallel_data = parallel_data;
     f->task_data = task_data;
     f->kind = kind;
     f->owned = owned;
+    f->codeptr_ra = codeptr_ra;
+    f->ext = t->pending;
   }
+  t->pending.sched = 0;
   t->depth++;
+  t->pending_opened = t->depth;
   set_top(t);
+  return f;
 }
 
 /* Closes the innermost loop. Begin and end events of loops nest on a thread,
@@ -316,7 +318,7 @@ static void open_loop(gc_thread *t, int kind, int owned,
  * end the runtime never sends (a cancelled dynamic loop): then the records
  * above the innermost one with these pointers are dropped too. */
 static void close_loop(gc_thread *t, ompt_data_t *parallel_data,
-                       ompt_data_t *task_data) {
+                       ompt_data_t *task_data, const void *codeptr_ra) {
   if (t->depth > t->cap) { /* a record the heap had no room for */
     t->depth--;
     set_top(t);
@@ -325,6 +327,8 @@ static void close_loop(gc_thread *t, ompt_data_t *parallel_data,
   for (int i = t->depth - 1; i >= 0; --i) {
     if (t->frames[i].parallel_data == parallel_data &&
         t->frames[i].task_data == task_data) {
+      if (i == t->depth - 1)
+        gc_ext_work(t, &t->frames[i], ompt_scope_end, codeptr_ra);
       t->depth = i;
       set_top(t);
       return;
@@ -336,7 +340,7 @@ static void close_loop(gc_thread *t, ompt_data_t *parallel_data,
 /*===------------------- callbacks the shim registers --------------------===*/
 
 /* Worksharing constructs whose chunks grainchunk reports. */
-static int is_loop(ompt_work_t wstype) {
+int gc_is_loop(ompt_work_t wstype) {
   return wstype == GC_WORK_LOOP || wstype == GC_WORK_DISTRIBUTE ||
          (wstype >= GC_WORK_LOOP_STATIC && wstype <= GC_WORK_LOOP_OTHER);
 }
@@ -344,23 +348,34 @@ static int is_loop(ompt_work_t wstype) {
 static void shim_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint,
                       ompt_data_t *parallel_data, ompt_data_t *task_data,
                       uint64_t count, const void *codeptr_ra) {
-  if (is_loop(wstype)) {
-    gc_thread *t = &tls;
+  gc_thread *t = &gc_tls;
+  /* Inside a forwarder that had to call the runtime (extensions.c): the
+   * address the runtime would have seen without it. */
+  if (t->ra_override)
+    codeptr_ra = t->ra_override;
+  ompt_callback_work_t cb =
+      atomic_load_explicit(&tool_work, memory_order_acquire);
+  if (gc_is_loop(wstype)) {
     if (endpoint == ompt_scope_begin) {
-      open_loop(t,
-                wstype == GC_WORK_DISTRIBUTE ? GC_DISPATCH_DISTRIBUTE_CHUNK
-                                             : GC_DISPATCH_WS_LOOP_CHUNK,
-                t->expect, parallel_data, task_data);
+      gc_frame *f =
+          open_loop(t,
+                    wstype == GC_WORK_DISTRIBUTE ? GC_DISPATCH_DISTRIBUTE_CHUNK
+                                                 : GC_DISPATCH_WS_LOOP_CHUNK,
+                    t->expect, parallel_data, task_data, codeptr_ra);
       t->suppress_task = t->expect ? task_data : NULL;
       t->expect = 0;
-    } else if (endpoint == ompt_scope_end) {
-      close_loop(t, parallel_data, task_data);
+      if (cb)
+        cb(wstype, endpoint, parallel_data, task_data, count, codeptr_ra);
+      if (f)
+        gc_ext_work(t, f, ompt_scope_begin, codeptr_ra);
+      return;
+    }
+    if (endpoint == ompt_scope_end) {
+      close_loop(t, parallel_data, task_data, codeptr_ra);
       if (t->suppress_task == task_data)
         t->suppress_task = NULL;
     }
   }
-  ompt_callback_work_t cb =
-      atomic_load_explicit(&tool_work, memory_order_acquire);
   if (cb)
     cb(wstype, endpoint, parallel_data, task_data, count, codeptr_ra);
 }
@@ -369,8 +384,8 @@ static void shim_dispatch(ompt_data_t *parallel_data, ompt_data_t *task_data,
                           ompt_dispatch_t kind, ompt_data_t instance) {
   if (((int)kind == GC_DISPATCH_WS_LOOP_CHUNK ||
        (int)kind == GC_DISPATCH_DISTRIBUTE_CHUNK) &&
-      task_data && tls.suppress_task == task_data) {
-    tls.suppress_task = NULL; /* the shim reports this chunk itself */
+      task_data && gc_tls.suppress_task == task_data) {
+    gc_tls.suppress_task = NULL; /* the shim reports this chunk itself */
     return;
   }
   ompt_callback_dispatch_t cb =
@@ -381,20 +396,43 @@ static void shim_dispatch(ompt_data_t *parallel_data, ompt_data_t *task_data,
 
 /* Registers shim_work with the runtime iff the tool or the shim needs it. */
 static int sync_work_callback(void) {
-  int need = atomic_load(&tool_work) || atomic_load(&tool_dispatch);
-  return rt_set_callback(ompt_callback_work,
-                         need ? (ompt_callback_t)shim_work : NULL);
+  int need = atomic_load(&tool_work) || atomic_load(&tool_dispatch) ||
+             gc_ext_needs_work();
+  return gc_rt_set_callback(ompt_callback_work,
+                            need ? (ompt_callback_t)shim_work : NULL);
+}
+
+/* Whether instrumented code reports chunks, and what it is asked for. */
+static int work_answer = ompt_set_never;
+static void sync_chunks(void) {
+  int want = atomic_load(&tool_dispatch) || atomic_load(&gc_ext_chunk);
+  int ok =
+      want && work_answer != ompt_set_error && work_answer != ompt_set_never;
+  int flags = GRAINCHUNK_WANT_CHUNKS;
+  if (atomic_load(&gc_ext_chunk) && atomic_load(&gc_ext_time))
+    flags |= GRAINCHUNK_WANT_CHUNK_END;
+  atomic_store(&chunks_flags, flags);
+  atomic_store(&chunks_enabled, ok);
+}
+
+int gc_sync_callbacks(void) {
+  if (!gc_rt_set_callback)
+    return ompt_set_error;
+  work_answer = sync_work_callback();
+  sync_chunks();
+  return work_answer;
 }
 
 /*===------------------- what the tool sees of the runtime ---------------===*/
 
 static int shim_set_callback(ompt_callbacks_t event, ompt_callback_t cb) {
   if (event == ompt_callback_dispatch) {
-    int rc = rt_set_callback(event, cb ? (ompt_callback_t)shim_dispatch : NULL);
+    int rc =
+        gc_rt_set_callback(event, cb ? (ompt_callback_t)shim_dispatch : NULL);
     atomic_store(&tool_dispatch, (ompt_callback_dispatch_t)cb);
-    int wrc = sync_work_callback();
+    gc_sync_callbacks();
+    int wrc = work_answer;
     int ok = cb && wrc != ompt_set_error && wrc != ompt_set_never;
-    atomic_store(&chunks_enabled, ok);
     gc_log("tool %s ompt_callback_dispatch (runtime answer %d); chunk events "
            "%s",
            cb ? "registered" : "cleared", rc, ok ? "on" : "off");
@@ -409,9 +447,12 @@ static int shim_set_callback(ompt_callbacks_t event, ompt_callback_t cb) {
   }
   if (event == ompt_callback_work) {
     atomic_store(&tool_work, (ompt_callback_work_t)cb);
-    return sync_work_callback();
+    gc_sync_callbacks();
+    return work_answer;
   }
-  return rt_set_callback(event, cb);
+  int handled = 0;
+  int rc = gc_ext_set_callback((int)event, cb, &handled);
+  return handled ? rc : gc_rt_set_callback(event, cb);
 }
 
 static int shim_get_callback(ompt_callbacks_t event, ompt_callback_t *cb) {
@@ -425,12 +466,16 @@ static int shim_get_callback(ompt_callbacks_t event, ompt_callback_t *cb) {
       *cb = c;
     return 1;
   }
+  int handled = 0;
+  int rc = gc_ext_get_callback((int)event, cb, &handled);
+  if (handled)
+    return rc;
   return rt_get_callback ? rt_get_callback(event, cb) : 0;
 }
 
 static ompt_interface_fn_t shim_lookup(const char *name) {
   if (!strcmp(name, "ompt_set_callback"))
-    return rt_set_callback ? (ompt_interface_fn_t)shim_set_callback : NULL;
+    return gc_rt_set_callback ? (ompt_interface_fn_t)shim_set_callback : NULL;
   if (!strcmp(name, "ompt_get_callback"))
     return (ompt_interface_fn_t)shim_get_callback;
   return rt_lookup(name);
@@ -440,9 +485,9 @@ static int shim_initialize(ompt_function_lookup_t lookup,
                            int initial_device_num, ompt_data_t *tool_data) {
   (void)tool_data;
   rt_lookup = lookup;
-  rt_set_callback = (ompt_set_callback_t)lookup("ompt_set_callback");
+  gc_rt_set_callback = (ompt_set_callback_t)lookup("ompt_set_callback");
   rt_get_callback = (ompt_get_callback_t)lookup("ompt_get_callback");
-  if (!rt_set_callback)
+  if (!gc_rt_set_callback)
     gc_log("the runtime has no ompt_set_callback; chunk events stay off");
   int rc = tool_result->initialize(shim_lookup, initial_device_num,
                                    &tool_result->tool_data);
@@ -451,6 +496,7 @@ static int shim_initialize(ompt_function_lookup_t lookup,
   if (!rc) {
     atomic_store(&chunks_enabled, 0);
     atomic_store(&tool_dispatch, NULL);
+    gc_ext_reset();
   }
   return rc;
 }
@@ -459,6 +505,7 @@ static void shim_finalize(ompt_data_t *tool_data) {
   (void)tool_data;
   atomic_store(&chunks_enabled, 0);
   atomic_store(&tool_dispatch, NULL);
+  gc_ext_reset();
   if (tool_result->finalize)
     tool_result->finalize(&tool_result->tool_data);
 }
@@ -538,6 +585,7 @@ static void *runtime_dlsym(void *handle, const char *name) {
 
 __attribute__((constructor)) static void hook_runtime(void) {
   gc_hook_runtime((void *)start_first_tool, (void *)runtime_dlsym);
+  gc_ext_init();
 }
 
 __typeof(gc_self_chunk_4) gc_self_chunk_4
@@ -548,14 +596,17 @@ __typeof(gc_self_chunk_4) gc_self_chunk_4
 GC_EXPORT void grainchunk_testing_reset(void) {
   tool_result = NULL;
   rt_lookup = NULL;
-  rt_set_callback = NULL;
+  gc_rt_set_callback = NULL;
   rt_get_callback = NULL;
   atomic_store(&tool_dispatch, NULL);
   atomic_store(&tool_work, NULL);
   atomic_store(&chunks_enabled, 0);
+  atomic_store(&chunks_flags, 0);
+  work_answer = ompt_set_never;
+  gc_ext_reset();
   atomic_store(&started, 0);
   atomic_store(&warned_unused, 0);
-  memset(&tls, 0, sizeof tls);
+  memset(&gc_tls, 0, sizeof gc_tls);
   if (verbose_out && verbose_out != stderr && verbose_out != stdout)
     fclose(verbose_out);
   verbose_out = NULL;

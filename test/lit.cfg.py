@@ -39,6 +39,8 @@ config.substitutions += [
     ("%omp_link", omp_link),
     ("%omp_libdir", omp),
     ("%chunk_tool", os.path.join(obj, "test", "libchunk_tool.so")),
+    ("%ext_tool", os.path.join(obj, "test", "libext_tool.so")),
+    ("%check_ext", f"{config.python} {config.grainchunk_src}/test/e2e/check_ext.py"),
     ("%check_chunks", f"{config.python} {config.grainchunk_src}/test/e2e/check_chunks.py"),
     ("%inputs", os.path.join(config.grainchunk_src, "test", "e2e", "Inputs")),
     ("%include", inc),

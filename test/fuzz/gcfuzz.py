@@ -639,6 +639,14 @@ def run_one(env, seed, index, workdir):
             # there is no correct schedule to compare the chunks with.
             return index, ("stock output differs from the model; grainchunk "
                            "output equals stock"), None, d
+        if stock_out != expect_out and g.stdout == stock_out and \
+                r.returncode and g.returncode == r.returncode:
+            # The stock program itself fails (e.g. -ftrapv traps in Clang's
+            # own simd code for a loop that ends at INT_MAX), and the
+            # grainchunk build fails the same way, with the same output; the
+            # tool's log of a killed program is incomplete.
+            return index, (f"stock program failed (exit {r.returncode}); "
+                           "grainchunk's failed the same way"), None, d
         if stock_out != expect_out:
             problems.append("stock output differs from the model "
                             "(a Clang bug, or the fuzzer's)")

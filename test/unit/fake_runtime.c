@@ -47,3 +47,47 @@ ompt_start_tool_result_t *fake_runtime_search(void) {
   free(copy);
   return res;
 }
+
+/* The loop and task entry points libgrainchunk-rt forwards to the runtime
+ * (extensions.c): each calls the test's hook, if set, with what it got and
+ * its own return address (libomp reports that as codeptr_ra), as libomp
+ * would run the loop and raise its events. */
+fake_static_init_hook_t fake_static_init_hook;
+fake_dispatch_next_hook_t fake_dispatch_next_hook;
+fake_dispatch_init_hook_t fake_dispatch_init_hook;
+int fake_task_allocs;
+
+void __kmpc_for_static_init_4(void *loc, int32_t gtid, int32_t schedtype,
+                              int32_t *plast, int32_t *plower, int32_t *pupper,
+                              int32_t *pstride, int32_t incr, int32_t chunk) {
+  (void)loc, (void)gtid, (void)plast;
+  if (fake_static_init_hook)
+    fake_static_init_hook(schedtype, plower, pupper, pstride, incr, chunk,
+                          __builtin_return_address(0));
+}
+
+void __kmpc_dispatch_init_4(void *loc, int32_t gtid, int32_t schedule,
+                            int32_t lb, int32_t ub, int32_t st, int32_t chunk) {
+  (void)loc, (void)gtid;
+  if (fake_dispatch_init_hook)
+    fake_dispatch_init_hook(schedule, lb, ub, st, chunk,
+                            __builtin_return_address(0));
+}
+
+int __kmpc_dispatch_next_4(void *loc, int32_t gtid, int32_t *plast,
+                           int32_t *plb, int32_t *pub, int32_t *pst) {
+  (void)loc, (void)gtid;
+  return fake_dispatch_next_hook
+             ? fake_dispatch_next_hook(plast, plb, pub, pst,
+                                       __builtin_return_address(0))
+             : 0;
+}
+
+void *__kmpc_omp_task_alloc(void *loc, int32_t gtid, int32_t flags,
+                            size_t sizeof_task, size_t sizeof_shareds,
+                            void *entry) {
+  (void)loc, (void)gtid, (void)flags, (void)sizeof_task, (void)sizeof_shareds,
+      (void)entry;
+  fake_task_allocs++;
+  return &fake_task_allocs;
+}

@@ -34,6 +34,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 extern "C" void grainchunk_testing_reset(void);
 
@@ -582,6 +583,270 @@ TEST_F(ShimTest, AnEndTheRuntimeNeverSentIsRecovered) {
   fake_tool_state_t *S = tool();
   ASSERT_EQ(S->n_events, 1);
   EXPECT_EQ(S->events[0].task_data, &Td);
+}
+
+// ---- Extension events (extensions.c) ---------------------------------------
+
+struct ExtEvent {
+  char What; // L loop, C chunk, T task
+  int A = 0, B = 0;
+  int64_t Lo = 0, Hi = 0, Step = 0;
+  double Dur = 0;
+  const void *Ra = nullptr;
+  ompt_data_t *Td = nullptr;
+};
+std::vector<ExtEvent> ExtEvents;
+double FakeClock;
+double fakeTime() { return FakeClock += 1; }
+void onLoop(ext_loop_sched_t Sched, ompt_scope_endpoint_t End, ompt_data_t *,
+            ompt_data_t *Td, int Signed, int64_t Step, const void *Ra) {
+  ExtEvent E{'L', (int)Sched * 10 + (int)End, Signed};
+  E.Step = Step, E.Ra = Ra, E.Td = Td;
+  ExtEvents.push_back(E);
+}
+void onChunk(ompt_data_t *Td, int64_t Lo, int64_t Hi, double Dur, int Last) {
+  ExtEvent E{'C', Last};
+  E.Lo = Lo, E.Hi = Hi, E.Dur = Dur, E.Td = Td;
+  ExtEvents.push_back(E);
+}
+int StdCreates;
+void onStdTaskCreate(ompt_data_t *, const ompt_frame_t *, ompt_data_t *, int,
+                     int, const void *) {
+  ++StdCreates;
+}
+void onTask(ompt_data_t *, const ompt_frame_t *, ompt_data_t *Task, int Flags,
+            int Deps, double Dur, const void *Ra) {
+  ExtEvent E{'T', Flags, Deps};
+  E.Dur = Dur, E.Ra = Ra, E.Td = Task;
+  E.Lo = StdCreates;
+  ExtEvents.push_back(E);
+}
+
+bool inShim(const void *P) {
+  Dl_info I;
+  return dladdr(P, &I) && I.dli_fname &&
+         std::string(I.dli_fname).find("grainchunk-rt") != std::string::npos;
+}
+
+class ExtTest : public ShimTest {
+protected:
+  void SetUp() override {
+    ShimTest::SetUp();
+    ExtEvents.clear();
+    FakeClock = 0;
+    StdCreates = 0;
+    fake_static_init_hook = nullptr;
+    fake_dispatch_next_hook = nullptr;
+    setenv("FAKE_TOOL_CALLBACKS", "", 1);
+    startWithTool();
+    Set = (ompt_set_callback_t)tool()->lookup("ompt_set_callback");
+    Get = (ompt_get_callback_t)tool()->lookup("ompt_get_callback");
+  }
+  void TearDown() override {
+    fake_static_init_hook = nullptr;
+    fake_dispatch_next_hook = nullptr;
+    fake_dispatch_init_hook = nullptr;
+    ShimTest::TearDown();
+  }
+  int set(int Ev, ompt_callback_t Cb) { return Set((ompt_callbacks_t)Ev, Cb); }
+  void registerAll(bool Clock = true) {
+    if (Clock)
+      ASSERT_EQ(set(ext_tool_time, (ompt_callback_t)fakeTime), ompt_set_always);
+    ASSERT_EQ(set(ext_callback_loop, (ompt_callback_t)onLoop), ompt_set_always);
+    ASSERT_EQ(set(ext_callback_chunk, (ompt_callback_t)onChunk),
+              ompt_set_always);
+    ASSERT_EQ(set(ext_callback_task_create, (ompt_callback_t)onTask),
+              ompt_set_always);
+  }
+  ompt_set_callback_t Set = nullptr;
+  ompt_get_callback_t Get = nullptr;
+};
+
+TEST_F(ExtTest, RegistrationAnswersAndGetCallback) {
+  registerAll();
+  ompt_callback_t Cb = nullptr;
+  EXPECT_EQ(Get((ompt_callbacks_t)ext_callback_chunk, &Cb), 1);
+  EXPECT_EQ(Cb, (ompt_callback_t)onChunk);
+  EXPECT_EQ(Get((ompt_callbacks_t)ext_tool_time, &Cb), 1);
+  EXPECT_EQ(Cb, (ompt_callback_t)fakeTime);
+  // The loop events need the runtime's work events, even for a tool
+  // without dispatch or work callbacks.
+  EXPECT_NE(RtCallbacks[ompt_callback_work], nullptr);
+  // Chunk callback and clock: chunk calls and chunk-end calls.
+  EXPECT_EQ(__kmpc_should_callback_per_chunk(nullptr),
+            GRAINCHUNK_WANT_CHUNKS | GRAINCHUNK_WANT_CHUNK_END);
+  EXPECT_EQ(set(ext_tool_time, nullptr), ompt_set_always);
+  EXPECT_EQ(Get((ompt_callbacks_t)ext_tool_time, &Cb), 0);
+  EXPECT_EQ(__kmpc_should_callback_per_chunk(nullptr), GRAINCHUNK_WANT_CHUNKS);
+  EXPECT_EQ(set(ext_callback_chunk, nullptr), ompt_set_always);
+  EXPECT_EQ(__kmpc_should_callback_per_chunk(nullptr), 0);
+  EXPECT_EQ(set(ext_callback_loop, nullptr), ompt_set_always);
+  EXPECT_EQ(RtCallbacks[ompt_callback_work], nullptr);
+}
+
+TEST_F(ExtTest, RuntimeWithoutWorkEventsRefusesLoopAndChunkEvents) {
+  RtAnswer[ompt_callback_work] = ompt_set_never;
+  EXPECT_EQ(set(ext_callback_loop, (ompt_callback_t)onLoop), ompt_set_never);
+  EXPECT_EQ(set(ext_callback_chunk, (ompt_callback_t)onChunk), ompt_set_never);
+  ompt_callback_t Cb = nullptr;
+  EXPECT_EQ(Get((ompt_callbacks_t)ext_callback_loop, &Cb), 0);
+  EXPECT_EQ(__kmpc_should_callback_per_chunk(nullptr), 0);
+}
+
+// libomp's part in a static loop: thread 0 of 2, schedule(static, 4) over
+// [0, 9]: the first chunk [0, 3], stride 8; the work begin event.
+ompt_data_t LoopPd, LoopTd;
+const void *RuntimeRa;
+void staticInitTid0(int32_t, int32_t *Lo, int32_t *Up, int32_t *St, int32_t,
+                    int32_t Chunk, const void *Ra) {
+  RuntimeRa = Ra;
+  EXPECT_EQ(*Lo, 0);
+  EXPECT_EQ(*Up, 9);
+  *Up = *Lo + Chunk - 1;
+  *St = 2 * Chunk;
+  rtWork()(LoopStatic, ompt_scope_begin, &LoopPd, &LoopTd, 0, Ra);
+}
+
+TEST_F(ExtTest, StaticLoopBuiltWithoutThePluginReportsEveryChunkAtItsStart) {
+  registerAll();
+  fake_static_init_hook = staticInitTid0;
+  int32_t Last = 0, Lo = 0, Up = 9, St = 1;
+  __kmpc_for_static_init_4(nullptr, 0, 33, &Last, &Lo, &Up, &St, 1, 4);
+  EXPECT_EQ(Lo, 0);
+  EXPECT_EQ(Up, 3);
+  EXPECT_EQ(St, 8) << "the runtime's answers reach the program unchanged";
+  ASSERT_EQ(ExtEvents.size(), 3u);
+  EXPECT_EQ(ExtEvents[0].What, 'L');
+  EXPECT_EQ(ExtEvents[0].A, ext_loop_sched_static * 10 + ompt_scope_begin);
+  EXPECT_EQ(ExtEvents[0].B, 1) << "signed";
+  EXPECT_EQ(ExtEvents[0].Step, 1);
+  EXPECT_EQ(ExtEvents[0].Td, &LoopTd);
+  // The runtime ran from inside the library; the tool gets the program's
+  // call site, not the library's.
+  EXPECT_TRUE(inShim(RuntimeRa));
+  EXPECT_FALSE(inShim(ExtEvents[0].Ra));
+  EXPECT_NE(ExtEvents[0].Ra, nullptr);
+  // [0, 3] then [8, 9], the thread's last; only the first is timed.
+  EXPECT_EQ(ExtEvents[1].What, 'C');
+  EXPECT_EQ(ExtEvents[1].Lo, 0);
+  EXPECT_EQ(ExtEvents[1].Hi, 3);
+  EXPECT_EQ(ExtEvents[1].A, 0);
+  EXPECT_GT(ExtEvents[1].Dur, 0);
+  EXPECT_EQ(ExtEvents[2].Lo, 8);
+  EXPECT_EQ(ExtEvents[2].Hi, 9);
+  EXPECT_EQ(ExtEvents[2].A, 1);
+  EXPECT_EQ(ExtEvents[2].Dur, 0);
+  rtWork()(LoopStatic, ompt_scope_end, &LoopPd, &LoopTd, 0, &Lo);
+  ASSERT_EQ(ExtEvents.size(), 4u);
+  EXPECT_EQ(ExtEvents[3].A, ext_loop_sched_static * 10 + ompt_scope_end);
+  EXPECT_EQ(ExtEvents[3].Ra, &Lo);
+}
+
+TEST_F(ExtTest, InstrumentedStaticChunksAreTimedFromThePreviousChunksEnd) {
+  registerAll();
+  fake_static_init_hook = staticInitTid0;
+  ASSERT_EQ(__kmpc_should_callback_per_chunk(nullptr), 3);
+  int32_t Last = 0, Lo = 0, Up = 9, St = 1;
+  __kmpc_for_static_init_4(nullptr, 0, 33, &Last, &Lo, &Up, &St, 1, 4);
+  ASSERT_EQ(ExtEvents.size(), 1u) << "the plugin's calls report the chunks";
+  __kmpc_for_static_chunk_4(nullptr, 0, 0, 0, 3);
+  __kmpc_for_static_chunk_end(nullptr, 0);
+  FakeClock += 100; // the program steps to its next chunk
+  __kmpc_for_static_chunk_4(nullptr, 0, 1, 8, 9);
+  __kmpc_for_static_chunk_end(nullptr, 0);
+  ASSERT_EQ(ExtEvents.size(), 3u);
+  EXPECT_EQ(ExtEvents[1].Lo, 0);
+  EXPECT_EQ(ExtEvents[1].A, 0);
+  EXPECT_GT(ExtEvents[1].Dur, 0);
+  EXPECT_EQ(ExtEvents[2].Lo, 8);
+  EXPECT_EQ(ExtEvents[2].A, 1) << "the thread's last chunk";
+  EXPECT_EQ(ExtEvents[2].Dur, 101) << "from the end call to the chunk call";
+}
+
+// libomp's part in a dynamic loop: chunks [0, 2], [3, 4] (last), then the
+// end of the loop with its work end event.
+int NextCalls;
+int dispatchNext(int32_t *Last, int32_t *Lb, int32_t *Ub, int32_t *,
+                 const void *Ra) {
+  FakeClock += 5; // the runtime's own work
+  switch (NextCalls++) {
+  case 0:
+    *Lb = 0, *Ub = 2, *Last = 0;
+    return 1;
+  case 1:
+    *Lb = 3, *Ub = 4, *Last = 1;
+    return 1;
+  default:
+    rtWork()((ompt_work_t)11, ompt_scope_end, &LoopPd, &LoopTd, 0, Ra);
+    return 0;
+  }
+}
+
+void dispatchInit(int32_t, int32_t, int32_t, int32_t, int32_t, const void *Ra) {
+  rtWork()((ompt_work_t)11, ompt_scope_begin, &LoopPd, &LoopTd, 0, Ra);
+}
+
+TEST_F(ExtTest, DispatchedChunksAreTimedOverTheRuntimeCall) {
+  registerAll();
+  NextCalls = 0;
+  fake_dispatch_init_hook = dispatchInit;
+  fake_dispatch_next_hook = dispatchNext;
+  // schedule(nonmonotonic: dynamic, 3) over [0, 4], a signed loop.
+  __kmpc_dispatch_init_4(nullptr, 0, 35 | (1 << 30), 0, 4, 1, 3);
+  ASSERT_EQ(ExtEvents.size(), 1u);
+  EXPECT_EQ(ExtEvents[0].A, ext_loop_sched_dynamic * 10 + ompt_scope_begin);
+  EXPECT_EQ(ExtEvents[0].B, 1);
+  EXPECT_EQ(ExtEvents[0].Step, 1);
+  int32_t Last = 0, Lb = 0, Ub = 0, St = 0;
+  EXPECT_EQ(__kmpc_dispatch_next_4(nullptr, 0, &Last, &Lb, &Ub, &St), 1);
+  EXPECT_EQ(__kmpc_dispatch_next_4(nullptr, 0, &Last, &Lb, &Ub, &St), 1);
+  EXPECT_EQ(Last, 1);
+  EXPECT_EQ(__kmpc_dispatch_next_4(nullptr, 0, &Last, &Lb, &Ub, &St), 0);
+  ASSERT_EQ(ExtEvents.size(), 4u);
+  EXPECT_EQ(ExtEvents[1].Lo, 0);
+  EXPECT_EQ(ExtEvents[1].Hi, 2);
+  EXPECT_EQ(ExtEvents[1].A, 0);
+  EXPECT_EQ(ExtEvents[1].Dur, 6) << "the runtime's work and the clock call";
+  EXPECT_EQ(ExtEvents[2].Lo, 3);
+  EXPECT_EQ(ExtEvents[2].Hi, 4);
+  EXPECT_EQ(ExtEvents[2].A, 1) << "the runtime's last-chunk flag";
+  EXPECT_EQ(ExtEvents[3].A, ext_loop_sched_dynamic * 10 + ompt_scope_end);
+  // The runtime's work end came from inside the library: the tool gets the
+  // program's call site.
+  EXPECT_FALSE(inShim(ExtEvents[3].Ra));
+  fake_dispatch_init_hook = nullptr;
+}
+
+TEST_F(ExtTest, TaskCreationFollowsTheStandardEventWithItsMakingTime) {
+  ASSERT_EQ(set(ompt_callback_task_create, (ompt_callback_t)onStdTaskCreate),
+            ompt_set_always);
+  // Without event 84 the tool's own callback is registered directly.
+  EXPECT_EQ(RtCallbacks[ompt_callback_task_create],
+            (ompt_callback_t)onStdTaskCreate);
+  registerAll();
+  ompt_callback_t Cb = nullptr;
+  EXPECT_EQ(Get(ompt_callback_task_create, &Cb), 1);
+  EXPECT_EQ(Cb, (ompt_callback_t)onStdTaskCreate);
+  auto Create =
+      (ompt_callback_task_create_t)RtCallbacks[ompt_callback_task_create];
+  ASSERT_NE(Create, (ompt_callback_task_create_t)onStdTaskCreate);
+  ompt_data_t Parent{}, Task{};
+  int Before = fake_task_allocs;
+  EXPECT_NE(__kmpc_omp_task_alloc(nullptr, 0, 1, 64, 8, nullptr), nullptr);
+  EXPECT_EQ(fake_task_allocs, Before + 1);
+  FakeClock += 10; // the program fills in the task
+  Create(&Parent, nullptr, &Task, ompt_task_explicit, 1, &Task);
+  ASSERT_EQ(StdCreates, 1);
+  ASSERT_EQ(ExtEvents.size(), 1u);
+  EXPECT_EQ(ExtEvents[0].What, 'T');
+  EXPECT_EQ(ExtEvents[0].Lo, 1) << "after the standard event";
+  EXPECT_EQ(ExtEvents[0].Td, &Task);
+  EXPECT_EQ(ExtEvents[0].B, 1) << "has_dependences";
+  EXPECT_EQ(ExtEvents[0].Dur, 11);
+  // The initial task is no explicit task.
+  Create(nullptr, nullptr, &Task, ompt_task_initial, 0, nullptr);
+  EXPECT_EQ(ExtEvents.size(), 1u);
+  EXPECT_EQ(StdCreates, 2);
 }
 
 } // namespace

@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""Checks the extension events (81-84) a tool got against what the program
+ran (ext-events.test; logs of Inputs/ext_loops.c and Inputs/ext_tool.c).
+
+Per thread, the program's log (B/I/E) and the tool's (Lb/C/Le) are walked
+together: every loop begin has a loop begin event (schedule, signedness,
+step 1, codeptr_ra as the standard work event's), every iteration the
+thread ran lies in a chunk event it got before, in order, each chunk's
+iterations are exactly the ones it ran, and the loop ends with an end
+event. Chunk events may come ahead of their iterations (a loop built
+without the plugin reports all of a thread's chunks at its start), never
+after. last_chunk: the thread's last chunk (static loops), the chunk with
+the loop's last iteration (loops the runtime dispatches). Durations: all 0
+without a clock; > 0 with one (for a loop built without the plugin, the
+first chunk of each thread only); below SPIN_NS for chunks of spinning
+loops. Tasks: one 84 event per explicit task, right after the standard
+task_create of the same task, with duration > 0 with a clock.
+
+usage: check_ext.py PROGRAM_LOG TOOL_LOG [--clock tsc|ns|none] [--stock]
+"""
+import argparse
+import collections
+import sys
+
+SPIN_NS = 20000
+ALWAYS = 5
+EXPLICIT, TARGET, TASKWAIT = 0x4, 0x8, 0x10
+
+
+def per_thread(path):
+    threads = collections.defaultdict(list)
+    with open(path) as f:
+        for line in f:
+            parts = line.split()
+            if parts:
+                threads[parts[0]].append(parts[1:])
+    return threads
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("prog")
+    ap.add_argument("tool")
+    ap.add_argument("--clock", default="tsc", choices=["tsc", "ns", "none"])
+    ap.add_argument("--stock", action="store_true",
+                    help="the loops were built without the plugin")
+    a = ap.parse_args()
+    prog, tool = per_thread(a.prog), per_thread(a.tool)
+    errors = []
+
+    def err(msg):
+        if len(errors) < 20:
+            errors.append(msg)
+
+    answers = {e[1]: int(e[2]) for evs in tool.values() for e in evs
+               if e[0] == "R"}
+    for ev in ["81", "82", "84"] + ([] if a.clock == "none" else ["83"]):
+        if answers.get(ev) != ALWAYS:
+            err(f"registration of {ev} answered {answers.get(ev)}, not "
+                f"ompt_set_always")
+    if not any(e == ["G", "82", "1"] for evs in tool.values() for e in evs):
+        err("ompt_get_callback did not return the chunk callback")
+
+    n_loops = n_chunks = n_iters = 0
+    durations = {"static": 0, "dispatched": 0}
+    for tid, pevs in prog.items():
+        tevs = [e for e in tool.get(tid, []) if e[0] in ("Lb", "C", "Le", "We")]
+        ti = 0
+        stack = []  # frames: dict(info, queue of [lo, hi], chunks)
+
+        def bank():
+            nonlocal ti
+            while ti < len(tevs) and tevs[ti][0] == "C":
+                if not stack:
+                    err(f"thread {tid}: chunk event outside any loop")
+                    ti += 1
+                    continue
+                lo, hi = int(tevs[ti][1]), int(tevs[ti][2])
+                c = dict(lo=lo, hi=hi, dur=float(tevs[ti][3]),
+                         last=int(tevs[ti][4]), next=lo)
+                stack[-1]["queue"].append(c)
+                stack[-1]["chunks"].append(c)
+                ti += 1
+
+        for pe in pevs:
+            kind = pe[0]
+            if kind in ("K", "X"):
+                continue
+            bank()
+            if kind == "B":
+                sched, n, sgn, mode, sp = map(int, pe[1:6])
+                if ti >= len(tevs) or tevs[ti][0] != "Lb":
+                    err(f"thread {tid}: loop (sched {sched}, n {n}) began "
+                        f"without a loop begin event (next: "
+                        f"{tevs[ti] if ti < len(tevs) else 'nothing'})")
+                    return report(errors)
+                lb = tevs[ti]
+                ti += 1
+                if [int(x) for x in lb[1:5]] != [sched, sgn, 1, 1]:
+                    err(f"thread {tid}: loop begin {lb[1:]} for a loop with "
+                        f"schedule {sched}, signed {sgn}, step 1, codeptr "
+                        f"as the work event's")
+                stack.append(dict(sched=sched, n=n, mode=mode, spin=sp, sgn=sgn,
+                                  queue=collections.deque(), chunks=[]))
+                n_loops += 1
+            elif kind == "I":
+                i = int(pe[1])
+                if not stack:
+                    err(f"thread {tid}: iteration {i} outside any loop")
+                    continue
+                fr = stack[-1]
+                q = fr["queue"]
+                while q and q[0]["next"] > q[0]["hi"]:
+                    q.popleft()
+                if not q:
+                    err(f"thread {tid}: iteration {i} ran without a chunk "
+                        f"event announcing it")
+                    return report(errors)
+                if q[0]["next"] != i:
+                    err(f"thread {tid}: iteration {i} ran, the chunk event "
+                        f"[{q[0]['lo']}, {q[0]['hi']}] said {q[0]['next']}")
+                    return report(errors)
+                q[0]["next"] += 1
+                n_iters += 1
+            elif kind == "E":
+                fr = stack.pop() if stack else None
+                if fr is None:
+                    err(f"thread {tid}: loop end without a begin")
+                    continue
+                for c in fr["queue"]:
+                    if c["next"] <= c["hi"]:
+                        err(f"thread {tid}: chunk [{c['lo']}, {c['hi']}] "
+                            f"announced, iterations from {c['next']} not run")
+                if ti >= len(tevs) or tevs[ti][0] != "Le":
+                    err(f"thread {tid}: loop ended without a loop end event")
+                    return report(errors)
+                le = tevs[ti]
+                ti += 1
+                if ti < len(tevs) and tevs[ti][0] == "We":
+                    if tevs[ti][1] != "1":
+                        err(f"thread {tid}: loop end's codeptr_ra differs "
+                            f"from the standard work end's")
+                    ti += 1
+                else:
+                    err(f"thread {tid}: no standard work end after loop end")
+                if [int(x) for x in le[1:4]] != [fr["sched"], fr["sgn"], 1]:
+                    err(f"thread {tid}: loop end {le[1:]}")
+                check_chunks(tid, fr, a, err, durations)
+                n_chunks += len(fr["chunks"])
+        bank()
+        if stack:
+            err(f"thread {tid}: {len(stack)} loops never ended")
+        if ti != len(tevs):
+            err(f"thread {tid}: tool events left over: {tevs[ti:ti + 3]}")
+
+    # Tasks.
+    std = ext = 0
+    made = max((int(e[1]) for evs in prog.values() for e in evs
+                if e[0] == "X"), default=0)
+    for evs in tool.values():
+        for e in evs:
+            if e[0] == "S":
+                fl = int(e[1])
+                if fl & (EXPLICIT | TARGET) and not fl & TASKWAIT:
+                    std += 1
+            elif e[0] == "T":
+                ext += 1
+                if e[4] != "1":
+                    err("a task creation event (84) did not follow the "
+                        "standard task_create of its task")
+                d = float(e[3])
+                if (a.clock == "none") != (d == 0):
+                    err(f"task creation duration {d} with clock {a.clock}")
+    if ext != std or ext < made:
+        err(f"{ext} task creation events (84), {std} standard explicit task "
+            f"creations, the program made at least {made}")
+    if not n_loops or not n_chunks:
+        err("no loops or chunks seen")
+    return report(errors, f"{n_loops} loops, {n_chunks} chunks, {n_iters} "
+                  f"iterations, {ext} tasks match")
+
+
+def check_chunks(tid, fr, a, err, durations):
+    chunks = fr["chunks"]
+    for k, c in enumerate(chunks):
+        if c["hi"] < c["lo"]:
+            err(f"thread {tid}: empty chunk {c}")
+        if fr["mode"] == 0:
+            want_last = int(k == len(chunks) - 1)
+        else:
+            want_last = int(c["lo"] <= fr["n"] - 1 <= c["hi"])
+        if c["last"] != want_last:
+            err(f"thread {tid}: chunk [{c['lo']}, {c['hi']}] of a loop of "
+                f"{fr['n']} (mode {fr['mode']}) has last_chunk {c['last']}")
+        d = c["dur"]
+        if a.clock == "none":
+            if d != 0:
+                err(f"thread {tid}: duration {d} without a clock")
+            continue
+        timed = not (a.stock and fr["mode"] == 0 and k > 0)
+        if timed and not d > 0:
+            err(f"thread {tid}: chunk [{c['lo']}, {c['hi']}] (chunk {k} of "
+                f"the thread, mode {fr['mode']}) has duration {d}")
+        if not timed and d != 0:
+            err(f"thread {tid}: untimed chunk has duration {d}")
+        if a.clock == "ns" and fr["spin"] and d >= SPIN_NS:
+            err(f"thread {tid}: chunk making took {d} ns, its body at least "
+                f"{SPIN_NS}")
+
+
+def report(errors, ok=""):
+    if errors:
+        for e in errors:
+            print("check_ext:", e)
+        print("check_ext: FAILED")
+        return 1
+    print(f"check_ext: OK, {ok}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
