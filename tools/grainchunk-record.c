@@ -124,7 +124,14 @@ static uint64_t now_ns(void) {
 /* 83: grainchunk measures create_duration/event_duration with this. */
 static double tool_time(void) { return (double)now(); }
 
-static uint64_t dbits(double v) {
+/* A duration the runtime measured with our clock, as stored. Two readings
+ * of the time-stamp counter around real work always differ, so 0 is the
+ * runtime saying it could not time the event (a static chunk without the
+ * plugin's chunk-end call, a chunk of a loop the plugin did not compile):
+ * recorded as unmeasured, not as free. */
+static uint64_t duration_bits(double v) {
+  if (!ext_time || v == 0.0)
+    return UNMEASURED;
   uint64_t u;
   memcpy(&u, &v, sizeof u);
   return u;
@@ -319,7 +326,7 @@ static void on_ext_chunk(ompt_data_t *task, int64_t lower, int64_t upper,
                          double create_duration, int last) {
   (void)task;
   emit(R_CHUNK, now(), (uint64_t)lower, (uint64_t)upper,
-       ext_time ? dbits(create_duration) : UNMEASURED, 0,
+       duration_bits(create_duration), 0,
        CH_EXT | (last ? CH_THREAD_LAST : 0));
 }
 
@@ -327,8 +334,7 @@ static void on_ext_task_create(ompt_data_t *parent, const ompt_frame_t *frame,
                                ompt_data_t *task, int flags, int deps,
                                double duration, const void *ra) {
   (void)frame; (void)deps;
-  task_created(now(), parent, task, flags,
-               ext_time ? dbits(duration) : UNMEASURED, ra);
+  task_created(now(), parent, task, flags, duration_bits(duration), ra);
 }
 
 /*===-------------------------- tool start -------------------------------===*/

@@ -134,8 +134,19 @@ def known(out, prog_out):
         if flagged < 12 or any(num(t["parallel_benefit"]) <= 1 for t in big):
             fail(f"parallel benefit: {flagged} of 16 tiny tasks flagged, big "
                  f"{[t['parallel_benefit'] for t in big]}")
+        # Static chunks' making time: each thread's first chunk's always
+        # (the init call), later ones' with the plugin's chunk-end calls;
+        # never 0, and small next to the bodies.
+        measured = 0
+        for c in static:
+            cr = num(c["creation_cycles"])
+            first = int(c["first_iteration"]) < 2
+            if (cr is None and first) or (cr is not None and not 0 < cr < 0.1 * float(c["exec_cycles"])):
+                fail(f"static chunk {c['first_iteration']}: creation {c['creation_cycles']}")
+            measured += cr is not None
         print(f"check_graph: OK parallel benefit measured: {flagged} of 16 tiny tasks < 1, "
-              "both big tasks > 1")
+              f"both big tasks > 1; static chunks' creation measured for {measured} of 16 "
+              "(> 0, < 10% of their run)")
     else:
         if any(t["creation_cycles"] != "NA" or t["parallel_benefit"] != "NA" for t in tasks):
             fail("creation time reported without a way to measure it")
