@@ -100,7 +100,9 @@ static char dir[PATH_MAX - 32];
 static _Atomic unsigned n_threads;
 static tbuf_t *threads[MAX_THREADS];
 static _Atomic uint64_t lost_threads;
-static __thread tbuf_t *me;
+/* initial-exec: one pointer of static TLS, no __tls_get_addr call per event
+ * (the tool is loaded with dlopen, where the default model would call it). */
+static __thread tbuf_t *me __attribute__((tls_model("initial-exec")));
 static grainchunk_get_chunk_info_t get_info;
 static int ext_time, ext_loop, ext_chunk, ext_task;
 static int std_answer[64];
