@@ -77,7 +77,7 @@ int main(int argc, char **argv) {
   if (!r || !r->initialize(lookup, 0, &r->tool_data))
     return 1;
   ompt_data_t par = {.value = 1}, task = {.value = 2};
-  ompt_dispatch_chunk_t chunk = {0, 1};
+  struct { uint64_t start, iterations; } chunk = {0, 1}; /* OpenMP 5.2's */
   ompt_callback_dispatch_t dispatch = (ompt_callback_dispatch_t)cb[ompt_callback_dispatch];
   ext_callback_chunk_t ext_chunk = (ext_callback_chunk_t)cb[ext_callback_chunk];
   if (!dispatch && !ext_chunk) {
@@ -92,7 +92,7 @@ int main(int argc, char **argv) {
   else /* GRAINCHUNK_RECORD_NO_EXT=1: the standard event */
     for (long i = 0; i < n; i++) {
       chunk.start = (uint64_t)i;
-      dispatch(&par, &task, ompt_dispatch_ws_loop_chunk,
+      dispatch(&par, &task, (ompt_dispatch_t)3 /* ws_loop_chunk */,
                (ompt_data_t){.ptr = &chunk});
     }
   double t1 = now(CLOCK_MONOTONIC), c1 = now(CLOCK_PROCESS_CPUTIME_ID);

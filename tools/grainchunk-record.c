@@ -263,16 +263,20 @@ static void on_work(ompt_work_t w, ompt_scope_endpoint_t ep, ompt_data_t *par,
          par->value, (uintptr_t)ra, count, (uint32_t)w);
 }
 
+/* OpenMP 5.2's dispatch kinds and chunk, spelled out: the omp-tools.h of
+ * libomp 14 (OpenMP 5.0) has neither. */
+enum { DISPATCH_WS_LOOP_CHUNK = 3, DISPATCH_DISTRIBUTE_CHUNK = 5 };
+typedef struct { uint64_t start, iterations; } dispatch_chunk_t;
+
 static void on_dispatch(ompt_data_t *par, ompt_data_t *task,
                         ompt_dispatch_t kind, ompt_data_t instance) {
   (void)par; (void)task;
   uint64_t t = now();
-  if (kind != ompt_dispatch_ws_loop_chunk &&
-      kind != ompt_dispatch_distribute_chunk)
+  if (kind != DISPATCH_WS_LOOP_CHUNK && kind != DISPATCH_DISTRIBUTE_CHUNK)
     return;
-  const ompt_dispatch_chunk_t *c = instance.ptr;
+  const dispatch_chunk_t *c = instance.ptr;
   grainchunk_chunk_info_t info;
-  uint32_t flags = kind == ompt_dispatch_distribute_chunk ? CH_DISTRIBUTE : 0;
+  uint32_t flags = kind == DISPATCH_DISTRIBUTE_CHUNK ? CH_DISTRIBUTE : 0;
   const char *src = NULL;
   if (get_info && get_info(&info)) {
     flags |= CH_LAST_ITER_KNOWN | (info.is_last ? CH_LAST_ITER : 0);

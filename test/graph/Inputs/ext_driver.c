@@ -70,7 +70,7 @@ static void loop_event(int t, ompt_scope_endpoint_t ep) {
     CALL(ext_callback_loop_t, ext_callback_loop, ext_loop_sched_static, ep,
          &par, &tdata[t], 1, 1, (const void *)loop_event);
   else
-    CALL(ompt_callback_work_t, ompt_callback_work, ompt_work_loop_static, ep,
+    CALL(ompt_callback_work_t, ompt_callback_work, ompt_work_loop, ep,
          &par, &tdata[t], NCHUNKS, (const void *)loop_event);
 }
 
@@ -88,20 +88,22 @@ static void *worker(void *arg) {
       CALL(ext_callback_chunk_t, ext_callback_chunk, &tdata[t], k, k,
            100.0 * (k + 1), k + 2 >= NCHUNKS);
     } else {
-      ompt_dispatch_chunk_t c = {(uint64_t)k, 1};
+      /* OpenMP 5.2's ompt_dispatch_chunk_t and ws_loop_chunk (3), which
+       * libomp 14's header lacks. */
+      struct { uint64_t start, iterations; } c = {(uint64_t)k, 1};
       CALL(ompt_callback_dispatch_t, ompt_callback_dispatch, &par, &tdata[t],
-           ompt_dispatch_ws_loop_chunk, (ompt_data_t){.ptr = &c});
+           (ompt_dispatch_t)3, (ompt_data_t){.ptr = &c});
     }
     spin((long)(k + 1) * UNIT_NS);
   }
   loop_event(t, ompt_scope_end);
   /* The loop's barrier. */
   CALL(ompt_callback_sync_region_t, ompt_callback_sync_region_wait,
-       ompt_sync_region_barrier_implicit_workshare, ompt_scope_begin, &par,
+       ompt_sync_region_barrier_implicit, ompt_scope_begin, &par,
        &tdata[t], NULL);
   pthread_barrier_wait(&bar);
   CALL(ompt_callback_sync_region_t, ompt_callback_sync_region_wait,
-       ompt_sync_region_barrier_implicit_workshare, ompt_scope_end, &par,
+       ompt_sync_region_barrier_implicit, ompt_scope_end, &par,
        &tdata[t], NULL);
   if (t == 0) { /* thread 0 creates the tasks, runs them, then waits */
     for (int i = 0; i < NTASKS; i++) {
