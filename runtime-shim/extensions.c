@@ -166,12 +166,14 @@ static int find_in_object(struct dl_phdr_info *info, size_t size, void *arg) {
 }
 
 /* The definition of name that this library's would hide: the next one in
- * lookup order, else any loaded object's (the runtime was loaded first, or
- * with RTLD_LOCAL). */
-static void *find_real(const char *name) {
+ * lookup order, else (everywhere) any loaded object's (the runtime was
+ * loaded first, or with RTLD_LOCAL). */
+static void *find_real(const char *name, int everywhere) {
   void *p = dlsym(RTLD_NEXT, name);
   if (p && !is_own(p))
     return p;
+  if (!everywhere)
+    return NULL;
   find_ctx c = {name, NULL};
   dl_iterate_phdr(find_in_object, &c);
   return c.found;
@@ -189,6 +191,8 @@ typedef struct {
   void *lazy, *wrapper;
   int need;
 } entry;
+
+static void resolve(int everywhere);
 
 static void missing(const char *name) {
   fprintf(stderr,
@@ -212,7 +216,7 @@ static void missing(const char *name) {
     __attribute__((musttail)) return f ARGS;                                   \
   }                                                                            \
   static RET NAME##_lazy PARAMS {                                              \
-    gc_ext_init();                                                             \
+    resolve(1);                                                                \
     NAME##_fn f =                                                              \
         (NAME##_fn)atomic_load_explicit(&NAME##_slot, memory_order_relaxed);   \
     if (f == NAME##_lazy)                                                      \
@@ -481,24 +485,33 @@ static void update_slots(void) {
 
 static atomic_int resolved;
 
-void gc_ext_init(void) {
+/* Finds libomp's functions (everywhere: also where lookup order does not
+ * lead to them, which costs a walk over the loaded objects per name) and
+ * points the slots. */
+static void resolve(int everywhere) {
   if (!atomic_load(&resolved)) {
     int all = 1;
     for (size_t i = 0; i < GC_NUM_ENTRIES; ++i)
-      if (!*entries[i].real && !(*entries[i].real = find_real(entries[i].name)))
+      if (!*entries[i].real &&
+          !(*entries[i].real = find_real(entries[i].name, everywhere)))
         all = 0;
     if (!omp_get_schedule_fn)
-      omp_get_schedule_fn = (get_schedule_fn)find_real("omp_get_schedule");
+      omp_get_schedule_fn =
+          (get_schedule_fn)find_real("omp_get_schedule", everywhere);
     if (all && omp_get_schedule_fn)
       atomic_store(&resolved, 1);
   }
   update_slots();
 }
 
+/* At load time: only what lookup order gives, which is cheap; the rest when
+ * a forwarder is first called or a tool registers an event. */
+void gc_ext_init(void) { resolve(0); }
+
 /* Whether the program's calls reach the forwarders: this library's
  * definitions come first in symbol lookup, and libomp's were found. */
 static int forwarders_in_effect(void) {
-  gc_ext_init();
+  resolve(1);
   void *p = dlsym(RTLD_DEFAULT, "__kmpc_for_static_init_4");
   return is_own(p) && __kmpc_for_static_init_4_real &&
          __kmpc_dispatch_next_4_real && __kmpc_omp_task_alloc_real;

@@ -23,7 +23,9 @@ inc = os.path.join(config.grainchunk_src, "include")
 
 # Programs find the libomp of the toolchain under test, not whatever the
 # system has.
-omp_link = f"-L{omp} -Wl,-rpath,{omp}"
+# (and compile against its omp.h: Debian installs one libomp-N-dev at a time,
+# the tests use a private copy of each)
+omp_link = f"-isystem {config.ompt_include} -L{omp} -Wl,-rpath,{omp}"
 shim_link = (f"-L{shimdir} -Wl,--push-state,--no-as-needed -lgrainchunk-rt "
              f"-Wl,--pop-state -Wl,-rpath,{shimdir}")
 config.substitutions += [
@@ -37,6 +39,7 @@ config.substitutions += [
     ("%tooldir", os.path.join(obj, "test")),
     ("%shim_link", shim_link),
     ("%omp_link", omp_link),
+    ("%omp_inc", f"-isystem {config.ompt_include}"),
     ("%omp_libdir", omp),
     ("%chunk_tool", os.path.join(obj, "test", "libchunk_tool.so")),
     ("%ext_tool", os.path.join(obj, "test", "libext_tool.so")),

@@ -29,6 +29,7 @@ void chunked(int n) {
 // CHECK:       call void @__kmpc_for_static_init_4({{(ptr|[^ ,()]+\*)}} {{[^,]+}}, i32 {{[^,]+}}, i32 91,
 // CHECK-NEXT:  br i1 %{{[0-9a-zA-Z._]+}}, label
 // CHECK:       call void @__kmpc_for_static_chunk_4(
+// CHECK:       call void @__kmpc_for_static_chunk_end(
 // CHECK-LABEL: }
 
 void nochunk(unsigned long n) {
@@ -40,6 +41,8 @@ void nochunk(unsigned long n) {
 // CHECK-LABEL: define internal void @{{(nochunk)?}}.omp_outlined{{[.0-9]*}}(
 // CHECK:       call void @__kmpc_for_static_init_8u({{(ptr|[^ ,()]+\*)}} {{[^,]+}}, i32 {{[^,]+}}, i32 92,
 // CHECK:       call void @__kmpc_for_static_chunk_8u(
+// No end call for a single range:
+// CHECK-NOT:   @__kmpc_for_static_chunk_end
 // CHECK-LABEL: }
 
 void combined(int n) {
@@ -78,6 +81,14 @@ void combined_chunked(int n) {
 // CHECK-NEXT:  br i1
 // CHECK:       call void @__kmpc_for_static_chunk_4({{(ptr|[^ ,()]+\*)}} [[LOC]], i32 {{[^,]+}}, i32 {{[^,]+}}, i32 [[LO]], i32 [[HI]])
 // CHECK:       call void {{.*}}@__kmpc_fork_call(
+// The chunk ends at the top of the latch, before IV, LB and UB step:
+// CHECK:       br i1 %{{[0-9a-zA-Z._]+}}, label %[[END:[0-9a-zA-Z._]+]], label %[[STEP:[0-9a-zA-Z._]+]], {{.*}}!prof
+// CHECK:       [[END]]:
+// CHECK-NEXT:  call void @__kmpc_for_static_chunk_end({{(ptr|[^ ,()]+\*)}} [[LOC]], i32 {{[^,]+}})
+// CHECK:       [[STEP]]:
+// CHECK-NEXT:  load i32
+// CHECK-NEXT:  load i32
+// CHECK-NEXT:  add nsw i32
 // CHECK-NOT:   @__kmpc_for_static_chunk_
 // CHECK-LABEL: }
 // CHECK-LABEL: define internal void @{{(combined_chunked.omp_outlined)?}}.omp_outlined{{[.0-9]*}}(
@@ -104,4 +115,11 @@ void combined_one(int n) {
 // CHECK-NEXT:  [[IV:%[0-9a-zA-Z._]+]] = load i32
 // CHECK-NEXT:  br i1
 // CHECK:       call void @__kmpc_for_static_chunk_4({{(ptr|[^ ,()]+\*)}} {{[^,]+}}, i32 {{[^,]+}}, i32 {{[^,]+}}, i32 [[IV]], i32 [[IV]])
+// ...and ends at the top of the latch, before IV += ST:
+// CHECK:       call void @__kmpc_for_static_chunk_end(
+// CHECK-NEXT:  br label %[[STEP:[0-9a-zA-Z._]+]]
+// CHECK:       [[STEP]]:
+// CHECK-NEXT:  load i32
+// CHECK-NEXT:  load i32
+// CHECK-NEXT:  add nsw i32
 // CHECK-LABEL: }

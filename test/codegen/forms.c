@@ -19,6 +19,7 @@ void combined(int n) {
 }
 // CHECK-LABEL: define internal void @{{(combined)?}}.omp_outlined{{[.0-9]*}}(
 // CHECK: call void @__kmpc_for_static_chunk_4(
+// CHECK: call void @__kmpc_for_static_chunk_end(
 // CHECK-NOT: call void @__kmpc_for_static_chunk_
 // CHECK-LABEL: {{^}}}
 
@@ -36,6 +37,7 @@ void orphaned(int n) {
 // CHECK: call void @__kmpc_for_static_chunk_4(
 // CHECK-NOT: call void @__kmpc_for_static_chunk_4(
 // CHECK: call void @__kmpc_for_static_chunk_8(
+// CHECK: call void @__kmpc_for_static_chunk_end(
 // CHECK-NOT: call void @__kmpc_for_static_chunk_
 // CHECK-LABEL: {{^}}}
 
@@ -47,6 +49,7 @@ void descending_strided(long a, long b, int chunk) {
 }
 // CHECK-LABEL: define internal void @{{(descending_strided)?}}.omp_outlined{{[.0-9]*}}(
 // CHECK: call void @__kmpc_for_static_chunk_8u(
+// CHECK: call void @__kmpc_for_static_chunk_end(
 // CHECK-NOT: call void @__kmpc_for_static_chunk_
 // CHECK-LABEL: {{^}}}
 

@@ -36,6 +36,8 @@ void loop(TYPE n) {
 // CHECK:      [[FLAGS:%[0-9a-zA-Z._]+]] = call {{.*}}i32 @grainchunk.ask({{(ptr|[^ ,()]+\*)}} [[LOC:@[0-9a-zA-Z._]+]])
 // CHECK-NEXT: [[BIT:%[0-9a-zA-Z._]+]] = and i32 [[FLAGS]], 1
 // CHECK-NEXT: [[WANT:%[0-9a-zA-Z._]+]] = icmp ne i32 [[BIT]], 0
+// CHECK-NEXT: [[EBIT:%[0-9a-zA-Z._]+]] = and i32 [[FLAGS]], 2
+// CHECK-NEXT: [[WANTEND:%[0-9a-zA-Z._]+]] = icmp ne i32 [[EBIT]], 0
 // CHECK-NEXT: call void @__kmpc_for_static_init_[[SFX]]({{(ptr|[^ ,()]+\*)}} [[LOC]], i32 [[GTID:%[0-9a-zA-Z._]+]], i32 33, {{(ptr|[^ ,()]+\*)}} %{{[0-9a-zA-Z._]+}}, {{(ptr|[^ ,()]+\*)}} [[LB:%[0-9a-zA-Z._]+]], {{(ptr|[^ ,()]+\*)}} [[UB:%[0-9a-zA-Z._]+]], {{(ptr|[^ ,()]+\*)}} [[ST:%[0-9a-zA-Z._]+]], [[TY]] 1, [[TY]] 4), !grainchunk
 // A team of one thread walks the schedule's chunks too (when a tool asks):
 // CHECK-NEXT: br i1 [[WANT]], label %[[ONE:[0-9a-zA-Z._]+]], label
@@ -64,11 +66,21 @@ void loop(TYPE n) {
 // CHECK-NEXT: [[EQ:%[0-9a-zA-Z._]+]] = icmp eq [[TY]] [[CL]], [[G]]
 // CHECK-NEXT: [[LAST:%[0-9a-zA-Z._]+]] = zext i1 [[EQ]] to i32
 // CHECK-NEXT: call void @__kmpc_for_static_chunk_[[SFX]]({{(ptr|[^ ,()]+\*)}} [[LOC]], i32 [[GTID]], i32 [[LAST]], [[TY]] [[LO]], [[TY]] [[CL]]) [[CONV:#[0-9]+]]
+// The end of every chunk, at the top of Clang's latch (before LB += ST):
+// one more unlikely branch, on the second bit, guards the chunk-end call.
+// CHECK-NOT:  call void @__kmpc_for_static_chunk_{{[48]}}
+// CHECK:      br i1 [[WANTEND]], label %[[END:[0-9a-zA-Z._]+]], label %[[STEP:[0-9a-zA-Z._]+]], !prof [[UNLIKELY]]
+// CHECK:      [[END]]:
+// CHECK-NEXT: call void @__kmpc_for_static_chunk_end({{(ptr|[^ ,()]+\*)}} [[LOC]], i32 [[GTID]]) [[CONV]]
+// CHECK-NEXT: br label %[[STEP]]
+// CHECK:      [[STEP]]:
+// CHECK-NEXT: load [[TY]], {{(ptr|[^ ,()]+\*)}} [[LB]]
 // CHECK-NOT:  call void @__kmpc_for_static_chunk_
 // CHECK:      call void @__kmpc_for_static_fini(
 // CHECK-NOT:  call void @__kmpc_for_static_chunk_
 // CHECK-LABEL: }
 // CHECK-DAG: declare extern_weak {{.*}}i32 @__kmpc_should_callback_per_chunk({{(ptr|%struct.ident_t\*)}})
+// CHECK-DAG: declare extern_weak void @__kmpc_for_static_chunk_end({{(ptr|%struct.ident_t\*)}}, i32{{.*}})
 // CHECK-DAG: declare extern_weak void @__kmpc_for_static_chunk_[[SFX]]({{(ptr|%struct.ident_t\*)}}, i32{{.*}}, i32{{.*}}, [[TY]]{{.*}}, [[TY]]{{.*}})
 // The helper: &__kmpc_should_callback_per_chunk ? it(loc) : 0, never inlined.
 // (Before LLVM 19, IRBuilder folds the null test into an icmp constant
@@ -90,7 +102,8 @@ void loop(TYPE n) {
 // O2-NOT:   call void @__kmpc_for_static_init_
 // O2:       call void @__kmpc_for_static_init_[[SFX]](
 // O2-NOT:   call void @__kmpc_for_static_init_
-// O2:       call void @__kmpc_for_static_chunk_[[SFX]]({{(ptr|[^ ,()]+\*)}} {{[^,]+}}, i32 {{[^,]+}}, i32 {{[^,]+}}, [[TY]] {{[^,]+}}, [[TY]] {{[^,]+}})
+// O2-DAG:   call void @__kmpc_for_static_chunk_[[SFX]]({{(ptr|[^ ,()]+\*)}} {{[^,]+}}, i32 {{[^,]+}}, i32 {{[^,]+}}, [[TY]] {{[^,]+}}, [[TY]] {{[^,]+}})
+// O2-DAG:   call void @__kmpc_for_static_chunk_end(
 // O2-NOT:   call void @__kmpc_for_static_chunk_
 // O2-NOT:   call void @__kmpc_for_static_init_
 // O2:       call void @__kmpc_for_static_fini(

@@ -1,6 +1,5 @@
 // An OpenMP program without worksharing loops or tasks: its only calls into
 // the OpenMP runtime are ones libgrainchunk-rt does not define.
-#include <omp.h>
 #include <stdio.h>
 
 int main(void) {

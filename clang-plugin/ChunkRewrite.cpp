@@ -1,0 +1,303 @@
+//===- ChunkRewrite.cpp - Insert the per-chunk calls ----------------------===//
+//
+// WHAT IT DOES
+//   Rewrites a loop StaticLoopMatch.cpp recognized, as in Langdal's thesis
+//   (Listing 3.5). For Clang's dispatch loop of schedule(static, N):
+//
+//     flags = grainchunk.ask(loc);   // once per loop: an out-of-line
+//         // `&__kmpc_should_callback_per_chunk ? it(loc) : 0` (ChunkCost.cpp)
+//     __kmpc_for_static_init_X(loc, gtid, 33, &last, &lb, &ub, &st, 1, N);
+//     for (;;) {                                   // omp.dispatch.cond
+//       ub = min(ub, GlobalUB); iv = lb;
+//       if (!(iv <= ub)) break;
+//       if (flags & 1)              // one branch per chunk, marked unlikely
+//         __kmpc_for_static_chunk_X(loc, gtid, ub == GlobalUB, lb, ub);
+//         // (convergent: no pass clones the loop around it)
+//       ...the chunk's iterations...
+//       if (flags & 2)              // the latch: once per chunk, unlikely
+//         __kmpc_for_static_chunk_end(loc, gtid);  // (convergent too)
+//       lb += st; ub += st;
+//     }
+//
+//   Every loop over chunks gets the chunk-end call where the matcher found
+//   the only path from the end of a chunk's iterations to the next chunk's
+//   test: the top of Clang's dispatch latch (omp.dispatch.inc; also when a
+//   one-thread team walks its range in chunks), of the latch of
+//   `distribute parallel for dist_schedule(static, N)`'s distribute loop and
+//   of `distribute parallel for schedule(static, 1)`'s one-iteration walk,
+//   and of OpenMPIRBuilder's dispatch latch. So each chunk that got a chunk
+//   call gets exactly one end call after its last iteration, before the next
+//   chunk's call, the last chunk included. The single range of
+//   schedule(static) gets none: nothing follows it, and the runtime library
+//   sees its end at __kmpc_for_static_fini. A `cancel for` leaves the loop
+//   without passing the latch: that chunk gets no end call (no chunk
+//   follows it either).
+//
+//   A team of one thread gets its whole range from the runtime as one chunk;
+//   when a tool wants chunks, it walks that range in chunks of N instead.
+//   The dispatch loop then works on private copies of lb/ub taken right
+//   after the init call, so they can stay in registers (ChunkCost.cpp).
+//   The runtime entry points are declared extern_weak: a program built with
+//   the plugin links and runs without the grainchunk runtime and then behaves
+//   exactly like a stock build.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ChunkRewrite.h"
+#include "ChunkCost.h"
+#include "StaticLoopMatch.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+#include <string>
+
+using namespace llvm;
+
+namespace {
+
+constexpr const char *ShouldCallbackName = "__kmpc_should_callback_per_chunk";
+constexpr const char *ChunkEndName = "__kmpc_for_static_chunk_end";
+// Bits of its answer (GRAINCHUNK_WANT_* in include/grainchunk.h).
+constexpr uint64_t WantChunks = 1, WantChunkEnd = 2;
+
+/// Declares (or finds) a runtime entry point as extern_weak.
+Function *getEntryPoint(Module &M, StringRef Name, FunctionType *FT) {
+  if (Function *F = M.getFunction(Name))
+    return F->getFunctionType() == FT ? F : nullptr;
+  if (M.getNamedValue(Name))
+    return nullptr;
+  Function *F =
+      Function::Create(FT, GlobalValue::ExternalWeakLinkage, Name, &M);
+  F->addFnAttr(Attribute::NoUnwind);
+  return F;
+}
+
+void addExt(Function *F, int ArgNo, Attribute::AttrKind K) {
+  if (K == Attribute::None)
+    return;
+  if (ArgNo < 0)
+    F->addRetAttr(K);
+  else
+    F->addParamAttr(ArgNo, K);
+}
+
+/// The entry points one loop's rewrite calls, declared on demand; until
+/// keep(), the ones this rewrite declared are removed again on destruction,
+/// so that a rewrite that gives up leaves the module as it was.
+class EntryPoints {
+  Module &M;
+  SmallVector<Function *, 3> Declared;
+
+public:
+  explicit EntryPoints(Module &M) : M(M) {}
+  ~EntryPoints() {
+    for (Function *F : Declared)
+      F->eraseFromParent();
+  }
+  /// The declaration of \p Name, or null if the name is taken by something
+  /// else. \p AddAttrs sets up a new declaration's attributes.
+  Function *get(StringRef Name, FunctionType *FT,
+                function_ref<void(Function *)> AddAttrs) {
+    bool Had = M.getFunction(Name) != nullptr;
+    Function *F = getEntryPoint(M, Name, FT);
+    if (F && !Had) {
+      AddAttrs(F);
+      Declared.push_back(F);
+    }
+    return F;
+  }
+  void keep() { Declared.clear(); }
+};
+
+} // namespace
+
+namespace grainchunk {
+
+bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
+  CallInst *CI = L.Init;
+  Module &Mod = *CI->getModule();
+  LLVMContext &Ctx = Mod.getContext();
+  Type *I32 = Type::getInt32Ty(Ctx);
+  Type *IVTy = CI->getArgOperand(7)->getType();
+  Type *PtrTy = CI->getArgOperand(0)->getType();
+  bool Signed = L.Suffix == "4" || L.Suffix == "8";
+
+  auto *ShouldTy = FunctionType::get(I32, {PtrTy}, false);
+  auto *ChunkTy = FunctionType::get(Type::getVoidTy(Ctx),
+                                    {PtrTy, I32, I32, IVTy, IVTy}, false);
+  std::string ChunkName = ("__kmpc_for_static_chunk_" + L.Suffix).str();
+  EntryPoints EP(Mod);
+  Function *Should = EP.get(ShouldCallbackName, ShouldTy, [&](Function *F) {
+    addExt(F, -1, TLI.getExtAttrForI32Return(true));
+  });
+  Function *Chunk =
+      Should ? EP.get(ChunkName, ChunkTy,
+                      [&](Function *F) {
+                        addExt(F, 1, TLI.getExtAttrForI32Param(true));
+                        addExt(F, 2, TLI.getExtAttrForI32Param(true));
+                        if (IVTy->isIntegerTy(32)) {
+                          addExt(F, 3, TLI.getExtAttrForI32Param(Signed));
+                          addExt(F, 4, TLI.getExtAttrForI32Param(Signed));
+                        }
+                      })
+             : nullptr;
+  // Loops over chunks: __kmpc_for_static_chunk_end(loc, gtid).
+  Function *ChunkEnd = nullptr;
+  if (Chunk && L.EndAt) {
+    auto *EndTy = FunctionType::get(Type::getVoidTy(Ctx), {PtrTy, I32}, false);
+    ChunkEnd = EP.get(ChunkEndName, EndTy, [&](Function *F) {
+      addExt(F, 1, TLI.getExtAttrForI32Param(true));
+    });
+  }
+  if (!Should || !Chunk || (L.EndAt && !ChunkEnd))
+    return false;
+
+  DebugLoc DL = CI->getDebugLoc();
+  Value *Loc = CI->getArgOperand(0);
+  Value *GTid = CI->getArgOperand(1);
+
+  // Once per loop per thread: ask the shim (if linked) whether a tool wants
+  // chunk events, through one out-of-line helper per module (see getAsk).
+  Function *AskFn = grainchunk::getAsk(Mod, Should);
+  if (!AskFn)
+    return false;
+  EP.keep();
+  IRBuilder<> B(CI);
+  B.SetCurrentDebugLocation(DL);
+  CallInst *Flags = B.CreateCall(AskFn, {Loc}, "grainchunk.flags");
+  Flags->setAttributes(AskFn->getAttributes());
+  Value *Want = B.CreateICmpNE(B.CreateAnd(Flags, WantChunks),
+                               ConstantInt::get(I32, 0), "grainchunk.want");
+  Value *WantEnd =
+      ChunkEnd ? B.CreateICmpNE(B.CreateAnd(Flags, WantChunkEnd),
+                                ConstantInt::get(I32, 0), "grainchunk.wantend")
+               : nullptr;
+
+  // A team of one thread (also a serialized one) gets the whole iteration
+  // space as a single range from the runtime. When a tool wants chunks, walk
+  // it in chunks of the requested size instead: the same thread runs the
+  // same iterations in the same order, and the tool sees the schedule's
+  // chunks. Clang's latch then steps both bounds by the chunk size, so the
+  // walk is taken only where that cannot wrap: the start of the chunk after
+  // the last one, lb + ((ub - lb) / chunk + 1) * chunk, must fit in the
+  // iteration variable's type (every earlier bound is smaller). Otherwise
+  // the runtime's single range stays, exactly as in a stock build.
+  //   if (want && chunk > 0 && ub - lb >= chunk &&
+  //       lb + (ub - lb) / chunk * chunk <= MAX - chunk)
+  //     { ub = lb + chunk - 1; st = chunk; }
+  if (L.WalkOneThread) {
+    Instruction *AfterInit = CI->getNextNode();
+    Instruction *Term = SplitBlockAndInsertIfThen(Want, AfterInit, false);
+    Term->setDebugLoc(DL);
+    Term->getParent()->setName("grainchunk.onethread");
+    IRBuilder<> OB(Term);
+    OB.SetCurrentDebugLocation(DL);
+    Value *PLB = CI->getArgOperand(4), *PUB = CI->getArgOperand(5),
+          *PST = CI->getArgOperand(6), *Size = CI->getArgOperand(8);
+    Value *LB = OB.CreateLoad(IVTy, PLB);
+    Value *UB = OB.CreateLoad(IVTy, PUB);
+    Value *ST = OB.CreateLoad(IVTy, PST);
+    Value *Span = OB.CreateSub(UB, LB);
+    Value *Whole =
+        OB.CreateAnd(OB.CreateICmpSGT(Size, ConstantInt::get(IVTy, 0)),
+                     OB.CreateICmpUGE(Span, Size), "grainchunk.whole");
+    // Once per loop: the last chunk's start, then the check above. The
+    // divisor is 1 where the walk is not taken anyway (chunk <= 0).
+    Value *Div = OB.CreateSelect(Whole, Size, ConstantInt::get(IVTy, 1));
+    Value *LastStart =
+        OB.CreateAdd(LB, OB.CreateMul(OB.CreateUDiv(Span, Div), Div));
+    unsigned Bits = IVTy->getIntegerBitWidth();
+    Value *Max = ConstantInt::get(IVTy, Signed ? APInt::getSignedMaxValue(Bits)
+                                               : APInt::getMaxValue(Bits));
+    Value *Fits =
+        OB.CreateICmp(Signed ? ICmpInst::ICMP_SLE : ICmpInst::ICMP_ULE,
+                      LastStart, OB.CreateSub(Max, Div), "grainchunk.fits");
+    Whole = OB.CreateAnd(Whole, Fits, "grainchunk.walk");
+    OB.CreateStore(OB.CreateSelect(Whole,
+                                   OB.CreateSub(OB.CreateAdd(LB, Size),
+                                                ConstantInt::get(IVTy, 1)),
+                                   UB),
+                   PUB);
+    OB.CreateStore(OB.CreateSelect(Whole, Size, ST), PST);
+  }
+
+  // Top of every chunk: if (want) __kmpc_for_static_chunk_X(...). The
+  // single chunk of schedule(static) may be empty (more threads than
+  // iterations): then there is nothing to report.
+  if (L.OneIterIV) {
+    IRBuilder<> IB(L.ReportAt);
+    IB.SetCurrentDebugLocation(DL);
+    L.Lower = L.Upper = IB.CreateLoad(IVTy, L.OneIterIV, "grainchunk.iv");
+  }
+  if (L.LoadBounds) {
+    IRBuilder<> LB(L.ReportAt);
+    LB.SetCurrentDebugLocation(DL);
+    L.Lower = LB.CreateLoad(IVTy, CI->getArgOperand(4), "grainchunk.lb");
+    L.Upper = LB.CreateLoad(IVTy, CI->getArgOperand(5), "grainchunk.ub");
+  }
+  if (L.TripCount) {
+    IRBuilder<> TB(L.ReportAt);
+    TB.SetCurrentDebugLocation(DL);
+    Value *One = ConstantInt::get(IVTy, 1);
+    L.Upper =
+        TB.CreateSub(TB.CreateAdd(L.Lower, L.TripCount), One, "grainchunk.ub");
+    L.LastIter = TB.CreateSub(L.Count, One, "grainchunk.lastiter");
+  }
+  Value *Guard = Want;
+  if (!L.Chunked) {
+    IRBuilder<> GB(L.ReportAt);
+    GB.SetCurrentDebugLocation(DL);
+    Guard = GB.CreateAnd(
+        Want,
+        GB.CreateICmp(Signed ? ICmpInst::ICMP_SLE : ICmpInst::ICMP_ULE, L.Lower,
+                      L.Upper),
+        "grainchunk.nonempty");
+  }
+  // The report is unlikely (no tool in the common case), and the call is
+  // `convergent` so that no pass clones the loop around it (see hardenReport).
+  Instruction *ReportTerm = SplitBlockAndInsertIfThen(
+      Guard, L.ReportAt, false,
+      MDBuilder(Ctx).createBranchWeights(1, grainchunk::UnlikelyReportWeight));
+  ReportTerm->setDebugLoc(DL);
+  ReportTerm->getParent()->setName("grainchunk.report");
+  IRBuilder<> RB(ReportTerm);
+  RB.SetCurrentDebugLocation(DL);
+  Value *IsLast = RB.CreateZExt(
+      RB.CreateICmpEQ(L.Upper, L.LastIter, "grainchunk.islast"), I32);
+  CallInst *Report =
+      RB.CreateCall(Chunk, {Loc, GTid, IsLast, L.Lower, L.Upper});
+  Report->setAttributes(Chunk->getAttributes());
+  grainchunk::hardenReport(Report);
+
+  // The end of every chunk of a loop over chunks: if (flags & 2)
+  // __kmpc_for_static_chunk_end(loc, gtid), where the chunk's iterations are
+  // done and before the step to the next chunk (the matcher proved that
+  // every chunk ends there once). Unlikely and convergent, like the report.
+  if (ChunkEnd) {
+    Instruction *EndTerm =
+        SplitBlockAndInsertIfThen(WantEnd, L.EndAt, false,
+                                  MDBuilder(Ctx).createBranchWeights(
+                                      1, grainchunk::UnlikelyReportWeight));
+    EndTerm->setDebugLoc(DL);
+    EndTerm->getParent()->setName("grainchunk.chunkend");
+    IRBuilder<> EB(EndTerm);
+    EB.SetCurrentDebugLocation(DL);
+    CallInst *End = EB.CreateCall(ChunkEnd, {Loc, GTid});
+    End->setAttributes(ChunkEnd->getAttributes());
+    grainchunk::hardenReport(End);
+  }
+
+  grainchunk::privatizeBounds(CI);
+  CI->setMetadata(DoneMD, MDNode::get(Ctx, {}));
+  return true;
+}
+
+} // namespace grainchunk

@@ -1,0 +1,817 @@
+//===- StaticLoopMatch.cpp - Recognize Clang's static loops ---------------===//
+//
+// WHAT IT DOES
+//   Proves, from the IR alone, that a call of `__kmpc_for_static_init_*` starts
+//   one of the static loops Clang (or OpenMPIRBuilder) emits, and records in a
+//   StaticLoop where its chunks start and what their bounds are. It changes
+//   nothing: ChunkRewrite.cpp inserts the calls, GrainChunkPass.cpp decides
+//   which loops to try and says why one is left alone.
+//
+//   The shapes it knows:
+//   - Clang's dispatch loop of schedule(static, N) (and of dist_schedule(
+//     static, N) in `teams distribute`): a header that clamps UB to the
+//     loop's last iteration and sets IV = LB, the test iv <= ub, the chunk's
+//     iterations, a latch that steps LB and UB by the stride.
+//   - The distribute loop of `distribute parallel for dist_schedule(static,
+//     N)`: the clamp after the init call, a loop whose body forks the inner
+//     region, a latch that steps IV, LB, UB and re-clamps.
+//   - `distribute parallel for schedule(static, 1)`: no loop over chunks, one
+//     iteration per chunk, IV stepped by the stride.
+//   - OpenMPIRBuilder's loop over chunks (and its single range).
+//   - schedule(static) / dist_schedule(static): one range per thread.
+//   Every write to the bounds must be one the shape explains; anything else
+//   is not recognized, with the reason.
+//
+//===----------------------------------------------------------------------===//
+
+#include "StaticLoopMatch.h"
+#include "ChunkCost.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/BasicBlock.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/PatternMatch.h"
+
+using namespace llvm;
+
+namespace grainchunk {
+
+Entry classify(const CallInst &CI) {
+  const Function *Callee = CI.getCalledFunction();
+  if (!Callee)
+    return {};
+  StringRef Name = Callee->getName();
+  if (Name == "__kmpc_taskloop" || Name == "__kmpc_taskloop_5")
+    return {EntryKind::Taskloop, ""};
+  static const std::pair<StringRef, EntryKind> Prefixes[] = {
+      {"__kmpc_for_static_init_", EntryKind::ForStaticInit},
+      {"__kmpc_dispatch_init_", EntryKind::DispatchInit},
+      {"__kmpc_dist_dispatch_init_", EntryKind::DispatchInit},
+      {"__kmpc_dist_for_static_init_", EntryKind::DistForStaticInit},
+      {"__kmpc_distribute_static_init_", EntryKind::DistributeStaticInit}};
+  for (const auto &P : Prefixes) {
+    if (Name.substr(0, P.first.size()) != P.first)
+      continue;
+    StringRef Sfx = Name.drop_front(P.first.size());
+    if (Sfx == "4" || Sfx == "4u" || Sfx == "8" || Sfx == "8u")
+      return {P.second, Sfx};
+  }
+  return {};
+}
+
+/// The flags of the ident_t \p Loc points to, or -1 if they are not known.
+int64_t identFlags(const Value *Loc) {
+  const auto *GV = dyn_cast<GlobalVariable>(Loc->stripPointerCasts());
+  if (!GV || !GV->hasDefinitiveInitializer())
+    return -1;
+  const auto *CS = dyn_cast<ConstantStruct>(GV->getInitializer());
+  if (!CS || CS->getNumOperands() < 2)
+    return -1;
+  const auto *F = dyn_cast<ConstantInt>(CS->getOperand(1));
+  return F ? F->getSExtValue() : -1;
+}
+
+} // namespace grainchunk
+
+namespace {
+
+using grainchunk::StaticLoop;
+
+bool isOne(const Value *V) {
+  const auto *C = dyn_cast<ConstantInt>(V);
+  return C && C->isOne();
+}
+
+/// Next instruction after \p I that is not a debug intrinsic.
+const Instruction *nextReal(const Instruction *I) {
+  for (I = I->getNextNode(); I && isa<DbgInfoIntrinsic>(I);
+       I = I->getNextNode())
+    ;
+  return I;
+}
+
+/// Non-debug, non-lifetime instructions of \p BB, in order.
+SmallVector<Instruction *, 12> realInstructions(BasicBlock &BB) {
+  SmallVector<Instruction *, 12> R;
+  for (Instruction &I : BB)
+    if (!isa<DbgInfoIntrinsic>(I) && !I.isLifetimeStartOrEnd())
+      R.push_back(&I);
+  return R;
+}
+
+bool isLoadFrom(const Value *V, const Value *Ptr) {
+  const auto *L = dyn_cast<LoadInst>(V);
+  return L && L->getPointerOperand() == Ptr;
+}
+
+/// A bound Clang reads from memory: a load, or a load converted to the
+/// iteration variable's type (`distribute parallel for` passes the
+/// distribute chunk's bounds to the inner loop as 64-bit values).
+bool isBoundRead(const Value *V) {
+  if (const auto *C = dyn_cast<CastInst>(V))
+    if (isa<TruncInst>(C) || isa<ZExtInst>(C) || isa<SExtInst>(C))
+      V = C->getOperand(0);
+  const auto *L = dyn_cast<LoadInst>(V);
+  return L && !L->isVolatile();
+}
+
+/// True if \p A and \p B are both Clang's reading of the loop's global upper
+/// bound: the same value, equal constants, or (converted) loads of the same
+/// location.
+bool sameBound(const Value *A, const Value *B) {
+  if (A == B)
+    return true;
+  const auto *CA = dyn_cast<ConstantInt>(A);
+  const auto *CB = dyn_cast<ConstantInt>(B);
+  if (CA && CB)
+    return CA->getValue() == CB->getValue();
+  const auto *XA = dyn_cast<CastInst>(A);
+  const auto *XB = dyn_cast<CastInst>(B);
+  if (XA || XB)
+    return XA && XB && XA->getOpcode() == XB->getOpcode() &&
+           XA->getType() == XB->getType() && isBoundRead(XA) &&
+           isBoundRead(XB) && sameBound(XA->getOperand(0), XB->getOperand(0));
+  const auto *LA = dyn_cast<LoadInst>(A);
+  const auto *LB = dyn_cast<LoadInst>(B);
+  return LA && LB && LA->getPointerOperand() == LB->getPointerOperand() &&
+         LA->getType() == LB->getType() && !LA->isVolatile() &&
+         !LB->isVolatile();
+}
+
+/// Clang's step of a bound, `A + B`, computed in blocks \p InLatch accepts:
+/// `add (load A), (load B)`, or, where Clang checks the addition for
+/// overflow (-fsanitize=undefined, -fsanitize=integer, -ftrapv),
+/// `extractvalue ({s,u}add.with.overflow(load A, load B)), 0`.
+bool isStepOf(const Value *V, const Value *A, const Value *B,
+              function_ref<bool(const BasicBlock *)> InLatch) {
+  const Instruction *Sum = nullptr;
+  const Value *X = nullptr, *Y = nullptr;
+  if (const auto *Add = dyn_cast<BinaryOperator>(V)) {
+    if (Add->getOpcode() != Instruction::Add)
+      return false;
+    Sum = Add;
+    X = Add->getOperand(0);
+    Y = Add->getOperand(1);
+  } else if (const auto *EV = dyn_cast<ExtractValueInst>(V)) {
+    const auto *II = dyn_cast<IntrinsicInst>(EV->getAggregateOperand());
+    if (EV->getNumIndices() != 1 || EV->getIndices()[0] != 0 || !II ||
+        (II->getIntrinsicID() != Intrinsic::sadd_with_overflow &&
+         II->getIntrinsicID() != Intrinsic::uadd_with_overflow) ||
+        !InLatch(II->getParent()))
+      return false;
+    Sum = EV;
+    X = II->getArgOperand(0);
+    Y = II->getArgOperand(1);
+  } else {
+    return false;
+  }
+  return InLatch(Sum->getParent()) && isLoadFrom(X, A) && isLoadFrom(Y, B) &&
+         InLatch(cast<Instruction>(X)->getParent()) &&
+         InLatch(cast<Instruction>(Y)->getParent());
+}
+
+/// The bounds the runtime call fills in, and the loop they belong to.
+struct Bounds {
+  AllocaInst *PLB = nullptr, *PUB = nullptr, *PST = nullptr;
+  bool Signed = false;
+};
+
+/// Clang's chunk header, from the block \p Cond that ends in the clamp:
+///   %a = load UB; G; %c = icmp sgt|ugt %a, G; br %c, T, F
+///   T: [load G]; br M          F: load UB; br M
+///   M: phi [G, T], [UB, F]; store UB; %lb = load LB; store IV, %lb; Rest...
+struct ChunkHeader {
+  Value *G = nullptr;
+  PHINode *Phi = nullptr;
+  StoreInst *StUB = nullptr;
+  LoadInst *Lower = nullptr;
+  Value *PIV = nullptr;
+  BasicBlock *M = nullptr;
+  SmallVector<Instruction *, 12> Rest; // M's instructions after `store IV`
+};
+
+std::string matchHeader(BasicBlock *Cond, const Bounds &B, ChunkHeader &H) {
+  auto *CondBr = dyn_cast<BranchInst>(Cond->getTerminator());
+  if (!CondBr || !CondBr->isConditional())
+    return "the dispatch loop header does not end in the bound clamp";
+  auto *Clamp = dyn_cast<ICmpInst>(CondBr->getCondition());
+  if (!Clamp || Clamp->getParent() != Cond ||
+      Clamp->getPredicate() !=
+          (B.Signed ? ICmpInst::ICMP_SGT : ICmpInst::ICMP_UGT) ||
+      !isLoadFrom(Clamp->getOperand(0), B.PUB))
+    return "the upper bound is not clamped to the loop's global bound";
+  Value *G = Clamp->getOperand(1);
+  if (!isa<ConstantInt>(G) && !isBoundRead(G))
+    return "the loop's global upper bound is neither a constant nor a "
+           "captured value";
+  if (isLoadFrom(G, B.PLB) || isLoadFrom(G, B.PUB) || isLoadFrom(G, B.PST))
+    return "the loop's global upper bound aliases the chunk bounds";
+
+  BasicBlock *T = CondBr->getSuccessor(0), *F = CondBr->getSuccessor(1);
+  if (T == F || T->getSinglePredecessor() != Cond ||
+      F->getSinglePredecessor() != Cond)
+    return "the bound clamp is not a two-way branch";
+  auto *TBr = dyn_cast<BranchInst>(T->getTerminator());
+  auto *FBr = dyn_cast<BranchInst>(F->getTerminator());
+  if (!TBr || !FBr || TBr->isConditional() || FBr->isConditional() ||
+      TBr->getSuccessor(0) != FBr->getSuccessor(0))
+    return "the bound clamp does not rejoin";
+  BasicBlock *M = TBr->getSuccessor(0);
+  if (M == Cond || M == T || M == F)
+    return "the bound clamp does not rejoin";
+  auto MI = realInstructions(*M);
+  if (MI.size() < 5)
+    return "the chunk header is not in the expected form";
+  auto *Phi = dyn_cast<PHINode>(MI[0]);
+  if (!Phi || Phi->getNumIncomingValues() != 2 ||
+      !sameBound(Phi->getIncomingValueForBlock(T), G) ||
+      !isLoadFrom(Phi->getIncomingValueForBlock(F), B.PUB) ||
+      cast<Instruction>(Phi->getIncomingValueForBlock(F))->getParent() != F)
+    return "the clamped upper bound is not min(UB, global bound)";
+  if (auto *TL = dyn_cast<Instruction>(Phi->getIncomingValueForBlock(T)))
+    if (TL != G && TL->getParent() != T)
+      return "the clamped upper bound is not min(UB, global bound)";
+  auto *StUB = dyn_cast<StoreInst>(MI[1]);
+  if (!StUB || StUB->getValueOperand() != Phi ||
+      StUB->getPointerOperand() != B.PUB)
+    return "the clamped upper bound is not stored back";
+  auto *Lower = dyn_cast<LoadInst>(MI[2]);
+  if (!Lower || Lower->getPointerOperand() != B.PLB)
+    return "the chunk does not start at the lower bound";
+  auto *StIV = dyn_cast<StoreInst>(MI[3]);
+  if (!StIV || StIV->getValueOperand() != Lower ||
+      !isa<AllocaInst>(StIV->getPointerOperand()))
+    return "the iteration variable is not set to the lower bound";
+  Value *PIV = StIV->getPointerOperand();
+  if (PIV == B.PLB || PIV == B.PUB || PIV == B.PST)
+    return "the iteration variable is not set to the lower bound";
+  H.G = G;
+  H.Phi = Phi;
+  H.StUB = StUB;
+  H.Lower = Lower;
+  H.PIV = PIV;
+  H.M = M;
+  H.Rest.assign(MI.begin() + 4, MI.end());
+  return "";
+}
+
+/// The header that follows the runtime call in its own block (schedule
+/// (static), and the distribute loop of `distribute parallel for`): the
+/// clamp of UB after the call, then IV = LB and a jump, returned in
+/// \p ToTest, to the loop's test.
+std::string matchHeaderAfterInit(CallInst *CI, const Bounds &B, ChunkHeader &H,
+                                 BranchInst *&ToTest) {
+  BasicBlock *InitBB = CI->getParent();
+  std::string Why = matchHeader(InitBB, B, H);
+  if (!Why.empty())
+    return Why;
+  auto *ClampLoad = cast<Instruction>(
+      cast<ICmpInst>(cast<BranchInst>(InitBB->getTerminator())->getCondition())
+          ->getOperand(0));
+  if (!CI->comesBefore(ClampLoad))
+    return "the upper bound is clamped before the runtime sets it";
+  ToTest = H.Rest.size() == 1 ? dyn_cast<BranchInst>(H.Rest[0]) : nullptr;
+  if (!ToTest || ToTest->isConditional())
+    return "the chunk header is not in the expected form";
+  return "";
+}
+
+/// Clang's test `iv <= ub` (or `iv < ub + 1`) and the branch it guards:
+///   load IV; load UB; [add UB, 1]; icmp; br %c, Body, Exit
+/// Returns the block entered when the test holds, or null with \p Why set.
+BasicBlock *matchChunkTest(ArrayRef<Instruction *> I, Value *PIV,
+                           const Bounds &B, std::string &Why,
+                           const Value *G = nullptr) {
+  Why = "the chunk test is not iv <= ub";
+  size_t N = I.size();
+  // Against a constant bound G, Clang folds the test: iv <= G, iv < G + 1.
+  const auto *CG = dyn_cast_or_null<ConstantInt>(G);
+  if (N == 3 && CG && isLoadFrom(I[0], PIV)) {
+    auto *Test = dyn_cast<ICmpInst>(I[1]);
+    auto *C = Test ? dyn_cast<ConstantInt>(Test->getOperand(1)) : nullptr;
+    auto *Br = dyn_cast<BranchInst>(I[2]);
+    if (!Test || Test->getOperand(0) != I[0] || !C || !Br ||
+        !Br->isConditional() || Br->getCondition() != Test ||
+        Br->getSuccessor(0) == Br->getSuccessor(1))
+      return nullptr;
+    ICmpInst::Predicate LE = B.Signed ? ICmpInst::ICMP_SLE : ICmpInst::ICMP_ULE;
+    ICmpInst::Predicate LT = B.Signed ? ICmpInst::ICMP_SLT : ICmpInst::ICMP_ULT;
+    bool OK = (Test->getPredicate() == LE && C->getValue() == CG->getValue()) ||
+              (Test->getPredicate() == LT && !CG->isMaxValue(B.Signed) &&
+               C->getValue() == CG->getValue() + 1);
+    if (!OK)
+      return nullptr;
+    Why.clear();
+    return Br->getSuccessor(0);
+  }
+  if (N != 4 && N != 5)
+    return nullptr;
+  bool PlusOne = N == 5;
+  // The bound is UB, or (distribute parallel for) the loop's own bound G.
+  if (!isLoadFrom(I[0], PIV) ||
+      !(isLoadFrom(I[1], B.PUB) || (G && sameBound(I[1], G))))
+    return nullptr;
+  auto *Test = dyn_cast<ICmpInst>(I[N - 2]);
+  if (!Test || Test->getOperand(0) != I[0])
+    return nullptr;
+  if (PlusOne) {
+    auto *Add = dyn_cast<BinaryOperator>(I[2]);
+    auto *One = Add ? dyn_cast<ConstantInt>(Add->getOperand(1)) : nullptr;
+    if (!Add || Add->getOpcode() != Instruction::Add ||
+        Add->getOperand(0) != I[1] || !One || !One->isOne() ||
+        Test->getPredicate() !=
+            (B.Signed ? ICmpInst::ICMP_SLT : ICmpInst::ICMP_ULT) ||
+        Test->getOperand(1) != Add) {
+      Why = "the chunk test is not iv < ub + 1";
+      return nullptr;
+    }
+  } else if (Test->getPredicate() !=
+                 (B.Signed ? ICmpInst::ICMP_SLE : ICmpInst::ICMP_ULE) ||
+             Test->getOperand(1) != I[1]) {
+    return nullptr;
+  }
+  auto *Br = dyn_cast<BranchInst>(I[N - 1]);
+  if (!Br || !Br->isConditional() || Br->getCondition() != Test) {
+    Why = "the chunk test does not guard the chunk";
+    return nullptr;
+  }
+  BasicBlock *Body = Br->getSuccessor(0);
+  if (Body == Br->getSuccessor(1)) {
+    Why = "the chunk test does not guard the chunk";
+    return nullptr;
+  }
+  Why.clear();
+  return Body;
+}
+
+/// The static chunked loop OpenMPIRBuilder emits (Clang >= 19 with
+/// -fopenmp-enable-irbuilder, for a `for` outside a combined construct):
+/// it reads the runtime's first chunk once and walks the chunks with its
+/// own counters instead of LB/UB:
+///   init(..., &LB, &UB, &ST, 1, N); lb = LB; ub = UB; range = ub + 1 - lb;
+///   st = ST; for (k = 0; k < dispatch trips; k++) {
+///     start = k * st + lb;
+///     tc = start + range >= count ? count - start : range;
+///     for (j = 0; j < tc; j++) body(start + j); }
+/// The chunk is [start, start + tc - 1]; the report goes right after tc.
+std::string matchIRBuilderLoop(CallInst *CI, const Bounds &B, bool Chunked,
+                               DominatorTree &DT, StaticLoop &L) {
+  // The reads of the runtime's answer, right after the call (the stride
+  // only for a loop over chunks).
+  LoadInst *LdLB = nullptr, *LdUB = nullptr, *LdST = nullptr;
+  StoreInst *InitUB = nullptr;
+  for (AllocaInst *A : {B.PLB, B.PUB, B.PST})
+    for (User *U : A->users()) {
+      auto *I = dyn_cast<Instruction>(U);
+      if (!I)
+        return "a loop bound escapes";
+      if (I == CI || I->isLifetimeStartOrEnd() || grainchunk::isLifetimeCast(I))
+        continue;
+      if (auto *S = dyn_cast<StoreInst>(I)) {
+        if (S->getPointerOperand() == A && !S->isVolatile() &&
+            S->getParent() == CI->getParent() && S->comesBefore(CI)) {
+          if (A == B.PUB && (!InitUB || InitUB->comesBefore(S)))
+            InitUB = S;
+          continue;
+        }
+        return "a loop bound is written after the runtime call";
+      }
+      auto *Ld = dyn_cast<LoadInst>(I);
+      LoadInst *&Slot = A == B.PLB ? LdLB : A == B.PUB ? LdUB : LdST;
+      if (!Ld || Ld->isVolatile() || Ld->getParent() != CI->getParent() ||
+          !CI->comesBefore(Ld) || Slot)
+        return "the runtime's chunk is not read once after the call";
+      Slot = Ld;
+    }
+  if (!LdLB || !LdUB || (Chunked && !LdST))
+    return "the runtime's chunk is not read once after the call";
+  using namespace PatternMatch;
+  if (!Chunked) {
+    // schedule(static): one range, tc = (ub - lb) + 1 iterations from lb;
+    // the loop's last iteration is the upper bound set before the call.
+    for (User *U : LdUB->users())
+      for (User *TC : U->users())
+        if (InitUB && match(TC, m_Add(m_Sub(m_Specific(LdUB), m_Specific(LdLB)),
+                                      m_One()))) {
+          L.Shape = grainchunk::LoopShape::IRBuilderRange;
+          L.ReportAt = cast<Instruction>(TC)->getNextNode();
+          L.Lower = LdLB;
+          L.Upper = LdUB;
+          L.LastIter = InitUB->getValueOperand();
+          return "";
+        }
+    return "the chunk size is not computed from the runtime's chunk";
+  }
+  // range = (ub + 1) - lb
+  Value *Range = nullptr;
+  for (User *U : LdLB->users())
+    if (match(U, m_Sub(m_Add(m_Specific(LdUB), m_One()), m_Specific(LdLB))))
+      Range = U;
+  if (!Range)
+    return "the chunk size is not computed from the runtime's chunk";
+  // start = k * st + lb, with k the dispatch loop's counter (a phi); the
+  // chunk's trip count select(start + range >= count, count - start, range).
+  SelectInst *TC = nullptr;
+  Value *Start = nullptr, *Count = nullptr;
+  PHINode *DispatchIV = nullptr;
+  for (User *U : LdLB->users()) {
+    Value *K = nullptr;
+    if (!match(U, m_c_Add(m_Mul(m_Value(K), m_Specific(LdST)),
+                          m_Specific(LdLB))) ||
+        !isa<PHINode>(K))
+      continue;
+    for (User *EndU : U->users())
+      for (User *CmpU : EndU->users())
+        for (User *SelU : CmpU->users()) {
+          Value *Cond = nullptr, *Cnt = nullptr;
+          auto *Cmp = dyn_cast<ICmpInst>(CmpU);
+          if (!Cmp || Cmp->getPredicate() != ICmpInst::ICMP_UGE ||
+              !match(Cmp->getOperand(0),
+                     m_Add(m_Specific(U), m_Specific(Range))) ||
+              !match(Cmp->getOperand(1), m_Value(Cnt)) ||
+              !match(SelU, m_Select(m_Value(Cond),
+                                    m_Sub(m_Specific(Cnt), m_Specific(U)),
+                                    m_Specific(Range))) ||
+              Cond != Cmp)
+            continue;
+          if (TC && TC != SelU)
+            return "the chunk's trip count is computed twice";
+          TC = cast<SelectInst>(SelU);
+          Start = U;
+          Count = Cnt;
+          DispatchIV = cast<PHINode>(K);
+        }
+  }
+  if (!TC)
+    return "the static init call is not followed by a jump to the loop";
+  // The chunk ends where the loop over chunks steps its counter: the latch,
+  // `k.next = k + 1; br header`, the header's only other predecessor.
+  BasicBlock *Header = DispatchIV->getParent();
+  BasicBlock *Latch = nullptr;
+  unsigned NumPreds = 0;
+  for (BasicBlock *P : predecessors(Header)) {
+    ++NumPreds;
+    Value *In = DispatchIV->getIncomingValueForBlock(P);
+    if (match(In, m_Add(m_Specific(DispatchIV), m_One())))
+      Latch = P;
+  }
+  auto *LBr = Latch ? dyn_cast<BranchInst>(Latch->getTerminator()) : nullptr;
+  if (NumPreds != 2 || DispatchIV->getNumIncomingValues() != 2 || !LBr ||
+      LBr->isConditional() || Latch == TC->getParent() ||
+      !DT.dominates(TC->getParent(), Latch))
+    return "the loop over chunks has no latch that every chunk ends in";
+  L.Shape = grainchunk::LoopShape::IRBuilderChunkLoop;
+  L.EndAt = &*Latch->getFirstInsertionPt();
+  L.ReportAt = TC->getNextNode();
+  L.Lower = Start;
+  L.TripCount = TC;
+  L.Count = Count;
+  return "";
+}
+
+} // namespace
+
+namespace grainchunk {
+
+std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
+                            bool CombinedDist, DominatorTree &DT,
+                            StaticLoop &L) {
+  if (CI->arg_size() != 9)
+    return "unexpected number of arguments to the static init call";
+  Bounds B;
+  B.Signed = Suffix == "4" || Suffix == "8";
+  Type *IVTy = CI->getArgOperand(7)->getType();
+  auto *Incr = dyn_cast<ConstantInt>(CI->getArgOperand(7));
+  if (!Incr || !Incr->isOne())
+    return "the loop increment passed to the runtime is not 1";
+  auto *PLast = dyn_cast<AllocaInst>(CI->getArgOperand(3));
+  B.PLB = dyn_cast<AllocaInst>(CI->getArgOperand(4));
+  B.PUB = dyn_cast<AllocaInst>(CI->getArgOperand(5));
+  B.PST = dyn_cast<AllocaInst>(CI->getArgOperand(6));
+  if (!PLast || !B.PLB || !B.PUB || !B.PST || B.PLB == B.PUB ||
+      B.PLB == B.PST || B.PUB == B.PST)
+    return "the loop bounds are not in distinct local variables";
+  for (AllocaInst *A : {B.PLB, B.PUB, B.PST})
+    if (A->getAllocatedType() != IVTy || A->isArrayAllocation())
+      return "the loop bounds do not have the iteration variable's type";
+
+  BasicBlock *InitBB = CI->getParent();
+  ChunkHeader H;
+  BasicBlock *Latch = nullptr;
+  BasicBlock *Body = nullptr;
+  std::string Why;
+  StoreInst *ExtraStUB = nullptr; // the latch's clamp (CombinedDist)
+  const auto *InitBr = dyn_cast_or_null<BranchInst>(nextReal(CI));
+  // OpenMPIRBuilder reads the runtime's LB and UB right after the call (and
+  // uses unsigned iteration variables); Clang's own code jumps to its loop.
+  const Instruction *Next = nextReal(CI);
+  const Instruction *Next2 = Next ? nextReal(Next) : nullptr;
+  bool IRBuilderLoop = !B.Signed && !CombinedDist && Next && Next2 &&
+                       isLoadFrom(Next, B.PLB) && isLoadFrom(Next2, B.PUB);
+  if (Chunked && CombinedDist && !(InitBr && InitBr->isUnconditional())) {
+    // The distribute loop of `distribute parallel for dist_schedule(static,
+    // N)`: UB = min(UB, G); IV = LB; then while (IV <= G) { body over
+    // [LB, UB] (it forks the inner loop); IV += ST; LB += ST; UB += ST;
+    // UB = min(UB, G); IV = LB; }. Each run of the body is one chunk, whose
+    // bounds are in LB/UB when the body starts.
+    BranchInst *ToTest = nullptr;
+    Why = matchHeaderAfterInit(CI, B, H, ToTest);
+    if (!Why.empty())
+      return Why;
+    BasicBlock *Cond = ToTest->getSuccessor(0);
+    Body = matchChunkTest(realInstructions(*Cond), H.PIV, B, Why, H.G);
+    if (!Body)
+      return Why;
+    if (Body->getSinglePredecessor() != Cond || Body->isEHPad() ||
+        isa<PHINode>(Body->front()))
+      return "the chunk body has more than one entry";
+    BasicBlock *M2 = nullptr;
+    unsigned NumPreds = 0;
+    for (BasicBlock *P : predecessors(Cond)) {
+      ++NumPreds;
+      if (P != H.M)
+        M2 = P;
+    }
+    if (NumPreds != 2 || !M2)
+      return "the distribute loop header does not have the expected "
+             "predecessors";
+    // The latch ends in the same clamp as the header: find it from M2.
+    auto *Phi2 = M2->empty() ? nullptr : dyn_cast<PHINode>(&M2->front());
+    BasicBlock *T2 = Phi2 && Phi2->getNumIncomingValues() == 2
+                         ? Phi2->getIncomingBlock(0)
+                         : nullptr;
+    Latch = T2 ? T2->getSinglePredecessor() : nullptr;
+    ChunkHeader H2;
+    if (!Latch || !matchHeader(Latch, B, H2).empty() || H2.M != M2 ||
+        H2.PIV != H.PIV || H2.Rest.size() != 1 ||
+        !isa<BranchInst>(H2.Rest[0]) ||
+        cast<BranchInst>(H2.Rest[0])->isConditional() ||
+        cast<BranchInst>(H2.Rest[0])->getSuccessor(0) != Cond ||
+        !sameBound(H2.G, H.G))
+      return "the distribute loop latch does not re-clamp the bounds";
+    ExtraStUB = H2.StUB;
+    if (!DT.dominates(Cond, Latch) || !DT.dominates(InitBB, Cond) ||
+        !DT.dominates(Body, Latch))
+      return "the dispatch loop is not a single-entry loop";
+    // Every run of the body ends in the latch, which leads only back to
+    // the test: the chunk ends at the top of the latch, before the step.
+    L.Shape = LoopShape::DistributeLoop;
+    L.ReportAt = &*Body->getFirstInsertionPt();
+    L.EndAt = &*Latch->getFirstInsertionPt();
+    L.LoadBounds = true;
+  } else if (Chunked && !InitBr && !IRBuilderLoop &&
+             isOne(CI->getArgOperand(8))) {
+    // `distribute parallel for schedule(static, 1)`: chunks of one
+    // iteration, walked without a loop over chunks: IV = LB; while (IV <=
+    // bound) { body(IV); IV += ST; }. Each run of the body is one chunk.
+    SmallVector<Instruction *, 4> Init;
+    for (Instruction *I = CI->getNextNode(); I; I = I->getNextNode())
+      if (!isa<DbgInfoIntrinsic>(I))
+        Init.push_back(I);
+    auto *LdLB = Init.size() == 3 ? dyn_cast<LoadInst>(Init[0]) : nullptr;
+    auto *StIV = Init.size() == 3 ? dyn_cast<StoreInst>(Init[1]) : nullptr;
+    auto *ToCond = Init.size() == 3 ? dyn_cast<BranchInst>(Init[2]) : nullptr;
+    if (!LdLB || LdLB->getPointerOperand() != B.PLB || !StIV ||
+        StIV->getValueOperand() != LdLB ||
+        !isa<AllocaInst>(StIV->getPointerOperand()) || !ToCond ||
+        ToCond->isConditional())
+      return "the static init call is not followed by a jump to the loop";
+    auto *PIV = cast<AllocaInst>(StIV->getPointerOperand());
+    if (PIV == B.PLB || PIV == B.PUB || PIV == B.PST)
+      return "the iteration variable is not set to the lower bound";
+    BasicBlock *Cond = ToCond->getSuccessor(0);
+    auto CondI = realInstructions(*Cond);
+    auto *CondBr = dyn_cast<BranchInst>(Cond->getTerminator());
+    auto *Test = CondBr && CondBr->isConditional()
+                     ? dyn_cast<ICmpInst>(CondBr->getCondition())
+                     : nullptr;
+    Value *TestIV = Test ? Test->getOperand(0) : nullptr;
+    if (auto *C = dyn_cast_or_null<CastInst>(TestIV))
+      TestIV = C->getOperand(0);
+    if (CondI.empty() || !isLoadFrom(CondI[0], PIV) || !Test ||
+        TestIV != CondI[0] || !Test->isRelational() ||
+        CondBr->getSuccessor(0) == CondBr->getSuccessor(1))
+      return "the chunk test is not iv <= ub";
+    Body = CondBr->getSuccessor(0);
+    if (Body->getSinglePredecessor() != Cond || Body->isEHPad() ||
+        isa<PHINode>(Body->front()))
+      return "the chunk body has more than one entry";
+    // The only writes to IV: IV = LB before the loop, IV += ST in the latch.
+    BasicBlock *IVLatch = nullptr;
+    for (User *U : PIV->users()) {
+      auto *I = dyn_cast<Instruction>(U);
+      if (!I)
+        return "the iteration variable escapes";
+      auto *S = dyn_cast<StoreInst>(I);
+      if (S == StIV || isa<LoadInst>(I) || I->isLifetimeStartOrEnd() ||
+          grainchunk::isLifetimeCast(I))
+        continue;
+      auto InIVLatch = [&](const BasicBlock *BB) {
+        return S && DT.dominates(Body, BB) && DT.dominates(BB, S->getParent());
+      };
+      if (S && S->getPointerOperand() == PIV && !IVLatch &&
+          isStepOf(S->getValueOperand(), PIV, B.PST, InIVLatch)) {
+        IVLatch = S->getParent();
+        continue;
+      }
+      return "the iteration variable is written in the loop";
+    }
+    auto *LBr =
+        IVLatch ? dyn_cast<BranchInst>(IVLatch->getTerminator()) : nullptr;
+    if (!LBr || LBr->isConditional() || LBr->getSuccessor(0) != Cond ||
+        !DT.dominates(Body, IVLatch) || !DT.dominates(InitBB, Cond))
+      return "the loop latch does not advance the iteration variable by "
+             "the stride";
+    // The test's predecessors: the init block and the latch, so every run of
+    // the body (one chunk) ends in the latch.
+    unsigned NumPreds = 0;
+    for (BasicBlock *P : predecessors(Cond))
+      if (++NumPreds, P != InitBB && P != IVLatch)
+        return "the loop test has another predecessor than the latch";
+    if (NumPreds != 2)
+      return "the loop test has another predecessor than the latch";
+    H.PIV = PIV;
+    L.Shape = LoopShape::OneIterationWalk;
+    L.ReportAt = &*Body->getFirstInsertionPt();
+    L.EndAt = &*IVLatch->getFirstInsertionPt();
+    L.OneIterIV = PIV;
+  } else if (IRBuilderLoop) {
+    // OpenMPIRBuilder's loop: everything it needs is checked there.
+    std::string Why = matchIRBuilderLoop(CI, B, Chunked, DT, L);
+    if (!Why.empty())
+      return Why;
+    for (Value *V :
+         {CI->getArgOperand(0), CI->getArgOperand(1), L.Count, L.LastIter})
+      if (auto *I = dyn_cast_or_null<Instruction>(V))
+        if (!DT.dominates(I, L.ReportAt))
+          return "the loop's location or thread id is not available in the "
+                 "chunk";
+    if (L.EndAt && L.EndAt->getParent() == L.ReportAt->getParent())
+      return "a chunk starts and ends in the same block";
+    L.Init = CI;
+    L.Suffix = Suffix;
+    L.Chunked = Chunked;
+    return "";
+  } else if (Chunked) {
+    const auto *Br = InitBr;
+    if (!Br || Br->isConditional())
+      return "the static init call is not followed by a jump to the loop";
+    BasicBlock *Cond = Br->getSuccessor(0);
+    // Header predecessors: the init block and the latch.
+    unsigned NumPreds = 0;
+    for (BasicBlock *P : predecessors(Cond)) {
+      ++NumPreds;
+      if (P != InitBB)
+        Latch = P;
+    }
+    if (NumPreds != 2 || !Latch || Latch == Cond)
+      return "the dispatch loop header does not have the expected "
+             "predecessors";
+    Why = matchHeader(Cond, B, H);
+    if (!Why.empty())
+      return Why;
+    Body = matchChunkTest(H.Rest, H.PIV, B, Why);
+    if (!Body)
+      return Why;
+    if (Body->getSinglePredecessor() != H.M || Body->isEHPad() ||
+        isa<PHINode>(Body->front()))
+      return "the chunk body has more than one entry";
+    // Latch: LB = LB + ST; UB = UB + ST; br Cond.
+    auto *LBr = dyn_cast<BranchInst>(Latch->getTerminator());
+    if (!LBr || LBr->isConditional() || LBr->getSuccessor(0) != Cond)
+      return "the dispatch loop latch is not in the expected form";
+    if (!DT.dominates(Cond, Latch) || !DT.dominates(InitBB, Cond) ||
+        !DT.dominates(H.M, Body))
+      return "the dispatch loop is not a single-entry loop";
+    // The latch is the header's only other predecessor and leads only to
+    // it: if every chunk (every run of the body) ends in it, the chunk-end
+    // call at its top follows each chunk's iterations exactly once.
+    if (!DT.dominates(Body, Latch))
+      return "the dispatch loop latch is reached without a chunk";
+    L.Shape = LoopShape::DispatchLoop;
+    L.ReportAt = &*Body->getFirstInsertionPt();
+    L.EndAt = &*Latch->getFirstInsertionPt();
+  } else {
+    // schedule(static): the clamp follows the call in the same block, then
+    // one run of the inner loop over [LB, UB].
+    BranchInst *ToTest = nullptr;
+    Why = matchHeaderAfterInit(CI, B, H, ToTest);
+    if (!Why.empty())
+      return Why;
+    BasicBlock *TestBB = ToTest->getSuccessor(0);
+    Body = matchChunkTest(realInstructions(*TestBB), H.PIV, B, Why);
+    if (!Body)
+      return Why;
+    L.Shape = LoopShape::SingleRange;
+    L.ReportAt = ToTest;
+  }
+
+  // Every write to LB/UB/ST is one of the above or an initial store in the
+  // init block; no pointer to them escapes.
+  StoreInst *InitLB = nullptr, *InitUB = nullptr, *StLB = nullptr,
+            *StUBInc = nullptr;
+  for (AllocaInst *A : {B.PLB, B.PUB, B.PST}) {
+    for (User *U : A->users()) {
+      auto *I = dyn_cast<Instruction>(U);
+      if (!I)
+        return "a loop bound escapes";
+      if (I == CI || I->isLifetimeStartOrEnd() || grainchunk::isLifetimeCast(I))
+        continue;
+      if (auto *S = dyn_cast<StoreInst>(I)) {
+        if (S->getPointerOperand() != A || S->isVolatile())
+          return "a loop bound escapes";
+        if (S->getParent() == InitBB && S->comesBefore(CI)) {
+          // The last store before the call is the bound the runtime reads.
+          StoreInst *&Init = A == B.PLB ? InitLB : InitUB;
+          if (A != B.PST && (!Init || Init->comesBefore(S)))
+            Init = S;
+          continue;
+        }
+        if (S == H.StUB || (ExtraStUB && S == ExtraStUB))
+          continue;
+        // The latch: the blocks from the end of the chunk to the jump back
+        // (one block, or several where Clang checks the step for overflow).
+        auto InLatch = [&](const BasicBlock *BB) {
+          return BB == Latch ||
+                 (Body && DT.dominates(Body, BB) && DT.dominates(BB, Latch));
+        };
+        if (Latch && InLatch(S->getParent()) && A != B.PST &&
+            isStepOf(S->getValueOperand(), A, B.PST, InLatch)) {
+          if ((A == B.PLB ? StLB : StUBInc) != nullptr)
+            return "a loop bound is updated twice in the latch";
+          (A == B.PLB ? StLB : StUBInc) = S;
+          continue;
+        }
+        return "a loop bound is written outside the dispatch loop";
+      }
+      // Reads (the chunk loop tests iv <= ub) cannot change the bounds.
+      auto *Ld = dyn_cast<LoadInst>(I);
+      if (!Ld || Ld->isVolatile() || Ld->getPointerOperand() != A)
+        return "a loop bound escapes";
+    }
+  }
+  if (Chunked && L.Shape != LoopShape::OneIterationWalk && (!StLB || !StUBInc))
+    return "the dispatch loop latch does not advance both bounds by the "
+           "stride";
+  // The loop starts at 0, or, inside `distribute parallel for`, at the
+  // bounds of the enclosing distribute chunk, which also bound its chunks.
+  auto *Zero =
+      InitLB ? dyn_cast<ConstantInt>(InitLB->getValueOperand()) : nullptr;
+  if (!InitLB ||
+      (!(Zero && Zero->isZero()) && !isBoundRead(InitLB->getValueOperand())))
+    return "the lower bound does not start at 0 or at a captured value";
+  // Inside `distribute parallel for`, UB starts at the distribute chunk's
+  // upper bound (for schedule(static), Clang still clamps to the whole
+  // loop's); otherwise at the bound it is clamped to.
+  bool FromChunk = !(Zero && Zero->isZero());
+  if (L.Shape == LoopShape::OneIterationWalk && !FromChunk)
+    return "the lower bound does not start at a distribute chunk's";
+  if (!InitUB || !(FromChunk ? isBoundRead(InitUB->getValueOperand())
+                             : sameBound(InitUB->getValueOperand(), H.G)))
+    return "the upper bound does not start at the loop's global bound";
+  // `last` means the whole loop's last iteration. Inside `distribute
+  // parallel for`, Clang first sets UB to it and then to the distribute
+  // chunk's bound: take the first store.
+  Value *LastIter = H.G;
+  if (FromChunk) {
+    StoreInst *FirstUB = nullptr;
+    for (Instruction &I : *InitBB) {
+      if (&I == CI)
+        break;
+      if (auto *S = dyn_cast<StoreInst>(&I))
+        if (S->getPointerOperand() == B.PUB) {
+          FirstUB = S;
+          break;
+        }
+    }
+    Value *V = FirstUB ? FirstUB->getValueOperand() : nullptr;
+    if (!V || V == InitUB->getValueOperand() ||
+        !(isa<ConstantInt>(V) || isBoundRead(V)))
+      return "the loop's last iteration is not known inside the distribute "
+             "chunk";
+    LastIter = V;
+  }
+
+  // Dominance: the rewrite uses gtid, loc and G where the chunk starts.
+  for (Value *V : {CI->getArgOperand(0), CI->getArgOperand(1), H.G, LastIter})
+    if (auto *I = dyn_cast_or_null<Instruction>(V))
+      if (!DT.dominates(I, L.ReportAt))
+        return "the loop's location or thread id is not available in the "
+               "chunk";
+
+  if (L.EndAt && L.EndAt->getParent() == L.ReportAt->getParent())
+    return "a chunk starts and ends in the same block";
+  L.Init = CI;
+  L.Suffix = Suffix;
+  L.Chunked = Chunked;
+  L.Lower = H.Lower;
+  L.Upper = H.Phi;
+  L.LastIter = LastIter;
+  return "";
+}
+
+} // namespace grainchunk

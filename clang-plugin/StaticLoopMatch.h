@@ -1,0 +1,101 @@
+//===- StaticLoopMatch.h - Recognize Clang's static loops --------*- C++
+//-*-===//
+//
+// Declares the recognizer of the static worksharing and distribute loops
+// Clang and OpenMPIRBuilder emit. See StaticLoopMatch.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAINCHUNK_STATICLOOPMATCH_H
+#define GRAINCHUNK_STATICLOOPMATCH_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <string>
+
+namespace llvm {
+class CallInst;
+class DominatorTree;
+class Instruction;
+class Value;
+} // namespace llvm
+
+namespace grainchunk {
+
+constexpr unsigned SchedStaticChunked = 33;   // kmp_sch_static_chunked
+constexpr unsigned SchedStatic = 34;          // kmp_sch_static
+constexpr unsigned SchedSimdStatic = 45;      // kmp_sch_static_balanced_chunked
+constexpr unsigned SchedModifiers = 3u << 29; // (non)monotonic bits
+constexpr int64_t IdentWorkSections = 0x400;  // OMP_IDENT_WORK_SECTIONS
+constexpr unsigned SchedDistChunked = 91;     // kmp_distribute_static_chunked
+constexpr unsigned SchedDist = 92;            // kmp_distribute_static
+
+/// Which runtime entry point a call is, as far as the pass cares.
+enum class EntryKind {
+  None,
+  Taskloop,
+  ForStaticInit,
+  DispatchInit,
+  DistForStaticInit,
+  DistributeStaticInit
+};
+
+struct Entry {
+  EntryKind Kind = EntryKind::None;
+  llvm::StringRef Suffix; // "4", "4u", "8" or "8u"
+};
+
+/// The kind and type suffix of the runtime entry point \p CI calls.
+Entry classify(const llvm::CallInst &CI);
+
+/// The flags of the ident_t \p Loc points to, or -1 if they are not known.
+int64_t identFlags(const llvm::Value *Loc);
+
+/// The loop shapes the recognizer knows (see StaticLoopMatch.cpp).
+enum class LoopShape {
+  DispatchLoop,     // Clang's loop over chunks (schedule/dist_schedule(static,
+                    // N)): the chunk's bounds are LB/UB after the clamp
+  DistributeLoop,   // the distribute loop of `distribute parallel for
+                    // dist_schedule(static, N)`: one chunk per run of its body
+  OneIterationWalk, // `distribute parallel for schedule(static, 1)`'s
+                    // walk: each iteration is a chunk
+  IRBuilderChunkLoop, // OpenMPIRBuilder's loop over chunks
+  IRBuilderRange,     // OpenMPIRBuilder's single range (schedule(static))
+  SingleRange         // Clang's single range (schedule/dist_schedule(static))
+};
+
+/// Everything the rewrite needs about one recognized loop.
+struct StaticLoop {
+  LoopShape Shape = LoopShape::SingleRange;
+  llvm::CallInst *Init = nullptr;
+  llvm::StringRef Suffix;
+  bool Chunked = true;       // schedule(static, N): a loop over chunks
+  bool WalkOneThread = true; // a one-thread team walks chunks of size N
+  llvm::Instruction *ReportAt = nullptr; // the per-chunk call goes before this
+  // Loops over chunks: the chunk-end call goes before this, on the only path
+  // from the end of a chunk's iterations back to the test for the next chunk.
+  llvm::Instruction *EndAt = nullptr;
+  bool LoadBounds = false; // read the chunk's bounds from LB/UB at ReportAt
+  llvm::Value *OneIterIV = nullptr; // chunks of one iteration: [IV, IV]
+  llvm::Value *Lower = nullptr; // chunk lower bound (load of LB in the header)
+  llvm::Value *Upper = nullptr; // clamped chunk upper bound
+  llvm::Value *LastIter = nullptr; // the loop's last logical iteration
+  // OpenMPIRBuilder's chunk loop: the chunk has TripCount iterations from
+  // Lower, and the loop Count (LastIter = Count - 1, made at ReportAt).
+  llvm::Value *TripCount = nullptr;
+  llvm::Value *Count = nullptr;
+};
+
+/// Checks that \p CI starts exactly one of Clang's static worksharing loops:
+/// the dispatch loop over chunks of schedule(static, N) (\p Chunked), or the
+/// single chunk of schedule(static). \p CombinedDist: the distribute loop of
+/// `distribute parallel for dist_schedule(static, N)`. Returns an empty
+/// string and fills \p L on success, else why the loop is not recognized.
+std::string matchStaticLoop(llvm::CallInst *CI, llvm::StringRef Suffix,
+                            bool Chunked, bool CombinedDist,
+                            llvm::DominatorTree &DT, StaticLoop &L);
+
+} // namespace grainchunk
+
+#endif // GRAINCHUNK_STATICLOOPMATCH_H
