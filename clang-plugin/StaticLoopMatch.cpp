@@ -492,6 +492,28 @@ std::string matchIRBuilderLoop(CallInst *CI, const Bounds &B, bool Chunked,
   return "";
 }
 
+/// The checks every shape ends with: \p CI's loc and gtid and the values
+/// \p AtChunk are available where the chunk starts (and ends), and a chunk
+/// does not end in the block it starts in. Then records \p CI in \p L.
+std::string finishMatch(CallInst *CI, StringRef Suffix, bool Chunked,
+                        ArrayRef<Value *> AtChunk, DominatorTree &DT,
+                        StaticLoop &L) {
+  SmallVector<Value *, 4> Used = {CI->getArgOperand(0), CI->getArgOperand(1)};
+  Used.append(AtChunk.begin(), AtChunk.end());
+  for (Value *V : Used)
+    if (auto *I = dyn_cast_or_null<Instruction>(V))
+      if (!DT.dominates(I, L.ReportAt) ||
+          (L.EndAt && !DT.dominates(I, L.EndAt)))
+        return "the loop's location or thread id is not available in the "
+               "chunk";
+  if (L.EndAt && L.EndAt->getParent() == L.ReportAt->getParent())
+    return "a chunk starts and ends in the same block";
+  L.Init = CI;
+  L.Suffix = Suffix;
+  L.Chunked = Chunked;
+  return "";
+}
+
 } // namespace
 
 namespace grainchunk {
@@ -663,18 +685,7 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
     std::string Why = matchIRBuilderLoop(CI, B, Chunked, DT, L);
     if (!Why.empty())
       return Why;
-    for (Value *V :
-         {CI->getArgOperand(0), CI->getArgOperand(1), L.Count, L.LastIter})
-      if (auto *I = dyn_cast_or_null<Instruction>(V))
-        if (!DT.dominates(I, L.ReportAt))
-          return "the loop's location or thread id is not available in the "
-                 "chunk";
-    if (L.EndAt && L.EndAt->getParent() == L.ReportAt->getParent())
-      return "a chunk starts and ends in the same block";
-    L.Init = CI;
-    L.Suffix = Suffix;
-    L.Chunked = Chunked;
-    return "";
+    return finishMatch(CI, Suffix, Chunked, {L.Count, L.LastIter}, DT, L);
   } else if (Chunked) {
     const auto *Br = InitBr;
     if (!Br || Br->isConditional())
@@ -811,18 +822,10 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
     LastIter = V;
   }
 
-  // Dominance: the rewrite uses gtid, loc and G where the chunk starts.
-  for (Value *V : {CI->getArgOperand(0), CI->getArgOperand(1), H.G, LastIter})
-    if (auto *I = dyn_cast_or_null<Instruction>(V))
-      if (!DT.dominates(I, L.ReportAt))
-        return "the loop's location or thread id is not available in the "
-               "chunk";
-
-  if (L.EndAt && L.EndAt->getParent() == L.ReportAt->getParent())
-    return "a chunk starts and ends in the same block";
-  L.Init = CI;
-  L.Suffix = Suffix;
-  L.Chunked = Chunked;
+  // The rewrite uses G where the chunk starts.
+  Why = finishMatch(CI, Suffix, Chunked, {H.G, LastIter}, DT, L);
+  if (!Why.empty())
+    return Why;
   L.Lower = H.Lower;
   L.Upper = H.Phi;
   L.LastIter = LastIter;
