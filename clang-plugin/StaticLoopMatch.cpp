@@ -27,6 +27,7 @@
 #include "StaticLoopMatch.h"
 #include "ChunkCost.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/BasicBlock.h"
 #include "llvm/IR/Constants.h"
@@ -179,6 +180,27 @@ struct Bounds {
   AllocaInst *PLB = nullptr, *PUB = nullptr, *PST = nullptr;
   bool Signed = false;
 };
+
+/// Hands \p Check every instruction that uses one of the bounds \p B,
+/// except the init call \p CI and lifetime markers. Returns why the loop is
+/// not recognized: a bound used by something other than an instruction
+/// (escapes), or the first reason \p Check gives; empty if none.
+std::string
+checkBoundUses(const CallInst *CI, const Bounds &B,
+               function_ref<std::string(AllocaInst *, Instruction *)> Check) {
+  for (AllocaInst *A : {B.PLB, B.PUB, B.PST})
+    for (User *U : A->users()) {
+      auto *I = dyn_cast<Instruction>(U);
+      if (!I)
+        return "a loop bound escapes";
+      if (I == CI || I->isLifetimeStartOrEnd() || grainchunk::isLifetimeCast(I))
+        continue;
+      std::string Why = Check(A, I);
+      if (!Why.empty())
+        return Why;
+    }
+  return "";
+}
 
 /// Clang's chunk header, from the block \p Cond that ends in the clamp:
 ///   %a = load UB; G; %c = icmp sgt|ugt %a, G; br %c, T, F
@@ -364,29 +386,26 @@ std::string matchIRBuilderLoop(CallInst *CI, const Bounds &B, bool Chunked,
   // only for a loop over chunks).
   LoadInst *LdLB = nullptr, *LdUB = nullptr, *LdST = nullptr;
   StoreInst *InitUB = nullptr;
-  for (AllocaInst *A : {B.PLB, B.PUB, B.PST})
-    for (User *U : A->users()) {
-      auto *I = dyn_cast<Instruction>(U);
-      if (!I)
-        return "a loop bound escapes";
-      if (I == CI || I->isLifetimeStartOrEnd() || grainchunk::isLifetimeCast(I))
-        continue;
-      if (auto *S = dyn_cast<StoreInst>(I)) {
-        if (S->getPointerOperand() == A && !S->isVolatile() &&
-            S->getParent() == CI->getParent() && S->comesBefore(CI)) {
-          if (A == B.PUB && (!InitUB || InitUB->comesBefore(S)))
-            InitUB = S;
-          continue;
-        }
-        return "a loop bound is written after the runtime call";
+  std::string Why = checkBoundUses(CI, B, [&](AllocaInst *A, Instruction *I) {
+    if (auto *S = dyn_cast<StoreInst>(I)) {
+      if (S->getPointerOperand() == A && !S->isVolatile() &&
+          S->getParent() == CI->getParent() && S->comesBefore(CI)) {
+        if (A == B.PUB && (!InitUB || InitUB->comesBefore(S)))
+          InitUB = S;
+        return "";
       }
-      auto *Ld = dyn_cast<LoadInst>(I);
-      LoadInst *&Slot = A == B.PLB ? LdLB : A == B.PUB ? LdUB : LdST;
-      if (!Ld || Ld->isVolatile() || Ld->getParent() != CI->getParent() ||
-          !CI->comesBefore(Ld) || Slot)
-        return "the runtime's chunk is not read once after the call";
-      Slot = Ld;
+      return "a loop bound is written after the runtime call";
     }
+    auto *Ld = dyn_cast<LoadInst>(I);
+    LoadInst *&Slot = A == B.PLB ? LdLB : A == B.PUB ? LdUB : LdST;
+    if (!Ld || Ld->isVolatile() || Ld->getParent() != CI->getParent() ||
+        !CI->comesBefore(Ld) || Slot)
+      return "the runtime's chunk is not read once after the call";
+    Slot = Ld;
+    return "";
+  });
+  if (!Why.empty())
+    return Why;
   if (!LdLB || !LdUB || (Chunked && !LdST))
     return "the runtime's chunk is not read once after the call";
   using namespace PatternMatch;
@@ -470,6 +489,28 @@ std::string matchIRBuilderLoop(CallInst *CI, const Bounds &B, bool Chunked,
   L.Lower = Start;
   L.TripCount = TC;
   L.Count = Count;
+  return "";
+}
+
+/// The checks every shape ends with: \p CI's loc and gtid and the values
+/// \p AtChunk are available where the chunk starts (and ends), and a chunk
+/// does not end in the block it starts in. Then records \p CI in \p L.
+std::string finishMatch(CallInst *CI, StringRef Suffix, bool Chunked,
+                        ArrayRef<Value *> AtChunk, DominatorTree &DT,
+                        StaticLoop &L) {
+  SmallVector<Value *, 4> Used = {CI->getArgOperand(0), CI->getArgOperand(1)};
+  Used.append(AtChunk.begin(), AtChunk.end());
+  for (Value *V : Used)
+    if (auto *I = dyn_cast_or_null<Instruction>(V))
+      if (!DT.dominates(I, L.ReportAt) ||
+          (L.EndAt && !DT.dominates(I, L.EndAt)))
+        return "the loop's location or thread id is not available in the "
+               "chunk";
+  if (L.EndAt && L.EndAt->getParent() == L.ReportAt->getParent())
+    return "a chunk starts and ends in the same block";
+  L.Init = CI;
+  L.Suffix = Suffix;
+  L.Chunked = Chunked;
   return "";
 }
 
@@ -644,18 +685,7 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
     std::string Why = matchIRBuilderLoop(CI, B, Chunked, DT, L);
     if (!Why.empty())
       return Why;
-    for (Value *V :
-         {CI->getArgOperand(0), CI->getArgOperand(1), L.Count, L.LastIter})
-      if (auto *I = dyn_cast_or_null<Instruction>(V))
-        if (!DT.dominates(I, L.ReportAt))
-          return "the loop's location or thread id is not available in the "
-                 "chunk";
-    if (L.EndAt && L.EndAt->getParent() == L.ReportAt->getParent())
-      return "a chunk starts and ends in the same block";
-    L.Init = CI;
-    L.Suffix = Suffix;
-    L.Chunked = Chunked;
-    return "";
+    return finishMatch(CI, Suffix, Chunked, {L.Count, L.LastIter}, DT, L);
   } else if (Chunked) {
     const auto *Br = InitBr;
     if (!Br || Br->isConditional())
@@ -714,46 +744,42 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
   // init block; no pointer to them escapes.
   StoreInst *InitLB = nullptr, *InitUB = nullptr, *StLB = nullptr,
             *StUBInc = nullptr;
-  for (AllocaInst *A : {B.PLB, B.PUB, B.PST}) {
-    for (User *U : A->users()) {
-      auto *I = dyn_cast<Instruction>(U);
-      if (!I)
+  Why = checkBoundUses(CI, B, [&](AllocaInst *A, Instruction *I) {
+    if (auto *S = dyn_cast<StoreInst>(I)) {
+      if (S->getPointerOperand() != A || S->isVolatile())
         return "a loop bound escapes";
-      if (I == CI || I->isLifetimeStartOrEnd() || grainchunk::isLifetimeCast(I))
-        continue;
-      if (auto *S = dyn_cast<StoreInst>(I)) {
-        if (S->getPointerOperand() != A || S->isVolatile())
-          return "a loop bound escapes";
-        if (S->getParent() == InitBB && S->comesBefore(CI)) {
-          // The last store before the call is the bound the runtime reads.
-          StoreInst *&Init = A == B.PLB ? InitLB : InitUB;
-          if (A != B.PST && (!Init || Init->comesBefore(S)))
-            Init = S;
-          continue;
-        }
-        if (S == H.StUB || (ExtraStUB && S == ExtraStUB))
-          continue;
-        // The latch: the blocks from the end of the chunk to the jump back
-        // (one block, or several where Clang checks the step for overflow).
-        auto InLatch = [&](const BasicBlock *BB) {
-          return BB == Latch ||
-                 (Body && DT.dominates(Body, BB) && DT.dominates(BB, Latch));
-        };
-        if (Latch && InLatch(S->getParent()) && A != B.PST &&
-            isStepOf(S->getValueOperand(), A, B.PST, InLatch)) {
-          if ((A == B.PLB ? StLB : StUBInc) != nullptr)
-            return "a loop bound is updated twice in the latch";
-          (A == B.PLB ? StLB : StUBInc) = S;
-          continue;
-        }
-        return "a loop bound is written outside the dispatch loop";
+      if (S->getParent() == InitBB && S->comesBefore(CI)) {
+        // The last store before the call is the bound the runtime reads.
+        StoreInst *&Init = A == B.PLB ? InitLB : InitUB;
+        if (A != B.PST && (!Init || Init->comesBefore(S)))
+          Init = S;
+        return "";
       }
-      // Reads (the chunk loop tests iv <= ub) cannot change the bounds.
-      auto *Ld = dyn_cast<LoadInst>(I);
-      if (!Ld || Ld->isVolatile() || Ld->getPointerOperand() != A)
-        return "a loop bound escapes";
+      if (S == H.StUB || (ExtraStUB && S == ExtraStUB))
+        return "";
+      // The latch: the blocks from the end of the chunk to the jump back
+      // (one block, or several where Clang checks the step for overflow).
+      auto InLatch = [&](const BasicBlock *BB) {
+        return BB == Latch ||
+               (Body && DT.dominates(Body, BB) && DT.dominates(BB, Latch));
+      };
+      if (Latch && InLatch(S->getParent()) && A != B.PST &&
+          isStepOf(S->getValueOperand(), A, B.PST, InLatch)) {
+        if ((A == B.PLB ? StLB : StUBInc) != nullptr)
+          return "a loop bound is updated twice in the latch";
+        (A == B.PLB ? StLB : StUBInc) = S;
+        return "";
+      }
+      return "a loop bound is written outside the dispatch loop";
     }
-  }
+    // Reads (the chunk loop tests iv <= ub) cannot change the bounds.
+    auto *Ld = dyn_cast<LoadInst>(I);
+    if (!Ld || Ld->isVolatile() || Ld->getPointerOperand() != A)
+      return "a loop bound escapes";
+    return "";
+  });
+  if (!Why.empty())
+    return Why;
   if (Chunked && L.Shape != LoopShape::OneIterationWalk && (!StLB || !StUBInc))
     return "the dispatch loop latch does not advance both bounds by the "
            "stride";
@@ -796,18 +822,10 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
     LastIter = V;
   }
 
-  // Dominance: the rewrite uses gtid, loc and G where the chunk starts.
-  for (Value *V : {CI->getArgOperand(0), CI->getArgOperand(1), H.G, LastIter})
-    if (auto *I = dyn_cast_or_null<Instruction>(V))
-      if (!DT.dominates(I, L.ReportAt))
-        return "the loop's location or thread id is not available in the "
-               "chunk";
-
-  if (L.EndAt && L.EndAt->getParent() == L.ReportAt->getParent())
-    return "a chunk starts and ends in the same block";
-  L.Init = CI;
-  L.Suffix = Suffix;
-  L.Chunked = Chunked;
+  // The rewrite uses G where the chunk starts.
+  Why = finishMatch(CI, Suffix, Chunked, {H.G, LastIter}, DT, L);
+  if (!Why.empty())
+    return Why;
   L.Lower = H.Lower;
   L.Upper = H.Phi;
   L.LastIter = LastIter;

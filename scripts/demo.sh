@@ -17,8 +17,9 @@ out="$build/demo"
 mkdir -p "$out"
 
 "$cc" -shared -fPIC -O2 "$root/examples/chunk_count_tool.c" -o "$out/libchunk_count_tool.so"
-"$cc" -fopenmp -O2 $omp "$root/examples/imbalance.c" -o "$out/imbalance.stock"
-"$cc" -fopenmp -O2 -fplugin="$build/clang-plugin/libgrainchunk.so" -Rpass=grainchunk \
+# -gline-tables-only: grainchunk-graph names loops by source line.
+"$cc" -fopenmp -O2 -gline-tables-only $omp "$root/examples/imbalance.c" -o "$out/imbalance.stock"
+"$cc" -fopenmp -O2 -gline-tables-only -fplugin="$build/clang-plugin/libgrainchunk.so" -Rpass=grainchunk \
   $omp "$root/examples/imbalance.c" -o "$out/imbalance.grainchunk" $shim 2>"$out/remarks.txt"
 
 run() {
@@ -43,3 +44,28 @@ echo "What the tool saw per thread, stock build:"
 grep 'thread ' "$out/imbalance.stock.tool" | sed 's/^chunk_count_tool:  /  /'
 echo "What the tool saw per thread, grainchunk build:"
 grep 'thread ' "$out/imbalance.grainchunk.tool" | sed 's/^chunk_count_tool:  /  /'
+
+# The same two programs under grainchunk-graph (2 threads, one per core of
+# the machine the README's figures come from): what a grain-graph tool can
+# draw from each build. --update-docs copies the rendered timelines into
+# docs/ (the README shows them).
+graph="$build/tools/grainchunk-graph"
+for kind in stock grainchunk; do
+  OMP_NUM_THREADS=2 "$graph" -o "$out/graph.$kind" -- "$out/imbalance.$kind" \
+    >"$out/graph.$kind.out" 2>"$out/graph.$kind.summary"
+  cmp -s "$out/imbalance.stock.out" "$out/graph.$kind.out" ||
+    { echo "demo: the program's output changed under grainchunk-graph ($kind)" >&2; exit 1; }
+  rsvg-convert "$out/graph.$kind/timeline.svg" -o "$out/graph.$kind/timeline.png"
+done
+echo
+for kind in stock grainchunk; do
+  echo "grainchunk-graph -o $out/graph.$kind -- ./imbalance.$kind (2 threads):"
+  sed 's/^/  /' "$out/graph.$kind.summary"
+done
+echo
+echo "timelines: $out/graph.stock/timeline.png $out/graph.grainchunk/timeline.png"
+if [[ "${1:-}" == --update-docs ]]; then
+  cp "$out/graph.stock/timeline.png" "$root/docs/timeline-stock.png"
+  cp "$out/graph.grainchunk/timeline.png" "$root/docs/timeline-grainchunk.png"
+  echo "copied into docs/timeline-stock.png and docs/timeline-grainchunk.png"
+fi

@@ -9,7 +9,12 @@ set -euo pipefail
 V="${GRAINCHUNK_LLVM_VERSION:-22}"
 pkgs=(clang-"$V" libclang-"$V"-dev llvm-"$V"-dev llvm-"$V"-tools
       cmake ninja-build python3 libgtest-dev binutils
-      pkgconf dpkg-dev file) # the install and package tests
+      pkgconf dpkg-dev file # the install and package tests
+      # grainchunk-graph's tests: rsvg-convert renders the timeline SVG to
+      # PNG (librsvg2-bin, the renderer GNOME uses), python3-networkx reads
+      # the GraphML back, python3-pil reads the PNG. grainchunk-graph itself
+      # needs only python3.
+      librsvg2-bin python3-networkx python3-pil)
 if [[ "$V" == 22 ]]; then
   pkgs+=(libomp-22-dev)
 fi

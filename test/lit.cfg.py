@@ -2,6 +2,7 @@
 # build tree (one test or all):  lit -sv build/test [build/test/codegen/x.c]
 import os
 import shutil
+import subprocess
 import lit.formats
 
 if not hasattr(config, "grainchunk_obj"):
@@ -54,6 +55,21 @@ config.substitutions += [
     ("%cpack", config.cpack),
     ("%src", config.grainchunk_src),
 ]
+# grainchunk-graph (tools/) and its checks. The checks read GraphML with
+# networkx and PNG with PIL in Debian's python3 (python3-networkx,
+# python3-pil) and render SVG with rsvg-convert (librsvg2-bin): all from
+# scripts/install-deps.sh.
+config.substitutions += [
+    ("%graph_tool", os.path.join(obj, "tools", "libgrainchunk-record.so")),
+    ("%graph_driver", os.path.join(obj, "test", "graph_ext_driver")),
+    ("%graph_check", f"/usr/bin/python3 {config.grainchunk_src}/test/graph/check_graph.py"),
+    ("%graph", os.path.join(obj, "tools", "grainchunk-graph")),
+]
+lit_config.parallelism_groups["grainchunk-graph"] = 1
+if shutil.which("rsvg-convert") and subprocess.run(
+        ["/usr/bin/python3", "-c", "import networkx, PIL"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
+    config.available_features.add("graph-readers")
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 # Tests set their own tool; never inherit one from the caller.

@@ -1,0 +1,16 @@
+/* Many small chunks (outputs.test: the timeline at 100,000 chunks). */
+#include <stdio.h>
+
+#define N 100000
+static double a[N];
+
+int main(void) {
+#pragma omp parallel for schedule(static, 1) num_threads(2)
+  for (int i = 0; i < N; i++)
+    a[i] = i * 0.25 + (i % 7);
+  double s = 0;
+  for (int i = 0; i < N; i++)
+    s += a[i];
+  printf("%.2f\n", s);
+  return 0;
+}

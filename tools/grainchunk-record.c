@@ -1,0 +1,474 @@
+/*===- grainchunk-record.c - grainchunk-graph's recording OMPT tool -------===*
+ *
+ * An ordinary OMPT tool (found by libomp through OMP_TOOL_LIBRARIES, like
+ * LLVM's Archer) that records every grain (loop chunk, explicit task) and
+ * what is needed to place and time it, into per-thread binary files that
+ * grainchunk-graph turns into grain graphs, traces and timelines.
+ *
+ * It knows grainchunk only through OMPT and include/grainchunk.h:
+ * - extension events 81-84: registered with ompt_set_callback and used only
+ *   when the answer is ompt_set_always (grainchunk's runtime library is in
+ *   the process). Then chunks carry their creation time (create_duration)
+ *   and tasks theirs (event_duration), measured with this tool's clock (83).
+ * - otherwise the standard events (dispatch ws_loop_chunk, work, task_create,
+ *   task_schedule, implicit_task, sync_region_wait); creation times are then
+ *   recorded as unmeasured, never guessed. grainchunk_get_chunk_info (found
+ *   with dlsym) adds is_last and the loop's source location to a dispatch.
+ *
+ * Per thread: a buffer of REC_PER_BUF fixed 48-byte records and a file of
+ * its own; a full buffer is written out with one write(2). No lock, no
+ * atomic and no allocation on the per-grain path. Nothing goes to stdout.
+ *
+ * GRAINCHUNK_RECORD_DIR   directory for thread-<n>.bin and meta.txt
+ *                         (required; grainchunk-graph sets it)
+ * GRAINCHUNK_RECORD_NO_EXT=1  do not register 81-84 (test the fallback)
+ *
+ *===----------------------------------------------------------------------===*/
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <omp-tools.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
+
+#include "grainchunk.h"
+
+/* One record. Field use per kind: see the R_* list and grainchunk-graph's
+ * reader, which must agree with it (RECORD_VERSION). */
+typedef struct rec {
+  uint64_t t;    /* clock() at the event */
+  uint64_t a, b, c, e;
+  uint32_t kind; /* R_* */
+  uint32_t d;
+} rec_t;
+_Static_assert(sizeof(rec_t) == 48, "record layout is part of the format");
+#define RECORD_VERSION 1
+
+enum {
+  R_THREAD = 1,      /* a=thread number, b=ompt_thread_t */
+  R_PARALLEL_BEGIN,  /* a=parallel, b=encountering task, c=codeptr, d=req. team */
+  R_PARALLEL_END,    /* a=parallel */
+  R_IMPLICIT_BEGIN,  /* a=task, b=parallel, c=thread_num, d=team_size */
+  R_IMPLICIT_END,    /* a=task */
+  R_LOOP_BEGIN,      /* a=task, b=parallel, c=codeptr, d=wstype | sched << 8 */
+  R_LOOP_END,        /* a=task, b=parallel, d=wstype */
+  R_CHUNK,           /* a=lower, b=upper, c=create duration bits or UNMEASURED,
+                        e=psource pointer or 0, d=CH_* flags */
+  R_TASK_CREATE,     /* a=new task, b=parent task, c=codeptr, e=duration bits or
+                        UNMEASURED, d=flags */
+  R_TASK_SWITCH,     /* a=prior task, b=next task, d=prior_status */
+  R_SYNC_BEGIN,      /* a=task, b=parallel, c=codeptr, d=kind (wait begins) */
+  R_SYNC_END,        /* a=task, b=parallel, d=kind (wait ends) */
+  R_STRING,          /* a=key (pointer), d=length; the text follows in
+                        ceil(d/48) records */
+};
+/* CH_LAST_ITER: holds the loop's last iteration (grainchunk_get_chunk_info);
+ * CH_THREAD_LAST: the thread's last chunk of the loop (event 82). */
+enum {
+  CH_LAST_ITER = 1,
+  CH_LAST_ITER_KNOWN = 2,
+  CH_DISTRIBUTE = 4,
+  CH_EXT = 8,
+  CH_THREAD_LAST = 16
+};
+#define UNMEASURED UINT64_MAX
+
+#define REC_PER_BUF 4096 /* 192 KiB per thread */
+#define MAX_THREADS 4096
+#define SRC_CACHE 64
+
+typedef struct tbuf {
+  int fd;
+  uint32_t n;
+  uint64_t next_id; /* ids this thread hands out: number << 40 | counter */
+  uint64_t written, dropped;
+  const char *src_seen[SRC_CACHE];
+  rec_t r[REC_PER_BUF];
+} tbuf_t;
+
+static char dir[PATH_MAX - 32];
+static _Atomic unsigned n_threads;
+static tbuf_t *threads[MAX_THREADS];
+static _Atomic uint64_t lost_threads;
+/* initial-exec: one pointer of static TLS, no __tls_get_addr call per event
+ * (the tool is loaded with dlopen, where the default model would call it). */
+static __thread tbuf_t *me __attribute__((tls_model("initial-exec")));
+static grainchunk_get_chunk_info_t get_info;
+static int ext_time, ext_loop, ext_chunk, ext_task;
+static int std_answer[64];
+static uint64_t t0_clock, t0_ns;
+
+/*===---------------------------- the clock ------------------------------===*/
+static inline uint64_t now(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  return __rdtsc();
+#else
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+#endif
+}
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+/* 83: grainchunk measures create_duration/event_duration with this. */
+static double tool_time(void) { return (double)now(); }
+
+/* A duration the runtime measured with our clock, as stored. Two readings
+ * of the time-stamp counter around real work always differ, so 0 is the
+ * runtime saying it could not time the event (a static chunk without the
+ * plugin's chunk-end call, a chunk of a loop the plugin did not compile):
+ * recorded as unmeasured, not as free. */
+static uint64_t duration_bits(double v) {
+  if (!ext_time || v == 0.0)
+    return UNMEASURED;
+  uint64_t u;
+  memcpy(&u, &v, sizeof u);
+  return u;
+}
+
+/*===------------------------ per-thread buffers -------------------------===*/
+static void flush(tbuf_t *b) {
+  size_t len = (size_t)b->n * sizeof(rec_t);
+  const char *p = (const char *)b->r;
+  while (len && b->fd >= 0) {
+    ssize_t w = write(b->fd, p, len);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0) { /* disk full: count what is lost, keep the program going */
+      b->dropped += len / sizeof(rec_t);
+      break;
+    }
+    p += w;
+    len -= (size_t)w;
+    b->written += (uint64_t)w / sizeof(rec_t);
+  }
+  b->n = 0;
+}
+
+static tbuf_t *thread_buf(void) {
+  if (me)
+    return me;
+  unsigned i = atomic_fetch_add(&n_threads, 1);
+  tbuf_t *b = i < MAX_THREADS ? calloc(1, sizeof *b) : NULL;
+  if (!b) { /* more threads than the table holds: this one goes unrecorded */
+    atomic_fetch_add(&lost_threads, 1);
+    static tbuf_t sink = {.fd = -1};
+    return me = &sink;
+  }
+  char path[PATH_MAX];
+  snprintf(path, sizeof path, "%s/thread-%u.bin", dir, i);
+  b->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  b->next_id = ((uint64_t)i + 1) << 40;
+  threads[i] = b;
+  me = b;
+  rec_t *r = &b->r[b->n++];
+  *r = (rec_t){.t = now(), .a = i, .kind = R_THREAD};
+  return b;
+}
+
+static inline rec_t *put(uint32_t kind) {
+  tbuf_t *b = thread_buf();
+  if (b->n == REC_PER_BUF)
+    flush(b);
+  rec_t *r = &b->r[b->n++];
+  r->kind = kind;
+  return r;
+}
+
+static inline void emit(uint32_t kind, uint64_t t, uint64_t a, uint64_t b,
+                        uint64_t c, uint64_t e, uint32_t d) {
+  *put(kind) = (rec_t){.t = t, .a = a, .b = b, .c = c, .e = e, .kind = kind, .d = d};
+}
+
+static inline uint64_t new_id(void) { return ++thread_buf()->next_id; }
+
+/* A string (a loop's psource) once per thread: its pointer is its key. */
+static void note_string(const char *s) {
+  tbuf_t *b = thread_buf();
+  unsigned h = (unsigned)(((uintptr_t)s >> 3) % SRC_CACHE);
+  if (!s || b->src_seen[h] == s)
+    return;
+  b->src_seen[h] = s;
+  size_t len = strnlen(s, 4096);
+  size_t nrec = (len + sizeof(rec_t) - 1) / sizeof(rec_t);
+  if (b->n + 1 + nrec > REC_PER_BUF)
+    flush(b);
+  rec_t *r = &b->r[b->n++];
+  *r = (rec_t){.t = now(), .a = (uintptr_t)s, .kind = R_STRING, .d = (uint32_t)len};
+  memset(&b->r[b->n], 0, nrec * sizeof(rec_t));
+  memcpy(&b->r[b->n], s, len);
+  b->n += (uint32_t)nrec;
+}
+
+/*===------------------------- standard events ---------------------------===*/
+static void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data) {
+  (void)thread_data;
+  uint64_t t = now();
+  tbuf_t *b = thread_buf();
+  emit(R_THREAD, t, (b->next_id >> 40) - 1, (uint64_t)type, 0, 0, 0);
+}
+
+static void on_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame,
+                              ompt_data_t *par, unsigned req, int flags,
+                              const void *ra) {
+  (void)frame; (void)flags;
+  uint64_t t = now();
+  par->value = new_id();
+  emit(R_PARALLEL_BEGIN, t, par->value, task ? task->value : 0, (uintptr_t)ra,
+       0, req);
+}
+
+static void on_parallel_end(ompt_data_t *par, ompt_data_t *task, int flags,
+                            const void *ra) {
+  (void)task; (void)flags; (void)ra;
+  emit(R_PARALLEL_END, now(), par->value, 0, 0, 0, 0);
+}
+
+static void on_implicit_task(ompt_scope_endpoint_t ep, ompt_data_t *par,
+                             ompt_data_t *task, unsigned team, unsigned num,
+                             int flags) {
+  (void)flags;
+  uint64_t t = now();
+  if (ep != ompt_scope_begin) {
+    emit(R_IMPLICIT_END, t, task->value, 0, 0, 0, 0);
+    return;
+  }
+  task->value = new_id();
+  emit(R_IMPLICIT_BEGIN, t, task->value, par ? par->value : 0, num, 0, team);
+}
+
+static int is_loop(ompt_work_t w) {
+  return w == ompt_work_loop || w == ompt_work_distribute ||
+         (w >= 10 && w <= 13); /* OpenMP 6's loop_static..loop_other */
+}
+
+static void on_work(ompt_work_t w, ompt_scope_endpoint_t ep, ompt_data_t *par,
+                    ompt_data_t *task, uint64_t count, const void *ra) {
+  uint64_t t = now();
+  if (is_loop(w))
+    emit(ep == ompt_scope_begin ? R_LOOP_BEGIN : R_LOOP_END, t, task->value,
+         par->value, (uintptr_t)ra, count, (uint32_t)w);
+}
+
+/* OpenMP 5.2's dispatch kinds and chunk, spelled out: the omp-tools.h of
+ * libomp 14 (OpenMP 5.0) has neither. */
+enum { DISPATCH_WS_LOOP_CHUNK = 3, DISPATCH_DISTRIBUTE_CHUNK = 5 };
+typedef struct { uint64_t start, iterations; } dispatch_chunk_t;
+
+static void on_dispatch(ompt_data_t *par, ompt_data_t *task,
+                        ompt_dispatch_t kind, ompt_data_t instance) {
+  (void)par; (void)task;
+  uint64_t t = now();
+  if (kind != DISPATCH_WS_LOOP_CHUNK && kind != DISPATCH_DISTRIBUTE_CHUNK)
+    return;
+  const dispatch_chunk_t *c = instance.ptr;
+  grainchunk_chunk_info_t info;
+  uint32_t flags = kind == DISPATCH_DISTRIBUTE_CHUNK ? CH_DISTRIBUTE : 0;
+  const char *src = NULL;
+  if (get_info && get_info(&info)) {
+    flags |= CH_LAST_ITER_KNOWN | (info.is_last ? CH_LAST_ITER : 0);
+    src = info.psource;
+    note_string(src);
+  }
+  emit(R_CHUNK, t, c->start, c->start + c->iterations - 1, UNMEASURED,
+       (uintptr_t)src, flags);
+}
+
+/* An explicit task was created; duration: its creation time's bits (event
+ * 84) or UNMEASURED (the standard event). */
+static void task_created(uint64_t t, ompt_data_t *parent, ompt_data_t *task,
+                         int flags, uint64_t duration, const void *ra) {
+  if (!(flags & ompt_task_explicit))
+    return;
+  task->value = new_id();
+  emit(R_TASK_CREATE, t, task->value, parent ? parent->value : 0,
+       (uintptr_t)ra, duration, (uint32_t)flags);
+}
+
+static void on_task_create(ompt_data_t *parent, const ompt_frame_t *frame,
+                           ompt_data_t *task, int flags, int deps,
+                           const void *ra) {
+  (void)frame; (void)deps;
+  task_created(now(), parent, task, flags, UNMEASURED, ra);
+}
+
+static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status,
+                             ompt_data_t *next) {
+  emit(R_TASK_SWITCH, now(), prior ? prior->value : 0, next ? next->value : 0,
+       0, 0, (uint32_t)status);
+}
+
+static void on_sync_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t ep,
+                         ompt_data_t *par, ompt_data_t *task, const void *ra) {
+  emit(ep == ompt_scope_begin ? R_SYNC_BEGIN : R_SYNC_END, now(),
+       task ? task->value : 0, par ? par->value : 0, (uintptr_t)ra, 0,
+       (uint32_t)kind);
+}
+
+/*===------------------------ extension events ---------------------------===*/
+static void on_ext_loop(ext_loop_sched_t sched, ompt_scope_endpoint_t ep,
+                        ompt_data_t *par, ompt_data_t *task, int is_signed,
+                        int64_t step, const void *ra) {
+  (void)is_signed;
+  emit(ep == ompt_scope_begin ? R_LOOP_BEGIN : R_LOOP_END, now(),
+       task ? task->value : 0, par ? par->value : 0, (uintptr_t)ra,
+       (uint64_t)step, (uint32_t)ompt_work_loop | (uint32_t)sched << 8);
+}
+
+static void on_ext_chunk(ompt_data_t *task, int64_t lower, int64_t upper,
+                         double create_duration, int last) {
+  (void)task;
+  emit(R_CHUNK, now(), (uint64_t)lower, (uint64_t)upper,
+       duration_bits(create_duration), 0,
+       CH_EXT | (last ? CH_THREAD_LAST : 0));
+}
+
+static void on_ext_task_create(ompt_data_t *parent, const ompt_frame_t *frame,
+                               ompt_data_t *task, int flags, int deps,
+                               double duration, const void *ra) {
+  (void)frame; (void)deps;
+  task_created(now(), parent, task, flags, duration_bits(duration), ra);
+}
+
+/*===-------------------------- tool start -------------------------------===*/
+static ompt_set_callback_t set_cb;
+
+/* Registers one event; remembers and returns the runtime's answer. */
+static int reg(int event, ompt_callback_t fn) {
+  int rc = set_cb((ompt_callbacks_t)event, fn);
+  if (event < 64)
+    std_answer[event] = rc;
+  return rc;
+}
+
+static int initialize(ompt_function_lookup_t lookup, int device,
+                      ompt_data_t *tool_data) {
+  (void)device; (void)tool_data;
+  set_cb = (ompt_set_callback_t)lookup("ompt_set_callback");
+  if (!set_cb) {
+    fprintf(stderr, "grainchunk-record: no ompt_set_callback; not recording\n");
+    return 0;
+  }
+  get_info = (grainchunk_get_chunk_info_t)dlsym(RTLD_DEFAULT,
+                                                "grainchunk_get_chunk_info");
+  t0_clock = now();
+  t0_ns = now_ns();
+  const char *no_ext = getenv("GRAINCHUNK_RECORD_NO_EXT");
+  if (!(no_ext && *no_ext == '1')) {
+    /* The time function first: grainchunk measures durations only when a
+     * clock is registered. Anything but ompt_set_always: not delivered. */
+    ext_time = reg(ext_tool_time, (ompt_callback_t)tool_time) == ompt_set_always;
+    ext_loop = reg(ext_callback_loop, (ompt_callback_t)on_ext_loop) == ompt_set_always;
+    ext_chunk = reg(ext_callback_chunk, (ompt_callback_t)on_ext_chunk) == ompt_set_always;
+    ext_task = reg(ext_callback_task_create, (ompt_callback_t)on_ext_task_create) ==
+               ompt_set_always;
+  }
+  /* Standard events: what grainchunk-graph must have answers always; the
+   * others (dispatch: sometimes on a stock libomp) are best effort. */
+  struct { int ev; ompt_callback_t fn; int need; } std[] = {
+      {ompt_callback_thread_begin, (ompt_callback_t)on_thread_begin, 1},
+      {ompt_callback_parallel_begin, (ompt_callback_t)on_parallel_begin, 1},
+      {ompt_callback_parallel_end, (ompt_callback_t)on_parallel_end, 1},
+      {ompt_callback_implicit_task, (ompt_callback_t)on_implicit_task, 1},
+      {ompt_callback_task_schedule, (ompt_callback_t)on_task_schedule, 1},
+      {ompt_callback_sync_region_wait, (ompt_callback_t)on_sync_wait, 0},
+      {ext_loop ? 0 : ompt_callback_work, (ompt_callback_t)on_work, 1},
+      {ext_chunk ? 0 : ompt_callback_dispatch, (ompt_callback_t)on_dispatch, 0},
+      {ext_task ? 0 : ompt_callback_task_create, (ompt_callback_t)on_task_create, 1},
+  };
+  for (size_t i = 0; i < sizeof std / sizeof std[0]; i++) {
+    if (!std[i].ev)
+      continue;
+    int rc = reg(std[i].ev, std[i].fn);
+    if (std[i].need && rc != ompt_set_always) {
+      fprintf(stderr, "grainchunk-record: event %d answered %d, not "
+              "ompt_set_always; not recording\n", std[i].ev, rc);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+static void finalize(ompt_data_t *tool_data) {
+  (void)tool_data;
+  uint64_t t1_clock = now(), t1_ns = now_ns();
+  unsigned n = atomic_load(&n_threads);
+  if (n > MAX_THREADS)
+    n = MAX_THREADS;
+  uint64_t written = 0, dropped = 0;
+  for (unsigned i = 0; i < n; i++) {
+    tbuf_t *b = threads[i];
+    if (!b)
+      continue;
+    flush(b);
+    written += b->written;
+    dropped += b->dropped;
+    if (b->fd >= 0)
+      close(b->fd);
+    b->fd = -1;
+  }
+  char path[PATH_MAX];
+  snprintf(path, sizeof path, "%s/meta.txt", dir);
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "grainchunk-record: cannot write %s\n", path);
+    return;
+  }
+  fprintf(f, "record_version %d\nrecord_bytes %zu\n", RECORD_VERSION, sizeof(rec_t));
+#if defined(__x86_64__) || defined(__i386__)
+  fprintf(f, "clock tsc\n");
+#else
+  fprintf(f, "clock monotonic_ns\n");
+#endif
+  fprintf(f, "clock0 %llu\nns0 %llu\nclock1 %llu\nns1 %llu\n",
+          (unsigned long long)t0_clock, (unsigned long long)t0_ns,
+          (unsigned long long)t1_clock, (unsigned long long)t1_ns);
+  fprintf(f, "grainchunk_runtime %d\n", get_info != NULL);
+  fprintf(f, "ext_tool_time %d\next_loop %d\next_chunk %d\next_task_create %d\n",
+          ext_time, ext_loop, ext_chunk, ext_task);
+  fprintf(f, "answer_dispatch %d\nanswer_sync_region_wait %d\n",
+          std_answer[ompt_callback_dispatch],
+          std_answer[ompt_callback_sync_region_wait]);
+  fprintf(f, "threads %u\nlost_threads %llu\nrecords %llu\ndropped %llu\n", n,
+          (unsigned long long)atomic_load(&lost_threads),
+          (unsigned long long)written, (unsigned long long)dropped);
+  fclose(f);
+  /* Where the code was loaded: grainchunk-graph turns code pointers into
+   * functions and source lines with it. */
+  snprintf(path, sizeof path, "%s/maps.txt", dir);
+  FILE *in = fopen("/proc/self/maps", "r"), *o = fopen(path, "w");
+  char line[4096];
+  while (in && o && fgets(line, sizeof line, in))
+    fputs(line, o);
+  if (in)
+    fclose(in);
+  if (o)
+    fclose(o);
+}
+
+ompt_start_tool_result_t *ompt_start_tool(unsigned omp_version,
+                                          const char *runtime_version) {
+  (void)omp_version; (void)runtime_version;
+  static ompt_start_tool_result_t result = {initialize, finalize, {0}};
+  const char *d = getenv("GRAINCHUNK_RECORD_DIR");
+  if (!d || !*d) {
+    fprintf(stderr, "grainchunk-record: GRAINCHUNK_RECORD_DIR is not set; "
+            "not recording (run the program with grainchunk-graph)\n");
+    return NULL;
+  }
+  snprintf(dir, sizeof dir, "%s", d);
+  return &result;
+}
