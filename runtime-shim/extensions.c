@@ -519,9 +519,8 @@ static int forwarders_in_effect(void) {
 
 /*===------------------------------ events ------------------------------===*/
 
-void gc_ext_work(gc_thread *t, gc_frame *f, ompt_scope_endpoint_t endpoint,
+void gc_ext_work(const gc_frame *f, ompt_scope_endpoint_t endpoint,
                  const void *codeptr_ra) {
-  (void)t;
   ext_callback_loop_t cb =
       atomic_load_explicit(&gc_ext_loop, memory_order_acquire);
   if (cb && f->ext.sched)
@@ -529,9 +528,8 @@ void gc_ext_work(gc_thread *t, gc_frame *f, ompt_scope_endpoint_t endpoint,
        f->ext.is_signed, f->ext.step, codeptr_ra);
 }
 
-void gc_ext_static_chunk(gc_thread *t, gc_frame *f, ext_callback_chunk_t cb,
-                         uint64_t lower, uint64_t upper) {
-  (void)t;
+void gc_ext_static_chunk(gc_frame *f, ext_callback_chunk_t cb, uint64_t lower,
+                         uint64_t upper) {
   if (!f->ext.sched)
     return; /* its init call did not come through this library */
   uint64_t mask = f->ext.bits == 32 ? 0xffffffffu : ~(uint64_t)0;

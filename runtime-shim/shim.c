@@ -133,13 +133,13 @@ static inline void report(ident_t *loc, int32_t last, uint64_t lower,
   ompt_callback_dispatch_t cb =
       atomic_load_explicit(&tool_dispatch, memory_order_acquire);
   gc_thread *t = &gc_tls;
-  gc_frame *f = gc_top_frame(t);
+  gc_frame *f = t->top;
   if (GC_UNLIKELY(!f || !f->owned))
     return;
   ext_callback_chunk_t ext =
       atomic_load_explicit(&gc_ext_chunk, memory_order_acquire);
   if (ext)
-    gc_ext_static_chunk(t, f, ext, lower, upper);
+    gc_ext_static_chunk(f, ext, lower, upper);
   if (!cb)
     return;
   uint64_t start = lower;
@@ -189,7 +189,7 @@ GC_EXPORT void __kmpc_for_static_chunk_8u(ident_t *loc, int32_t gtid,
  * callback and a time function): the next chunk's making starts now. */
 GC_EXPORT void __kmpc_for_static_chunk_end(ident_t *loc, int32_t gtid) {
   (void)loc, (void)gtid;
-  gc_frame *f = gc_top_frame(&gc_tls);
+  gc_frame *f = gc_tls.top;
   ext_tool_time_t now =
       atomic_load_explicit(&gc_ext_time, memory_order_acquire);
   if (GC_LIKELY(f && f->owned && now))
@@ -328,7 +328,7 @@ static void close_loop(gc_thread *t, ompt_data_t *parallel_data,
     if (t->frames[i].parallel_data == parallel_data &&
         t->frames[i].task_data == task_data) {
       if (i == t->depth - 1)
-        gc_ext_work(t, &t->frames[i], ompt_scope_end, codeptr_ra);
+        gc_ext_work(&t->frames[i], ompt_scope_end, codeptr_ra);
       t->depth = i;
       set_top(t);
       return;
@@ -367,7 +367,7 @@ static void shim_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint,
       if (cb)
         cb(wstype, endpoint, parallel_data, task_data, count, codeptr_ra);
       if (f)
-        gc_ext_work(t, f, ompt_scope_begin, codeptr_ra);
+        gc_ext_work(f, ompt_scope_begin, codeptr_ra);
       return;
     }
     if (endpoint == ompt_scope_end) {

@@ -51,8 +51,7 @@ typedef struct {
 } gc_frame;
 
 typedef struct {
-  const gc_frame
-      *top;         /* innermost open loop, or NULL: all the hot path reads */
+  gc_frame *top;    /* innermost open loop, or NULL: all the hot path reads */
   gc_frame *frames; /* inline_frames or a heap block of cap records */
   int depth;        /* open loops (records beyond cap were not stored) */
   int cap;
@@ -73,11 +72,6 @@ typedef struct {
 extern __thread gc_thread gc_tls GC_HIDDEN
     __attribute__((tls_model("initial-exec")));
 
-/* The innermost open loop as a writable record, or NULL. */
-static inline gc_frame *gc_top_frame(gc_thread *t) {
-  return (gc_frame *)t->top;
-}
-
 /*===------------------------- extensions.c -----------------------------===*/
 
 extern _Atomic(ext_callback_loop_t) gc_ext_loop GC_HIDDEN;
@@ -92,11 +86,11 @@ int gc_ext_get_callback(int event, ompt_callback_t *cb, int *handled) GC_HIDDEN;
 /* The extension events need the runtime's work events (loop begin/end). */
 int gc_ext_needs_work(void) GC_HIDDEN;
 /* A loop's work begin (after its record is open) and end (before). */
-void gc_ext_work(gc_thread *t, gc_frame *f, ompt_scope_endpoint_t endpoint,
+void gc_ext_work(const gc_frame *f, ompt_scope_endpoint_t endpoint,
                  const void *codeptr_ra) GC_HIDDEN;
 /* An instrumented static chunk (the hot path; only with a chunk callback). */
-void gc_ext_static_chunk(gc_thread *t, gc_frame *f, ext_callback_chunk_t cb,
-                         uint64_t lower, uint64_t upper) GC_HIDDEN;
+void gc_ext_static_chunk(gc_frame *f, ext_callback_chunk_t cb, uint64_t lower,
+                         uint64_t upper) GC_HIDDEN;
 /* Forget everything (tool finalized, or the unit tests' reset). */
 void gc_ext_reset(void) GC_HIDDEN;
 /* Resolves the runtime's entry points the library forwards to. */
