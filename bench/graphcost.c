@@ -5,10 +5,10 @@
  * Loads the tool as a runtime would, answers ompt_set_always to everything
  * it registers, and calls its chunk callbacks <grains> times from one
  * thread: the extension chunk event (82), or with GRAINCHUNK_RECORD_NO_EXT=1
- * the standard dispatch event (ws_loop_chunk). The records go to <dir> through the tool's real
- * per-thread buffer and write(2) path. Prints ns per grain (elapsed, and
- * the process's CPU time, which a busy machine does not inflate), the
- * bytes written per grain, and the process's peak resident memory before
+ * the standard dispatch event (ws_loop_chunk). The records go to <dir> through
+ * the tool's real per-thread buffer and write(2) path. Prints ns per grain
+ * (elapsed, and the process's CPU time, which a busy machine does not inflate),
+ * the bytes written per grain, and the process's peak resident memory before
  * and after, which shows that memory does not grow with the grain count. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -73,12 +73,16 @@ int main(int argc, char **argv) {
     return 1;
   }
   typedef ompt_start_tool_result_t *(*start_t)(unsigned, const char *);
-  ompt_start_tool_result_t *r = ((start_t)dlsym(h, "ompt_start_tool"))(201611, "graphcost");
+  ompt_start_tool_result_t *r =
+      ((start_t)dlsym(h, "ompt_start_tool"))(201611, "graphcost");
   if (!r || !r->initialize(lookup, 0, &r->tool_data))
     return 1;
   ompt_data_t par = {.value = 1}, task = {.value = 2};
-  struct { uint64_t start, iterations; } chunk = {0, 1}; /* OpenMP 5.2's */
-  ompt_callback_dispatch_t dispatch = (ompt_callback_dispatch_t)cb[ompt_callback_dispatch];
+  struct {
+    uint64_t start, iterations;
+  } chunk = {0, 1}; /* OpenMP 5.2's */
+  ompt_callback_dispatch_t dispatch =
+      (ompt_callback_dispatch_t)cb[ompt_callback_dispatch];
   ext_callback_chunk_t ext_chunk = (ext_callback_chunk_t)cb[ext_callback_chunk];
   if (!dispatch && !ext_chunk) {
     fprintf(stderr, "graphcost: the tool registered no chunk event\n");
@@ -98,10 +102,11 @@ int main(int argc, char **argv) {
   double t1 = now(CLOCK_MONOTONIC), c1 = now(CLOCK_PROCESS_CPUTIME_ID);
   long rss1 = maxrss_kb();
   r->finalize(&r->tool_data);
-  printf("%s: %ld grains, %.1f ns per grain (CPU time %.1f ns), %.1f bytes "
-         "written per grain, peak resident memory %ld KiB before, %ld KiB after\n",
-         ext_chunk ? "extension chunk event (82)" : "standard dispatch event", n,
-         (t1 - t0) * 1e9 / n, (c1 - c0) * 1e9 / n,
-         (double)dir_bytes(argv[2], 4) / n, rss0, rss1);
+  printf(
+      "%s: %ld grains, %.1f ns per grain (CPU time %.1f ns), %.1f bytes "
+      "written per grain, peak resident memory %ld KiB before, %ld KiB after\n",
+      ext_chunk ? "extension chunk event (82)" : "standard dispatch event", n,
+      (t1 - t0) * 1e9 / n, (c1 - c0) * 1e9 / n,
+      (double)dir_bytes(argv[2], 4) / n, rss0, rss1);
   return 0;
 }

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 
 int main(int argc, char **argv) {
-  long n = argc > 1 ? atol(argv[1]) : 1000000, reps = argc > 2 ? atol(argv[2]) : 5;
+  long n = argc > 1 ? atol(argv[1]) : 1000000,
+       reps = argc > 2 ? atol(argv[2]) : 5;
   double *a = calloc(n + 2, sizeof *a), *b = calloc(n + 2, sizeof *b);
   for (long i = 0; i < n + 2; i++)
     a[i] = (double)(i % 17);

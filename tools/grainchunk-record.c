@@ -46,7 +46,7 @@
 /* One record. Field use per kind: see the R_* list and grainchunk-graph's
  * reader, which must agree with it (RECORD_VERSION). */
 typedef struct rec {
-  uint64_t t;    /* clock() at the event */
+  uint64_t t; /* clock() at the event */
   uint64_t a, b, c, e;
   uint32_t kind; /* R_* */
   uint32_t d;
@@ -55,22 +55,23 @@ _Static_assert(sizeof(rec_t) == 48, "record layout is part of the format");
 #define RECORD_VERSION 1
 
 enum {
-  R_THREAD = 1,      /* a=thread number, b=ompt_thread_t */
-  R_PARALLEL_BEGIN,  /* a=parallel, b=encountering task, c=codeptr, d=req. team */
-  R_PARALLEL_END,    /* a=parallel */
-  R_IMPLICIT_BEGIN,  /* a=task, b=parallel, c=thread_num, d=team_size */
-  R_IMPLICIT_END,    /* a=task */
-  R_LOOP_BEGIN,      /* a=task, b=parallel, c=codeptr, d=wstype | sched << 8 */
-  R_LOOP_END,        /* a=task, b=parallel, d=wstype */
-  R_CHUNK,           /* a=lower, b=upper, c=create duration bits or UNMEASURED,
-                        e=psource pointer or 0, d=CH_* flags */
-  R_TASK_CREATE,     /* a=new task, b=parent task, c=codeptr, e=duration bits or
-                        UNMEASURED, d=flags */
-  R_TASK_SWITCH,     /* a=prior task, b=next task, d=prior_status */
-  R_SYNC_BEGIN,      /* a=task, b=parallel, c=codeptr, d=kind (wait begins) */
-  R_SYNC_END,        /* a=task, b=parallel, d=kind (wait ends) */
-  R_STRING,          /* a=key (pointer), d=length; the text follows in
-                        ceil(d/48) records */
+  R_THREAD = 1,     /* a=thread number, b=ompt_thread_t */
+  R_PARALLEL_BEGIN, /* a=parallel, b=encountering task, c=codeptr, d=req. team
+                     */
+  R_PARALLEL_END,   /* a=parallel */
+  R_IMPLICIT_BEGIN, /* a=task, b=parallel, c=thread_num, d=team_size */
+  R_IMPLICIT_END,   /* a=task */
+  R_LOOP_BEGIN,     /* a=task, b=parallel, c=codeptr, d=wstype | sched << 8 */
+  R_LOOP_END,       /* a=task, b=parallel, d=wstype */
+  R_CHUNK,          /* a=lower, b=upper, c=create duration bits or UNMEASURED,
+                       e=psource pointer or 0, d=CH_* flags */
+  R_TASK_CREATE,    /* a=new task, b=parent task, c=codeptr, e=duration bits or
+                       UNMEASURED, d=flags */
+  R_TASK_SWITCH,    /* a=prior task, b=next task, d=prior_status */
+  R_SYNC_BEGIN,     /* a=task, b=parallel, c=codeptr, d=kind (wait begins) */
+  R_SYNC_END,       /* a=task, b=parallel, d=kind (wait ends) */
+  R_STRING,         /* a=key (pointer), d=length; the text follows in
+                       ceil(d/48) records */
 };
 /* CH_LAST_ITER: holds the loop's last iteration (grainchunk_get_chunk_info);
  * CH_THREAD_LAST: the thread's last chunk of the loop (event 82). */
@@ -190,7 +191,8 @@ static inline rec_t *put(uint32_t kind) {
 
 static inline void emit(uint32_t kind, uint64_t t, uint64_t a, uint64_t b,
                         uint64_t c, uint64_t e, uint32_t d) {
-  *put(kind) = (rec_t){.t = t, .a = a, .b = b, .c = c, .e = e, .kind = kind, .d = d};
+  *put(kind) =
+      (rec_t){.t = t, .a = a, .b = b, .c = c, .e = e, .kind = kind, .d = d};
 }
 
 static inline uint64_t new_id(void) { return ++thread_buf()->next_id; }
@@ -207,7 +209,8 @@ static void note_string(const char *s) {
   if (b->n + 1 + nrec > REC_PER_BUF)
     flush(b);
   rec_t *r = &b->r[b->n++];
-  *r = (rec_t){.t = now(), .a = (uintptr_t)s, .kind = R_STRING, .d = (uint32_t)len};
+  *r = (rec_t){
+      .t = now(), .a = (uintptr_t)s, .kind = R_STRING, .d = (uint32_t)len};
   memset(&b->r[b->n], 0, nrec * sizeof(rec_t));
   memcpy(&b->r[b->n], s, len);
   b->n += (uint32_t)nrec;
@@ -224,7 +227,8 @@ static void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data) {
 static void on_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame,
                               ompt_data_t *par, unsigned req, int flags,
                               const void *ra) {
-  (void)frame; (void)flags;
+  (void)frame;
+  (void)flags;
   uint64_t t = now();
   par->value = new_id();
   emit(R_PARALLEL_BEGIN, t, par->value, task ? task->value : 0, (uintptr_t)ra,
@@ -233,7 +237,9 @@ static void on_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame,
 
 static void on_parallel_end(ompt_data_t *par, ompt_data_t *task, int flags,
                             const void *ra) {
-  (void)task; (void)flags; (void)ra;
+  (void)task;
+  (void)flags;
+  (void)ra;
   emit(R_PARALLEL_END, now(), par->value, 0, 0, 0, 0);
 }
 
@@ -266,11 +272,14 @@ static void on_work(ompt_work_t w, ompt_scope_endpoint_t ep, ompt_data_t *par,
 /* OpenMP 5.2's dispatch kinds and chunk, spelled out: the omp-tools.h of
  * libomp 14 (OpenMP 5.0) has neither. */
 enum { DISPATCH_WS_LOOP_CHUNK = 3, DISPATCH_DISTRIBUTE_CHUNK = 5 };
-typedef struct { uint64_t start, iterations; } dispatch_chunk_t;
+typedef struct {
+  uint64_t start, iterations;
+} dispatch_chunk_t;
 
 static void on_dispatch(ompt_data_t *par, ompt_data_t *task,
                         ompt_dispatch_t kind, ompt_data_t instance) {
-  (void)par; (void)task;
+  (void)par;
+  (void)task;
   uint64_t t = now();
   if (kind != DISPATCH_WS_LOOP_CHUNK && kind != DISPATCH_DISTRIBUTE_CHUNK)
     return;
@@ -294,14 +303,15 @@ static void task_created(uint64_t t, ompt_data_t *parent, ompt_data_t *task,
   if (!(flags & ompt_task_explicit))
     return;
   task->value = new_id();
-  emit(R_TASK_CREATE, t, task->value, parent ? parent->value : 0,
-       (uintptr_t)ra, duration, (uint32_t)flags);
+  emit(R_TASK_CREATE, t, task->value, parent ? parent->value : 0, (uintptr_t)ra,
+       duration, (uint32_t)flags);
 }
 
 static void on_task_create(ompt_data_t *parent, const ompt_frame_t *frame,
                            ompt_data_t *task, int flags, int deps,
                            const void *ra) {
-  (void)frame; (void)deps;
+  (void)frame;
+  (void)deps;
   task_created(now(), parent, task, flags, UNMEASURED, ra);
 }
 
@@ -332,14 +342,14 @@ static void on_ext_chunk(ompt_data_t *task, int64_t lower, int64_t upper,
                          double create_duration, int last) {
   (void)task;
   emit(R_CHUNK, now(), (uint64_t)lower, (uint64_t)upper,
-       duration_bits(create_duration), 0,
-       CH_EXT | (last ? CH_THREAD_LAST : 0));
+       duration_bits(create_duration), 0, CH_EXT | (last ? CH_THREAD_LAST : 0));
 }
 
 static void on_ext_task_create(ompt_data_t *parent, const ompt_frame_t *frame,
                                ompt_data_t *task, int flags, int deps,
                                double duration, const void *ra) {
-  (void)frame; (void)deps;
+  (void)frame;
+  (void)deps;
   task_created(now(), parent, task, flags, duration_bits(duration), ra);
 }
 
@@ -356,7 +366,8 @@ static int reg(int event, ompt_callback_t fn) {
 
 static int initialize(ompt_function_lookup_t lookup, int device,
                       ompt_data_t *tool_data) {
-  (void)device; (void)tool_data;
+  (void)device;
+  (void)tool_data;
   set_cb = (ompt_set_callback_t)lookup("ompt_set_callback");
   if (!set_cb) {
     fprintf(stderr, "grainchunk-record: no ompt_set_callback; not recording\n");
@@ -370,15 +381,22 @@ static int initialize(ompt_function_lookup_t lookup, int device,
   if (!(no_ext && *no_ext == '1')) {
     /* The time function first: grainchunk measures durations only when a
      * clock is registered. Anything but ompt_set_always: not delivered. */
-    ext_time = reg(ext_tool_time, (ompt_callback_t)tool_time) == ompt_set_always;
-    ext_loop = reg(ext_callback_loop, (ompt_callback_t)on_ext_loop) == ompt_set_always;
-    ext_chunk = reg(ext_callback_chunk, (ompt_callback_t)on_ext_chunk) == ompt_set_always;
-    ext_task = reg(ext_callback_task_create, (ompt_callback_t)on_ext_task_create) ==
-               ompt_set_always;
+    ext_time =
+        reg(ext_tool_time, (ompt_callback_t)tool_time) == ompt_set_always;
+    ext_loop =
+        reg(ext_callback_loop, (ompt_callback_t)on_ext_loop) == ompt_set_always;
+    ext_chunk = reg(ext_callback_chunk, (ompt_callback_t)on_ext_chunk) ==
+                ompt_set_always;
+    ext_task = reg(ext_callback_task_create,
+                   (ompt_callback_t)on_ext_task_create) == ompt_set_always;
   }
   /* Standard events: what grainchunk-graph must have answers always; the
    * others (dispatch: sometimes on a stock libomp) are best effort. */
-  struct { int ev; ompt_callback_t fn; int need; } std[] = {
+  struct {
+    int ev;
+    ompt_callback_t fn;
+    int need;
+  } std[] = {
       {ompt_callback_thread_begin, (ompt_callback_t)on_thread_begin, 1},
       {ompt_callback_parallel_begin, (ompt_callback_t)on_parallel_begin, 1},
       {ompt_callback_parallel_end, (ompt_callback_t)on_parallel_end, 1},
@@ -387,15 +405,18 @@ static int initialize(ompt_function_lookup_t lookup, int device,
       {ompt_callback_sync_region_wait, (ompt_callback_t)on_sync_wait, 0},
       {ext_loop ? 0 : ompt_callback_work, (ompt_callback_t)on_work, 1},
       {ext_chunk ? 0 : ompt_callback_dispatch, (ompt_callback_t)on_dispatch, 0},
-      {ext_task ? 0 : ompt_callback_task_create, (ompt_callback_t)on_task_create, 1},
+      {ext_task ? 0 : ompt_callback_task_create,
+       (ompt_callback_t)on_task_create, 1},
   };
   for (size_t i = 0; i < sizeof std / sizeof std[0]; i++) {
     if (!std[i].ev)
       continue;
     int rc = reg(std[i].ev, std[i].fn);
     if (std[i].need && rc != ompt_set_always) {
-      fprintf(stderr, "grainchunk-record: event %d answered %d, not "
-              "ompt_set_always; not recording\n", std[i].ev, rc);
+      fprintf(stderr,
+              "grainchunk-record: event %d answered %d, not "
+              "ompt_set_always; not recording\n",
+              std[i].ev, rc);
       return 0;
     }
   }
@@ -427,7 +448,8 @@ static void finalize(ompt_data_t *tool_data) {
     fprintf(stderr, "grainchunk-record: cannot write %s\n", path);
     return;
   }
-  fprintf(f, "record_version %d\nrecord_bytes %zu\n", RECORD_VERSION, sizeof(rec_t));
+  fprintf(f, "record_version %d\nrecord_bytes %zu\n", RECORD_VERSION,
+          sizeof(rec_t));
 #if defined(__x86_64__) || defined(__i386__)
   fprintf(f, "clock tsc\n");
 #else
@@ -437,7 +459,8 @@ static void finalize(ompt_data_t *tool_data) {
           (unsigned long long)t0_clock, (unsigned long long)t0_ns,
           (unsigned long long)t1_clock, (unsigned long long)t1_ns);
   fprintf(f, "grainchunk_runtime %d\n", get_info != NULL);
-  fprintf(f, "ext_tool_time %d\next_loop %d\next_chunk %d\next_task_create %d\n",
+  fprintf(f,
+          "ext_tool_time %d\next_loop %d\next_chunk %d\next_task_create %d\n",
           ext_time, ext_loop, ext_chunk, ext_task);
   fprintf(f, "answer_dispatch %d\nanswer_sync_region_wait %d\n",
           std_answer[ompt_callback_dispatch],
@@ -461,12 +484,13 @@ static void finalize(ompt_data_t *tool_data) {
 
 ompt_start_tool_result_t *ompt_start_tool(unsigned omp_version,
                                           const char *runtime_version) {
-  (void)omp_version; (void)runtime_version;
+  (void)omp_version;
+  (void)runtime_version;
   static ompt_start_tool_result_t result = {initialize, finalize, {0}};
   const char *d = getenv("GRAINCHUNK_RECORD_DIR");
   if (!d || !*d) {
     fprintf(stderr, "grainchunk-record: GRAINCHUNK_RECORD_DIR is not set; "
-            "not recording (run the program with grainchunk-graph)\n");
+                    "not recording (run the program with grainchunk-graph)\n");
     return NULL;
   }
   snprintf(dir, sizeof dir, "%s", d);

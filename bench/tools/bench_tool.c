@@ -61,7 +61,7 @@
 #endif
 
 __attribute__((unused)) static const char *const variant_names[] = {
-    "nocb",  "dispatch", "ext_loop",   "ext_chunk",
+    "nocb",          "dispatch", "ext_loop", "ext_chunk",
     "ext_chunktime", "task_std", "ext_task", "ext_tasktime"};
 
 #define MAX_THREADS 256

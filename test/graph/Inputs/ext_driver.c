@@ -70,8 +70,8 @@ static void loop_event(int t, ompt_scope_endpoint_t ep) {
     CALL(ext_callback_loop_t, ext_callback_loop, ext_loop_sched_static, ep,
          &par, &tdata[t], 1, 1, (const void *)loop_event);
   else
-    CALL(ompt_callback_work_t, ompt_callback_work, ompt_work_loop, ep,
-         &par, &tdata[t], NCHUNKS, (const void *)loop_event);
+    CALL(ompt_callback_work_t, ompt_callback_work, ompt_work_loop, ep, &par,
+         &tdata[t], NCHUNKS, (const void *)loop_event);
 }
 
 static void *worker(void *arg) {
@@ -90,7 +90,9 @@ static void *worker(void *arg) {
     } else {
       /* OpenMP 5.2's ompt_dispatch_chunk_t and ws_loop_chunk (3), which
        * libomp 14's header lacks. */
-      struct { uint64_t start, iterations; } c = {(uint64_t)k, 1};
+      struct {
+        uint64_t start, iterations;
+      } c = {(uint64_t)k, 1};
       CALL(ompt_callback_dispatch_t, ompt_callback_dispatch, &par, &tdata[t],
            (ompt_dispatch_t)3, (ompt_data_t){.ptr = &c});
     }
@@ -99,12 +101,12 @@ static void *worker(void *arg) {
   loop_event(t, ompt_scope_end);
   /* The loop's barrier. */
   CALL(ompt_callback_sync_region_t, ompt_callback_sync_region_wait,
-       ompt_sync_region_barrier_implicit, ompt_scope_begin, &par,
-       &tdata[t], NULL);
+       ompt_sync_region_barrier_implicit, ompt_scope_begin, &par, &tdata[t],
+       NULL);
   pthread_barrier_wait(&bar);
   CALL(ompt_callback_sync_region_t, ompt_callback_sync_region_wait,
-       ompt_sync_region_barrier_implicit, ompt_scope_end, &par,
-       &tdata[t], NULL);
+       ompt_sync_region_barrier_implicit, ompt_scope_end, &par, &tdata[t],
+       NULL);
   if (t == 0) { /* thread 0 creates the tasks, runs them, then waits */
     for (int i = 0; i < NTASKS; i++) {
       if (ext)
@@ -157,8 +159,8 @@ int main(int argc, char **argv) {
   pthread_create(&other, NULL, worker, (void *)1L);
   worker((void *)0L);
   pthread_join(other, NULL);
-  CALL(ompt_callback_parallel_end_t, ompt_callback_parallel_end, &par,
-       &initial, ompt_parallel_team, (const void *)main);
+  CALL(ompt_callback_parallel_end_t, ompt_callback_parallel_end, &par, &initial,
+       ompt_parallel_team, (const void *)main);
   r->finalize(&r->tool_data);
   return 0;
 }
