@@ -18,12 +18,10 @@ pkgs=(clang-"$V" libclang-"$V"-dev llvm-"$V"-dev llvm-"$V"-tools
 if [[ "$V" == 22 ]]; then
   pkgs+=(libomp-22-dev)
 fi
-# Sanitizer runtimes (the build-mode tests link -fsanitize=undefined): in
-# libclang-common-14-dev for 14, which clang-14 pulls in; libclang-rt-N-dev
-# from 15 on.
-if ((V >= 15)); then
-  pkgs+=(libclang-rt-"$V"-dev)
-fi
+# Sanitizer runtimes (the build-mode tests link -fsanitize=undefined):
+# libclang-rt-N-dev for every N, 14 included (clang-14 only recommends it;
+# a fresh machine installing without recommends lacks the UBSan runtime).
+pkgs+=(libclang-rt-"$V"-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

@@ -46,13 +46,19 @@ printf '%-6s %-6s %-10s %-22s %4s %6s  %-18s %6s\n' "" "" "" "" "pass" "" "tests
 for V in "${versions[@]}"; do
   printf '%-6s %-6s %s\n' "$V" "${result[$V]}" "${detail[$V]}"
 done
+# Failures last, so that the end of the output (all a CI summary may keep)
+# names the failing tests and their first errors.
 for V in "${versions[@]}"; do
   if [[ "${result[$V]}" != PASS ]]; then
     if [[ "$V" == 22 ]]; then b="$root/build"; else b="$root/build-$V"; fi
-    echo "clang-$V failed; its log: $b/test-matrix.log. Its failures:"
-    grep -E '(^|: )(FAIL|error|FAILED|Error)' "$b/test-matrix.log" | head -n 40
-    echo "--- last lines of the log:"
-    tail -n 30 "$b/test-matrix.log"
+    echo "--- clang-$V: last lines of its log ($b/test-matrix.log):"
+    tail -n 12 "$b/test-matrix.log"
+    echo "--- clang-$V failed; the first errors:"
+    grep -E '(^|: )(error|Error|FAILED)|cannot find|not found' "$b/test-matrix.log" |
+      cut -c1-300 | head -n 12
+    echo "--- clang-$V failing tests:"
+    grep -E '^([0-9]+: )?(FAIL|XPASS|UNRESOLVED|TIMEOUT): ' "$b/test-matrix.log" |
+      head -n 20
   fi
 done
 exit $fail
