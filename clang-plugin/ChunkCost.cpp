@@ -14,15 +14,19 @@
 //   - The bounds Clang keeps in local variables escape into the init call;
 //     an unknown call in the chunk loop then forces them to be reloaded and
 //     stored back around every chunk.
+//   - The one-thread walk (ChunkRewrite.cpp) is two dozen instructions of
+//     arithmetic that every loop carried inline although it runs only when a
+//     tool wants chunks.
 //   Here: the question goes through one out-of-line helper per module (the
-//   loop sees an opaque call result, no branch and no phi); the per-chunk call
+//   loop sees an opaque call result, no branch and no phi); so does the walk
+//   (one per module and iteration-variable type); the per-chunk call
 //   is `convergent` (no pass may make it control-dependent on more values,
 //   so neither unswitching nor jump threading can clone around it; inlining
 //   is unaffected); and the dispatch loop works on private copies of the
 //   lower and upper bound, taken right after the init call, which never
 //   escape.
 //
-//   All three are restrictions on the optimizer or a change to code it owns:
+//   All are restrictions on the optimizer or changes to code it owns:
 //   none claims anything about what the runtime library or a tool does.
 //
 //===----------------------------------------------------------------------===//
@@ -30,6 +34,7 @@
 #include "ChunkCost.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/Twine.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
@@ -37,6 +42,8 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+
+#include <string>
 
 using namespace llvm;
 
@@ -71,6 +78,46 @@ Function *getAsk(Module &M, Function *Should) {
   B.CreateRet(Answer);
   B.SetInsertPoint(Unlinked);
   B.CreateRet(ConstantInt::get(FT->getReturnType(), 0));
+  return F;
+}
+
+Function *getWalk(Module &M, Type *IVTy, bool Signed) {
+  unsigned Bits = IVTy->getIntegerBitWidth();
+  std::string Name =
+      ("grainchunk.walk.i" + Twine(Bits) + (Signed ? "" : "u")).str();
+  auto *FT = FunctionType::get(IVTy, {IVTy, IVTy, IVTy}, false);
+  if (Function *F = M.getFunction(Name))
+    return F->getFunctionType() == FT && F->hasLocalLinkage() &&
+                   !F->isDeclaration()
+               ? F
+               : nullptr;
+  if (M.getNamedValue(Name))
+    return nullptr;
+  Function *F = Function::Create(FT, GlobalValue::InternalLinkage, Name, &M);
+  // Once per loop and only when a tool wants chunks: out of line, so that
+  // each loop carries a call instead of the arithmetic.
+  F->addFnAttr(Attribute::NoInline);
+  F->addFnAttr(Attribute::NoUnwind);
+  F->addFnAttr(Attribute::OptimizeForSize);
+  IRBuilder<> B(BasicBlock::Create(M.getContext(), "entry", F));
+  Value *LB = F->getArg(0), *UB = F->getArg(1), *Size = F->getArg(2);
+  // Walk only a range of more than one chunk, with chunk > 0, whose last
+  // chunk's successor, lb + ((ub - lb) / chunk + 1) * chunk, still fits in
+  // the type: Clang's latch steps both bounds by the chunk size after every
+  // chunk, the last one included. The divisor is 1 where the walk is not
+  // taken anyway.
+  Value *Span = B.CreateSub(UB, LB);
+  Value *Whole = B.CreateAnd(B.CreateICmpSGT(Size, ConstantInt::get(IVTy, 0)),
+                             B.CreateICmpUGE(Span, Size), "whole");
+  Value *Div = B.CreateSelect(Whole, Size, ConstantInt::get(IVTy, 1));
+  Value *LastStart = B.CreateAdd(LB, B.CreateMul(B.CreateUDiv(Span, Div), Div));
+  Value *Max = ConstantInt::get(IVTy, Signed ? APInt::getSignedMaxValue(Bits)
+                                             : APInt::getMaxValue(Bits));
+  Value *Fits = B.CreateICmp(Signed ? ICmpInst::ICMP_SLE : ICmpInst::ICMP_ULE,
+                             LastStart, B.CreateSub(Max, Div), "fits");
+  Value *Walk = B.CreateAnd(Whole, Fits, "walk");
+  B.CreateRet(B.CreateSelect(
+      Walk, B.CreateSub(B.CreateAdd(LB, Size), ConstantInt::get(IVTy, 1)), UB));
   return F;
 }
 

@@ -16,6 +16,7 @@ class CallInst;
 class Instruction;
 class Function;
 class Module;
+class Type;
 } // namespace llvm
 
 namespace grainchunk {
@@ -27,6 +28,13 @@ constexpr uint32_t UnlikelyReportWeight = 2000;
 /// The module's out-of-line `grainchunk.ask(loc)`: `&Should ? Should(loc) :
 /// 0`. Null if the name is taken by something else.
 llvm::Function *getAsk(llvm::Module &M, llvm::Function *Should);
+
+/// The module's out-of-line one-thread walk for iteration variables of type
+/// \p IVTy: `walk(lb, ub, chunk)` returns the upper bound of the first chunk
+/// of the single range [lb, ub] walked in chunks of \p chunk, or \p ub where
+/// the walk must not be taken (chunk <= 0, a range of one chunk, or a walk
+/// whose last step would wrap). Null if the name is taken by something else.
+llvm::Function *getWalk(llvm::Module &M, llvm::Type *IVTy, bool Signed);
 
 /// Marks the per-chunk (or per-chunk-end) call \p Report so that no pass
 /// duplicates it: loop unswitching cannot clone the chunk loop on the

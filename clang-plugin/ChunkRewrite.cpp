@@ -167,7 +167,9 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
   // Once per loop per thread: ask the shim (if linked) whether a tool wants
   // chunk events, through one out-of-line helper per module (see getAsk).
   Function *AskFn = grainchunk::getAsk(Mod, Should);
-  if (!AskFn)
+  Function *WalkFn =
+      L.WalkOneThread ? grainchunk::getWalk(Mod, IVTy, Signed) : nullptr;
+  if (!AskFn || (L.WalkOneThread && !WalkFn))
     return false;
   EP.keep();
   IRBuilder<> B(CI);
@@ -190,9 +192,10 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
   // the last one, lb + ((ub - lb) / chunk + 1) * chunk, must fit in the
   // iteration variable's type (every earlier bound is smaller). Otherwise
   // the runtime's single range stays, exactly as in a stock build.
-  //   if (want && chunk > 0 && ub - lb >= chunk &&
-  //       lb + (ub - lb) / chunk * chunk <= MAX - chunk)
-  //     { ub = lb + chunk - 1; st = chunk; }
+  //   if (want) { ub' = grainchunk.walk(lb, ub, chunk);   // ChunkCost.cpp
+  //               if (ub' != ub) { ub = ub'; st = chunk; } }
+  // The walk is out of line (one per module and type), so each loop pays
+  // for a call in a block that runs only when a tool wants chunks.
   if (L.WalkOneThread) {
     Instruction *AfterInit = CI->getNextNode();
     Instruction *Term = SplitBlockAndInsertIfThen(Want, AfterInit, false);
@@ -205,28 +208,11 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
     Value *LB = OB.CreateLoad(IVTy, PLB);
     Value *UB = OB.CreateLoad(IVTy, PUB);
     Value *ST = OB.CreateLoad(IVTy, PST);
-    Value *Span = OB.CreateSub(UB, LB);
-    Value *Whole =
-        OB.CreateAnd(OB.CreateICmpSGT(Size, ConstantInt::get(IVTy, 0)),
-                     OB.CreateICmpUGE(Span, Size), "grainchunk.whole");
-    // Once per loop: the last chunk's start, then the check above. The
-    // divisor is 1 where the walk is not taken anyway (chunk <= 0).
-    Value *Div = OB.CreateSelect(Whole, Size, ConstantInt::get(IVTy, 1));
-    Value *LastStart =
-        OB.CreateAdd(LB, OB.CreateMul(OB.CreateUDiv(Span, Div), Div));
-    unsigned Bits = IVTy->getIntegerBitWidth();
-    Value *Max = ConstantInt::get(IVTy, Signed ? APInt::getSignedMaxValue(Bits)
-                                               : APInt::getMaxValue(Bits));
-    Value *Fits =
-        OB.CreateICmp(Signed ? ICmpInst::ICMP_SLE : ICmpInst::ICMP_ULE,
-                      LastStart, OB.CreateSub(Max, Div), "grainchunk.fits");
-    Whole = OB.CreateAnd(Whole, Fits, "grainchunk.walk");
-    OB.CreateStore(OB.CreateSelect(Whole,
-                                   OB.CreateSub(OB.CreateAdd(LB, Size),
-                                                ConstantInt::get(IVTy, 1)),
-                                   UB),
-                   PUB);
-    OB.CreateStore(OB.CreateSelect(Whole, Size, ST), PST);
+    CallInst *NewUB =
+        OB.CreateCall(WalkFn, {LB, UB, Size}, "grainchunk.walkub");
+    NewUB->setAttributes(WalkFn->getAttributes());
+    OB.CreateStore(NewUB, PUB);
+    OB.CreateStore(OB.CreateSelect(OB.CreateICmpNE(NewUB, UB), Size, ST), PST);
   }
 
   // Top of every chunk: if (want) __kmpc_for_static_chunk_X(...). The

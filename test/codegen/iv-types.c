@@ -42,16 +42,17 @@ void loop(TYPE n) {
 // A team of one thread walks the schedule's chunks too (when a tool asks):
 // CHECK-NEXT: br i1 [[WANT]], label %[[ONE:[0-9a-zA-Z._]+]], label
 // CHECK:      [[ONE]]:
-// ...where Clang's chunk loop cannot step past the type's limit: the last
-// chunk's start, lb + (ub - lb) / chunk * chunk, is at most MAX - chunk.
-// CHECK:      [[Q:%[0-9a-zA-Z._]+]] = udiv [[TY]] [[SPAN:%[0-9a-zA-Z._]+]], [[DIV:%[0-9a-zA-Z._]+]]
-// CHECK-NEXT: [[QC:%[0-9a-zA-Z._]+]] = mul [[TY]] [[Q]], [[DIV]]
-// CHECK-NEXT: [[LAST0:%[0-9a-zA-Z._]+]] = add [[TY]] %{{[0-9a-zA-Z._]+}}, [[QC]]
-// CHECK-NEXT: [[LIM:%[0-9a-zA-Z._]+]] = sub [[TY]] [[MAX]], [[DIV]]
-// CHECK-NEXT: [[FITS:%[0-9a-zA-Z._]+]] = icmp [[LE]] [[TY]] [[LAST0]], [[LIM]]
-// CHECK-NEXT: and i1 %{{[0-9a-zA-Z._]+}}, [[FITS]]
-// CHECK:      store [[TY]] {{%[0-9a-zA-Z._]+}}, {{(ptr|[^ ,()]+\*)}} [[UB]]
-// CHECK:      store [[TY]] {{%[0-9a-zA-Z._]+}}, {{(ptr|[^ ,()]+\*)}} [[ST]]
+// through the module's out-of-line walk, which returns the first chunk's
+// upper bound (or UB itself where the walk is not taken); the stride
+// becomes the chunk size where it was taken:
+// CHECK:      [[LB0:%[0-9a-zA-Z._]+]] = load [[TY]], {{(ptr|[^ ,()]+\*)}} [[LB]]
+// CHECK-NEXT: [[UB0:%[0-9a-zA-Z._]+]] = load [[TY]], {{(ptr|[^ ,()]+\*)}} [[UB]]
+// CHECK-NEXT: [[ST0:%[0-9a-zA-Z._]+]] = load [[TY]], {{(ptr|[^ ,()]+\*)}} [[ST]]
+// CHECK-NEXT: [[NUB:%[0-9a-zA-Z._]+]] = call [[TY]] @grainchunk.walk.[[TY]]{{u?}}([[TY]] [[LB0]], [[TY]] [[UB0]], [[TY]] 4)
+// CHECK-NEXT: store [[TY]] [[NUB]], {{(ptr|[^ ,()]+\*)}} [[UB]]
+// CHECK-NEXT: [[TOOK:%[0-9a-zA-Z._]+]] = icmp ne [[TY]] [[NUB]], [[UB0]]
+// CHECK-NEXT: [[NST:%[0-9a-zA-Z._]+]] = select i1 [[TOOK]], [[TY]] 4, [[TY]] [[ST0]]
+// CHECK-NEXT: store [[TY]] [[NST]], {{(ptr|[^ ,()]+\*)}} [[ST]]
 // Clang's chunk header is unchanged: UB = min(UB, G); IV = LB:
 // CHECK:      icmp [[GT]] [[TY]] %{{[0-9a-zA-Z._]+}}, [[G:%[0-9a-zA-Z._]+]]
 // CHECK:      [[CL:%[0-9a-zA-Z._]+]] = phi [[TY]]
@@ -94,6 +95,19 @@ void loop(TYPE n) {
 // CHECK-NEXT: ret i32 [[ANS]]
 // CHECK:      [[NO]]:
 // CHECK-NEXT: ret i32 0
+// The walk, never inlined: taken only for chunk > 0 and a range of more than
+// one chunk, and only where Clang's chunk loop cannot step past the type's
+// limit: the last chunk's start, lb + (ub - lb) / chunk * chunk, is at most
+// MAX - chunk.
+// CHECK:      define internal [[TY]] @grainchunk.walk.[[TY]]{{u?}}([[TY]] [[WLB:%[0-9a-zA-Z._]+]], [[TY]] [[WUB:%[0-9a-zA-Z._]+]], [[TY]] [[WC:%[0-9a-zA-Z._]+]]) [[NOINLINE2:#[0-9]+]]
+// CHECK:      [[SPAN:%[0-9a-zA-Z._]+]] = sub [[TY]] [[WUB]], [[WLB]]
+// CHECK:      [[Q:%[0-9a-zA-Z._]+]] = udiv [[TY]] [[SPAN]], [[DIV:%[0-9a-zA-Z._]+]]
+// CHECK-NEXT: [[QC:%[0-9a-zA-Z._]+]] = mul [[TY]] [[Q]], [[DIV]]
+// CHECK-NEXT: [[LAST0:%[0-9a-zA-Z._]+]] = add [[TY]] [[WLB]], [[QC]]
+// CHECK-NEXT: [[LIM:%[0-9a-zA-Z._]+]] = sub [[TY]] [[MAX]], [[DIV]]
+// CHECK-NEXT: [[FITS:%[0-9a-zA-Z._]+]] = icmp [[LE]] [[TY]] [[LAST0]], [[LIM]]
+// CHECK-NEXT: [[WALK:%[0-9a-zA-Z._]+]] = and i1 %{{[0-9a-zA-Z._]+}}, [[FITS]]
+// CHECK:      select i1 [[WALK]], [[TY]] %{{[0-9a-zA-Z._]+}}, [[TY]] [[WUB]]
 
 // O2-LABEL: define internal void @{{(loop)?}}.omp_outlined{{[.0-9]*}}(
 // Optimized, still one init call and one chunk call per loop, as Clang wrote
@@ -111,4 +125,5 @@ void loop(TYPE n) {
 // O2-DAG:   declare extern_weak void @__kmpc_for_static_chunk_[[SFX]]({{(ptr|%struct.ident_t\*)}}
 // CHECK-DAG: attributes [[CONV]] = { {{.*}}convergent{{.*}} }
 // CHECK-DAG: attributes [[NOINLINE]] = { {{.*}}noinline{{.*}} }
+// CHECK-DAG: attributes [[NOINLINE2]] = { {{.*}}noinline{{.*}} }
 // CHECK-DAG: [[UNLIKELY]] = !{!"branch_weights", {{.*}}i32 1, i32 2000}
