@@ -47,11 +47,14 @@
 
 using namespace llvm;
 
-namespace grainchunk {
+namespace {
 
-Function *getAsk(Module &M, Function *Should) {
-  constexpr const char *Name = "grainchunk.ask";
-  FunctionType *FT = Should->getFunctionType();
+/// The module's helper \p Name: the internal definition of type \p FT made
+/// for an earlier loop (\p Made false), or a new empty internal function
+/// (\p Made true). Null if the name is taken by anything else.
+Function *findOrMakeHelper(Module &M, StringRef Name, FunctionType *FT,
+                           bool &Made) {
+  Made = false;
   if (Function *F = M.getFunction(Name))
     return F->getFunctionType() == FT && F->hasLocalLinkage() &&
                    !F->isDeclaration()
@@ -59,7 +62,20 @@ Function *getAsk(Module &M, Function *Should) {
                : nullptr;
   if (M.getNamedValue(Name))
     return nullptr;
-  Function *F = Function::Create(FT, GlobalValue::InternalLinkage, Name, &M);
+  Made = true;
+  return Function::Create(FT, GlobalValue::InternalLinkage, Name, &M);
+}
+
+} // namespace
+
+namespace grainchunk {
+
+Function *getAsk(Module &M, Function *Should) {
+  FunctionType *FT = Should->getFunctionType();
+  bool Made;
+  Function *F = findOrMakeHelper(M, "grainchunk.ask", FT, Made);
+  if (!Made)
+    return F;
   F->setAttributes(Should->getAttributes()); // nounwind, the return's ext
   // Out of line, so that the loop sees a call result and no branch.
   F->addFnAttr(Attribute::NoInline);
@@ -86,14 +102,10 @@ Function *getWalk(Module &M, Type *IVTy, bool Signed) {
   std::string Name =
       ("grainchunk.walk.i" + Twine(Bits) + (Signed ? "" : "u")).str();
   auto *FT = FunctionType::get(IVTy, {IVTy, IVTy, IVTy}, false);
-  if (Function *F = M.getFunction(Name))
-    return F->getFunctionType() == FT && F->hasLocalLinkage() &&
-                   !F->isDeclaration()
-               ? F
-               : nullptr;
-  if (M.getNamedValue(Name))
-    return nullptr;
-  Function *F = Function::Create(FT, GlobalValue::InternalLinkage, Name, &M);
+  bool Made;
+  Function *F = findOrMakeHelper(M, Name, FT, Made);
+  if (!Made)
+    return F;
   // Once per loop and only when a tool wants chunks: out of line, so that
   // each loop carries a call instead of the arithmetic.
   F->addFnAttr(Attribute::NoInline);

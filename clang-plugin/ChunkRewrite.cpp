@@ -9,10 +9,10 @@
 //     __kmpc_for_static_init_X(loc, gtid, 33, &last, &lb, &ub, &st, 1, N);
 //     for (;;) {                                   // omp.dispatch.cond
 //       ub = min(ub, GlobalUB); iv = lb;
-//       if (!(iv <= ub)) break;
-//       if (flags & 1)              // one branch per chunk, marked unlikely
+//       if ((flags & 1) && iv <= ub)  // one branch per chunk, unlikely
 //         __kmpc_for_static_chunk_X(loc, gtid, ub == GlobalUB, lb, ub);
 //         // (convergent: no pass clones the loop around it)
+//       if (!(iv <= ub)) break;       // Clang's test, as it was
 //       ...the chunk's iterations...
 //       if (flags & 2)              // the latch: once per chunk, unlikely
 //         __kmpc_for_static_chunk_end(loc, gtid);  // (convergent too)
@@ -53,6 +53,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
@@ -116,6 +117,42 @@ public:
   }
   void keep() { Declared.clear(); }
 };
+
+} // namespace
+
+namespace {
+
+/// The conditional branch into the chunk's first block, if the per-chunk
+/// call of a loop over chunks whose bounds are at hand where the chunk
+/// starts can go right before it: the block starts at the report point and has
+/// that branch's block as its only predecessor, and every value the call
+/// takes is available there. Null otherwise (the call stays in the block).
+Instruction *hoistableTest(const grainchunk::StaticLoop &L) {
+  BasicBlock *Chunk = L.ReportAt->getParent();
+  if (!L.Chunked || L.OneIterIV || L.LoadBounds || L.TripCount ||
+      !Chunk->phis().empty())
+    return nullptr;
+  for (Instruction &I : *Chunk) {
+    if (isa<DbgInfoIntrinsic>(I))
+      continue;
+    if (&I != L.ReportAt)
+      return nullptr;
+    break;
+  }
+  BasicBlock *Pred = Chunk->getSinglePredecessor();
+  auto *Br = Pred ? dyn_cast<BranchInst>(Pred->getTerminator()) : nullptr;
+  if (!Br || !Br->isConditional() || Br->getSuccessor(0) == Br->getSuccessor(1))
+    return nullptr;
+  // Values defined outside the chunk's block that reach its start dominate
+  // its only predecessor's end.
+  for (Value *V : {L.Lower, L.Upper, L.LastIter, L.Init->getArgOperand(0),
+                   L.Init->getArgOperand(1)}) {
+    auto *I = dyn_cast_or_null<Instruction>(V);
+    if (!V || (I && I->getParent() == Chunk))
+      return nullptr;
+  }
+  return Br;
+}
 
 } // namespace
 
@@ -247,10 +284,27 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
                       L.Upper),
         "grainchunk.nonempty");
   }
+  // Where the chunk's first block has a single predecessor that branches on
+  // whether the chunk runs (Clang's dispatch test), the call goes before that
+  // branch, guarded by the same condition: it runs exactly when it would
+  // have, but the chunk's block keeps its single predecessor, so the
+  // optimizer still sees the dispatch test right above Clang's test of the
+  // chunk's first iteration and folds the second one, as in a stock build.
+  Instruction *ReportAt = L.ReportAt;
+  if (Instruction *Test = hoistableTest(L)) {
+    auto *Br = cast<BranchInst>(Test);
+    IRBuilder<> HB(Br);
+    HB.SetCurrentDebugLocation(DL);
+    Value *Runs = Br->getSuccessor(0) == L.ReportAt->getParent()
+                      ? Br->getCondition()
+                      : HB.CreateNot(Br->getCondition());
+    Guard = HB.CreateAnd(Guard, Runs, "grainchunk.runs");
+    ReportAt = Br;
+  }
   // The report is unlikely (no tool in the common case), and the call is
   // `convergent` so that no pass clones the loop around it (see hardenReport).
   Instruction *ReportTerm = SplitBlockAndInsertIfThen(
-      Guard, L.ReportAt, false,
+      Guard, ReportAt, false,
       MDBuilder(Ctx).createBranchWeights(1, grainchunk::UnlikelyReportWeight));
   ReportTerm->setDebugLoc(DL);
   ReportTerm->getParent()->setName("grainchunk.report");

@@ -58,15 +58,21 @@ void loop(TYPE n) {
 // CHECK:      [[CL:%[0-9a-zA-Z._]+]] = phi [[TY]]
 // CHECK-NEXT: store [[TY]] [[CL]], {{(ptr|[^ ,()]+\*)}} [[UB]]
 // CHECK-NEXT: [[LO:%[0-9a-zA-Z._]+]] = load [[TY]], {{(ptr|[^ ,()]+\*)}} [[LB]]
-// CHECK:      br i1 %{{[0-9a-zA-Z._]+}}, label %[[BODY:[0-9a-zA-Z._]+]], label
-// At the top of the chunk, one branch on the flag guards the call:
-// CHECK:      [[BODY]]:
+// Clang's test whether the chunk runs (IV <= UB; IV < UB + 1 for unsigned
+// IVs) ends the header. The call
+// goes right before that branch, guarded by the flag and the same test, so
+// that the chunk's first block keeps the header as its only predecessor:
+// CHECK:      [[RUNS:%[0-9a-zA-Z._]+]] = icmp {{sle|ult}} [[TY]] %{{[0-9a-zA-Z._]+}}, %{{[0-9a-zA-Z._]+}}
 // (marked unlikely, and the call convergent: nothing clones the loop on it)
-// CHECK-NEXT: br i1 [[WANT]], label %[[REPORT:[0-9a-zA-Z._]+]], label %{{[0-9a-zA-Z._]+}}, !prof [[UNLIKELY:![0-9]+]]
+// CHECK-NEXT: [[GUARD:%[0-9a-zA-Z._]+]] = and i1 [[WANT]], [[RUNS]]
+// CHECK-NEXT: br i1 [[GUARD]], label %[[REPORT:[0-9a-zA-Z._]+]], label %[[TEST:[0-9a-zA-Z._]+]], !prof [[UNLIKELY:![0-9]+]]
 // CHECK:      [[REPORT]]:
 // CHECK-NEXT: [[EQ:%[0-9a-zA-Z._]+]] = icmp eq [[TY]] [[CL]], [[G]]
 // CHECK-NEXT: [[LAST:%[0-9a-zA-Z._]+]] = zext i1 [[EQ]] to i32
 // CHECK-NEXT: call void @__kmpc_for_static_chunk_[[SFX]]({{(ptr|[^ ,()]+\*)}} [[LOC]], i32 [[GTID]], i32 [[LAST]], [[TY]] [[LO]], [[TY]] [[CL]]) [[CONV:#[0-9]+]]
+// CHECK-NEXT: br label %[[TEST]]
+// CHECK:      [[TEST]]:
+// CHECK-NEXT: br i1 [[RUNS]], label
 // The end of every chunk, at the top of Clang's latch (before LB += ST):
 // one more unlikely branch, on the second bit, guards the chunk-end call.
 // CHECK-NOT:  call void @__kmpc_for_static_chunk_{{[48]}}
