@@ -118,10 +118,6 @@ public:
   void keep() { Declared.clear(); }
 };
 
-} // namespace
-
-namespace {
-
 /// The conditional branch into the chunk's first block, if the per-chunk
 /// call of a loop over chunks whose bounds are at hand where the chunk
 /// starts can go right before it: the block starts at the report point and has

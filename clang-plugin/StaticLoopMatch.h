@@ -72,7 +72,7 @@ struct StaticLoop {
   llvm::StringRef Suffix;
   bool Chunked = true;       // schedule(static, N): a loop over chunks
   bool WalkOneThread = true; // a one-thread team walks chunks of size N
-  llvm::Instruction *ReportAt = nullptr; // the per-chunk call goes before this
+  llvm::Instruction *ReportAt = nullptr; // where the chunk starts (see rewrite)
   // Loops over chunks: the chunk-end call goes before this, on the only path
   // from the end of a chunk's iterations back to the test for the next chunk.
   llvm::Instruction *EndAt = nullptr;
