@@ -7,6 +7,9 @@
   check_graph.py graphml OUT  node and edge counts of grains.graphml (networkx)
   check_graph.py trace OUT    trace.json against grains.csv
   check_graph.py png PNG LANES  a rendered timeline: size, lanes not blank (PIL)
+  check_graph.py peak MB CMD...  runs CMD: its peak resident memory is below MB
+  check_graph.py unknown OUT FUNCTION N  exactly the N chunks of FUNCTION's loop
+                              have unknown times (NA), all other chunks times
 
 Prints one line per check; exits 1 with "FAILED: ..." on a mismatch.
 Debian's python3 with python3-networkx and python3-pil (install-deps.sh).
@@ -244,7 +247,36 @@ def png(path, lanes):
         fail(f"png {w}x{h}, coloured pixels per lane {filled}")
 
 
+def peak(limit_mb, *cmd):
+    import resource
+    import subprocess
+    rc = subprocess.call(cmd, stderr=subprocess.DEVNULL)
+    mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    if rc != 0:
+        fail(f"{cmd[0]} exited with {rc}")
+    if mb >= float(limit_mb):
+        fail(f"peak resident memory {mb:.0f} MB, limit {limit_mb} MB")
+    print(f"check_graph: OK peak resident memory below {limit_mb} MB")
+
+
+def unknown(out, function, n):
+    rows, _ = grains(out)
+    chunks = [r for r in rows if r["grain_type"] == "chunk"]
+    na = [r for r in chunks if r["exec_cycles"] == "NA"]
+    if len(na) != int(n) or any(function not in r["outline_function"] for r in na):
+        fail(f"{len(na)} chunks with exec_cycles NA ({sorted(set(r['outline_function'] for r in na))}), "
+             f"expected {n} of {function}")
+    if any(r["work_cycles"] != "NA" or r["chunk_work_balance"] != "NA" for r in na):
+        fail("a chunk with an unknown time has a work or balance value")
+    known = [r for r in chunks if r["exec_cycles"] != "NA"]
+    if any(float(r["exec_cycles"]) <= 0 for r in known):
+        fail("a measured chunk with no time")
+    print(f"check_graph: OK unknown: {len(na)} chunks of {function} with exec_cycles NA, "
+          f"{len(known)} others measured")
+
+
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
     {"known": known, "driver": driver, "graphml": graphml, "trace": trace,
-     "png": lambda p, n: png(p, int(n))}[cmd](*args)
+     "png": lambda p, n: png(p, int(n)), "unknown": unknown,
+     "peak": peak}[cmd](*args)
