@@ -7,9 +7,11 @@
   check_graph.py graphml OUT  node and edge counts of grains.graphml (networkx)
   check_graph.py trace OUT    trace.json against grains.csv
   check_graph.py png PNG LANES  a rendered timeline: size, lanes not blank (PIL)
+  check_graph.py deviation OUT F  deviation.c: every static chunk and task has
+                              work_deviation near F, dynamic chunks NA
   check_graph.py peak MB CMD...  runs CMD: its peak resident memory is below MB
-  check_graph.py unknown OUT FUNCTION N  exactly the N chunks of FUNCTION's loop
-                              have unknown times (NA), all other chunks times
+  check_graph.py unknown OUT N  exactly N chunks, all of one loop, have unknown
+                              times (NA), all other chunks times
 
 Prints one line per check; exits 1 with "FAILED: ..." on a mismatch.
 Debian's python3 with python3-networkx and python3-pil (install-deps.sh).
@@ -247,6 +249,28 @@ def png(path, lanes):
         fail(f"png {w}x{h}, coloured pixels per lane {filled}")
 
 
+def deviation(out, factor):
+    rows, _ = grains(out)
+    f = float(factor)
+    lin = [r["lineage"] for r in rows if r["lineage"] != "NA"]
+    if len(lin) != len(rows) or len(set(lin)) != len(lin):
+        fail(f"{len(rows)} grains, {len(lin)} lineages, {len(set(lin))} distinct")
+    matched = [r for r in rows if r["work_deviation"] != "NA"]
+    dyn = [r for r in rows if r["grain_type"] == "chunk" and r["work_deviation"] == "NA"]
+    # A one-thread team runs a dynamic loop as one chunk: no twin for its chunks.
+    if len(dyn) != 4 or len(matched) != len(rows) - 4:
+        fail(f"{len(matched)} grains matched, {len(dyn)} chunks without a twin")
+    devs = sorted(float(r["work_deviation"]) for r in matched)
+    near_f = sum(1 for d in devs if 0.8 * f <= d <= 1.25 * f)
+    if near_f < 0.8 * len(devs) or not 0.9 * f <= devs[len(devs) // 2] <= 1.1 * f:
+        fail(f"work_deviation {devs}, expected about {f}")
+    flagged = sum(1 for r in matched if "work_deviation" in r["problems"].split("|"))
+    if flagged != sum(1 for d in devs if d > 2):
+        fail(f"{flagged} grains flagged work_deviation")
+    print(f"check_graph: OK deviation: {len(matched)} grains matched, {near_f} within 20% of {f}, "
+          f"4 dynamic chunks without a twin, lineages distinct")
+
+
 def peak(limit_mb, *cmd):
     import resource
     import subprocess
@@ -259,19 +283,19 @@ def peak(limit_mb, *cmd):
     print(f"check_graph: OK peak resident memory below {limit_mb} MB")
 
 
-def unknown(out, function, n):
+def unknown(out, n):
     rows, _ = grains(out)
     chunks = [r for r in rows if r["grain_type"] == "chunk"]
     na = [r for r in chunks if r["exec_cycles"] == "NA"]
-    if len(na) != int(n) or any(function not in r["outline_function"] for r in na):
-        fail(f"{len(na)} chunks with exec_cycles NA ({sorted(set(r['outline_function'] for r in na))}), "
-             f"expected {n} of {function}")
+    loops = sorted(set(r["loop"] for r in na))
+    if len(na) != int(n) or len(loops) > 1:
+        fail(f"{len(na)} chunks with exec_cycles NA in loops {loops}, expected {n} in one loop")
     if any(r["work_cycles"] != "NA" or r["chunk_work_balance"] != "NA" for r in na):
         fail("a chunk with an unknown time has a work or balance value")
     known = [r for r in chunks if r["exec_cycles"] != "NA"]
     if any(float(r["exec_cycles"]) <= 0 for r in known):
         fail("a measured chunk with no time")
-    print(f"check_graph: OK unknown: {len(na)} chunks of {function} with exec_cycles NA, "
+    print(f"check_graph: OK unknown: {len(na)} chunks of one loop with exec_cycles NA, "
           f"{len(known)} others measured")
 
 
@@ -279,4 +303,4 @@ if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
     {"known": known, "driver": driver, "graphml": graphml, "trace": trace,
      "png": lambda p, n: png(p, int(n)), "unknown": unknown,
-     "peak": peak}[cmd](*args)
+     "peak": peak, "deviation": deviation}[cmd](*args)
