@@ -7,8 +7,9 @@
   check_graph.py graphml OUT  node and edge counts of grains.graphml (networkx)
   check_graph.py trace OUT    trace.json against grains.csv
   check_graph.py png PNG LANES  a rendered timeline: size, lanes not blank (PIL)
-  check_graph.py deviation OUT F  deviation.c: every static chunk and task has
-                              work_deviation near F, dynamic chunks NA
+  check_graph.py deviation OUT PROGRAM_OUTPUT BASELINE_OUTPUT  deviation.c:
+                              which grains have a twin, their work_deviation
+                              against the program's own timings
   check_graph.py peak MB CMD...  runs CMD: its peak resident memory is below MB
   check_graph.py unknown OUT N  exactly N chunks, all of one loop, have unknown
                               times (NA), all other chunks times
@@ -249,9 +250,22 @@ def png(path, lanes):
         fail(f"png {w}x{h}, coloured pixels per lane {filled}")
 
 
-def deviation(out, factor):
+def deviation(out, prog_out, base_out):
+    """deviation.c: which grains have a twin, and their work_deviation
+    against the ratio of the program's own timings in the two runs."""
+    import re
+
+    def costs(path):
+        c = {}
+        with open(path) as f:
+            for line in f:
+                if line.startswith("cost "):
+                    _, kind, i, ns = line.split()
+                    c[(kind, int(i))] = int(ns)
+        return c
+
+    par, base = costs(prog_out), costs(base_out)
     rows, _ = grains(out)
-    f = float(factor)
     lin = [r["lineage"] for r in rows if r["lineage"] != "NA"]
     if len(lin) != len(rows) or len(set(lin)) != len(lin):
         fail(f"{len(rows)} grains, {len(lin)} lineages, {len(set(lin))} distinct")
@@ -260,15 +274,27 @@ def deviation(out, factor):
     # A one-thread team runs a dynamic loop as one chunk: no twin for its chunks.
     if len(dyn) != 4 or len(matched) != len(rows) - 4:
         fail(f"{len(matched)} grains matched, {len(dyn)} chunks without a twin")
-    devs = sorted(float(r["work_deviation"]) for r in matched)
-    near_f = sum(1 for d in devs if 0.8 * f <= d <= 1.25 * f)
-    if near_f < 0.8 * len(devs) or not 0.9 * f <= devs[len(devs) // 2] <= 1.1 * f:
-        fail(f"work_deviation {devs}, expected about {f}")
+    ok, bad = 0, []
+    for r in matched:
+        lg = r["lineage"]
+        m = re.search(r">t(\d+)(\.0)?$", lg)
+        if m:
+            key = ("child" if m.group(2) else "task", int(m.group(1)))
+        else:
+            key = ("nested" if lg.count("/p") == 2 else "static", int(r["first_iteration"]))
+        want = par[key] / base[key]
+        got = float(r["work_deviation"])
+        if abs(got / want - 1) <= 0.25:
+            ok += 1
+        else:
+            bad.append(f"{key}: {got:.2f} (own timings {want:.2f})")
+    if len(bad) > 2:
+        fail("work_deviation far from the program's own timings: " + "; ".join(bad))
     flagged = sum(1 for r in matched if "work_deviation" in r["problems"].split("|"))
-    if flagged != sum(1 for d in devs if d > 2):
+    if flagged != sum(1 for r in matched if float(r["work_deviation"]) > 2):
         fail(f"{flagged} grains flagged work_deviation")
-    print(f"check_graph: OK deviation: {len(matched)} grains matched, {near_f} within 20% of {f}, "
-          f"4 dynamic chunks without a twin, lineages distinct")
+    print(f"check_graph: OK deviation: {len(matched)} grains matched, {ok} within 25% of the "
+          f"program's own timings, 4 dynamic chunks without a twin, lineages distinct")
 
 
 def peak(limit_mb, *cmd):
