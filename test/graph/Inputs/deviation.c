@@ -12,22 +12,10 @@
  * deviations with the ones these timings give. */
 #include <omp.h>
 #include <stdio.h>
-#include <time.h>
+#include "spin.h"
 
 #define UNIT_US 400
 #define F 3
-
-static long now_ns(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1000000000L + t.tv_nsec;
-}
-
-static void spin_us(long us) {
-  long end = now_ns() + us * 1000;
-  while (now_ns() < end)
-    ;
-}
 
 static int factor(void) { return omp_get_num_threads() > 1 ? F : 1; }
 

@@ -9,27 +9,13 @@
  *   BIG_US each, then waits for them.
  * Prints the numbers the program ran (the test compares the grains). */
 #include <stdio.h>
-#include <time.h>
+#include "spin.h"
 
 #define K 16
 #define UNIT_US 300
 #define NTINY 16
 #define NBIG 2
 #define BIG_US 5000
-
-static long now_ns(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1000000000L + t.tv_nsec;
-}
-
-static void spin_us(long us) {
-  struct timespec a, b;
-  clock_gettime(CLOCK_MONOTONIC, &a);
-  do
-    clock_gettime(CLOCK_MONOTONIC, &b);
-  while ((b.tv_sec - a.tv_sec) * 1000000L + (b.tv_nsec - a.tv_nsec) / 1000 < us);
-}
 
 int main(void) {
   static long cost[K];
