@@ -83,8 +83,11 @@ typedef void (*ext_callback_loop_t)(ext_loop_sched_t loop_sched,
  * runs. lower/upper: inclusive, in the iteration space passed to the runtime
  * (unsigned iteration variables: the bits of the value). create_duration:
  * the time (ext_tool_time's unit) this thread spent producing the chunk; 0
- * without a time function. last_chunk: 1 iff it is this thread's last chunk
- * of the loop (static) or the runtime's last-chunk flag (dynamic, guided). */
+ * without a time function. When not 0, it ends with the last call of the
+ * tool's time function on this thread, made right before this event, so a
+ * tool may take that reading as the chunk's start instead of reading its
+ * clock again. last_chunk: 1 iff it is this thread's last chunk of the loop
+ * (static) or the runtime's last-chunk flag (dynamic, guided). */
 typedef void (*ext_callback_chunk_t)(ompt_data_t *task_data, int64_t lower,
                                      int64_t upper, double create_duration,
                                      int last_chunk);

@@ -15,8 +15,8 @@
  *   recorded as unmeasured, never guessed. grainchunk_get_chunk_info (found
  *   with dlsym) adds is_last and the loop's source location to a dispatch.
  *
- * Per thread: a buffer of REC_PER_BUF fixed 48-byte records and a file of
- * its own; a full buffer is written out with one write(2). No lock, no
+ * Per thread: a buffer of REC_PER_BUF 32-byte records and a file of its
+ * own; a full buffer is written out with one write(2). No lock, no
  * atomic and no allocation on the per-grain path. Nothing goes to stdout.
  *
  * GRAINCHUNK_RECORD_DIR   directory for thread-<n>.bin and meta.txt
@@ -43,16 +43,25 @@
 
 #include "grainchunk.h"
 
-/* One record. Field use per kind: see the R_* list and grainchunk-graph's
- * reader, which must agree with it (RECORD_VERSION). */
+/* One record: 32 bytes. Field use per kind: see the R_* list and
+ * grainchunk-graph's reader, which must agree with it (RECORD_VERSION).
+ * Fields that do not fit (c above 32 bits, e not 0, d above 24 bits) make it
+ * a wide record (R_WIDE set in kind): the next 32 bytes are a wide_t with
+ * the whole c, e and d. A grain of a loop is one 32-byte record. */
 typedef struct rec {
   uint64_t t; /* clock() at the event */
-  uint64_t a, b, c, e;
-  uint32_t kind; /* R_* */
-  uint32_t d;
+  uint64_t a, b;
+  uint32_t c;
+  uint32_t kd; /* kind (R_*, and R_WIDE) | d << 8 */
 } rec_t;
-_Static_assert(sizeof(rec_t) == 48, "record layout is part of the format");
-#define RECORD_VERSION 1
+typedef struct wide {
+  uint64_t c, e;
+  uint32_t d, pad[3];
+} wide_t;
+_Static_assert(sizeof(rec_t) == 32 && sizeof(wide_t) == 32,
+               "record layout is part of the format");
+#define RECORD_VERSION 2
+#define R_WIDE 0x80u
 
 enum {
   R_THREAD = 1,     /* a=thread number, b=ompt_thread_t */
@@ -61,17 +70,22 @@ enum {
   R_PARALLEL_END,   /* a=parallel */
   R_IMPLICIT_BEGIN, /* a=task, b=parallel, c=thread_num, d=team_size */
   R_IMPLICIT_END,   /* a=task */
-  R_LOOP_BEGIN,     /* a=task, b=parallel, c=codeptr, d=wstype | sched << 8 */
+  R_LOOP_BEGIN,     /* a=task, b=parallel, c=codeptr, e=count or step,
+                       d=wstype | sched << 8 */
   R_LOOP_END,       /* a=task, b=parallel, d=wstype */
-  R_CHUNK,          /* a=lower, b=upper, c=create duration bits or UNMEASURED,
-                       e=psource pointer or 0, d=CH_* flags */
+  R_CHUNK,          /* a=lower, b=upper, d=CH_* flags; the creation time:
+                       c=whole clock ticks, NO_TICKS if unmeasured; wide:
+                       c=a double's bits, UNMEASURED if unmeasured. Its source
+                       location: the thread's last R_SOURCE. */
   R_TASK_CREATE,    /* a=new task, b=parent task, c=codeptr, e=duration bits or
                        UNMEASURED, d=flags */
   R_TASK_SWITCH,    /* a=prior task, b=next task, d=prior_status */
   R_SYNC_BEGIN,     /* a=task, b=parallel, c=codeptr, d=kind (wait begins) */
   R_SYNC_END,       /* a=task, b=parallel, d=kind (wait ends) */
   R_STRING,         /* a=key (pointer), d=length; the text follows in
-                       ceil(d/48) records */
+                       ceil(d/32) records */
+  R_SOURCE,         /* a=psource pointer (a R_STRING's key) or 0: the source
+                       location of the thread's next chunks */
 };
 /* CH_LAST_ITER: holds the loop's last iteration (grainchunk_get_chunk_info);
  * CH_THREAD_LAST: the thread's last chunk of the loop (event 82). */
@@ -82,9 +96,10 @@ enum {
   CH_EXT = 8,
   CH_THREAD_LAST = 16
 };
+#define NO_TICKS UINT32_MAX
 #define UNMEASURED UINT64_MAX
 
-#define REC_PER_BUF 4096 /* 192 KiB per thread */
+#define REC_PER_BUF 6144 /* 192 KiB per thread */
 #define MAX_THREADS 4096
 #define SRC_CACHE 64
 
@@ -94,6 +109,7 @@ typedef struct tbuf {
   uint64_t next_id; /* ids this thread hands out: number << 40 | counter */
   uint64_t written, dropped;
   const char *src_seen[SRC_CACHE];
+  const char *src; /* the last R_SOURCE */
   rec_t r[REC_PER_BUF];
 } tbuf_t;
 
@@ -124,8 +140,16 @@ static uint64_t now_ns(void) {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+/* The last reading of the time function on this thread (see on_ext_chunk). */
+static __thread uint64_t last_reading
+    __attribute__((tls_model("initial-exec")));
+
 /* 83: grainchunk measures create_duration/event_duration with this. */
-static double tool_time(void) { return (double)now(); }
+static double tool_time(void) {
+  uint64_t v = now();
+  last_reading = v;
+  return (double)v;
+}
 
 /* A duration the runtime measured with our clock, as stored. Two readings
  * of the time-stamp counter around real work always differ, so 0 is the
@@ -159,9 +183,8 @@ static void flush(tbuf_t *b) {
   b->n = 0;
 }
 
-static tbuf_t *thread_buf(void) {
-  if (me)
-    return me;
+/* The thread's first event: its buffer and file. */
+static tbuf_t *new_thread_buf(void) {
   unsigned i = atomic_fetch_add(&n_threads, 1);
   tbuf_t *b = i < MAX_THREADS ? calloc(1, sizeof *b) : NULL;
   if (!b) { /* more threads than the table holds: this one goes unrecorded */
@@ -175,45 +198,75 @@ static tbuf_t *thread_buf(void) {
   b->next_id = ((uint64_t)i + 1) << 40;
   threads[i] = b;
   me = b;
-  rec_t *r = &b->r[b->n++];
-  *r = (rec_t){.t = now(), .a = i, .kind = R_THREAD};
+  b->r[b->n++] = (rec_t){.t = now(), .a = i, .kd = R_THREAD};
   return b;
 }
 
-static inline rec_t *put(uint32_t kind) {
-  tbuf_t *b = thread_buf();
-  if (b->n == REC_PER_BUF)
+static inline tbuf_t *thread_buf(void) {
+  tbuf_t *b = me;
+  return __builtin_expect(b != NULL, 1) ? b : new_thread_buf();
+}
+
+/* Room for n records in the thread's buffer. */
+static inline rec_t *room(tbuf_t *b, uint32_t n) {
+  if (b->n + n > REC_PER_BUF)
     flush(b);
-  rec_t *r = &b->r[b->n++];
-  r->kind = kind;
+  rec_t *r = &b->r[b->n];
+  b->n += n;
   return r;
 }
 
+/* A record, wide when c, e or d do not fit the short form. */
 static inline void emit(uint32_t kind, uint64_t t, uint64_t a, uint64_t b,
                         uint64_t c, uint64_t e, uint32_t d) {
-  *put(kind) =
-      (rec_t){.t = t, .a = a, .b = b, .c = c, .e = e, .kind = kind, .d = d};
+  tbuf_t *tb = thread_buf();
+  if (c <= UINT32_MAX && !e && d < (1u << 24)) {
+    *room(tb, 1) = (rec_t){t, a, b, (uint32_t)c, kind | d << 8};
+    return;
+  }
+  rec_t *r = room(tb, 2);
+  r[0] = (rec_t){t, a, b, 0, kind | R_WIDE};
+  wide_t w = {.c = c, .e = e, .d = d};
+  memcpy(&r[1], &w, sizeof w);
+}
+
+/* A chunk: its creation time v (the runtime's measure with our clock; 0:
+ * unmeasured) in whole clock ticks when it is one below 2^32 - 1, which
+ * with the time-stamp counter it always is; otherwise as a double, wide. */
+static inline void emit_chunk(uint64_t t, uint64_t lower, uint64_t upper,
+                              double v, uint32_t flags) {
+  tbuf_t *tb = thread_buf();
+  uint32_t ticks = NO_TICKS;
+  if (ext_time && v != 0.0) {
+    if (!(v > 0 && v < (double)NO_TICKS && v == (double)(uint32_t)v)) {
+      emit(R_CHUNK, t, lower, upper, duration_bits(v), 0, flags);
+      return;
+    }
+    ticks = (uint32_t)v;
+  }
+  *room(tb, 1) = (rec_t){t, lower, upper, ticks, R_CHUNK | flags << 8};
 }
 
 static inline uint64_t new_id(void) { return ++thread_buf()->next_id; }
 
-/* A string (a loop's psource) once per thread: its pointer is its key. */
-static void note_string(const char *s) {
+/* A chunk's source location (a loop's psource): the text once per thread
+ * (its pointer is its key), and a R_SOURCE record when it changes. */
+static void note_source(const char *s) {
   tbuf_t *b = thread_buf();
-  unsigned h = (unsigned)(((uintptr_t)s >> 3) % SRC_CACHE);
-  if (!s || b->src_seen[h] == s)
+  if (b->src == s)
     return;
-  b->src_seen[h] = s;
-  size_t len = strnlen(s, 4096);
-  size_t nrec = (len + sizeof(rec_t) - 1) / sizeof(rec_t);
-  if (b->n + 1 + nrec > REC_PER_BUF)
-    flush(b);
-  rec_t *r = &b->r[b->n++];
-  *r = (rec_t){
-      .t = now(), .a = (uintptr_t)s, .kind = R_STRING, .d = (uint32_t)len};
-  memset(&b->r[b->n], 0, nrec * sizeof(rec_t));
-  memcpy(&b->r[b->n], s, len);
-  b->n += (uint32_t)nrec;
+  unsigned h = (unsigned)(((uintptr_t)s >> 3) % SRC_CACHE);
+  if (s && b->src_seen[h] != s) {
+    b->src_seen[h] = s;
+    size_t len = strnlen(s, 4096);
+    size_t nrec = (len + sizeof(rec_t) - 1) / sizeof(rec_t);
+    rec_t *r = room(b, 1 + (uint32_t)nrec);
+    r[0] = (rec_t){.a = (uintptr_t)s, .kd = R_STRING | (uint32_t)len << 8};
+    memset(&r[1], 0, nrec * sizeof(rec_t));
+    memcpy(&r[1], s, len);
+  }
+  b->src = s;
+  *room(b, 1) = (rec_t){.a = (uintptr_t)s, .kd = R_SOURCE};
 }
 
 /*===------------------------- standard events ---------------------------===*/
@@ -290,10 +343,9 @@ static void on_dispatch(ompt_data_t *par, ompt_data_t *task,
   if (get_info && get_info(&info)) {
     flags |= CH_LAST_ITER_KNOWN | (info.is_last ? CH_LAST_ITER : 0);
     src = info.psource;
-    note_string(src);
   }
-  emit(R_CHUNK, t, c->start, c->start + c->iterations - 1, UNMEASURED,
-       (uintptr_t)src, flags);
+  note_source(src);
+  emit_chunk(t, c->start, c->start + c->iterations - 1, 0, flags);
 }
 
 /* An explicit task was created; duration: its creation time's bits (event
@@ -338,11 +390,16 @@ static void on_ext_loop(ext_loop_sched_t sched, ompt_scope_endpoint_t ep,
        (uint64_t)step, (uint32_t)ompt_work_loop | (uint32_t)sched << 8);
 }
 
+/* A measured create_duration ends with a reading of our time function
+ * taken on this thread right before this call (include/grainchunk.h): that
+ * reading is the chunk's start, and the clock is not read again. */
 static void on_ext_chunk(ompt_data_t *task, int64_t lower, int64_t upper,
                          double create_duration, int last) {
   (void)task;
-  emit(R_CHUNK, now(), (uint64_t)lower, (uint64_t)upper,
-       duration_bits(create_duration), 0, CH_EXT | (last ? CH_THREAD_LAST : 0));
+  uint64_t t =
+      ext_time && create_duration != 0.0 && last_reading ? last_reading : now();
+  emit_chunk(t, (uint64_t)lower, (uint64_t)upper, create_duration,
+             CH_EXT | (last ? CH_THREAD_LAST : 0));
 }
 
 static void on_ext_task_create(ompt_data_t *parent, const ompt_frame_t *frame,

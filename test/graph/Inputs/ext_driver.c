@@ -7,7 +7,8 @@
  *   ext_driver <tool.so> ext|std
  *
  * Prints the events the tool registered. Chunk k of the loop runs for
- * (k + 1) * UNIT_NS and is reported with create_duration 100 * (k + 1);
+ * (k + 1) * UNIT_NS and is reported with create_duration 100 * (k + 1),
+ * right after a call of the tool's clock (include/grainchunk.h);
  * tasks 0-3 run for SMALL_NS with event_duration 2000000 (too small to
  * be worth it), tasks 4-5 for BIG_NS with event_duration 2000000. */
 #define _GNU_SOURCE
@@ -85,6 +86,10 @@ static void *worker(void *arg) {
   loop_event(t, ompt_scope_begin);
   for (int k = t; k < NCHUNKS; k += 2) {
     if (ext) {
+      /* As grainchunk's runtime does, the measured creation time ends with
+       * a reading of the tool's clock right before the event. */
+      if (cb[ext_tool_time])
+        ((ext_tool_time_t)cb[ext_tool_time])();
       CALL(ext_callback_chunk_t, ext_callback_chunk, &tdata[t], k, k,
            100.0 * (k + 1), k + 2 >= NCHUNKS);
     } else {
