@@ -11,6 +11,7 @@
                               which grains have a twin, their work_deviation
                               against the program's own timings
   check_graph.py peak MB CMD...  runs CMD: its peak resident memory is below MB
+  check_graph.py tasks OUT N    tasktree.c's N tasks: the tree's shape, joins, work
   check_graph.py unknown OUT N  exactly N chunks, all of one loop, have unknown
                               times (NA), all other chunks times
 
@@ -310,6 +311,32 @@ def peak(limit_mb, *cmd):
     print(f"check_graph: OK peak resident memory below {limit_mb} MB")
 
 
+def tasks(out, n):
+    """tasktree.c's tree: every task but the two roots has a task parent,
+    the inner tasks have 2 children numbered 0 and 1, all join at their
+    parent's one taskwait, and work is exec minus overhead."""
+    rows, _ = grains(out)
+    ts = [r for r in rows if r["grain_type"] == "task"]
+    ids = set(r["task"][1:] for r in ts)
+    if len(ts) != int(n):
+        fail(f"{len(ts)} tasks, expected {n}")
+    roots = [r for r in ts if r["parent"] not in ids]
+    inner = [r for r in ts if r["num_children"] == "2"]
+    kids = collections.defaultdict(list)
+    for r in ts:
+        kids[r["parent"]].append(int(r["child_number"]))
+    if len(roots) != 2 or len(set(r["parent"] for r in roots)) != 1:
+        fail(f"{len(roots)} root tasks")
+    if any(sorted(v) != [0, 1] for v in kids.values()) or len(kids) != len(inner) + 1:
+        fail("a parent whose children are not numbered 0 and 1")
+    if any(r["num_children"] not in ("0", "2") or r["joins_at"] != "0" for r in ts):
+        fail("a task with other than 0 or 2 children, or joining at other than its first wait")
+    if any(float(r["work_cycles"]) > float(r["exec_cycles"]) for r in ts
+           if r["work_cycles"] != "NA"):
+        fail("a task with more work than its execution time")
+    print(f"check_graph: OK tasks: {len(ts)} tasks, {len(inner)} with 2 children, one root")
+
+
 def unknown(out, n):
     rows, _ = grains(out)
     chunks = [r for r in rows if r["grain_type"] == "chunk"]
@@ -330,4 +357,4 @@ if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
     {"known": known, "driver": driver, "graphml": graphml, "trace": trace,
      "png": lambda p, n: png(p, int(n)), "unknown": unknown,
-     "peak": peak, "deviation": deviation}[cmd](*args)
+     "peak": peak, "deviation": deviation, "tasks": tasks}[cmd](*args)
