@@ -77,7 +77,7 @@ def main():
                     continue
                 lo, hi = int(tevs[ti][1]), int(tevs[ti][2])
                 c = dict(lo=lo, hi=hi, dur=float(tevs[ti][3]),
-                         last=int(tevs[ti][4]), next=lo)
+                         last=int(tevs[ti][4]), ends=int(tevs[ti][5]), next=lo)
                 stack[-1]["queue"].append(c)
                 stack[-1]["chunks"].append(c)
                 ti += 1
@@ -203,6 +203,9 @@ def check_chunks(tid, fr, a, err, durations):
                 f"the thread, mode {fr['mode']}) has duration {d}")
         if not timed and d != 0:
             err(f"thread {tid}: untimed chunk has duration {d}")
+        if not c["ends"]:  # the contract in include/grainchunk.h
+            err(f"thread {tid}: chunk [{c['lo']}, {c['hi']}]'s duration {d} does not end "
+                "with the thread's last clock reading")
         if a.clock == "ns" and fr["spin"] and d >= SPIN_NS:
             err(f"thread {tid}: chunk making took {d} ns, its body at least "
                 f"{SPIN_NS}")

@@ -48,6 +48,8 @@ typedef struct {
   ompt_data_t *created; /* the last standard task_create's new task */
   const void *loop_end_ra;
   int loop_end_pending;
+  double clock_read[16]; /* the thread's last readings of the clock (83) */
+  unsigned n_clock_read;
 } tbuf;
 
 static tbuf bufs[MAX_THREADS];
@@ -87,19 +89,39 @@ static void emit(const char *fmt, ...) {
   b->buf[b->len++] = '\n';
 }
 
+static double remember(double v) {
+  tbuf *b = self();
+  b->clock_read[b->n_clock_read++ % 16] = v;
+  return v;
+}
+
 static double tsc_clock(void) {
 #if defined(__x86_64__)
-  return (double)__rdtsc();
+  return remember((double)__rdtsc());
 #else
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e9 + ts.tv_nsec;
+  return remember(ts.tv_sec * 1e9 + ts.tv_nsec);
 #endif
 }
 static double ns_clock(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e9 + ts.tv_nsec;
+  return remember(ts.tv_sec * 1e9 + ts.tv_nsec);
+}
+
+/* The contract of a measured create_duration (include/grainchunk.h): it is
+ * the thread's last clock reading minus one of its earlier readings. */
+static int ends_at_last_reading(double duration) {
+  tbuf *b = self();
+  unsigned n = b->n_clock_read;
+  if (!n)
+    return 0;
+  double last = b->clock_read[(n - 1) % 16];
+  for (unsigned k = 2; k <= n && k <= 16; k++)
+    if (last - b->clock_read[(n - k) % 16] == duration)
+      return 1;
+  return 0;
 }
 
 static void on_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint,
@@ -136,8 +158,8 @@ static void on_loop(ext_loop_sched_t sched, ompt_scope_endpoint_t endpoint,
 static void on_chunk(ompt_data_t *td, int64_t lower, int64_t upper,
                      double duration, int last) {
   (void)td;
-  emit("C %lld %lld %.17g %d", (long long)lower, (long long)upper, duration,
-       last);
+  emit("C %lld %lld %.17g %d %d", (long long)lower, (long long)upper, duration,
+       last, duration == 0 || ends_at_last_reading(duration));
 }
 
 static void on_task_create(ompt_data_t *parent, const ompt_frame_t *frame,
