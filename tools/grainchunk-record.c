@@ -216,18 +216,22 @@ static inline rec_t *room(tbuf_t *b, uint32_t n) {
   return r;
 }
 
-/* A record, wide when c, e or d do not fit the short form. */
-static inline void emit(uint32_t kind, uint64_t t, uint64_t a, uint64_t b,
-                        uint64_t c, uint64_t e, uint32_t d) {
-  tbuf_t *tb = thread_buf();
-  if (c <= UINT32_MAX && !e && d < (1u << 24)) {
-    *room(tb, 1) = (rec_t){t, a, b, (uint32_t)c, kind | d << 8};
-    return;
-  }
+static void emit_wide(tbuf_t *tb, uint32_t kind, uint64_t t, uint64_t a,
+                      uint64_t b, uint64_t c, uint64_t e, uint32_t d) {
   rec_t *r = room(tb, 2);
   r[0] = (rec_t){t, a, b, 0, kind | R_WIDE};
   wide_t w = {.c = c, .e = e, .d = d};
   memcpy(&r[1], &w, sizeof w);
+}
+
+/* A record, wide when c, e or d do not fit the short form. */
+static inline void emit(uint32_t kind, uint64_t t, uint64_t a, uint64_t b,
+                        uint64_t c, uint64_t e, uint32_t d) {
+  tbuf_t *tb = thread_buf();
+  if (c <= UINT32_MAX && !e && d < (1u << 24))
+    *room(tb, 1) = (rec_t){t, a, b, (uint32_t)c, kind | d << 8};
+  else
+    emit_wide(tb, kind, t, a, b, c, e, d);
 }
 
 /* A chunk: its creation time v (the runtime's measure with our clock; 0:
@@ -239,7 +243,7 @@ static inline void emit_chunk(uint64_t t, uint64_t lower, uint64_t upper,
   uint32_t ticks = NO_TICKS;
   if (ext_time && v != 0.0) {
     if (!(v > 0 && v < (double)NO_TICKS && v == (double)(uint32_t)v)) {
-      emit(R_CHUNK, t, lower, upper, duration_bits(v), 0, flags);
+      emit_wide(tb, R_CHUNK, t, lower, upper, duration_bits(v), 0, flags);
       return;
     }
     ticks = (uint32_t)v;
