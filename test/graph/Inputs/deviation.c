@@ -10,9 +10,9 @@
  * itself and prints it ("cost <grain> <ns>"): a busy machine stretches a
  * grain in one run and not in the other, and the test compares the tool's
  * deviations with the ones these timings give. */
+#include "spin.h"
 #include <omp.h>
 #include <stdio.h>
-#include "spin.h"
 
 #define UNIT_US 400
 #define F 3
