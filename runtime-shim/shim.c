@@ -63,11 +63,6 @@
 #define GC_WORK_LOOP_STATIC 10
 #define GC_WORK_LOOP_OTHER 13
 
-typedef struct { /* OpenMP 5.2 ompt_dispatch_chunk_t */
-  uint64_t start;
-  uint64_t iterations;
-} gc_dispatch_chunk;
-
 struct gc_ident { /* libomp's ident_t */
   int32_t reserved_1, flags, reserved_2, reserved_3;
   const char *psource;
@@ -126,33 +121,50 @@ static void open_verbose(void) {
 
 /*===------------------------ per-chunk hot path -------------------------===*/
 
+/* Hands the chunk to the tool's dispatch callback, if it has one. What
+ * grainchunk_get_chunk_info answers is kept as pointers into this frame and
+ * the loop's ident, read only if the tool asks. */
+static inline void deliver(gc_frame *f, ident_t *loc, int32_t last,
+                           uint64_t start, uint64_t iterations) {
+  ompt_callback_dispatch_t cb =
+      atomic_load_explicit(&tool_dispatch, memory_order_acquire);
+  if (!cb)
+    return;
+  gc_dispatch_chunk chunk = {start, iterations};
+  ompt_data_t instance;
+  instance.ptr = &chunk;
+  gc_thread *t = &gc_tls;
+  t->suppress_task = NULL; /* the runtime has had its chance to report */
+  t->chunk = &chunk;
+  t->chunk_loc = loc;
+  t->chunk_last = last;
+  cb(f->parallel_data, f->task_data, (ompt_dispatch_t)f->kind, instance);
+  gc_tls.chunk = NULL;
+}
+
+/* The extension chunk event (82) first, then the standard one: kept out of
+ * line so that the standard path saves no registers. */
+__attribute__((noinline)) static void
+report_ext(gc_frame *f, ext_callback_chunk_t ext, ident_t *loc, int32_t last,
+           uint64_t lower, uint64_t upper, uint64_t iterations) {
+  gc_ext_static_chunk(f, ext, lower, upper);
+  deliver(f, loc, last, lower, iterations);
+}
+
 /* lower/upper: the chunk's bounds as the bits of the entry point's type,
  * sign- or zero-extended to 64 bits. */
 static inline void report(ident_t *loc, int32_t last, uint64_t lower,
                           uint64_t upper, uint64_t iterations) {
-  ompt_callback_dispatch_t cb =
-      atomic_load_explicit(&tool_dispatch, memory_order_acquire);
-  gc_thread *t = &gc_tls;
-  gc_frame *f = t->top;
+  gc_frame *f = gc_tls.top;
   if (GC_UNLIKELY(!f || !f->owned))
     return;
   ext_callback_chunk_t ext =
       atomic_load_explicit(&gc_ext_chunk, memory_order_acquire);
-  if (ext)
-    gc_ext_static_chunk(f, ext, lower, upper);
-  if (!cb)
+  if (GC_UNLIKELY(ext != NULL)) {
+    report_ext(f, ext, loc, last, lower, upper, iterations);
     return;
-  uint64_t start = lower;
-  gc_dispatch_chunk chunk = {start, iterations};
-  grainchunk_chunk_info_t info = {
-      start, iterations, last,
-      loc ? ((const struct gc_ident *)(const void *)loc)->psource : NULL};
-  ompt_data_t instance;
-  instance.ptr = &chunk;
-  t->suppress_task = NULL; /* the runtime has had its chance to report */
-  t->info = &info;
-  cb(f->parallel_data, f->task_data, (ompt_dispatch_t)f->kind, instance);
-  t->info = NULL;
+  }
+  deliver(f, loc, last, lower, iterations);
 }
 
 GC_EXPORT void __kmpc_for_static_chunk_4(ident_t *loc, int32_t gtid,
@@ -197,10 +209,17 @@ GC_EXPORT void __kmpc_for_static_chunk_end(ident_t *loc, int32_t gtid) {
 }
 
 GC_EXPORT int grainchunk_get_chunk_info(grainchunk_chunk_info_t *info) {
-  const grainchunk_chunk_info_t *cur = gc_tls.info;
-  if (!cur || !info)
+  const gc_thread *t = &gc_tls;
+  const gc_dispatch_chunk *c = t->chunk;
+  if (!c || !info)
     return 0;
-  *info = *cur;
+  info->start = c->start;
+  info->iterations = c->iterations;
+  info->is_last = t->chunk_last;
+  info->psource =
+      t->chunk_loc
+          ? ((const struct gc_ident *)(const void *)t->chunk_loc)->psource
+          : NULL;
   return 1;
 }
 

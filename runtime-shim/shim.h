@@ -18,6 +18,12 @@
 #define GC_LIKELY(x) __builtin_expect(!!(x), 1)
 #define GC_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
+typedef struct { /* OpenMP 5.2 ompt_dispatch_chunk_t (not in libomp 14's
+                    omp-tools.h) */
+  uint64_t start;
+  uint64_t iterations;
+} gc_dispatch_chunk;
+
 /* Loop records kept in the thread's TLS block; deeper nests move the stack
  * to the heap (at a loop's work begin, never per chunk). */
 #define GC_INLINE_FRAMES 8
@@ -57,7 +63,12 @@ typedef struct {
   int cap;
   int expect; /* should_callback said yes; the loop's work begin is next */
   ompt_data_t *suppress_task; /* drop the runtime's first-chunk report */
-  const grainchunk_chunk_info_t *info;
+  /* While report() delivers a chunk to the tool's dispatch callback: the
+   * chunk (instance.ptr), its loop's ident and its last flag; grainchunk_
+   * get_chunk_info fills its answer from them. chunk is NULL otherwise. */
+  const gc_dispatch_chunk *chunk;
+  const ident_t *chunk_loc;
+  int32_t chunk_last;
   /* extensions.c: a forwarder's loop, until the runtime's work begin for it
    * opens its record; the return address the runtime would have seen had
    * the forwarder jumped to it (standard events carry it); when the
