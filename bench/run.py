@@ -78,13 +78,18 @@ STOCKRT = "stockrt"
 BUILD_LABELS = {"stock": "stock", "grainchunk": "grainchunk",
                 STOCKRT: "stock + runtime library"}
 EXT_BUILDS = BUILDS + [STOCKRT]
+# the grainchunk build with bench/tools/chunkfloor.c in place of the runtime
+# library (chunkcost, dispatch scenario): the floor of the per-chunk path
+FLOOR = "floor"
+BUILD_LABELS[FLOOR] = "grainchunk + floor library"
+FLOOR_DIR = os.path.join(OUT, "floor")
 # key, label, tool library (None: no tool), builds in schedbench,
 # builds in chunkcost and loopcost
 SCENARIOS = [
     ("none", "no tool", None, BUILDS, BUILDS),
     ("nocb", "tool, no callbacks", "libnocb_tool.so", BUILDS, BUILDS),
     ("dispatch", "tool, empty dispatch callback", "libdispatch_tool.so",
-     BUILDS, BUILDS),
+     BUILDS, BUILDS + [FLOOR]),
     ("ext81", "extension: loop callback (81) only", "libext_loop_tool.so",
      BUILDS, EXT_BUILDS),
     ("ext82", "extension: chunk callback (82), no time function",
@@ -128,6 +133,10 @@ def build_all():
             f"-I{ROOT}/include", f"-DBENCH_TOOL={variant}",
             os.path.join(ROOT, "bench", "tools", "bench_tool.c"),
             "-o", os.path.join(OUT, f"lib{tool}_tool.so")])
+    os.makedirs(FLOOR_DIR, exist_ok=True)
+    sh([CC, "-std=c11", "-shared", "-fPIC", "-O2", "-Wall", "-Wextra",
+        os.path.join(ROOT, "bench", "tools", "chunkfloor.c"), "-ldl",
+        "-o", os.path.join(FLOOR_DIR, "libgrainchunk-rt.so")])
     for prog in ("schedbench", "chunkcost", "loopcost", "taskbench"):
         src = os.path.join(ROOT, "bench", f"{prog}.c")
         sh([CC, *CFLAGS, *OMP_LINK, src, "-o", exe(prog, "stock")])
@@ -142,14 +151,16 @@ def build_all():
 
 
 def exe(prog, build):
-    return os.path.join(OUT, f"{prog}.{build}")
+    return os.path.join(OUT, f"{prog}.{'grainchunk' if build == FLOOR else build}")
 
 
-def run_env(tool):
+def run_env(tool, build=None):
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("OMP_", "KMP_", "GRAINCHUNK_VERBOSE"))}
     env.update(OMP_NUM_THREADS=THREADS, OMP_PROC_BIND="close",
                OMP_PLACES="cores")
+    if build == FLOOR:  # found before the RUNPATH's runtime library
+        env["LD_LIBRARY_PATH"] = FLOOR_DIR
     if tool:
         env["OMP_TOOL_LIBRARIES"] = os.path.join(OUT, tool)
     return env
@@ -195,7 +206,7 @@ def run_schedbench(build, tool, p, delay_len):
 
 def run_chunkcost(build, tool, p):
     r = sh([exe("chunkcost", build), str(p["cc_iters"]), str(p["cc_reps"])],
-           env=run_env(tool))
+           env=run_env(tool, build))
     f = r.stdout.split()
     d = {f[i]: float(f[i + 1]) for i in range(1, len(f) - 1, 2)}
     return d, tool_seen(r.stderr, tool, build)
@@ -575,6 +586,11 @@ def report(mode, p, delay_len, summ, lcsumm, ctime, vers, svg_name,
              f"scenarios only): `clang {' '.join(CFLAGS)} {' '.join(OMP_LINK)} "
              "X.c -Lbuild/runtime-shim -Wl,--push-state,--no-as-needed "
              "-lgrainchunk-rt -Wl,--pop-state -Wl,-rpath,build/runtime-shim`")
+    L.append("  - grainchunk + floor library (chunkcost, dispatch scenario "
+             "only): the grainchunk build run with "
+             "`LD_LIBRARY_PATH=build/bench/floor`, which holds "
+             "bench/tools/chunkfloor.c built as `libgrainchunk-rt.so` "
+             f"(`clang -shared -fPIC -O2 chunkfloor.c -ldl`)")
     L.append("  - tools: `OMP_TOOL_LIBRARIES=build/bench/libTOOL_tool.so`, "
              "one per scenario, all built from bench/tools/bench_tool.c: "
              + ", ".join(f"`lib{t}_tool.so` (`-DBENCH_TOOL={v}`)"
@@ -598,6 +614,22 @@ def report(mode, p, delay_len, summ, lcsumm, ctime, vers, svg_name,
     L.append(md_table(["scenario", "stock ns/chunk [IQR]", "grainchunk ns/chunk [IQR]",
                        "added ns/chunk", "added TSC ticks/chunk",
                        "chunks tool saw, stock", "grainchunk"], rows))
+    d = summ["dispatch"]
+    fl, gc, st = (d["cc"][b]["ns_per_chunk"][1] for b in (FLOOR, "grainchunk",
+                                                          "stock"))
+    flt, gct, stt = (d["cc"][b]["tsc_per_chunk"][1]
+                     for b in (FLOOR, "grainchunk", "stock"))
+    L.append(f"\nThe floor of the dispatch-callback path, measured in the same "
+             f"rounds: the grainchunk build with `bench/tools/chunkfloor.c` in "
+             f"place of the runtime library (per chunk, the program's call "
+             f"into the library and the library's call of the tool's "
+             f"callback, nothing else; the tool saw "
+             f"{seen_str(d['seen'][FLOOR][1])} chunks, the runtime's own "
+             f"first-chunk reports included): "
+             f"{spread3(d['cc'][FLOOR]['ns_per_chunk'])} ns/chunk, "
+             f"{fl - st:+.2f} ns ({flt - stt:+.1f} TSC ticks) over stock. "
+             f"The runtime library adds {gc - fl:+.2f} ns ({gct - flt:+.1f} "
+             f"ticks) to that floor.\n")
     executed = (p["cc_reps"] + 1) * p["cc_iters"]
     L.append(f"\nchunkcost executes {executed} chunks per run (warm-up "
              "included).\n")
@@ -871,7 +903,9 @@ def print_summary(summ):
                   f"{fmt_ratio(r['ratio']):>8}{pc:>12}")
         c = summ[s]["cc"]
         print(f"chunkcost ns/chunk: stock {c['stock']['ns_per_chunk'][1]:.3f}, "
-              f"grainchunk {c['grainchunk']['ns_per_chunk'][1]:.3f}; seen "
+              f"grainchunk {c['grainchunk']['ns_per_chunk'][1]:.3f}"
+              + (f", floor {c[FLOOR]['ns_per_chunk'][1]:.3f}" if FLOOR in c
+                 else "") + "; seen "
               f"{summ[s]['seen']}")
 
 

@@ -12,7 +12,9 @@
  *                       counts loop chunks; "bench_tool: saw N loop chunks".
  *                       Stock Clang: the runtime's reports (first static chunk
  *                       per thread and loop, dynamic/guided chunks);
- *                       grainchunk: every chunk.
+ *                       grainchunk: every chunk. Also exports the
+ *                       callback as bench_tool_dispatch, for
+ *                       chunkfloor.c.
  *   BENCH_LOOP       2  libext_loop_tool.so: extension event 81 (loop
  *                       begin/end) only; counts loop begins.
  *   BENCH_CHUNK      3  libext_chunk_tool.so: extension event 82 (chunk), no
@@ -89,6 +91,9 @@ static void on_dispatch(ompt_data_t *parallel_data, ompt_data_t *task_data,
     return;
   counter[my_slot()].events++;
 }
+/* What bench/tools/chunkfloor.c calls, without OMPT. */
+__attribute__((visibility(
+    "default"))) ompt_callback_dispatch_t bench_tool_dispatch = on_dispatch;
 #endif
 
 #if BENCH_TOOL == BENCH_LOOP
