@@ -32,7 +32,7 @@ static ompt_callback_dispatch_t tool_cb;
 
 int32_t __kmpc_should_callback_per_chunk(ident_t *loc) {
   (void)loc;
-  if (__builtin_expect(!tool_cb, 0)) {
+  if (__builtin_expect(!__atomic_load_n(&tool_cb, __ATOMIC_RELAXED), 0)) {
     /* libomp loaded the tool with RTLD_LOCAL: look in the object itself */
     const char *lib = getenv("OMP_TOOL_LIBRARIES");
     void *h = lib ? dlopen(lib, RTLD_LAZY | RTLD_NOLOAD) : NULL;
@@ -44,7 +44,7 @@ int32_t __kmpc_should_callback_per_chunk(ident_t *loc) {
                       "bench_tool.c)\n");
       exit(2);
     }
-    tool_cb = *p; /* the same value in every thread: a benign race */
+    __atomic_store_n(&tool_cb, *p, __ATOMIC_RELAXED); /* same in every thread */
   }
   return 1; /* GRAINCHUNK_WANT_CHUNKS */
 }
@@ -53,7 +53,9 @@ static inline void report(uint64_t start, uint64_t iterations) {
   chunk_t c = {start, iterations};
   ompt_data_t instance;
   instance.ptr = &c;
-  tool_cb(NULL, NULL, ompt_dispatch_ws_loop_chunk, instance);
+  /* set before this thread's loop asked for chunks (above) */
+  ompt_callback_dispatch_t cb = __atomic_load_n(&tool_cb, __ATOMIC_RELAXED);
+  cb(NULL, NULL, ompt_dispatch_ws_loop_chunk, instance);
 }
 
 void __kmpc_for_static_chunk_4(ident_t *loc, int32_t gtid, int32_t last,
