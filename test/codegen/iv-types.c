@@ -59,9 +59,9 @@ void loop(TYPE n) {
 // CHECK-NEXT: store [[TY]] [[CL]], {{(ptr|[^ ,()]+\*)}} [[UB]]
 // CHECK-NEXT: [[LO:%[0-9a-zA-Z._]+]] = load [[TY]], {{(ptr|[^ ,()]+\*)}} [[LB]]
 // Clang's test whether the chunk runs (IV <= UB; IV < UB + 1 for unsigned
-// IVs) ends the header. The call
-// goes right before that branch, guarded by the flag and the same test, so
-// that the chunk's first block keeps the header as its only predecessor:
+// IVs) ends the header. The call goes right before that branch, guarded by
+// the flag and the same test, so that the chunk's first block keeps the
+// header as its only predecessor:
 // CHECK:      [[RUNS:%[0-9a-zA-Z._]+]] = icmp {{sle|ult}} [[TY]] %{{[0-9a-zA-Z._]+}}, %{{[0-9a-zA-Z._]+}}
 // (marked unlikely, and the call convergent: nothing clones the loop on it)
 // CHECK-NEXT: [[GUARD:%[0-9a-zA-Z._]+]] = and i1 [[WANT]], [[RUNS]]

@@ -8,8 +8,8 @@
  * - in one region, one thread creates NTINY empty tasks and NBIG tasks of
  *   BIG_US each, then waits for them.
  * Prints the numbers the program ran (the test compares the grains). */
-#include <stdio.h>
 #include "spin.h"
+#include <stdio.h>
 
 #define K 16
 #define UNIT_US 300
