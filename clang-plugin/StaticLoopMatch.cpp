@@ -143,6 +143,51 @@ bool sameBound(const Value *A, const Value *B) {
          !LB->isVolatile();
 }
 
+/// True if \p S runs before the init call \p CI on every path to it and
+/// cannot run again between them: in CI's block before CI, or in a block
+/// that dominates CI's. Clang sets the bounds before it constructs the
+/// loop's private copies; in C++ the constructors of class-type privates
+/// (invokes, which end a block, under exceptions) and the copy loops of
+/// private arrays put blocks between those stores and the call.
+bool precedesInit(const StoreInst *S, const CallInst *CI,
+                  const DominatorTree &DT) {
+  return S->getParent() == CI->getParent()
+             ? S->comesBefore(CI)
+             : DT.properlyDominates(S->getParent(), CI->getParent());
+}
+
+/// Checks that the bound \p V (a constant or a captured value, see
+/// isBoundRead) holds the same value wherever Clang reads it: a read must be
+/// of a local variable whose address is never taken and that is written
+/// only before the read, so that nothing between the bounds' set-up and the
+/// loop (a private copy's constructor, a user-defined reduction's
+/// initializer, the runtime call) can change it. Returns why not, or "".
+std::string checkCapturedBound(const Value *V, const DominatorTree &DT) {
+  if (const auto *C = dyn_cast<CastInst>(V))
+    V = C->getOperand(0);
+  const auto *Ld = dyn_cast<LoadInst>(V);
+  if (!Ld)
+    return isa<ConstantInt>(V) ? "" : "a loop bound is not a captured value";
+  const auto *P = dyn_cast<AllocaInst>(Ld->getPointerOperand());
+  if (!P)
+    return "the loop's bound is read from memory that is not a local "
+           "variable";
+  for (const User *U : P->users()) {
+    const auto *I = dyn_cast<Instruction>(U);
+    if (!I)
+      return "the address of the loop's bound escapes";
+    if (isa<LoadInst>(I) || I->isLifetimeStartOrEnd() ||
+        grainchunk::isLifetimeCast(I))
+      continue;
+    const auto *S = dyn_cast<StoreInst>(I);
+    if (!S || S->getPointerOperand() != P || S->getValueOperand() == P)
+      return "the address of the loop's bound escapes";
+    if (!DT.dominates(S, Ld))
+      return "the loop's bound is written after it is read";
+  }
+  return "";
+}
+
 /// Clang's step of a bound, `A + B`, computed in blocks \p InLatch accepts:
 /// `add (load A), (load B)`, or, where Clang checks the addition for
 /// overflow (-fsanitize=undefined, -fsanitize=integer, -ftrapv),
@@ -742,17 +787,20 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
 
   // Every write to LB/UB/ST is one of the above or an initial store in the
   // init block; no pointer to them escapes.
-  StoreInst *InitLB = nullptr, *InitUB = nullptr, *StLB = nullptr,
-            *StUBInc = nullptr;
+  StoreInst *InitLB = nullptr, *InitUB = nullptr, *FirstUB = nullptr,
+            *StLB = nullptr, *StUBInc = nullptr;
   Why = checkBoundUses(CI, B, [&](AllocaInst *A, Instruction *I) {
     if (auto *S = dyn_cast<StoreInst>(I)) {
       if (S->getPointerOperand() != A || S->isVolatile())
         return "a loop bound escapes";
-      if (S->getParent() == InitBB && S->comesBefore(CI)) {
-        // The last store before the call is the bound the runtime reads.
+      if (precedesInit(S, CI, DT)) {
+        // The last store before the call is the bound the runtime reads
+        // (of two such stores, the later is dominated by the earlier).
         StoreInst *&Init = A == B.PLB ? InitLB : InitUB;
-        if (A != B.PST && (!Init || Init->comesBefore(S)))
+        if (A != B.PST && (!Init || DT.dominates(Init, S)))
           Init = S;
+        if (A == B.PUB && (!FirstUB || DT.dominates(S, FirstUB)))
+          FirstUB = S;
         return "";
       }
       if (S == H.StUB || (ExtraStUB && S == ExtraStUB))
@@ -804,22 +852,19 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
   // chunk's bound: take the first store.
   Value *LastIter = H.G;
   if (FromChunk) {
-    StoreInst *FirstUB = nullptr;
-    for (Instruction &I : *InitBB) {
-      if (&I == CI)
-        break;
-      if (auto *S = dyn_cast<StoreInst>(&I))
-        if (S->getPointerOperand() == B.PUB) {
-          FirstUB = S;
-          break;
-        }
-    }
     Value *V = FirstUB ? FirstUB->getValueOperand() : nullptr;
     if (!V || V == InitUB->getValueOperand() ||
         !(isa<ConstantInt>(V) || isBoundRead(V)))
       return "the loop's last iteration is not known inside the distribute "
              "chunk";
     LastIter = V;
+  }
+
+  // The bounds the runtime and the loop read hold one value throughout.
+  for (Value *V : {InitUB->getValueOperand(), H.G, LastIter}) {
+    Why = V ? checkCapturedBound(V, DT) : "";
+    if (!Why.empty())
+      return Why;
   }
 
   // The rewrite uses G where the chunk starts.
