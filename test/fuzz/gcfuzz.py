@@ -7,7 +7,8 @@ bounds (also next to the type's limits), comparison, step sign and size,
 chunk size (literal or computed at run time), team size (1, 2, 3, 4, 7 or a
 serialized region), construct (parallel for, for in a parallel region with
 or without nowait, orphaned for in a called function, parallel for simd,
-collapse(2), lastprivate, teams distribute with or without dist_schedule,
+collapse(2), lastprivate, class-type private and firstprivate objects
+(C++), teams distribute with or without dist_schedule,
 teams distribute parallel for,
 a parallel loop nested in another),
 optimization level, language (C or C++), Clang's OpenMPIRBuilder on or
@@ -80,6 +81,20 @@ MIX_C = ("static unsigned long long mix(unsigned long long u) "
          "{ return (u * 0x9E3779B97F4A7C15ULL) ^ (u >> 7); }\n"
          "static int team_members;\n")
 COUNT_C = "#pragma omp atomic\nteam_members++;"
+# Class-type private data (C++ only; a C build gets the same loop without
+# them): a private and a firstprivate object with constructors, a copy
+# constructor and a destructor. GC_ONE(x) is x in both languages.
+OBJ_C = """#ifdef __cplusplus
+struct Obj { unsigned long long v; Obj() : v(1) {}
+  Obj(const Obj &o) : v(o.v) {} ~Obj() { v = 0; } };
+static Obj gc_p, gc_f;
+#define GC_OBJS private(gc_p) firstprivate(gc_f)
+#define GC_ONE(x) (gc_p.v = (x), gc_p.v * gc_f.v)
+#else
+#define GC_OBJS
+#define GC_ONE(x) (x)
+#endif
+"""
 
 
 def c_int(v, bits, signed):
@@ -379,14 +394,18 @@ def loop_code(rng, region, j, nest, chunk, runtime_chunk, nowait, pragma,
         clauses += " lastprivate(last)"
     if nowait:
         clauses += " nowait"
+    objs = rng.random() < 0.4
+    if objs:
+        clauses += " GC_OBJS"
     lines = [f"#pragma omp {pragma}{clauses}"]
     lines.append(nest[0].header())
     if len(nest) == 2:
         lines.append("  " + nest[1].header())
-        body = (f"{acc} += mix((unsigned long long)i) * 3 + "
-                f"mix((unsigned long long)j);")
+        term = "mix((unsigned long long)i) * 3 + mix((unsigned long long)j)"
     else:
-        body = f"{acc} += mix((unsigned long long)i);"
+        term = "mix((unsigned long long)i)"
+    body = f"{acc} += GC_ONE({term});" if objs else f"{acc} += {term};"
+    if len(nest) == 1:
         if region.kind == "lastprivate":
             body += " last = (unsigned long long)i;"
     lines.append("    { " + body + " }")
@@ -395,7 +414,7 @@ def loop_code(rng, region, j, nest, chunk, runtime_chunk, nowait, pragma,
 
 def gen_program(rng):
     regions = [Region(rng, k) for k in range(rng.randint(1, 4))]
-    src = ["#include <stdio.h>", MIX_C]
+    src = ["#include <stdio.h>", MIX_C, OBJ_C]
     funcs, main = [], []
     for r in regions:
         par = f"num_threads({r.threads})" + (" if(0)" if r.serial else "")

@@ -2,7 +2,9 @@
 // "// FORM: <name>" line starts an entry; the grainchunk remarks Clang gives
 // for the lines up to the next entry are that form's status. loop_forms.py
 // turns them into the table (see loop-forms.test).
+#include <complex>
 #include <deque>
+#include <string>
 #include <vector>
 
 void work(long);
@@ -106,6 +108,47 @@ long clauses(int n) {
     j++;
   }
   return s + last;
+}
+
+// FORM: C++ class-type data: `private`/`firstprivate`/`lastprivate` objects with constructors, `reduction` of `std::complex`
+struct Obj {
+  long v;
+  Obj() : v(0) {}
+  Obj(const Obj &o) : v(o.v) {}
+  ~Obj() {}
+  Obj &operator=(const Obj &o) {
+    v = o.v;
+    return *this;
+  }
+};
+std::complex<double> objects(int n, Obj &p, std::string &tag) {
+  std::complex<double> z = 0;
+#pragma omp parallel for schedule(static, 4) reduction(+ : z) private(p)
+  for (int i = 0; i < n; i++) {
+    p.v = i;
+    z += std::complex<double>(p.v, 1);
+  }
+#pragma omp parallel for schedule(static, 4) firstprivate(tag) lastprivate(p)
+  for (int i = 0; i < n; i++) {
+    p.v = i + (long)tag.size();
+    work(p.v);
+  }
+  return z;
+}
+
+// FORM: C++ user-defined reduction with an `initializer`
+struct Sum {
+  long v;
+  Sum() : v(0) {}
+};
+#pragma omp declare reduction(add : Sum : omp_out.v += omp_in.v)               \
+    initializer(omp_priv = Sum())
+long udr(int n) {
+  Sum s;
+#pragma omp parallel for schedule(static, 2) reduction(add : s)
+  for (int i = 0; i < n; i++)
+    s.v += i;
+  return s.v;
 }
 
 // FORM: C++ template, lambda
