@@ -4,7 +4,8 @@
 // destructor, copy assignment), a user-defined reduction with an
 // initializer, an array of such objects, schedule(static) without a chunk,
 // a `for` inside a region with `nowait`, and an orphaned `for` in a member
-// function. Clang constructs these copies between its set-up of the loop
+// function, a `for` run three times from a sequential loop in one region.
+// Clang constructs these copies between its set-up of the loop
 // bounds and the runtime call (with exceptions, as invokes), which the
 // plugin must see through. Prints REGION/LOOP lines for check_chunks.py
 // (chunk 0: schedule(static) without a chunk) and what each loop computed.
@@ -136,6 +137,26 @@ static void forms(int n, int threads) {
   for (int i = 0; i < n; i++)
     h = h * 31 + m.out[i];
   std::printf("orphaned %ld %ld\n", acc, h);
+
+  // The same loop three times in one region, from a sequential loop: the
+  // bounds are set up again before each run.
+  std::printf("REGION %d\n", threads);
+  for (int r = 0; r < 3; r++)
+    std::printf("LOOP %d %d\n", n - r, 10);
+  Tracked shared_t;
+#pragma omp parallel num_threads(threads)
+  for (int r = 0; r < 3; r++) {
+    Counter q;
+#pragma omp for schedule(static, 10) private(q) firstprivate(shared_t)
+    for (int i = 0; i < n - r; i++) {
+      q.v = i;
+      m.out[i] += q.v * shared_t.v + r;
+    }
+  }
+  h = 0;
+  for (int i = 0; i < n; i++)
+    h = h * 31 + m.out[i];
+  std::printf("repeated %ld live %ld\n", h, Tracked::live);
 }
 
 int main() {
