@@ -16,7 +16,7 @@ pkgs=(clang-"$V" libclang-"$V"-dev llvm-"$V"-dev llvm-"$V"-tools
       # needs only python3.
       librsvg2-bin python3-networkx python3-pil)
 if [[ "$V" == 22 ]]; then
-  pkgs+=(libomp-22-dev)
+  pkgs+=(libomp-22-dev flang-22) # flang-22: the Fortran graph test
 fi
 # Sanitizer runtimes (the build-mode tests link -fsanitize=undefined):
 # libclang-rt-N-dev for every N, 14 included (clang-14 only recommends it;

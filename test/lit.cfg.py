@@ -96,6 +96,13 @@ config.substitutions += [
     ("%nullcheck", "FOLDED" if major < 19 else "INST"),
     ("%llvm_major", str(major)),
 ]
+# flang-22 loads the pass plugin built for LLVM 22 (-fpass-plugin); it
+# takes no -isystem (%omp_link).
+flang = shutil.which("flang-new-22")
+if flang and major == 22:
+    config.available_features.add("flang-22")
+    config.substitutions += [("%flang_omp_link", f"-L{omp} -Wl,-rpath,{omp}"),
+                             ("%flang", flang)]
 # Another installed Clang (any major version but the one under test), to load
 # this plugin into the wrong Clang.
 for other in (22, 19, 16, 15, 14):

@@ -14,6 +14,8 @@
  *   task_schedule, implicit_task, sync_region_wait); creation times are then
  *   recorded as unmeasured, never guessed. grainchunk_get_chunk_info (found
  *   with dlsym) adds is_last and the loop's source location to a dispatch.
+ * - always the work event of taskloops, with the program's call of the
+ *   taskloop (found by unwinding, once per taskloop), which names its tasks.
  *
  * Per thread: a buffer of REC_PER_BUF 32-byte records and a file of its
  * own; a full buffer is written out with one write(2). No lock, no
@@ -27,8 +29,10 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <execinfo.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <link.h>
 #include <omp-tools.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -86,6 +90,9 @@ enum {
                        ceil(d/32) records */
   R_SOURCE,         /* a=psource pointer (a R_STRING's key) or 0: the source
                        location of the thread's next chunks */
+  R_TASKLOOP,       /* a=encountering task, b=parallel, c=the program's call
+                       of the taskloop, e=the codeptr its tasks are created
+                       with (inside the runtime); a taskloop begins */
 };
 /* CH_LAST_ITER: holds the loop's last iteration (grainchunk_get_chunk_info);
  * CH_THREAD_LAST: the thread's last chunk of the loop (event 82). */
@@ -313,6 +320,58 @@ static void on_implicit_task(ompt_scope_endpoint_t ep, ompt_data_t *par,
   emit(R_IMPLICIT_BEGIN, t, task->value, par ? par->value : 0, num, 0, team);
 }
 
+/* The OpenMP runtime's code: [rt_lo, rt_hi), from its lookup function. */
+static uintptr_t rt_lo, rt_hi;
+
+static int find_runtime(struct dl_phdr_info *info, size_t size, void *arg) {
+  (void)size;
+  uintptr_t p = (uintptr_t)arg, lo = UINTPTR_MAX, hi = 0;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+      continue;
+    uintptr_t a = info->dlpi_addr + ph->p_vaddr;
+    if (a < lo)
+      lo = a;
+    if (a + ph->p_memsz > hi)
+      hi = a + ph->p_memsz;
+  }
+  if (p < lo || p >= hi)
+    return 0;
+  rt_lo = lo;
+  rt_hi = hi;
+  return 1;
+}
+
+static inline int in_runtime(const void *p) {
+  return (uintptr_t)p >= rt_lo && (uintptr_t)p < rt_hi;
+}
+
+/* A taskloop begins (the standard work event, on the encountering thread,
+ * inside the program's call of the runtime's taskloop entry). libomp gives
+ * this event and the creation of every task of the taskloop the same code
+ * pointer, a return address inside its own taskloop entry, for all
+ * taskloops. The program's call is the first return address below the
+ * runtime's frames: found once per taskloop (not per task) by unwinding,
+ * which no longer allocates once primed (initialize) and takes no lock
+ * (glibc 2.35+). */
+static void on_taskloop(uint64_t t, ompt_data_t *par, ompt_data_t *task,
+                        const void *ra) {
+  uintptr_t site = (uintptr_t)ra;
+  if (in_runtime(ra)) {
+    void *f[32];
+    int n = backtrace(f, 32), i = 0;
+    while (i < n && !in_runtime(f[i]))
+      i++; /* this tool (and whoever stands between it and the runtime) */
+    while (i < n && in_runtime(f[i]))
+      i++;
+    if (i < n)
+      site = (uintptr_t)f[i];
+  }
+  emit(R_TASKLOOP, t, task ? task->value : 0, par ? par->value : 0, site,
+       (uintptr_t)ra, 0);
+}
+
 static int is_loop(ompt_work_t w) {
   return w == ompt_work_loop || w == ompt_work_distribute ||
          (w >= 10 && w <= 13); /* OpenMP 6's loop_static..loop_other */
@@ -321,7 +380,12 @@ static int is_loop(ompt_work_t w) {
 static void on_work(ompt_work_t w, ompt_scope_endpoint_t ep, ompt_data_t *par,
                     ompt_data_t *task, uint64_t count, const void *ra) {
   uint64_t t = now();
-  if (is_loop(w))
+  if (w == ompt_work_taskloop) {
+    if (ep == ompt_scope_begin)
+      on_taskloop(t, par, task, ra);
+    return;
+  }
+  if (!ext_loop && is_loop(w))
     emit(ep == ompt_scope_begin ? R_LOOP_BEGIN : R_LOOP_END, t, task->value,
          par->value, (uintptr_t)ra, count, (uint32_t)w);
 }
@@ -438,6 +502,11 @@ static int initialize(ompt_function_lookup_t lookup, int device,
                                                 "grainchunk_get_chunk_info");
   t0_clock = now();
   t0_ns = now_ns();
+  ompt_interface_fn_t rt_fn = lookup("ompt_get_thread_data");
+  if (rt_fn)
+    dl_iterate_phdr(find_runtime, (void *)rt_fn);
+  void *prime[2];
+  backtrace(prime, 2); /* loads the unwinder now, not inside the program */
   const char *no_ext = getenv("GRAINCHUNK_RECORD_NO_EXT");
   if (!(no_ext && *no_ext == '1')) {
     /* The time function first: grainchunk measures durations only when a
@@ -464,7 +533,8 @@ static int initialize(ompt_function_lookup_t lookup, int device,
       {ompt_callback_implicit_task, (ompt_callback_t)on_implicit_task, 1},
       {ompt_callback_task_schedule, (ompt_callback_t)on_task_schedule, 1},
       {ompt_callback_sync_region_wait, (ompt_callback_t)on_sync_wait, 0},
-      {ext_loop ? 0 : ompt_callback_work, (ompt_callback_t)on_work, 1},
+      /* Loops (without 81) and taskloops. */
+      {ompt_callback_work, (ompt_callback_t)on_work, !ext_loop},
       {ext_chunk ? 0 : ompt_callback_dispatch, (ompt_callback_t)on_dispatch, 0},
       {ext_task ? 0 : ompt_callback_task_create,
        (ompt_callback_t)on_task_create, 1},

@@ -14,6 +14,10 @@
   check_graph.py tasks OUT N    tasktree.c's N tasks: the tree's shape, joins, work
   check_graph.py unknown OUT N  exactly N chunks, all of one loop, have unknown
                               times (NA), all other chunks times
+  check_graph.py names OUT    the grains per (kind, function, location) in
+                              grains.csv and GraphML, and the trace's names
+  check_graph.py functions GRAPH FILE  grainchunk-graph's user_function and
+                              demangle on each line of FILE ("name -> want")
 
 Prints one line per check; exits 1 with "FAILED: ..." on a mismatch.
 Debian's python3 with python3-networkx and python3-pil (install-deps.sh).
@@ -353,8 +357,56 @@ def unknown(out, n):
           f"{len(known)} others measured")
 
 
+def names(out):
+    """One line per (kind, function, location): its grains, from grains.csv;
+    GraphML labels and the trace's event names must agree with it."""
+    rows, _ = grains(out)
+    count = collections.Counter((r["grain_type"], r["outline_function"], r["source_location"])
+                                for r in rows)
+    labels = collections.Counter(r["loop"] or (f"task {r['source_location']} ({r['outline_function']})"
+                                               if r["outline_function"] != "?" else f"task {r['source_location']}")
+                                 for r in rows)
+    import networkx
+    g = networkx.read_graphml(os.path.join(out, "grains.graphml"))
+    got = collections.Counter(a["label"] for _, a in g.nodes(data=True)
+                              if a.get("grain_type") in ("chunk", "task"))
+    if got != labels:
+        fail(f"GraphML labels {sorted(got.items())} differ from grains.csv's {sorted(labels.items())}")
+    with open(os.path.join(out, "trace.json")) as f:
+        ev = json.load(f)
+    ev = ev["traceEvents"] if isinstance(ev, dict) else ev
+    got = collections.Counter(e["name"] for e in ev if e.get("ph") == "X")
+    if got != labels:
+        fail(f"trace names {sorted(got.items())} differ from grains.csv's {sorted(labels.items())}")
+    for (kind, fn, loc), n in sorted(count.items()):
+        print(f"check_graph: {kind} {fn} {loc}: {n}")
+
+
+def functions(graph, path):
+    import importlib.machinery
+    import importlib.util
+    loader = importlib.machinery.SourceFileLoader("grainchunk_graph", graph)
+    spec = importlib.util.spec_from_loader("grainchunk_graph", loader)
+    gg = importlib.util.module_from_spec(spec)
+    loader.exec_module(gg)
+    bad = 0
+    with open(path) as f:
+        for line in f:
+            if not line.strip() or line.startswith("#"):
+                continue
+            name, _, want = (x.strip() for x in line.rpartition("->"))
+            got = gg.demangle([gg.user_function(name)])[0]
+            if got != want:
+                print(f"check_graph: {name!r} -> {got!r}, expected {want!r}")
+                bad += 1
+    if bad:
+        fail(f"{bad} names")
+    print("check_graph: OK functions")
+
+
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
     {"known": known, "driver": driver, "graphml": graphml, "trace": trace,
      "png": lambda p, n: png(p, int(n)), "unknown": unknown,
-     "peak": peak, "deviation": deviation, "tasks": tasks}[cmd](*args)
+     "peak": peak, "deviation": deviation, "tasks": tasks, "names": names,
+     "functions": functions}[cmd](*args)
