@@ -31,15 +31,15 @@ typedef struct { /* OpenMP 5.2 ompt_dispatch_chunk_t (not in libomp 14's
 /* What the extension events know of a loop, from the entry point the
  * program called (extensions.c's forwarders). */
 typedef struct {
-  int sched;      /* ext_loop_sched_t; 0: the loop did not come through a
-                     forwarder, no extension events for it */
-  int is_signed;  /* the entry point's signedness */
-  int dynamic;    /* chunks come from __kmpc_dispatch_next_* */
-  int blocks;     /* static: the thread's chunks are stride apart */
-  int bits;       /* 32 or 64 */
-  int64_t step;   /* incr/st as passed */
-  double mark; /* the tool's time when the next chunk's making began; < 0:
-                  not known */
+  int sched;     /* ext_loop_sched_t; 0: the loop did not come through a
+                    forwarder, no extension events for it */
+  int is_signed; /* the entry point's signedness */
+  int dynamic;   /* chunks come from __kmpc_dispatch_next_* */
+  int blocks;    /* static: the thread's chunks are stride apart */
+  int bits;      /* 32 or 64 */
+  int64_t step;  /* incr/st as passed */
+  double mark;   /* the tool's time when the next chunk's making began; < 0:
+                    not known */
 } gc_loop_ext;
 
 /* One open loop of the thread (any loop the runtime announced with a work

@@ -1,7 +1,7 @@
 /* Test OMPT tool for the extension events (include/grainchunk.h): registers
  * 81 (loop), 82 (chunk), 84 (task creation), optionally 83 (a clock), and
- * the standard work, task_create and cancel events to compare against. It writes
- * one line per event, prefixed with the OS thread id, in per-thread
+ * the standard work, task_create and cancel events to compare against. It
+ * writes one line per event, prefixed with the OS thread id, in per-thread
  * buffers written out at the end (the order within a thread is what the
  * checker needs).
  *
