@@ -10,7 +10,9 @@
  *   OMP_TOOL_LIBRARIES=./libgrain_times_tool.so ./app
  *
  * Without grainchunk's runtime library in the program, the runtime refuses
- * the events and the tool says so.
+ * the events and the tool says so. Chunks marked GRAINCHUNK_CHUNK_MAY_NOT_RUN
+ * (a loop compiled without the plugin, cancellation on) count only if the
+ * thread did not leave the loop early (the standard cancel event).
  */
 #include "grainchunk.h"
 
@@ -27,7 +29,7 @@ static double now_ns(void) {
 
 /* Per thread: the loop it is in and its running totals. */
 static __thread struct {
-  int in_loop, chunks;
+  int in_loop, chunks, may_not_run, cancelled;
   double making, running, chunk_start;
 } t;
 static _Atomic long loops, chunks, tasks;
@@ -46,27 +48,31 @@ static void on_loop(ext_loop_sched_t sched, ompt_scope_endpoint_t endpoint,
       (void)step, (void)codeptr_ra;
   if (endpoint == ompt_scope_begin) {
     t.in_loop = 1;
-    t.chunks = 0;
+    t.chunks = t.may_not_run = t.cancelled = 0;
     t.making = t.running = 0;
     return;
   }
   if (t.chunks) /* the last chunk ran until the loop's end */
     t.running += now_ns() - t.chunk_start;
   atomic_fetch_add(&loops, 1);
-  atomic_fetch_add(&chunks, t.chunks);
+  /* Which of those ran is unknown if the thread left the loop early. */
+  atomic_fetch_add(&chunks, t.chunks + (t.cancelled ? 0 : t.may_not_run));
   add(&making_ns, t.making);
   add(&running_ns, t.running);
   t.in_loop = 0;
 }
 
 static void on_chunk(ompt_data_t *task_data, int64_t lower, int64_t upper,
-                     double create_duration, int last_chunk) {
-  (void)task_data, (void)lower, (void)upper, (void)last_chunk;
+                     double create_duration, int flags) {
+  (void)task_data, (void)lower, (void)upper;
   double now = now_ns();
   /* The previous chunk ran until this one's making began. */
   if (t.chunks)
     t.running += now - create_duration - t.chunk_start;
-  t.chunks++;
+  if (flags & GRAINCHUNK_CHUNK_MAY_NOT_RUN)
+    t.may_not_run++;
+  else
+    t.chunks++;
   t.making += create_duration;
   t.chunk_start = now;
 }
@@ -79,6 +85,13 @@ static void on_task(ompt_data_t *parent_task_data,
       (void)has_dependences, (void)codeptr_ra;
   atomic_fetch_add(&tasks, 1);
   add(&task_ns, event_duration);
+}
+
+static void on_cancel(ompt_data_t *task_data, int flags,
+                      const void *codeptr_ra) {
+  (void)task_data, (void)codeptr_ra;
+  if (t.in_loop && (flags & ompt_cancel_loop))
+    t.cancelled = 1;
 }
 
 static int initialize(ompt_function_lookup_t lookup, int device,
@@ -96,6 +109,8 @@ static int initialize(ompt_function_lookup_t lookup, int device,
                (ompt_callback_t)on_chunk) == ompt_set_always &&
            set((ompt_callbacks_t)ext_callback_task_create,
                (ompt_callback_t)on_task) == ompt_set_always;
+  if (ok)
+    set(ompt_callback_cancel, (ompt_callback_t)on_cancel);
   if (!ok)
     fprintf(stderr, "grain_times_tool: this runtime has no grainchunk "
                     "extension events (is the program linked with "

@@ -79,18 +79,44 @@ typedef void (*ext_callback_loop_t)(ext_loop_sched_t loop_sched,
                                     ompt_data_t *task_data, int is_iter_signed,
                                     int64_t step, const void *codeptr_ra);
 
-/* 82: every chunk of every loop, once, on the thread that runs it, before it
- * runs. lower/upper: inclusive, in the iteration space passed to the runtime
- * (unsigned iteration variables: the bits of the value). create_duration:
- * the time (ext_tool_time's unit) this thread spent producing the chunk; 0
- * without a time function. When not 0, it ends with the last call of the
- * tool's time function on this thread, made right before this event, so a
- * tool may take that reading as the chunk's start instead of reading its
- * clock again. last_chunk: 1 iff it is this thread's last chunk of the loop
- * (static) or the runtime's last-chunk flag (dynamic, guided). */
+/* 82: every chunk of every loop that runs, once, on the thread that runs
+ * it, before it runs. lower/upper: inclusive, in the iteration space passed
+ * to the runtime (unsigned iteration variables: the bits of the value).
+ * create_duration: the time (ext_tool_time's unit) this thread spent
+ * producing the chunk; 0 without a time function and for AHEAD chunks.
+ * When not 0, it ends with the last call of the tool's time function on
+ * this thread, made right before this event, so a tool may take that
+ * reading as the chunk's start instead of reading its clock again.
+ * flags: GRAINCHUNK_CHUNK_* bits (TR4E's last_chunk is bit 0; chunks
+ * reported at their start carry no other bit, so there it is 0 or 1). */
 typedef void (*ext_callback_chunk_t)(ompt_data_t *task_data, int64_t lower,
                                      int64_t upper, double create_duration,
-                                     int last_chunk);
+                                     int flags);
+
+/* Bits of event 82's flags. Test bits, not the value. */
+enum {
+  /* The chunk holds the last iteration of the iteration space the loop
+   * passed to the runtime (the loop's last iteration; for the loop of a
+   * combined distribute parallel for, the last of the team's part), for
+   * every schedule: what the runtime's own last flags and grainchunk_chunk_
+   * info_t's is_last mean. A property of the chunk, known before it runs:
+   * when cancellation ends the loop before that chunk, no chunk has it. */
+  GRAINCHUNK_CHUNK_LAST = 1,
+  /* Reported ahead: a static loop compiled without the plugin has no call
+   * at a chunk's start, so every chunk of the thread is reported when the
+   * loop's init call returns, before any runs; these are the thread's
+   * chunks after its first. The event's time is not the chunk's start and
+   * create_duration is 0. */
+  GRAINCHUNK_CHUNK_AHEAD = 2,
+  /* Reported ahead, in a worksharing loop that cancellation can end
+   * (cancellation is on: OMP_CANCELLATION=true): the chunk runs unless the
+   * thread leaves the loop before reaching it. A thread that leaves a loop
+   * early gets the standard ompt_callback_cancel with ompt_cancel_loop
+   * (activated or detected) before the loop's end; of its chunks with this
+   * bit, the runtime cannot know which ran. A thread without that event in
+   * the loop ran them all. */
+  GRAINCHUNK_CHUNK_MAY_NOT_RUN = 4
+};
 
 /* 83: the tool's clock; grainchunk measures create_duration and
  * event_duration with it. */

@@ -3,7 +3,7 @@
  * A tool registers, through the ompt_set_callback its initialize receives,
  * the extension events of Langdal's TR4E runtime and grainchunk's task
  * creation event (include/grainchunk.h, docs/extensions.md):
- *   81 loop begin/end   82 chunk (with its making time, last flag)
+ *   81 loop begin/end   82 chunk (with its making time and flags)
  *   83 the tool's clock 84 task creation (with its making time)
  * libomp knows nothing of them. This library learns what it needs by
  * defining the libomp entry points involved and forwarding each to
@@ -39,7 +39,14 @@
  * - static loops built without the plugin: every chunk of the thread is
  *   known when the init call returns (block-cyclic from the runtime's
  *   first chunk and stride), and is reported then, before any runs; only
- *   the first has a making time (the init call);
+ *   the first has a making time (the init call). The others are marked
+ *   GRAINCHUNK_CHUNK_AHEAD, and where cancellation is on (the cancel-var
+ *   ICV, read once) also GRAINCHUNK_CHUNK_MAY_NOT_RUN: the program makes
+ *   no call between them that would tell which ran, so the library does
+ *   not guess. A thread that leaves a loop early gets the standard
+ *   ompt_callback_cancel (ompt_cancel_loop) from the runtime itself, which
+ *   is all anyone can know of it; the library need not stand in
+ *   __kmpc_cancel or __kmpc_cancellationpoint for it;
  * - dynamic, guided, runtime, auto, ordered: each chunk __kmpc_dispatch_next
  *   hands out, timed over that call.
  *===----------------------------------------------------------------------===*/
@@ -104,6 +111,22 @@ static int base_schedule(int32_t s) {
 
 typedef int (*get_schedule_fn)(int *kind, int *chunk);
 static get_schedule_fn omp_get_schedule_fn;
+typedef int (*get_cancellation_fn)(void);
+static get_cancellation_fn omp_get_cancellation_fn;
+
+/* Whether cancellation can end a worksharing loop early: the cancel-var
+ * ICV (OMP_CANCELLATION), fixed when the runtime starts, so asked once
+ * (from a loop's init wrapper: the runtime is up by then). -1: not asked
+ * yet. A runtime that cannot say is taken to allow it. */
+static atomic_int cancellation = -1;
+static int cancellation_on(void) {
+  int c = atomic_load_explicit(&cancellation, memory_order_relaxed);
+  if (GC_UNLIKELY(c < 0)) {
+    c = !omp_get_cancellation_fn || omp_get_cancellation_fn() != 0;
+    atomic_store_explicit(&cancellation, c, memory_order_relaxed);
+  }
+  return c;
+}
 
 /* The schedule the runtime uses for a loop with schedule value s: runtime
  * reads the run-sched-var (omp_get_schedule), auto is libomp's guided. */
@@ -292,6 +315,14 @@ GC_FORWARD(void, __kmpc_taskloop_5, GC_TASKLOOP5_PARAMS, GC_TASKLOOP5_ARGS)
 
 /*===------------------------------ wrappers ----------------------------===*/
 
+/* The flags of a static chunk reported ahead (not its thread's first): in a
+ * worksharing loop, cancellation may end the thread's part before it. A
+ * distribute loop cannot be cancelled. */
+static int ahead_flags(const gc_frame *f) {
+  int may_skip = f->kind == GC_DISPATCH_WS_LOOP_CHUNK && cancellation_on();
+  return GRAINCHUNK_CHUNK_AHEAD | (may_skip ? GRAINCHUNK_CHUNK_MAY_NOT_RUN : 0);
+}
+
 /* Static init: what the loop is, its bounds and the thread's stride. For a
  * loop built without the plugin, every chunk of the thread is reported
  * here. B: bits; S: signed; T/UT/ST: its types. */
@@ -309,7 +340,6 @@ GC_FORWARD(void, __kmpc_taskloop_5, GC_TASKLOOP5_PARAMS, GC_TASKLOOP5_ARGS)
     p->step = incr;                                                            \
     p->blocks = base == SCH_STATIC_CHUNKED || base == SCH_DIST_STATIC_CHUNKED; \
     T glb = *plower, gub = *pupper;                                            \
-    p->upper = S ? (uint64_t)(int64_t)gub : (uint64_t)gub;                     \
     p->mark = clock_now(now);                                                  \
     t->pending_opened = 0;                                                     \
     const void *saved = t->ra_override;                                        \
@@ -325,14 +355,13 @@ GC_FORWARD(void, __kmpc_taskloop_5, GC_TASKLOOP5_PARAMS, GC_TASKLOOP5_ARGS)
     int up = incr > 0;                                                         \
     UT span = up ? (UT)ub - (UT)lb : (UT)lb - (UT)ub;                          \
     UT stride = up ? (UT) * pstride : (UT)0 - (UT) * pstride;                  \
-    f->ext.stride = stride;                                                    \
-    f->ext.one_walk = f->ext.blocks && chunk > 0 && span >= (UT)chunk;         \
     ext_callback_chunk_t cb =                                                  \
         atomic_load_explicit(&gc_ext_chunk, memory_order_acquire);             \
     if (f->owned || !cb || incr == 0)                                          \
       return;                                                                  \
     /* Built without the plugin: the thread's chunks, in distances from the    \
-     * loop's first iteration. */                                              \
+     * loop's first iteration; the first one at its start, the others ahead.   \
+     */                                                                        \
     if (up ? (gub < glb || lb < glb || lb > gub)                               \
            : (gub > glb || lb > glb || lb < gub))                              \
       return;                                                                  \
@@ -342,15 +371,19 @@ GC_FORWARD(void, __kmpc_taskloop_5, GC_TASKLOOP5_PARAMS, GC_TASKLOOP5_ARGS)
     if (now && f->ext.mark >= 0)                                               \
       d = now() - f->ext.mark;                                                 \
     f->ext.mark = -1;                                                          \
+    int flags = 0;                                                             \
     for (;;) {                                                                 \
       UT e = total - s <= span ? total : s + span;                             \
-      int last = !f->ext.blocks || stride == 0 || total - s < stride;          \
+      int thread_last = !f->ext.blocks || stride == 0 || total - s < stride;   \
       T lo = (T)(up ? (UT)glb + s : (UT)glb - s);                              \
       T hi = (T)(up ? (UT)glb + e : (UT)glb - e);                              \
       cb(f->task_data, S ? (int64_t)lo : (int64_t)(uint64_t)lo,                \
-         S ? (int64_t)hi : (int64_t)(uint64_t)hi, d, last);                    \
-      if (last)                                                                \
+         S ? (int64_t)hi : (int64_t)(uint64_t)hi, d,                           \
+         flags | (e == total ? GRAINCHUNK_CHUNK_LAST : 0));                    \
+      if (thread_last)                                                         \
         break;                                                                 \
+      if (!flags)                                                              \
+        flags = ahead_flags(f);                                                \
       d = 0;                                                                   \
       s += stride;                                                             \
     }                                                                          \
@@ -402,7 +435,7 @@ GC_DISPATCH_INIT_WRAPPER(8u, uint64_t, int64_t, 0, 64)
     if (rc && cb && f && f->ext.dynamic)                                       \
       cb(f->task_data, S ? (int64_t)*plb : (int64_t)(uint64_t)*plb,            \
          S ? (int64_t)*pub : (int64_t)(uint64_t)*pub, now ? now() - t0 : 0,    \
-         *pl != 0);                                                            \
+         *pl ? GRAINCHUNK_CHUNK_LAST : 0);                                     \
     return rc;                                                                 \
   }
 
@@ -498,7 +531,10 @@ static void resolve(int everywhere) {
     if (!omp_get_schedule_fn)
       omp_get_schedule_fn =
           (get_schedule_fn)find_real("omp_get_schedule", everywhere);
-    if (all && omp_get_schedule_fn)
+    if (!omp_get_cancellation_fn)
+      omp_get_cancellation_fn =
+          (get_cancellation_fn)find_real("omp_get_cancellation", everywhere);
+    if (all && omp_get_schedule_fn && omp_get_cancellation_fn)
       atomic_store(&resolved, 1);
   }
   update_slots();
@@ -528,18 +564,10 @@ void gc_ext_work(const gc_frame *f, ompt_scope_endpoint_t endpoint,
        f->ext.is_signed, f->ext.step, codeptr_ra);
 }
 
-void gc_ext_static_chunk(gc_frame *f, ext_callback_chunk_t cb, uint64_t lower,
-                         uint64_t upper) {
+void gc_ext_static_chunk(gc_frame *f, ext_callback_chunk_t cb, int32_t last,
+                         uint64_t lower, uint64_t upper) {
   if (!f->ext.sched)
     return; /* its init call did not come through this library */
-  uint64_t mask = f->ext.bits == 32 ? 0xffffffffu : ~(uint64_t)0;
-  int last;
-  if (!f->ext.blocks)
-    last = 1; /* one range per thread */
-  else if (f->ext.one_walk)
-    last = ((f->ext.upper - upper) & mask) == 0;
-  else
-    last = ((f->ext.upper - lower) & mask) < (f->ext.stride & mask);
   double d = 0;
   ext_tool_time_t now =
       atomic_load_explicit(&gc_ext_time, memory_order_acquire);
@@ -549,7 +577,8 @@ void gc_ext_static_chunk(gc_frame *f, ext_callback_chunk_t cb, uint64_t lower,
       d = n - f->ext.mark;
     f->ext.mark = -1; /* the chunk-end call sets it again */
   }
-  cb(f->task_data, (int64_t)lower, (int64_t)upper, d, last);
+  cb(f->task_data, (int64_t)lower, (int64_t)upper, d,
+     last ? GRAINCHUNK_CHUNK_LAST : 0);
 }
 
 static void shim_task_create(ompt_data_t *parent_task_data,
@@ -716,5 +745,6 @@ void gc_ext_reset(void) {
   atomic_store(&tool_task_create, NULL);
   atomic_store(&tool_task_schedule, NULL);
   atomic_store(&warned_order, 0);
+  atomic_store(&cancellation, -1);
   update_slots();
 }

@@ -56,8 +56,6 @@
 /* OpenMP 5.2 values; older omp-tools.h headers lack some of them (libomp
  * 14's has neither ompt_dispatch_ws_loop_chunk nor ompt_dispatch_chunk_t), and
  * the tool may be built against a newer header than the runtime's. */
-#define GC_DISPATCH_WS_LOOP_CHUNK 3
-#define GC_DISPATCH_DISTRIBUTE_CHUNK 5
 #define GC_WORK_LOOP 1
 #define GC_WORK_DISTRIBUTE 6
 #define GC_WORK_LOOP_STATIC 10
@@ -147,7 +145,7 @@ static inline void deliver(gc_frame *f, ident_t *loc, int32_t last,
 __attribute__((noinline)) static void
 report_ext(gc_frame *f, ext_callback_chunk_t ext, ident_t *loc, int32_t last,
            uint64_t lower, uint64_t upper, uint64_t iterations) {
-  gc_ext_static_chunk(f, ext, lower, upper);
+  gc_ext_static_chunk(f, ext, last, lower, upper);
   deliver(f, loc, last, lower, iterations);
 }
 

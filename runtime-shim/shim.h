@@ -31,22 +31,23 @@ typedef struct { /* OpenMP 5.2 ompt_dispatch_chunk_t (not in libomp 14's
 /* What the extension events know of a loop, from the entry point the
  * program called (extensions.c's forwarders). */
 typedef struct {
-  int sched;      /* ext_loop_sched_t; 0: the loop did not come through a
-                     forwarder, no extension events for it */
-  int is_signed;  /* the entry point's signedness */
-  int dynamic;    /* chunks come from __kmpc_dispatch_next_* */
-  int blocks;     /* static: the thread's chunks are stride apart */
-  int one_walk;   /* static, one-thread team: the program walks the range */
-  int bits;       /* 32 or 64 */
-  int64_t step;   /* incr/st as passed */
-  uint64_t upper; /* static: the loop's last iteration (global upper) */
-  uint64_t stride;
-  double mark; /* the tool's time when the next chunk's making began; < 0:
-                  not known */
+  int sched;     /* ext_loop_sched_t; 0: the loop did not come through a
+                    forwarder, no extension events for it */
+  int is_signed; /* the entry point's signedness */
+  int dynamic;   /* chunks come from __kmpc_dispatch_next_* */
+  int blocks;    /* static: the thread's chunks are stride apart */
+  int bits;      /* 32 or 64 */
+  int64_t step;  /* incr/st as passed */
+  double mark;   /* the tool's time when the next chunk's making began; < 0:
+                    not known */
 } gc_loop_ext;
 
 /* One open loop of the thread (any loop the runtime announced with a work
  * begin event, instrumented or not). */
+/* The dispatch kinds of chunks (OpenMP 5.2's ompt_dispatch_t values). */
+#define GC_DISPATCH_WS_LOOP_CHUNK 3
+#define GC_DISPATCH_DISTRIBUTE_CHUNK 5
+
 typedef struct {
   ompt_data_t *parallel_data;
   ompt_data_t *task_data;
@@ -99,9 +100,10 @@ int gc_ext_needs_work(void) GC_HIDDEN;
 /* A loop's work begin (after its record is open) and end (before). */
 void gc_ext_work(const gc_frame *f, ompt_scope_endpoint_t endpoint,
                  const void *codeptr_ra) GC_HIDDEN;
-/* An instrumented static chunk (the hot path; only with a chunk callback). */
-void gc_ext_static_chunk(gc_frame *f, ext_callback_chunk_t cb, uint64_t lower,
-                         uint64_t upper) GC_HIDDEN;
+/* An instrumented static chunk (the hot path; only with a chunk callback);
+ * last: the plugin's flag (the chunk holds the loop's last iteration). */
+void gc_ext_static_chunk(gc_frame *f, ext_callback_chunk_t cb, int32_t last,
+                         uint64_t lower, uint64_t upper) GC_HIDDEN;
 /* Forget everything (tool finalized, or the unit tests' reset). */
 void gc_ext_reset(void) GC_HIDDEN;
 /* Resolves the runtime's entry points the library forwards to. */

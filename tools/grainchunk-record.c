@@ -9,7 +9,10 @@
  * - extension events 81-84: registered with ompt_set_callback and used only
  *   when the answer is ompt_set_always (grainchunk's runtime library is in
  *   the process). Then chunks carry their creation time (create_duration)
- *   and tasks theirs (event_duration), measured with this tool's clock (83).
+ *   and tasks theirs (event_duration), measured with this tool's clock (83),
+ *   and their flags; the standard cancel event is recorded too (which
+ *   threads left a loop early: their chunks marked MAY_NOT_RUN may not
+ *   have run).
  * - otherwise the standard events (dispatch ws_loop_chunk, work, task_create,
  *   task_schedule, implicit_task, sync_region_wait); creation times are then
  *   recorded as unmeasured, never guessed. grainchunk_get_chunk_info (found
@@ -64,7 +67,7 @@ typedef struct wide {
 } wide_t;
 _Static_assert(sizeof(rec_t) == 32 && sizeof(wide_t) == 32,
                "record layout is part of the format");
-#define RECORD_VERSION 2
+#define RECORD_VERSION 3
 #define R_WIDE 0x80u
 
 enum {
@@ -93,15 +96,19 @@ enum {
   R_TASKLOOP,       /* a=encountering task, b=parallel, c=the program's call
                        of the taskloop, e=the codeptr its tasks are created
                        with (inside the runtime); a taskloop begins */
+  R_CANCEL,         /* a=task, d=ompt_cancel_flag_t flags: the standard
+                       cancel event (a thread leaving a loop early) */
 };
-/* CH_LAST_ITER: holds the loop's last iteration (grainchunk_get_chunk_info);
- * CH_THREAD_LAST: the thread's last chunk of the loop (event 82). */
+/* CH_LAST_ITER: holds the loop's last iteration (grainchunk_get_chunk_info,
+ * event 82's GRAINCHUNK_CHUNK_LAST); CH_AHEAD, CH_MAY_NOT_RUN: event 82's
+ * GRAINCHUNK_CHUNK_AHEAD and _MAY_NOT_RUN (include/grainchunk.h). */
 enum {
   CH_LAST_ITER = 1,
   CH_LAST_ITER_KNOWN = 2,
   CH_DISTRIBUTE = 4,
   CH_EXT = 8,
-  CH_THREAD_LAST = 16
+  CH_AHEAD = 16,
+  CH_MAY_NOT_RUN = 32
 };
 #define NO_TICKS UINT32_MAX
 #define UNMEASURED UINT64_MAX
@@ -462,12 +469,22 @@ static void on_ext_loop(ext_loop_sched_t sched, ompt_scope_endpoint_t ep,
  * taken on this thread right before this call (include/grainchunk.h): that
  * reading is the chunk's start, and the clock is not read again. */
 static void on_ext_chunk(ompt_data_t *task, int64_t lower, int64_t upper,
-                         double create_duration, int last) {
+                         double create_duration, int flags) {
   (void)task;
   uint64_t t =
       ext_time && create_duration != 0.0 && last_reading ? last_reading : now();
   emit_chunk(t, (uint64_t)lower, (uint64_t)upper, create_duration,
-             CH_EXT | (last ? CH_THREAD_LAST : 0));
+             CH_EXT | CH_LAST_ITER_KNOWN |
+                 (flags & GRAINCHUNK_CHUNK_LAST ? CH_LAST_ITER : 0) |
+                 (flags & GRAINCHUNK_CHUNK_AHEAD ? CH_AHEAD : 0) |
+                 (flags & GRAINCHUNK_CHUNK_MAY_NOT_RUN ? CH_MAY_NOT_RUN : 0));
+}
+
+/* A thread leaves a loop early: of its chunks marked CH_MAY_NOT_RUN in that
+ * loop, an unknown number ran (grainchunk-graph leaves them out). */
+static void on_cancel(ompt_data_t *task, int flags, const void *ra) {
+  (void)ra;
+  emit(R_CANCEL, now(), task ? task->value : 0, 0, 0, 0, (uint32_t)flags);
 }
 
 static void on_ext_task_create(ompt_data_t *parent, const ompt_frame_t *frame,
@@ -536,6 +553,7 @@ static int initialize(ompt_function_lookup_t lookup, int device,
       /* Loops (without 81) and taskloops. */
       {ompt_callback_work, (ompt_callback_t)on_work, !ext_loop},
       {ext_chunk ? 0 : ompt_callback_dispatch, (ompt_callback_t)on_dispatch, 0},
+      {ext_chunk ? ompt_callback_cancel : 0, (ompt_callback_t)on_cancel, 0},
       {ext_task ? 0 : ompt_callback_task_create,
        (ompt_callback_t)on_task_create, 1},
   };

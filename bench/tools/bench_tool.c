@@ -109,8 +109,8 @@ static void on_loop(ext_loop_sched_t loop_sched, ompt_scope_endpoint_t endpoint,
 
 #if BENCH_TOOL == BENCH_CHUNK || BENCH_TOOL == BENCH_CHUNKTIME
 static void on_chunk(ompt_data_t *task_data, int64_t lower, int64_t upper,
-                     double create_duration, int last_chunk) {
-  (void)task_data, (void)lower, (void)upper, (void)last_chunk;
+                     double create_duration, int flags) {
+  (void)task_data, (void)lower, (void)upper, (void)flags;
   int s = my_slot();
   counter[s].events++;
   counter[s].duration += create_duration;

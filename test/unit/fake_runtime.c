@@ -91,3 +91,6 @@ void *__kmpc_omp_task_alloc(void *loc, int32_t gtid, int32_t flags,
   fake_task_allocs++;
   return &fake_task_allocs;
 }
+
+int fake_cancellation;
+int omp_get_cancellation(void) { return fake_cancellation; }

@@ -31,6 +31,9 @@ void __kmpc_dispatch_init_4(void *loc, int32_t gtid, int32_t schedule,
                             int32_t lb, int32_t ub, int32_t st, int32_t chunk);
 extern fake_dispatch_next_hook_t fake_dispatch_next_hook;
 extern int fake_task_allocs;
+/* What omp_get_cancellation answers (the cancel-var ICV). */
+extern int fake_cancellation;
+int omp_get_cancellation(void);
 void __kmpc_for_static_init_4(void *loc, int32_t gtid, int32_t schedtype,
                               int32_t *plast, int32_t *plower, int32_t *pupper,
                               int32_t *pstride, int32_t incr, int32_t chunk);

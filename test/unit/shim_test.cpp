@@ -637,6 +637,7 @@ protected:
     StdCreates = 0;
     fake_static_init_hook = nullptr;
     fake_dispatch_next_hook = nullptr;
+    fake_cancellation = 0;
     setenv("FAKE_TOOL_CALLBACKS", "", 1);
     startWithTool();
     Set = (ompt_set_callback_t)tool()->lookup("ompt_set_callback");
@@ -726,7 +727,8 @@ TEST_F(ExtTest, StaticLoopBuiltWithoutThePluginReportsEveryChunkAtItsStart) {
   EXPECT_TRUE(inShim(RuntimeRa));
   EXPECT_FALSE(inShim(ExtEvents[0].Ra));
   EXPECT_NE(ExtEvents[0].Ra, nullptr);
-  // [0, 3] then [8, 9], the thread's last; only the first is timed.
+  // [0, 3] at its start, timed; then [8, 9] ahead, untimed, with the
+  // loop's last iteration. Cancellation is off: it surely runs.
   EXPECT_EQ(ExtEvents[1].What, 'C');
   EXPECT_EQ(ExtEvents[1].Lo, 0);
   EXPECT_EQ(ExtEvents[1].Hi, 3);
@@ -734,12 +736,73 @@ TEST_F(ExtTest, StaticLoopBuiltWithoutThePluginReportsEveryChunkAtItsStart) {
   EXPECT_GT(ExtEvents[1].Dur, 0);
   EXPECT_EQ(ExtEvents[2].Lo, 8);
   EXPECT_EQ(ExtEvents[2].Hi, 9);
-  EXPECT_EQ(ExtEvents[2].A, 1);
+  EXPECT_EQ(ExtEvents[2].A, GRAINCHUNK_CHUNK_LAST | GRAINCHUNK_CHUNK_AHEAD);
   EXPECT_EQ(ExtEvents[2].Dur, 0);
   rtWork()(LoopStatic, ompt_scope_end, &LoopPd, &LoopTd, 0, &Lo);
   ASSERT_EQ(ExtEvents.size(), 4u);
   EXPECT_EQ(ExtEvents[3].A, ext_loop_sched_static * 10 + ompt_scope_end);
   EXPECT_EQ(ExtEvents[3].Ra, &Lo);
+}
+
+// Thread 1 of 2 of the same loop: [4, 7] only, without the last iteration.
+void staticInitTid1(int32_t, int32_t *Lo, int32_t *Up, int32_t *St, int32_t,
+                    int32_t Chunk, const void *Ra) {
+  *Lo = Chunk, *Up = 2 * Chunk - 1, *St = 2 * Chunk;
+  rtWork()(LoopStatic, ompt_scope_begin, &LoopPd, &LoopTd, 0, Ra);
+}
+
+// schedule(static, 2) over [0, 9], one thread of 2: [0, 1], [4, 5], [8, 9];
+// as a worksharing loop or (Kind) a distribute loop.
+ompt_work_t StaticKind;
+void staticInitTid0Of2Chunk2(int32_t, int32_t *Lo, int32_t *Up, int32_t *St,
+                             int32_t, int32_t, const void *Ra) {
+  *Lo = 0, *Up = 1, *St = 4;
+  rtWork()(StaticKind, ompt_scope_begin, &LoopPd, &LoopTd, 0, Ra);
+}
+
+std::vector<int> chunkFlags() {
+  std::vector<int> F;
+  for (const ExtEvent &E : ExtEvents)
+    if (E.What == 'C')
+      F.push_back(E.A);
+  return F;
+}
+
+std::vector<int> runStaticChunk2(ompt_work_t Kind) {
+  StaticKind = Kind;
+  fake_static_init_hook = staticInitTid0Of2Chunk2;
+  ExtEvents.clear();
+  int32_t L = 0, Lo = 0, Up = 9, St = 1;
+  __kmpc_for_static_init_4(nullptr, 0, 33, &L, &Lo, &Up, &St, 1, 2);
+  rtWork()(Kind, ompt_scope_end, &LoopPd, &LoopTd, 0, &Lo);
+  return chunkFlags();
+}
+const int Ahead = GRAINCHUNK_CHUNK_AHEAD, LastIt = GRAINCHUNK_CHUNK_LAST,
+          MayNot = GRAINCHUNK_CHUNK_MAY_NOT_RUN;
+
+TEST_F(ExtTest, ChunksReportedAheadAreSureToRunWhereCancellationIsOff) {
+  registerAll();
+  EXPECT_EQ(runStaticChunk2(LoopStatic),
+            (std::vector<int>{0, Ahead, Ahead | LastIt}));
+}
+
+TEST_F(ExtTest, ChunksReportedAheadMayNotRunWhereCancellationIsOn) {
+  fake_cancellation = 1;
+  registerAll();
+  EXPECT_EQ(runStaticChunk2(LoopStatic),
+            (std::vector<int>{0, Ahead | MayNot, Ahead | MayNot | LastIt}))
+      << "the first chunk starts when the init call returns; cancellation "
+         "may end the thread's part before the others";
+  // A distribute loop cannot be cancelled.
+  EXPECT_EQ(runStaticChunk2((ompt_work_t)ompt_work_distribute),
+            (std::vector<int>{0, Ahead, Ahead | LastIt}));
+  // Unchunked: one range per thread, at its start. Its last flag is the
+  // loop's last iteration, not "the thread's last chunk".
+  fake_static_init_hook = staticInitTid1;
+  ExtEvents.clear();
+  int32_t L = 0, Lo = 0, Up = 9, St = 1;
+  __kmpc_for_static_init_4(nullptr, 0, 34, &L, &Lo, &Up, &St, 1, 4);
+  EXPECT_EQ(chunkFlags(), (std::vector<int>{0}));
 }
 
 TEST_F(ExtTest, InstrumentedStaticChunksAreTimedFromThePreviousChunksEnd) {
@@ -759,7 +822,8 @@ TEST_F(ExtTest, InstrumentedStaticChunksAreTimedFromThePreviousChunksEnd) {
   EXPECT_EQ(ExtEvents[1].A, 0);
   EXPECT_GT(ExtEvents[1].Dur, 0);
   EXPECT_EQ(ExtEvents[2].Lo, 8);
-  EXPECT_EQ(ExtEvents[2].A, 1) << "the thread's last chunk";
+  EXPECT_EQ(ExtEvents[2].A, GRAINCHUNK_CHUNK_LAST)
+      << "the plugin's flag: the loop's last iteration; never ahead";
   EXPECT_EQ(ExtEvents[2].Dur, 101) << "from the end call to the chunk call";
 }
 
@@ -809,7 +873,8 @@ TEST_F(ExtTest, DispatchedChunksAreTimedOverTheRuntimeCall) {
   EXPECT_EQ(ExtEvents[1].Dur, 6) << "the runtime's work and the clock call";
   EXPECT_EQ(ExtEvents[2].Lo, 3);
   EXPECT_EQ(ExtEvents[2].Hi, 4);
-  EXPECT_EQ(ExtEvents[2].A, 1) << "the runtime's last-chunk flag";
+  EXPECT_EQ(ExtEvents[2].A, GRAINCHUNK_CHUNK_LAST)
+      << "the runtime's last-chunk flag";
   EXPECT_EQ(ExtEvents[3].A, ext_loop_sched_dynamic * 10 + ompt_scope_end);
   // The runtime's work end came from inside the library: the tool gets the
   // program's call site.

@@ -1,7 +1,7 @@
 /* Test OMPT tool for the extension events (include/grainchunk.h): registers
  * 81 (loop), 82 (chunk), 84 (task creation), optionally 83 (a clock), and
- * the standard work and task_create events to compare against. It writes
- * one line per event, prefixed with the OS thread id, in per-thread
+ * the standard work, task_create and cancel events to compare against. It
+ * writes one line per event, prefixed with the OS thread id, in per-thread
  * buffers written out at the end (the order within a thread is what the
  * checker needs).
  *
@@ -16,7 +16,11 @@
  *                                          standard work begin's just before
  *   We <ok>                                the standard work end after an
  *                                          Le: 1 if their codeptr_ra agree
- *   C <lower> <upper> <duration> <last>    chunk
+ *   C <lower> <upper> <duration> <flags> <ends>  chunk (GRAINCHUNK_CHUNK_*
+ *                                          flags; ends: 1 if a duration
+ *                                          is 0 or ends at the thread's
+ *                                          last clock reading)
+ *   X <flags>                              the standard ompt_callback_cancel
  *   T <flags> <deps> <duration> <ok>       task creation (84); ok: 1 if the
  *                                          standard task_create with the
  *                                          same task came just before
@@ -156,10 +160,15 @@ static void on_loop(ext_loop_sched_t sched, ompt_scope_endpoint_t endpoint,
 }
 
 static void on_chunk(ompt_data_t *td, int64_t lower, int64_t upper,
-                     double duration, int last) {
+                     double duration, int flags) {
   (void)td;
   emit("C %lld %lld %.17g %d %d", (long long)lower, (long long)upper, duration,
-       last, duration == 0 || ends_at_last_reading(duration));
+       flags, duration == 0 || ends_at_last_reading(duration));
+}
+
+static void on_cancel(ompt_data_t *td, int flags, const void *ra) {
+  (void)td, (void)ra;
+  emit("X %d", flags);
 }
 
 static void on_task_create(ompt_data_t *parent, const ompt_frame_t *frame,
@@ -191,6 +200,7 @@ static int initialize(ompt_function_lookup_t lookup, int dev,
   emit("R work %d", set(ompt_callback_work, (ompt_callback_t)on_work));
   emit("R task_create %d",
        set(ompt_callback_task_create, (ompt_callback_t)on_task_create));
+  emit("R cancel %d", set(ompt_callback_cancel, (ompt_callback_t)on_cancel));
   emit("R 81 %d",
        set((ompt_callbacks_t)ext_callback_loop, (ompt_callback_t)on_loop));
   emit("R 82 %d",

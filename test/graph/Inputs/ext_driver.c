@@ -97,7 +97,7 @@ static void *worker(void *arg) {
       if (cb[ext_tool_time])
         ((ext_tool_time_t)cb[ext_tool_time])();
       CALL(ext_callback_chunk_t, ext_callback_chunk, &tdata[t], k, k,
-           creation(k), k + 2 >= NCHUNKS);
+           creation(k), k == NCHUNKS - 1 ? GRAINCHUNK_CHUNK_LAST : 0);
     } else {
       /* OpenMP 5.2's ompt_dispatch_chunk_t and ws_loop_chunk (3), which
        * libomp 14's header lacks. */
