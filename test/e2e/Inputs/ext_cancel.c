@@ -74,38 +74,15 @@ void lib_plain_loop(void) {
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "thread_log.h"
+
 void lib_cancel_loop(void);
 void lib_plain_loop(void);
 
-#define MAX_THREADS 256
-typedef struct {
-  char *buf;
-  size_t len, cap;
-  long tid;
-} tbuf;
-static tbuf bufs[MAX_THREADS];
-static int nbufs;
-static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-static __thread tbuf *me;
 static long long ran, sum;
 
 void ext_log(const char *fmt, long long a, long long b) {
-  if (!me) {
-    pthread_mutex_lock(&mu);
-    me = &bufs[nbufs++];
-    pthread_mutex_unlock(&mu);
-    me->tid = syscall(SYS_gettid);
-  }
-  char line[96];
-  int n = snprintf(line, sizeof line, "%ld ", me->tid);
-  n += snprintf(line + n, sizeof line - (size_t)n, fmt, a, b);
-  if (me->len + (size_t)n + 1 > me->cap) {
-    me->cap = me->cap ? me->cap * 2 : 1 << 16;
-    me->buf = (char *)realloc(me->buf, me->cap);
-  }
-  memcpy(me->buf + me->len, line, (size_t)n);
-  me->len += (size_t)n;
-  me->buf[me->len++] = '\n';
+  thread_log(fmt, a, b, 0, 0, 0);
 }
 
 void note_iteration(int i) {
@@ -120,13 +97,7 @@ int main(void) {
   lib_plain_loop();
   printf("iterations run: %lld, their offsets in their chunks sum to %lld\n",
          ran, sum);
-  const char *path = getenv("EXT_PROG_OUT");
-  FILE *f = path ? fopen(path, "w") : NULL;
-  if (f) {
-    for (int i = 0; i < nbufs; ++i)
-      fwrite(bufs[i].buf, 1, bufs[i].len, f);
-    fclose(f);
-  }
+  thread_log_write(getenv("EXT_PROG_OUT"));
   return 0;
 }
 #endif

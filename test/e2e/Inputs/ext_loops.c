@@ -22,39 +22,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "thread_log.h"
+
 #define SPIN_NS 20000
-#define MAX_THREADS 256
-
-typedef struct {
-  char *buf;
-  size_t len, cap;
-  long tid;
-} tbuf;
-static tbuf bufs[MAX_THREADS];
-static int nbufs;
-static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-static __thread tbuf *me;
 static long long checksum;
-
-static void logf_(const char *fmt, long long a, long long b, long long c,
-                  long long d, long long e) {
-  if (!me) {
-    pthread_mutex_lock(&mu);
-    me = &bufs[nbufs++];
-    pthread_mutex_unlock(&mu);
-    me->tid = syscall(SYS_gettid);
-  }
-  char line[160];
-  int n = snprintf(line, sizeof line, "%ld ", me->tid);
-  n += snprintf(line + n, sizeof line - (size_t)n, fmt, a, b, c, d, e);
-  if (me->len + (size_t)n + 1 > me->cap) {
-    me->cap = me->cap ? me->cap * 2 : 1 << 16;
-    me->buf = (char *)realloc(me->buf, me->cap);
-  }
-  memcpy(me->buf + me->len, line, (size_t)n);
-  me->len += (size_t)n;
-  me->buf[me->len++] = '\n';
-}
+#define logf_ thread_log
 
 static void spin(void) {
   struct timespec a, b;
@@ -248,12 +220,6 @@ int main(int argc, char **argv) {
   int made = tasks();
   logf_("X %lld", made, 0, 0, 0, 0);
   printf("checksum=%lld\n", checksum);
-  const char *path = getenv("EXT_PROG_OUT");
-  FILE *f = path ? fopen(path, "w") : NULL;
-  if (f) {
-    for (int i = 0; i < nbufs; ++i)
-      fwrite(bufs[i].buf, 1, bufs[i].len, f);
-    fclose(f);
-  }
+  thread_log_write(getenv("EXT_PROG_OUT"));
   return 0;
 }
