@@ -34,7 +34,7 @@ config.substitutions += [
     ("%opt", config.opt),
     ("%plugin", plugin),
     ("%passlib", passlib),
-    ("%shimlib", os.path.join(shimdir, "libgrainchunk-rt.so")),
+    ("%shimlib", os.path.join(shimdir, "libgrainchunk-rt.so.0")),
     ("%shimdir", shimdir),
     ("%tooldir", os.path.join(obj, "test")),
     ("%shim_link", shim_link),

@@ -14,7 +14,8 @@
  * events are wanted, keep the chunk for grainchunk_get_chunk_info) is the
  * difference between the two rows.
  *
- *   clang -shared -fPIC -O2 chunkfloor.c -ldl -o floor/libgrainchunk-rt.so
+ *   clang -shared -fPIC -O2 chunkfloor.c -ldl -o floor/libgrainchunk-rt.so.0
+ * (the runtime library's SONAME, which the program records as NEEDED)
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
