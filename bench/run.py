@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """bench/run.py - grainchunk's overhead benchmarks, stock Clang vs grainchunk.
 
 Builds bench/schedbench.c, chunkcost.c, loopcost.c and taskbench.c twice

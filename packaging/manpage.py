@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """manpage.py: a man page (section 1) from a command's --help and --version.
 
     manpage.py OUT NAME SUMMARY -- COMMAND [ARGS...]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Builds the Debian package grainchunk-clang-N for each N given (default:
 # every Clang Debian bookworm ships: 14 15 16 19 22) with CPack, from the same
 # build the tests use (build/ for 22, build-N otherwise), into

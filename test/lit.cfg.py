@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # lit configuration for grainchunk. Run through ctest, or directly on the
 # build tree (one test or all):  lit -sv build/test [build/test/codegen/x.c]
 import os

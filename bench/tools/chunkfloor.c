@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* chunkfloor.c - the least any implementation of the per-chunk entry points
  * can do, to measure the floor of the dispatch-callback path: bench/run.py
  * runs the grainchunk build of chunkcost with this library in place of
