@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* bench_delay.h - what schedbench.c and taskbench.c share: the wall clock,
  * the calibrated unit of work, and the median of a run's timings. Static
  * functions: each benchmark gets its own copy, as when they were written out

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* chunkcost.c - what one chunk of a schedule(static, 1) loop costs: an empty
  * loop body (an empty asm statement keeps each iteration, so the loop is not
  * deleted) over ITERS iterations, i.e. ITERS/nthreads chunks per thread,

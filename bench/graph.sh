@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # What grainchunk-graph's recording tool costs per grain (docs/grain-graphs.md).
 #   1. the tool alone: graphcost.c calls its chunk callbacks 10^7 times
 #      through its real buffer and write path (extension event 82 with the

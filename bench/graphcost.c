@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The recording tool's own cost per grain (grainchunk-graph, bench/graph.sh).
  *
  *   graphcost <libgrainchunk-record.so> <dir> <grains>

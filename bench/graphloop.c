@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The recording tool's cost per chunk in a real program (bench/graph.sh):
  * REPS times a schedule(static, 1) loop of N iterations, each a small
  * stencil update (memory traffic, not an empty body). Prints the loop time

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """bench/imcost.py - code size and compile time on ImageMagick's sources.
 
 The ImageMagick-sized row of docs/performance.md's code-size table, run by

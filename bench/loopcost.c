@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* loopcost.c - run time of schedule(static, c) loops with real bodies, the
  * loops users write: for each kernel (an array update, a reduction, a
  * three-point stencil, and an empty asm body for reference), each chunk size

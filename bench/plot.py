@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """bench/plot.py - writes the benchmark plot as a hand-made SVG (standard
 library only). Called by bench/run.py:
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """bench/run.py - grainchunk's overhead benchmarks, stock Clang vs grainchunk.
 
 Builds bench/schedbench.c, chunkcost.c, loopcost.c and taskbench.c twice
@@ -136,7 +137,7 @@ def build_all():
     os.makedirs(FLOOR_DIR, exist_ok=True)
     sh([CC, "-std=c11", "-shared", "-fPIC", "-O2", "-Wall", "-Wextra",
         os.path.join(ROOT, "bench", "tools", "chunkfloor.c"), "-ldl",
-        "-o", os.path.join(FLOOR_DIR, "libgrainchunk-rt.so")])
+        "-o", os.path.join(FLOOR_DIR, "libgrainchunk-rt.so.0")])
     for prog in ("schedbench", "chunkcost", "loopcost", "taskbench"):
         src = os.path.join(ROOT, "bench", f"{prog}.c")
         sh([CC, *CFLAGS, *OMP_LINK, src, "-o", exe(prog, "stock")])
@@ -589,7 +590,7 @@ def report(mode, p, delay_len, summ, lcsumm, ctime, vers, svg_name,
     L.append("  - grainchunk + floor library (chunkcost, dispatch scenario "
              "only): the grainchunk build run with "
              "`LD_LIBRARY_PATH=build/bench/floor`, which holds "
-             "bench/tools/chunkfloor.c built as `libgrainchunk-rt.so` "
+             "bench/tools/chunkfloor.c built as `libgrainchunk-rt.so.0` "
              f"(`clang -shared -fPIC -O2 chunkfloor.c -ldl`)")
     L.append("  - tools: `OMP_TOOL_LIBRARIES=build/bench/libTOOL_tool.so`, "
              "one per scenario, all built from bench/tools/bench_tool.c: "

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* schedbench.c - loop-scheduling overhead of OpenMP worksharing loops, after
  * the EPCC Schedbench method (own code): a reference region in which every
  * thread runs ITERSPERTHR calls of a calibrated delay() and meets the others

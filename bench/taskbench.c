@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* taskbench.c - task-creation overhead of OpenMP explicit tasks, after the
  * EPCC Taskbench method (own code): a reference region in which every thread
  * runs ITERSPERTHR calls of a calibrated delay() and meets the others at a

@@ -1,4 +1,5 @@
 //===- ChunkCost.cpp - Keep instrumented loops as cheap as stock ones -----===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // WHAT IT DOES
 //   The rewrite (GrainChunkPass.cpp) adds, per loop, a question to the

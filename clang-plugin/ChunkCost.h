@@ -1,4 +1,5 @@
 //===- ChunkCost.h - Keep instrumented loops as cheap as stock ones -------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Helpers the rewrite uses so that the code it adds does not make the
 // optimizer clone loops, duplicate the runtime's init call, or keep the loop

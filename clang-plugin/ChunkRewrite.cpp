@@ -1,4 +1,5 @@
 //===- ChunkRewrite.cpp - Insert the per-chunk calls ----------------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // WHAT IT DOES
 //   Rewrites a loop StaticLoopMatch.cpp recognized, as in Langdal's thesis

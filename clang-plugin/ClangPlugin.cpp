@@ -1,4 +1,5 @@
 //===- ClangPlugin.cpp - The -fplugin=libgrainchunk.so entry --------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // A Clang frontend plugin whose only job is to add GrainChunkPass at the
 // pipeline-start extension point of the compilation it is loaded into, so

@@ -1,4 +1,5 @@
 //===- GrainChunkPass.cpp - Per-chunk OMPT events for static loops --------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // WHAT IT DOES
 //   For `#pragma omp for schedule(static, N)` Clang emits a block-cyclic loop:

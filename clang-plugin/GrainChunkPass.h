@@ -1,5 +1,6 @@
 //===- GrainChunkPass.h - Per-chunk OMPT events for static loops -*- C++
 //-*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Declares the grainchunk function pass. See GrainChunkPass.cpp for what it
 // does and how to run it.

@@ -1,4 +1,5 @@
 //===- PassPlugin.cpp - GrainChunkPass as an LLVM pass plugin -------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The same pass without any Clang dependency, for tools that load LLVM pass
 // plugins:

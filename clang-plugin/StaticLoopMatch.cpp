@@ -1,4 +1,5 @@
 //===- StaticLoopMatch.cpp - Recognize Clang's static loops ---------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // WHAT IT DOES
 //   Proves, from the IR alone, that a call of `__kmpc_for_static_init_*` starts

@@ -1,5 +1,6 @@
 //===- StaticLoopMatch.h - Recognize Clang's static loops --------*- C++
 //-*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Declares the recognizer of the static worksharing and distribute loops
 // Clang and OpenMPIRBuilder emit. See StaticLoopMatch.cpp.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* A minimal OMPT tool of the kind grainchunk serves, unaware of grainchunk:
  * it counts the loop chunks it is told about (ompt_dispatch_ws_loop_chunk)
  * and the iterations in them, per thread, and prints them at the end.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* grain_times_tool.c - a complete OMPT tool using grainchunk's extension
  * events (docs/extensions.md): per loop, how many chunks each thread got,
  * how long the runtime and the program's loop code spent making them (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* A small program with the kind of static loops HPC codes are full of:
  * a triangular loop whose chunks get more expensive towards the end (load
  * imbalance under a static schedule) and a few regular sweeps.
@@ -5,7 +6,6 @@
  * Stock build: an OMPT tool sees only each thread's first chunk.
  * grainchunk build: it sees every chunk, so it can show the imbalance. */
 #include <stdio.h>
-
 #define N 2000
 static double a[N], b[N];
 

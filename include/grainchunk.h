@@ -1,4 +1,5 @@
 /*===- grainchunk.h - grainchunk runtime ABI and tool extensions ---------===*
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
  *
  * 1. Entry points that code compiled with -fplugin=libgrainchunk.so calls
  *    (the ABI of Langdal's TR4E runtime, plus the chunk-end call).

@@ -1,4 +1,5 @@
 /*===- extensions.c - TR4E's extension events on a stock libomp -----------===*
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
  *
  * A tool registers, through the ompt_set_callback its initialize receives,
  * the extension events of Langdal's TR4E runtime and grainchunk's task

@@ -1,4 +1,5 @@
 /*===- got_hook.c - Routing the OpenMP runtime's tool search via the shim -===*
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
  *
  * libomp looks for a tool by calling ompt_start_tool (its own exported weak
  * definition, so a definition in the executable or an earlier library wins)

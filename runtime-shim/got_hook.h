@@ -1,4 +1,5 @@
 /*===- got_hook.h - Routing the OpenMP runtime's tool search via the shim -===*/
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef GRAINCHUNK_GOT_HOOK_H
 #define GRAINCHUNK_GOT_HOOK_H
 

@@ -1,4 +1,5 @@
 /*===- shim.c - grainchunk runtime: chunk events to an unmodified tool ----===*
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
  *
  * libgrainchunk-rt.so sits between libomp and the user's OMPT tool:
  *

@@ -1,4 +1,5 @@
 /*===- shim.h - libgrainchunk-rt's internal declarations ------------------===*
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
  *
  * What the runtime library's files share: the per-thread record of open
  * loops (shim.c keeps it from the runtime's work events), and the hooks

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Overhead benchmarks, stock Clang vs grainchunk (docs/performance.md):
 # builds grainchunk, then bench/run.py builds the benchmarks both ways, runs
 # the scenario matrix interleaved (A B A B ...) and writes the table and plot

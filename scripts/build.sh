@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Configures and builds grainchunk against clang-N (GRAINCHUNK_LLVM_VERSION,
 # default 22) into build/ for 22 and build-N for other N (or
 # $GRAINCHUNK_BUILD_DIR). libomp-N-dev is unpacked into <build>/libomp.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # The main job: builds grainchunk and examples/imbalance.c twice (stock Clang,
 # and Clang + grainchunk), runs both under the same unmodified OMPT tool
 # (examples/chunk_count_tool.c), and shows how many static-loop chunks the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Unpacks Debian's libomp-N-dev and the libomp5 runtime it depends on into a
 # private prefix, without installing them: libomp-N-dev packages conflict with
 # one another (installing one removes the others), clang-N does not. The

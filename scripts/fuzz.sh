@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Runs the differential fuzzer (test/fuzz/gcfuzz.py) on a batch of random
 # OpenMP programs, stock Clang vs grainchunk. Failing programs are kept as
 # reproducers in build/fuzz-failures/ (each with a reproduce.sh).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Real-world drop-in check: Debian's ImageMagick, built twice from the same
 # source (`apt-get source imagemagick`) with clang-22 and OpenMP on, once
 # stock and once with grainchunk added through CC/CFLAGS and LDFLAGS only.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Runs LLVM's own OMPT test suite (openmp/runtime/test/ompt of the libomp
 # under test) built by stock Clang, and built with the grainchunk plugin and
 # linked with libgrainchunk-rt, each checked by its own FileCheck lines, and

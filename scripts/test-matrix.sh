@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Installs clang-N for each N given (default: every Clang Debian bookworm
 # ships: 14 15 16 19 22), builds grainchunk against each into build-N (build/
 # for 22) with a private copy of libomp-N-dev, runs the whole test suite

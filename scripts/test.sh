@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Runs every test (lit codegen + end-to-end, GoogleTest) against the default
 # toolchain, clang-22, and the oldest supported one, clang-14: installs each,
 # builds into build/ and build-14/, runs ctest, prints a pass/fail table.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Regenerates the table in docs/loop-forms.md from the plugin's remarks on
 # test/forms/Inputs/loop-forms.cpp (test/forms/loop-forms.test checks it).
 set -euo pipefail

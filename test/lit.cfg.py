@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # lit configuration for grainchunk. Run through ctest, or directly on the
 # build tree (one test or all):  lit -sv build/test [build/test/codegen/x.c]
 import os
@@ -34,7 +35,7 @@ config.substitutions += [
     ("%opt", config.opt),
     ("%plugin", plugin),
     ("%passlib", passlib),
-    ("%shimlib", os.path.join(shimdir, "libgrainchunk-rt.so")),
+    ("%shimlib", os.path.join(shimdir, "libgrainchunk-rt.so.0")),
     ("%shimdir", shimdir),
     ("%tooldir", os.path.join(obj, "test")),
     ("%shim_link", shim_link),

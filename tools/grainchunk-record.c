@@ -1,4 +1,5 @@
 /*===- grainchunk-record.c - grainchunk-graph's recording OMPT tool -------===*
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
  *
  * An ordinary OMPT tool (found by libomp through OMP_TOOL_LIBRARIES, like
  * LLVM's Archer) that records every grain (loop chunk, explicit task) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* bench_tool.c - the OMPT tools of the overhead benchmarks, one source, one
  * variant per build (-DBENCH_TOOL=N). Every callback only counts (and, with
  * a clock, sums the durations it is handed) in a per-thread slot on its own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* chunkfloor.c - the least any implementation of the per-chunk entry points
  * can do, to measure the floor of the dispatch-callback path: bench/run.py
  * runs the grainchunk build of chunkcost with this library in place of
@@ -14,7 +15,8 @@
  * events are wanted, keep the chunk for grainchunk_get_chunk_info) is the
  * difference between the two rows.
  *
- *   clang -shared -fPIC -O2 chunkfloor.c -ldl -o floor/libgrainchunk-rt.so
+ *   clang -shared -fPIC -O2 chunkfloor.c -ldl -o floor/libgrainchunk-rt.so.0
+ * (the runtime library's SONAME, which the program records as NEEDED)
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Host `teams distribute` loops. dist_schedule(static, N) (91) has the shape
 // of schedule(static, N) and dist_schedule(static) (92) that of
 // schedule(static), with teams for threads: both are instrumented, and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Loop forms in C: combined and orphaned `for`, `nowait`, descending and
 // strided loops, constant and run-time chunk sizes, at -O0 and -O2. Each is
 // instrumented (remark at the pragma) and carries exactly one chunk call.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // C++: member functions, templates, exceptions enabled, a loop inside a
 // try block. Every schedule(static, N) loop is instrumented.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // OpenMPIRBuilder's static loops (-fopenmp-enable-irbuilder, orphaned `for`):
 // its loop over chunks gets the chunk call where the chunk's trip count is
 // known and, guarded by the answer's second bit, the chunk-end call at the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Each iteration-variable type gets the matching entry point, with the
 // chunk's exact bounds: lower = the LB the chunk starts from, upper = the
 // clamped UB, last = (clamped UB == the loop's last iteration), and the same

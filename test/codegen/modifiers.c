@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Schedule modifiers. monotonic/nonmonotonic set high bits of the schedule
 // kind (1<<29, 1<<30) and do not change a static schedule: instrumented like
 // schedule(static, N). schedule(simd: static, N) is kmp_sch_static_balanced_

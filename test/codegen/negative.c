@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Loops grainchunk must leave exactly as Clang made them: the runtime already
 // reports their chunks (dynamic, guided, runtime, auto, ordered), or they are
 // not OpenMP loops. The module is byte-identical with and without the plugin

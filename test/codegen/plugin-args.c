@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // -fplugin-arg-grainchunk-*: unknown arguments are an error, `disable` is a
 // kill switch that leaves the module exactly as stock Clang makes it, `help`
 // lists the options.

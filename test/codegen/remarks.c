@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Remarks users can turn on, with source locations under -g and
 // -gline-tables-only; the inserted calls carry the loop's debug location and
 // debug info stays valid.
@@ -10,7 +11,6 @@
 // RUN: opt -passes=verify -disable-output %t.g0.ll
 // Silence without -R flags.
 // RUN: %clang -fopenmp -fplugin=%plugin -O2 -c %s -o %t.o 2>&1 | count 0
-
 void work(int);
 
 void f(int n) {

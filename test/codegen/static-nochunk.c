@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // schedule(static) without a chunk (and the default schedule, which Clang
 // makes static): the runtime hands each thread at most one chunk, [LB, UB]
 // after the clamp. The pass reports it once, where the chunk starts, if it
@@ -10,7 +11,6 @@
 // RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm "-DTYPE=unsigned long" %s -o - | FileCheck %s -DSFX=8u -DTY=i64 -DLE=ule
 // RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm -DTYPE=int %s -o /dev/null -Rpass=grainchunk 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: for o in -O0 -O1 -O2 -O3 -Os; do %clang -fopenmp -fplugin=%plugin $o -S -emit-llvm -DTYPE=long %s -o %t.$o.ll && opt -passes=verify -disable-output %t.$o.ll && test $(grep -c 'call void @__kmpc_for_static_chunk_8(' %t.$o.ll) -eq 2 && ! grep -q __kmpc_for_static_chunk_end %t.$o.ll || exit 1; done
-
 void work(long);
 
 void loop(TYPE n) {

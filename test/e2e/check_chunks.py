@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Checks a chunk_tool log against OpenMP's static schedule.
 
 usage: check_chunks.py [--no-last] PROGRAM_OUTPUT TOOL_LOG

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Checks the extension events (81-84) a tool got against what the program
 ran (ext-events.test; logs of Inputs/ext_loops.c and Inputs/ext_tool.c).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Builds the table of loop forms in docs/loop-forms.md from what the plugin
 says about Inputs/loop-forms.cpp, so the page cannot drift from the code.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Differential fuzzer: random OpenMP programs, stock Clang vs grainchunk.
 
 Each program has a few parallel regions with statically scheduled loops of a

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Checks grainchunk-graph's outputs against what the test programs ran.
 
   check_graph.py known OUT PROGRAM_OUTPUT  known.c's grains: counts, ranges,

@@ -1,4 +1,5 @@
 /*===- fake_runtime.c - libomp's tool search, for the unit tests ----------===*
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
  *
  * A stand-in for the OpenMP runtime's part that libgrainchunk-rt hooks: like
  * libomp it exports a weak ompt_start_tool that looks for the next one with

@@ -1,4 +1,5 @@
 /*===- fake_runtime.h - libomp's tool search, for the unit tests ----------===*/
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef GRAINCHUNK_FAKE_RUNTIME_H
 #define GRAINCHUNK_FAKE_RUNTIME_H
 

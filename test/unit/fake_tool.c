@@ -1,4 +1,5 @@
 /*===- fake_tool.c - OMPT tools for the shim's unit tests -----------------===*
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
  *
  * One source, several tools (chosen by a macro at build time):
  *   FAKE_TOOL_ACCEPT   ompt_start_tool accepts; initialize registers the

@@ -1,4 +1,5 @@
 /*===- fake_tool.h - What the unit tests' fake OMPT tool records ----------===*/
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef GRAINCHUNK_FAKE_TOOL_H
 #define GRAINCHUNK_FAKE_TOOL_H
 

@@ -1,5 +1,6 @@
 //===- next_tool_test.cpp - The shim chains to a tool linked after it
 //------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // This test binary links libgrainchunk-rt, the fake runtime and the
 // accepting fake tool, in that order: the runtime's own weak ompt_start_tool

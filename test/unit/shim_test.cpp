@@ -1,4 +1,5 @@
 //===- shim_test.cpp - GoogleTest suite for libgrainchunk-rt --------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Drives the runtime shim the way libomp does, through a fake runtime (its
 // tool search is fake_runtime.c, which the shim hooks as it hooks libomp;

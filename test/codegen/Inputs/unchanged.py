@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """unchanged.py PASSLIB IN.ll REASON: runs the grainchunk pass on IN.ll and
 requires the output to equal opt's plain round trip of it, and the pass's
 missed-remark to contain REASON."""

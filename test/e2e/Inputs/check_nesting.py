@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Checks the chunks grainchunk delivered for nesting.c.
 
 usage: check_nesting.py PROGRAM_OUTPUT TOOL_LOG

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Test OMPT tool: logs parallel regions, implicit tasks, loops and chunks.
  * It knows nothing of grainchunk except the optional grainchunk_get_chunk_info
  * extension, which it finds with dlsym like any tool would.

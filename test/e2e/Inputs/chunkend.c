@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Loops over chunks in every form the plugin instruments, and single
  * ranges, whose bodies tell the test runtime (chunkend_rt.c) each logical
  * iteration they run: the runtime checks that it lies in the open chunk,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* A test-only stand-in for grainchunk's runtime library, linked into the
  * program (test/e2e/chunk-end.test): it asks for chunk and chunk-end calls
  * (answer 3) and checks, per thread, what the plugin's code calls:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Host `teams distribute` loops: dist_schedule(static, N), dist_schedule(static)
  * and the default (static), in leagues of 2 to 4 teams. Prints "TEAMS" and
  * "LOOP" lines for check_chunks.py (chunk 0: no chunk size), then a checksum

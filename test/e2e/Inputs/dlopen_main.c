@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Starts the OpenMP runtime, then dlopens argv[1] (loops.c built as a
  * library with its main renamed loops_main) and runs it: a library that
  * links libgrainchunk-rt, loaded after the runtime looked for its tool. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Loops of every schedule and tasks of every kind, for the extension-event
  * tests (ext-events.test). Each thread logs, by OS thread id, what it ran:
  *   B <sched> <n> <signed> <mode> <spin>   before a loop (sched: 1 static,

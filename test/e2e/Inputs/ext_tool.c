@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Test OMPT tool for the extension events (include/grainchunk.h): registers
  * 81 (loop), 82 (chunk), 84 (task creation), optionally 83 (a clock), and
  * the standard work, task_create and cancel events to compare against. It

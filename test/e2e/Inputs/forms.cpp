@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // C++ and clause forms of static loops, each run with 1, 2, 3 and 4
 // threads: templates, lambdas, range-for over std::vector, iterator loops
 // over std::deque and std::vector, `omp loop`, collapse(3), linear,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Orphaned worksharing loops, which Clang builds with OpenMPIRBuilder under
  * -fopenmp-enable-irbuilder (its own chunk loop, not Clang's): every static
  * form, teams of 1 to 4 threads and a serialized region. Prints the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Static loops whose logical iteration space ends next to the limit of its
  * type (32-bit signed and unsigned, 64-bit signed and unsigned), with chunk
  * sizes that make a chunk walk pass that limit. Each loop prints how many

@@ -1,10 +1,10 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Static loops of every IV type, direction and step, run under team sizes
  * 1, 2, 3, 4 and 7. Prints, per parallel region, the team size and each
  * loop's trip count and chunk ("REGION"/"LOOP" lines, read by
  * check_chunks.py), then a checksum of what the loop computed. */
 #include <stdio.h>
 #include <string.h>
-
 #define MAXN 5000
 static long long acc[MAXN], acc2[MAXN];
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Nested parallel regions (run with OMP_MAX_ACTIVE_LEVELS=2): each thread
  * of an outer static loop runs, per chunk, an inner parallel region with its
  * own static loop. Prints REGION/NESTED/LOOP lines for check_chunks.py. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Instrumented static loops with other loops running inside their chunks
  * (run with OMP_MAX_ACTIVE_LEVELS=1, so inner regions are serialized and
  * libomp hands them the same parallel_data/task_data addresses level after

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // An OpenMP program without worksharing loops or tasks: its only calls into
 // the OpenMP runtime are ones libgrainchunk-rt does not define.
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* A fuzzer program (seed scale14-7, program 266) that clang-14 -O1
  * -fsanitize=undefined built wrongly with grainchunk: its parallel for simd
  * loop with bounds kept in registers was vectorized with its reduction

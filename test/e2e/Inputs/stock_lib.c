@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* A library compiled by stock Clang (no plugin): its loop is one the shim
  * never hears of before the runtime's work begin event. */
 void stock_parallel_for(long long *sum) {

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """summarize_events.py TOOL_LOG: what a chunk_tool log says about the OpenMP
 runtime's own behaviour, per team size: how many loop entries (work begin
 events, one per thread per loop) and how many ws_loop_chunk dispatch events

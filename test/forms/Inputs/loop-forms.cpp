@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Every loop form docs/loop-forms.md lists, one function each. A
 // "// FORM: <name>" line starts an entry; the grainchunk remarks Clang gives
 // for the lines up to the next entry are that form's status. loop_forms.py

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Grains whose work changes with the team size (deviation.test): every
  * grain spins F times as long in a team of more than one thread as on one
  * thread (F = 3), so each grain's work_deviation against a one-thread run is
@@ -13,7 +14,6 @@
 #include "spin.h"
 #include <omp.h>
 #include <stdio.h>
-
 #define UNIT_US 400
 #define F 3
 

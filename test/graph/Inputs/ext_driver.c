@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Drives libgrainchunk-record.so as a runtime would, without libomp: a fake
  * ompt_set_callback that answers ompt_set_always for the extension events
  * 81-84 ("ext") or ompt_set_never for them ("std", a runtime without

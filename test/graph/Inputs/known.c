@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Grains with known counts and costs, for grainchunk-graph's tests.
  * - a static loop, schedule(static, 1), K iterations on 2 threads: chunk k
  *   is iteration k and runs for (k + 1) * UNIT_US (a wall-clock spin, so

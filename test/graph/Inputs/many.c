@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Many small chunks (outputs.test: the timeline at 100,000 chunks). */
 #include <stdio.h>
 

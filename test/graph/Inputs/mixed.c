@@ -1,8 +1,8 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* A program with one loop compiled by the plugin and one compiled by stock
  * Clang (stock-loop.test): built twice, with -DSTOCK_PART for the stock
  * object. Each loop: schedule(static, 1), 8 iterations, 2 threads. */
 #include <stdio.h>
-
 #define N 8
 double stock_loop(double *a);
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The grain graph worked out by hand (graphml.test): a region of 2 threads
  * with one schedule(static, 1) loop of 4 iterations, then one thread
  * creates 2 tasks and waits for them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The graph tests' programs: a monotonic clock in ns, and a spin on it
  * (wall-clock time, so a grain's length does not depend on the machine's
  * speed). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Many small tasks (outputs.test: the analysis' memory at 131,070 tasks):
  * a binary tree of tied tasks, each waiting for its two children. */
 #include <stdio.h>
