@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Static loops whose private data are class-type objects, each run with 1,
 // 2, 3 and 4 threads: a std::complex reduction, private/firstprivate/
 // lastprivate objects with constructors (and a copy constructor, a

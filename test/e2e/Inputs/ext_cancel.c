@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Cancelled static loops for ext-cancel.test: the same schedule(static, 4)
  * loop of 400 iterations with `cancel for`, in a library built without the
  * plugin (-DLIB_PART) and in the program built with it, and a loop of the

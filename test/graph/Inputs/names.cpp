@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // names.test: loops and a task in a plain function, a class template's
 // member, a lambda; with -g their outlined functions are named
 // plain.omp_outlined_debug__ and the like; grainchunk-graph names the user's.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Taskloops (names.test): each task is named by its taskloop's line. A is
  * large enough that libomp splits it recursively (helper tasks make part of
  * its tasks; KMP_TASKLOOP_MIN_TASKS=8) and nogroup, and B begins before any
