@@ -675,9 +675,10 @@ int gc_ext_set_callback(int event, ompt_callback_t cb, int *handled) {
               "grainchunk: the tool asked for extension event %d, but the "
               "program's calls to the OpenMP runtime do not pass through "
               "libgrainchunk-rt (it must come before the OpenMP runtime in "
-              "symbol lookup: put -lgrainchunk-rt before -fopenmp's runtime "
-              "on the link line, or LD_PRELOAD it); extension events are "
-              "off.\n",
+              "the program's NEEDED entries: link the program itself with "
+              "`grainchunk-config --ldflags` or grainchunk::grainchunk, "
+              "before any explicit -lomp, or LD_PRELOAD it); extension "
+              "events are off.\n",
               event);
     return ompt_set_never;
   }
