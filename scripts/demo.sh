@@ -7,8 +7,14 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 V="${GRAINCHUNK_LLVM_VERSION:-22}"
 threads="${OMP_NUM_THREADS:-4}"
-bash "$root/scripts/install-deps.sh" >/dev/null
+# What is installed and built is shown one line per step (on a fresh machine
+# the installs take minutes); the demo's own output follows.
+bash "$root/scripts/install-deps.sh"
+t=$SECONDS
+echo "demo: building grainchunk (scripts/build.sh)"
 bash "$root/scripts/build.sh" >/dev/null
+echo "demo: built ($((SECONDS - t)) s)"
+echo
 build="${GRAINCHUNK_BUILD_DIR:-$root/build}"
 cc=/usr/lib/llvm-"$V"/bin/clang
 omp="-L/usr/lib/llvm-$V/lib -Wl,-rpath,/usr/lib/llvm-$V/lib"

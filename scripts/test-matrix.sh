@@ -9,6 +9,21 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 versions=("$@")
 ((${#versions[@]})) || versions=(14 15 16 19 22)
 
+# Each step's output goes to the log; the terminal gets one line per step
+# with its time, install-deps' lines (one per package group and quarter of
+# apt's progress) and ctest's line per test.
+step() { # uses $V and $log; $1: what; $2: the lines of its output to show
+  #        (grep -E); the rest: the command
+  local what=$1 show=$2 t=$SECONDS
+  shift 2
+  echo "test-matrix: clang-$V: $what"
+  "$@" 2>&1 |
+    tee -a "$log" | { grep --line-buffered -E "$show" || true; }
+  local r=${PIPESTATUS[0]}
+  echo "test-matrix: clang-$V: $what: $( ((r)) && echo FAILED || echo done) ($((SECONDS - t)) s)"
+  return "$r"
+}
+
 declare -A result detail
 fail=0
 for V in "${versions[@]}"; do
@@ -17,12 +32,13 @@ for V in "${versions[@]}"; do
   log="$build/test-matrix.log"
   echo "test-matrix: clang-$V -> $build (log: $log)"
   start=$SECONDS
-  {
-    GRAINCHUNK_LLVM_VERSION=$V bash "$root/scripts/install-deps.sh" &&
-      GRAINCHUNK_LLVM_VERSION=$V GRAINCHUNK_BUILD_DIR="$build" \
-        bash "$root/scripts/build.sh" &&
-      ctest --test-dir "$build" --output-on-failure -V
-  } >"$log" 2>&1
+  : >"$log"
+  step "install the toolchain" '^' \
+    env GRAINCHUNK_LLVM_VERSION="$V" bash "$root/scripts/install-deps.sh" &&
+    step "build" '^build:' env GRAINCHUNK_LLVM_VERSION="$V" \
+      GRAINCHUNK_BUILD_DIR="$build" bash "$root/scripts/build.sh" &&
+    step "ctest (lit, LLVM's OMPT suite, GoogleTest)" \
+      '^ *[0-9]+/[0-9]+ Test +#' ctest --test-dir "$build" --output-on-failure -V
   rc=$?
   secs=$((SECONDS - start))
   clang_v=$(/usr/lib/llvm-"$V"/bin/clang --version 2>/dev/null | head -1 |
