@@ -64,12 +64,13 @@ for kind in stock grainchunk; do
   rsvg-convert "$out/graph.$kind/timeline.svg" -o "$out/graph.$kind/timeline.png"
 done
 echo
+rel() { echo "${1#"$root"/}"; } # paths in the tree, relative to it
 for kind in stock grainchunk; do
-  echo "grainchunk-graph -o $out/graph.$kind -- ./imbalance.$kind (2 threads):"
+  echo "grainchunk-graph -o $(rel "$out")/graph.$kind -- ./imbalance.$kind (2 threads):"
   sed 's/^/  /' "$out/graph.$kind.summary"
 done
 echo
-echo "timelines: $out/graph.stock/timeline.png $out/graph.grainchunk/timeline.png"
+echo "timelines: $(rel "$out")/graph.stock/timeline.png $(rel "$out")/graph.grainchunk/timeline.png"
 if [[ "${1:-}" == --update-docs ]]; then
   cp "$out/graph.stock/timeline.png" "$root/docs/timeline-stock.png"
   cp "$out/graph.grainchunk/timeline.png" "$root/docs/timeline-grainchunk.png"
