@@ -14,8 +14,10 @@ apt_who=install-deps
 # shellcheck source=apt-lib.sh
 source "$root/scripts/apt-lib.sh"
 V="${GRAINCHUNK_LLVM_VERSION:-22}"
+# pkgconf, dpkg-dev, file and gcc: the install and package tests (gcc is
+# the other compiler find_package(grainchunk) must refuse).
 build_tools=(cmake ninja-build python3 libgtest-dev binutils
-             pkgconf dpkg-dev file) # the last three: install and package tests
+             pkgconf dpkg-dev file gcc)
 # Sanitizer runtimes (the build-mode tests link -fsanitize=undefined):
 # libclang-rt-N-dev for every N, 14 included (clang-14 only recommends it;
 # a fresh machine installing without recommends lacks the UBSan runtime).
