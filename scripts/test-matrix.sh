@@ -82,7 +82,7 @@ done
 for V in "${versions[@]}"; do
   if [[ "$V" == 22 ]]; then b="$root/build"; else b="$root/build-$V"; fi
   names=$(sed -n 's/^[0-9]*: UNSUPPORTED: [^:]* :: \([^ ]*\) .*/\1/p' \
-    "$b/test-matrix.log" | sort | tr '\n' ' ')
+    "$b/test-matrix.log" | sort | paste -sd' ')
   [[ -z "$names" ]] || echo "clang-$V unsupported: $names"
 done
 # Failures last, so that the end of the output (all a CI summary may keep)
