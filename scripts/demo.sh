@@ -8,8 +8,14 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 V="${GRAINCHUNK_LLVM_VERSION:-22}"
 threads="${OMP_NUM_THREADS:-4}"
-bash "$root/scripts/install-deps.sh" >/dev/null
+# What is installed and built is shown one line per step (on a fresh machine
+# the installs take minutes); the demo's own output follows.
+bash "$root/scripts/install-deps.sh"
+t=$SECONDS
+echo "demo: building grainchunk (scripts/build.sh)"
 bash "$root/scripts/build.sh" >/dev/null
+echo "demo: built ($((SECONDS - t)) s)"
+echo
 build="${GRAINCHUNK_BUILD_DIR:-$root/build}"
 cc=/usr/lib/llvm-"$V"/bin/clang
 omp="-L/usr/lib/llvm-$V/lib -Wl,-rpath,/usr/lib/llvm-$V/lib"
@@ -59,12 +65,13 @@ for kind in stock grainchunk; do
   rsvg-convert "$out/graph.$kind/timeline.svg" -o "$out/graph.$kind/timeline.png"
 done
 echo
+rel() { echo "${1#"$root"/}"; } # paths in the tree, relative to it
 for kind in stock grainchunk; do
-  echo "grainchunk-graph -o $out/graph.$kind -- ./imbalance.$kind (2 threads):"
+  echo "grainchunk-graph -o $(rel "$out")/graph.$kind -- ./imbalance.$kind (2 threads):"
   sed 's/^/  /' "$out/graph.$kind.summary"
 done
 echo
-echo "timelines: $out/graph.stock/timeline.png $out/graph.grainchunk/timeline.png"
+echo "timelines: $(rel "$out")/graph.stock/timeline.png $(rel "$out")/graph.grainchunk/timeline.png"
 if [[ "${1:-}" == --update-docs ]]; then
   cp "$out/graph.stock/timeline.png" "$root/docs/timeline-stock.png"
   cp "$out/graph.grainchunk/timeline.png" "$root/docs/timeline-grainchunk.png"

@@ -22,6 +22,9 @@
 #   bash scripts/imagemagick.sh report     # only re-print the figures
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+apt_who=imagemagick
+# shellcheck source=apt-lib.sh
+source "$root/scripts/apt-lib.sh"
 V=22
 cc=/usr/lib/llvm-$V/bin/clang
 build="$root/build"
@@ -38,12 +41,7 @@ log() { echo "imagemagick: $*"; }
 fetch() {
   bash "$root/scripts/install-deps.sh" >/dev/null
   bash "$root/scripts/build.sh" >/dev/null
-  local src=/etc/apt/sources.list.d/debian.sources
-  if [[ -f $src ]] && ! grep -q '^Types:.*deb-src' "$src"; then
-    log "enabling deb-src in $src"
-    sed -i 's/^Types: deb$/Types: deb deb-src/' "$src"
-    apt-get update -qq
-  fi
+  apt_enable_deb_src # deb822 .sources and one-line .list files alike
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
     dpkg-dev pkg-config make >/dev/null
   mkdir -p "$work"

@@ -1,36 +1,46 @@
 #!/usr/bin/env bash
-# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Installs what grainchunk needs to build and test on Debian bookworm (root).
 # GRAINCHUNK_LLVM_VERSION=N picks clang-N (default 22). clang-N, llvm-N-dev
 # and llvm-N-tools of several N install side by side; libomp-N-dev packages
 # conflict with one another, so only the default's (22, which the demo and
 # the README's plain link lines use) is installed: the build and the tests
 # use a private copy of libomp-N-dev (scripts/fetch-libomp.sh) for every N.
+# Prints one line per step (package group, with its time and apt's progress
+# by quarters); if a package is not in the apt sources (clang-22 on a root
+# without bookworm-security), says exactly which source to add and fails.
 set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+apt_who=install-deps
+# shellcheck source=apt-lib.sh
+source "$root/scripts/apt-lib.sh"
 V="${GRAINCHUNK_LLVM_VERSION:-22}"
-pkgs=(clang-"$V" libclang-"$V"-dev llvm-"$V"-dev llvm-"$V"-tools
-      cmake ninja-build python3 libgtest-dev binutils
-      pkgconf dpkg-dev file # the install and package tests
-      # grainchunk-graph's tests: rsvg-convert renders the timeline SVG to
-      # PNG (librsvg2-bin, the renderer GNOME uses), python3-networkx reads
-      # the GraphML back, python3-pil reads the PNG. grainchunk-graph itself
-      # needs only python3.
-      librsvg2-bin python3-networkx python3-pil)
-if [[ "$V" == 22 ]]; then
-  pkgs+=(libomp-22-dev flang-22) # flang-22: the Fortran graph test
-fi
+# pkgconf, dpkg-dev, file and gcc: the install and package tests (gcc is
+# the other compiler find_package(grainchunk) must refuse).
+build_tools=(cmake ninja-build python3 libgtest-dev binutils
+             pkgconf dpkg-dev file gcc)
 # Sanitizer runtimes (the build-mode tests link -fsanitize=undefined):
 # libclang-rt-N-dev for every N, 14 included (clang-14 only recommends it;
 # a fresh machine installing without recommends lacks the UBSan runtime).
-pkgs+=(libclang-rt-"$V"-dev)
-missing=()
-for p in "${pkgs[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "install-deps: installing ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+toolchain=(clang-"$V" libclang-"$V"-dev llvm-"$V"-dev llvm-"$V"-tools
+           libclang-rt-"$V"-dev)
+if [[ "$V" == 22 ]]; then
+  toolchain+=(libomp-22-dev flang-22) # flang-22: the Fortran graph test
+fi
+# grainchunk-graph's tests: rsvg-convert renders the timeline SVG to PNG
+# (librsvg2-bin, the renderer GNOME uses), python3-networkx reads the GraphML
+# back, python3-pil reads the PNG. grainchunk-graph itself needs only python3.
+graph_tools=(librsvg2-bin python3-networkx python3-pil)
+
+missing=$(apt_missing "${build_tools[@]}" "${toolchain[@]}" "${graph_tools[@]}")
+if [[ -n $missing ]]; then
+  start=$SECONDS
+  echo "install-deps: clang-$V: to install: $missing"
+  apt_update
+  # shellcheck disable=SC2086 # a list of package names
+  apt_require_available $missing
+  apt_install_group "build tools" "${build_tools[@]}"
+  apt_install_group "clang-$V toolchain" "${toolchain[@]}"
+  apt_install_group "grainchunk-graph test tools" "${graph_tools[@]}"
+  echo "install-deps: installed in $((SECONDS - start)) s"
 fi
 echo "install-deps: clang-$V toolchain ready"

@@ -10,12 +10,15 @@
 #   N: Clang version (default 22; its runtime is libomp 19, so the tests of
 #   llvm-toolchain-19 run). Needs a grainchunk build for clang-N
 #   (scripts/build.sh). The sources come from Debian's llvm-toolchain-R source
-#   package (deb-src is enabled for it); only openmp/runtime/test and the one header its tests include from
+#   package (deb-src is enabled for it, scripts/apt-lib.sh); only openmp/runtime/test and the one header its tests include from
 #   src/ are unpacked.
 # Exit status: nonzero if a test that passes stock fails with grainchunk (or,
 # in a single mode, if any test fails).
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+apt_who=ompt-suite
+# shellcheck source=apt-lib.sh
+source "$root/scripts/apt-lib.sh"
 V="${1:-22}"
 mode="${2:-both}"
 sub="${3:-}"
@@ -30,13 +33,13 @@ mkdir -p "$src"
 # 1. The test sources of the libomp under test.
 if ! ls "$src"/llvm-toolchain-"$R"_*/openmp/runtime/src/kmp_platform.h >/dev/null 2>&1; then
   if ! ls "$src"/llvm-toolchain-"$R"_*.orig.tar.xz >/dev/null 2>&1; then
-    f=/etc/apt/sources.list.d/debian.sources
-    if [[ -f $f ]] && grep -q '^Types: deb$' "$f"; then
-      sed -i 's/^Types: deb$/Types: deb deb-src/' "$f"
-      apt-get update -qq
-    fi
+    # deb-src, in deb822 .sources files and one-line .list files alike
+    apt_enable_deb_src ||
+      { echo "ompt-suite: could not enable deb-src in the apt sources" >&2; exit 2; }
+    echo "ompt-suite: apt-get source llvm-toolchain-$R (the OMPT tests' sources)"
     (cd "$src" && apt-get source --download-only -qq "llvm-toolchain-$R") ||
-      { echo "ompt-suite: apt-get source llvm-toolchain-$R failed" >&2; exit 2; }
+      { echo "ompt-suite: apt-get source llvm-toolchain-$R failed (is there a" \
+          "deb-src source for Debian $apt_codename in /etc/apt?)" >&2; exit 2; }
   fi
   tar -xJf "$(ls "$src"/llvm-toolchain-"$R"_*.orig.tar.xz | head -1)" -C "$src" \
     --wildcards '*/openmp/runtime/test/*' '*/openmp/runtime/src/kmp_platform.h' ||

@@ -55,6 +55,16 @@ config.substitutions += [
     ("%cmake", config.cmake),
     ("%cpack", config.cpack),
     ("%src", config.grainchunk_src),
+    # A module's text without its quoted strings and comments: what is left
+    # cannot hold a path (the ModuleID, source_filename and OpenMP location
+    # strings do), so a search for grainchunk's names in it does not match a
+    # tree cloned into a directory named grainchunk.
+    ("%ir_code", "sed -e 's/\"[^\"]*\"//g' -e 's/;.*//'"),
+    # What the plugin adds to a module: its helpers, values and metadata
+    # (grainchunk.*, !grainchunk) and calls of the runtime library's entry
+    # points (include/grainchunk.h).
+    ("%gc_marks",
+     "grainchunk|__kmpc_should_callback_per_chunk|__kmpc_for_static_chunk"),
 ]
 # grainchunk-graph (tools/) and its checks. The checks read GraphML with
 # networkx and PNG with PIL in Debian's python3 (python3-networkx,

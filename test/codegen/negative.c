@@ -16,7 +16,23 @@
 // RUN: %clang -fopenmp -O2 -S -emit-llvm %s -o %t.stock.O2.ll
 // RUN: %clang -fopenmp -fplugin=%plugin -O2 -S -emit-llvm %s -o %t.gc.O2.ll
 // RUN: cmp %t.stock.O2.ll %t.gc.O2.ll
-// RUN: not grep -q grainchunk %t.gc.O2.ll
+// Nothing of the plugin's is in the module: no helper, value or metadata
+// named grainchunk, no call of the runtime library's entry points. The text
+// of a module also holds the source's path (ModuleID, source_filename, the
+// OpenMP location strings), and a clone is often named grainchunk: %ir_code
+// drops quoted strings and comments before the search.
+// RUN: %ir_code %t.gc.O2.ll | not grep -E '%gc_marks'
+// The search finds what the plugin adds and no path, wherever the tree is:
+// the same sources under a directory named grainchunk.
+// RUN: rm -rf %t.d && mkdir -p %t.d/grainchunk
+// RUN: cp %s %S/Inputs/static4.c %t.d/grainchunk/
+// RUN: %clang -fopenmp -fplugin=%plugin -O2 -S -emit-llvm %t.d/grainchunk/negative.c -o %t.d/negative.ll
+// RUN: grep -q 'source_filename = ".*/grainchunk/negative.c"' %t.d/negative.ll
+// RUN: %ir_code %t.d/negative.ll | not grep -E '%gc_marks'
+// RUN: %clang -fopenmp -fplugin=%plugin -O2 -S -emit-llvm %t.d/grainchunk/static4.c -o %t.d/static4.ll
+// RUN: %ir_code %t.d/static4.ll | grep -E '%gc_marks' | FileCheck %s --check-prefix=MARKS
+// MARKS: @grainchunk.ask
+// MARKS: @__kmpc_for_static_chunk_4
 // -fopenmp-simd: simd only, no runtime calls, nothing to do.
 // RUN: %clang -fopenmp-simd -O2 -S -emit-llvm %s -o %t.simd.stock.ll
 // RUN: %clang -fopenmp-simd -fplugin=%plugin -O2 -S -emit-llvm %s -o %t.simd.gc.ll
