@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Shell functions the scripts source for apt on Debian: install package
 # groups with one progress line per step, say exactly which apt source to add
 # when a package is not available (clang-22 comes from bookworm-security,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Installs what grainchunk needs to build and test on Debian bookworm (root).
 # GRAINCHUNK_LLVM_VERSION=N picks clang-N (default 22). clang-N, llvm-N-dev
 # and llvm-N-tools of several N install side by side; libomp-N-dev packages
