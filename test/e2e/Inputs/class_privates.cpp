@@ -10,6 +10,7 @@
 // bounds and the runtime call (with exceptions, as invokes), which the
 // plugin must see through. Prints REGION/LOOP lines for check_chunks.py
 // (chunk 0: schedule(static) without a chunk) and what each loop computed.
+#include <atomic>
 #include <complex>
 #include <cstdio>
 #include <string>
@@ -25,7 +26,7 @@ struct Counter { // a default constructor, nothing else
 
 struct Tracked { // copy constructor, destructor and copy assignment
   long v;
-  static long live;
+  static std::atomic<long> live; // objects alive (threads make and end them)
   Tracked() : v(1) { ++live; }
   Tracked(const Tracked &o) : v(o.v + 10) { ++live; }
   ~Tracked() { --live; }
@@ -34,7 +35,7 @@ struct Tracked { // copy constructor, destructor and copy assignment
     return *this;
   }
 };
-long Tracked::live = 0;
+std::atomic<long> Tracked::live{0};
 
 struct Sum {
   long v;
@@ -86,13 +87,13 @@ static void forms(int n, int threads) {
 #pragma omp parallel for schedule(static, 5) firstprivate(t) reduction(+ : s) num_threads(threads)
   for (int i = 0; i < n; i++)
     s += t.v + i;
-  std::printf("firstprivate %ld live %ld\n", s, Tracked::live);
+  std::printf("firstprivate %ld live %ld\n", s, Tracked::live.load());
 
   region(threads, n, 6);
 #pragma omp parallel for schedule(static, 6) lastprivate(t) num_threads(threads)
   for (int i = 0; i < n; i++)
     t.v = 3 * i;
-  std::printf("lastprivate %ld live %ld\n", t.v, Tracked::live);
+  std::printf("lastprivate %ld live %ld\n", t.v, Tracked::live.load());
 
   Sum u;
   region(threads, n, 2);
@@ -109,7 +110,7 @@ static void forms(int n, int threads) {
     arr[i % 3].v += i;
     s += arr[i % 3].v;
   }
-  std::printf("array %ld live %ld\n", s, Tracked::live);
+  std::printf("array %ld live %ld\n", s, Tracked::live.load());
 
   std::string tag = "x";
   s = 0;
@@ -157,7 +158,7 @@ static void forms(int n, int threads) {
   h = 0;
   for (int i = 0; i < n; i++)
     h = h * 31 + m.out[i];
-  std::printf("repeated %ld live %ld\n", h, Tracked::live);
+  std::printf("repeated %ld live %ld\n", h, Tracked::live.load());
 }
 
 int main() {
