@@ -82,8 +82,12 @@ done
 # The lit tests a version does not run (lit --show-unsupported names them).
 for V in "${versions[@]}"; do
   if [[ "$V" == 22 ]]; then b="$root/build"; else b="$root/build-$V"; fi
-  names=$(sed -n 's/^[0-9]*: UNSUPPORTED: [^:]* :: \([^ ]*\) .*/\1/p' \
-    "$b/test-matrix.log" | sort | paste -sd' ')
+  # lit -s lists them after "Unsupported Tests (N):", one "  suite :: test"
+  # a line; without -s each comes as "UNSUPPORTED: suite :: test (i of n)".
+  names=$(awk '/^[0-9]+: Unsupported Tests/ { l = 1; next }
+    l && /^[0-9]+:   [^ ]+ :: / { print $4; next } { l = 0 }
+    /^[0-9]+: UNSUPPORTED: [^ ]+ :: / { print $5 }' "$b/test-matrix.log" |
+    sort -u | paste -sd' ')
   [[ -z "$names" ]] || echo "clang-$V unsupported: $names"
 done
 # Failures last, so that the end of the output (all a CI summary may keep)
