@@ -123,6 +123,15 @@ for other in (22, 19, 16, 15, 14):
         config.substitutions.append(("%other_clang", path))
         config.substitutions.append(("%other_major", str(other)))
         break
+# The oldest installed Clang older than the one under test: its programs run
+# on this version's libomp (a newer Clang's need entry points an older libomp
+# lacks, e.g. __kmpc_dispatch_deinit).
+for older in (14, 15, 16, 19):
+    path = f"/usr/lib/llvm-{older}/bin/clang"
+    if older < major and os.path.exists(path):
+        config.available_features.add("older-clang")
+        config.substitutions.append(("%older_clang", path))
+        break
 # OpenMPIRBuilder (-fopenmp-enable-irbuilder) is experimental before Clang 19.
 if major >= 19:
     config.available_features.add("irbuilder")
