@@ -21,7 +21,9 @@ loop's last iteration, whatever the schedule; AHEAD on the chunks after a
 thread's first of a static loop built without the plugin, on no other;
 MAY_NOT_RUN on those where cancellation is on (--cancellation), never
 otherwise. Durations: all 0 without a clock; > 0 with one except for AHEAD
-chunks; below SPIN_NS for chunks of spinning loops. Tasks: one 84 event per
+chunks; below SPIN_NS for three in four chunks of spinning loops at least (a
+preemption stretches some; a making time that took in the previous body
+would stretch all). Tasks: one 84 event per
 explicit task, right after the standard task_create of the same task, with
 duration > 0 with a clock.
 
@@ -80,7 +82,7 @@ def main():
         err("ompt_get_callback did not return the chunk callback")
 
     n_loops = n_chunks = n_iters = 0
-    durations = {"static": 0, "dispatched": 0}
+    durations = {"static": 0, "dispatched": 0, "spun": 0, "long": 0}
     per_id = collections.defaultdict(lambda: [0, 0, 0])  # reported, started, never
     for tid, pevs in prog.items():
         tevs = [e for e in tool.get(tid, [])
@@ -221,6 +223,10 @@ def main():
             f"creations, the program made at least {made}")
     if not n_loops or not n_chunks:
         err("no loops or chunks seen")
+    if durations["long"] > durations["spun"] // 4:
+        err(f"{durations['long']} of {durations['spun']} chunks of spinning "
+            f"loops took {SPIN_NS} ns or more to make: the making time "
+            "includes the previous chunk's body")
     for lid, (rep_, run, never) in sorted(per_id.items()):
         print(f"check_ext: loop {lid}: {rep_} chunks reported, {run} started, "
               f"{never} never started")
@@ -263,9 +269,12 @@ def check_chunks(tid, fr, a, err, durations):
         if not c["ends"]:  # the contract in include/grainchunk.h
             err(f"thread {tid}: chunk [{c['lo']}, {c['hi']}]'s duration {d} does not end "
                 "with the thread's last clock reading")
-        if a.clock == "ns" and fr["spin"] and d >= SPIN_NS:
-            err(f"thread {tid}: chunk making took {d} ns, its body at least "
-                f"{SPIN_NS}")
+        if a.clock == "ns" and fr["spin"]:
+            # A making time that took in the previous chunk's body would be
+            # at least SPIN_NS for every chunk after a thread's first; a
+            # preemption stretches a few. Judged over the run (see check).
+            durations["spun"] += 1
+            durations["long"] += d >= SPIN_NS
 
 
 def report(errors, ok=""):
