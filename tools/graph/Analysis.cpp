@@ -1,0 +1,1361 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===- Analysis.cpp - one process's grains, in columns, and their metrics -===//
+//
+// A faithful port of the Python grainchunk-graph's class Analysis and
+// Baseline (see Analysis.h). Hot loops run over the columns; nothing is
+// made per grain.
+//
+//===----------------------------------------------------------------------===//
+#include "Analysis.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <numeric>
+#include <queue>
+#include <set>
+#include <sys/stat.h>
+
+namespace gcg {
+
+const Threshold Thresholds[P_COUNT] = {
+    {"parallel_benefit", '<', 1.0},
+    {"sibling_work_balance", '>', 2.0},
+    {"chunk_work_balance", '>', 2.0},
+    {"chunk_work_cpu_balance", '>', 2.0},
+    {"work_deviation", '>', 2.0},
+};
+
+std::string problemsText(unsigned mask) {
+  std::string s;
+  for (int p = 0; p < P_COUNT; p++)
+    if (mask & (1u << p)) {
+      if (!s.empty())
+        s += '|';
+      s += Thresholds[p].name;
+    }
+  return s;
+}
+
+static unsigned problems(const GrainMetrics &m) {
+  double v[P_COUNT] = {m.pb, m.swb, m.cwb, m.cpu, m.dev};
+  unsigned mask = 0;
+  for (int p = 0; p < P_COUNT; p++) {
+    if (std::isnan(v[p]))
+      continue;
+    if (Thresholds[p].op == '<' ? v[p] < Thresholds[p].value
+                                : v[p] > Thresholds[p].value)
+      mask |= 1u << p;
+  }
+  return mask;
+}
+
+int64_t &Counter::operator[](int k) {
+  for (auto &it : items)
+    if (it.first == k)
+      return it.second;
+  items.push_back({k, 0});
+  return items.back().second;
+}
+
+void Counter::update(const Counter &o) {
+  for (auto &it : o.items)
+    (*this)[it.first] += it.second;
+}
+
+int64_t Loop::n() const {
+  int64_t s = 0;
+  for (const Share &x : shares)
+    s += x.count;
+  return s;
+}
+
+Share *Loop::find(int th) {
+  for (Share &x : shares)
+    if (x.th == th)
+      return &x;
+  return nullptr;
+}
+
+Share &Loop::share(int th) {
+  if (Share *s = find(th))
+    return *s;
+  shares.push_back(Share{th});
+  return shares.back();
+}
+
+void Chunks::reserve(size_t n) {
+  thread.reserve(n);
+  loop.reserve(n);
+  number.reserve(n);
+  start.reserve(n);
+  end.reserve(n);
+  lower.reserve(n);
+  upper.reserve(n);
+  parent.reserve(n);
+  creation.reserve(n);
+  flags.reserve(n);
+}
+
+int64_t Tasks::index(uint64_t tid) const {
+  uint64_t hi = tid >> 40;
+  if (hi == 0 || hi - 1 >= ranges.size() || !hasRange[hi - 1])
+    return -1;
+  auto r = ranges[hi - 1];
+  auto b = id.begin() + r.first, e = id.begin() + r.second;
+  auto it = std::lower_bound(b, e, tid);
+  return it != e && *it == tid ? int64_t(it - id.begin()) : -1;
+}
+
+static double asDuration(uint64_t bits) {
+  if (bits == UNMEASURED)
+    return NAN;
+  double d;
+  std::memcpy(&d, &bits, 8);
+  return d;
+}
+
+// Waits that end a loop (implicit barrier of the worksharing construct) and
+// waits that join a task's children (taskwait, taskgroup, barriers).
+static bool loopBarrier(uint32_t k) {
+  return k == 2 || k == 3 || k == 4 || k == 8 || k == 9;
+}
+static bool joinWait_(uint32_t k) {
+  return (k >= 1 && k <= 6) || k == 8 || k == 9;
+}
+
+/// An implicit task on one thread: its open loop and chunk; the loop's
+/// chunks marked MAY_NOT_RUN (held until the loop ends) and whether the
+/// thread left the loop early (cancelled).
+struct Analysis::Frame {
+  uint64_t task, par;
+  int loop = -1, ended = -1;
+  int64_t chunk = -1;
+  struct Held {
+    uint64_t t, a, b;
+    double c;
+    uint64_t e;
+    uint32_t d;
+  };
+  std::vector<Held> held;
+  bool cancelled = false;
+  int shareLoop = -1;
+  size_t shareIdx = 0;
+  Frame(uint64_t t, uint64_t p) : task(t), par(p) {}
+};
+
+Analysis::Analysis(const ProcessDir &pd, const Baseline *base)
+    : proc(pd), baseline(base) {
+  tpn = ticksPerNs(pd.meta);
+  // Room for every record as a chunk (an upper bound): address space only,
+  // pages are touched as chunks come, and the columns never move.
+  uint64_t bytes = 0;
+  for (int th : pd.threads) {
+    struct stat st;
+    if (stat((pd.dir + "/thread-" + std::to_string(th) + ".bin").c_str(), &st) == 0)
+      bytes += st.st_size;
+  }
+  chunks.reserve(bytes / RecordBytes);
+  for (int th : pd.threads) {
+    threads.push_back(th);
+    std::string path = pd.dir + "/thread-" + std::to_string(th) + ".bin";
+    ThreadReader rd(path, strings);
+    readThread(th, rd);
+    lastRecord = std::max(lastRecord, rd.lastTime());
+    if (!rd.endNote().empty())
+      readNotes.push_back("thread " + std::to_string(th) + ": " + rd.endNote());
+  }
+  maps = Maps(pd.dir + "/maps.txt");
+  finish();
+}
+
+int Analysis::newLoop(int kind, uint64_t a, uint64_t b, uint64_t c) {
+  Loop lp;
+  lp.keyKind = kind;
+  lp.k0 = a;
+  lp.k1 = b;
+  lp.k2 = c;
+  lp.index = int(loops.size());
+  loops.push_back(std::move(lp));
+  loopKeys[{kind, a, b, c}] = loops.back().index;
+  return loops.back().index;
+}
+
+Analysis::Frame &Analysis::frame(std::vector<Frame> &frames, uint64_t task,
+                                 uint64_t par) {
+  for (size_t i = frames.size(); i-- > 0;)
+    if (frames[i].task == task)
+      return frames[i];
+  frames.emplace_back(task, par);
+  return frames.back();
+}
+
+void Analysis::appendChunk(Frame &fr, int th, uint64_t t, uint64_t a,
+                           uint64_t b, double c, uint64_t e, uint32_t d) {
+  Loop &lp = loops[fr.loop];
+  if (fr.shareLoop != fr.loop) {
+    lp.share(th);
+    fr.shareIdx = size_t(lp.find(th) - lp.shares.data());
+    fr.shareLoop = fr.loop;
+  }
+  int64_t k = lp.shares[fr.shareIdx].count++;
+  fr.chunk = int64_t(chunks.size());
+  chunks.thread.push_back(th);
+  chunks.loop.push_back(lp.index);
+  chunks.number.push_back(uint32_t(k));
+  chunks.start.push_back(t);
+  chunks.end.push_back(t);
+  chunks.lower.push_back(a);
+  chunks.upper.push_back(b);
+  chunks.parent.push_back(fr.task);
+  chunks.flags.push_back(uint8_t(d & 0xff));
+  chunks.creation.push_back(c);
+  if (e && !lp.psource)
+    lp.psource = e;
+}
+
+void Analysis::release(Frame &fr, int th) {
+  // At the end of the frame's loop: its held chunks (reported ahead,
+  // MAY_NOT_RUN) become chunks if the thread did not leave the loop early;
+  // if it did, which of them ran is unknown: they are left out, and the
+  // thread's share goes to its chunks that are known to have run, with
+  // their own times unknown.
+  std::vector<Frame::Held> held;
+  held.swap(fr.held);
+  bool cancelled = fr.cancelled;
+  fr.cancelled = false;
+  if (held.empty())
+    return;
+  if (cancelled) {
+    leftOut += int64_t(held.size());
+    if (fr.loop >= 0)
+      loops[fr.loop].share(th).unknown = true;
+    return;
+  }
+  for (const Frame::Held &h : held) {
+    if (fr.chunk >= 0)
+      chunks.end[fr.chunk] = h.t;
+    appendChunk(fr, th, h.t, h.a, h.b, h.c, h.e, h.d);
+  }
+}
+
+void Analysis::closeChunk(Frame &fr, bool has, uint64_t t) {
+  if (fr.chunk >= 0 && has)
+    chunks.end[fr.chunk] = t;
+  fr.chunk = -1;
+}
+
+void Analysis::readThread(int th, ThreadReader &rd) {
+  std::vector<Frame> frames; // implicit tasks this thread is in, innermost last
+  frames.reserve(16);
+  std::unordered_map<uint64_t, uint64_t> loopSeq; // task id -> loops begun
+  std::unordered_map<uint64_t, uint64_t> segStart; // task -> running since
+  struct Wait {
+    uint64_t task, begin;
+    uint32_t kind;
+    int64_t time;
+    bool running;
+    uint64_t since;
+  };
+  std::vector<Wait> waiting; // open waits, in the order begun
+  auto findWait = [&](uint64_t task) -> Wait * {
+    for (Wait &w : waiting)
+      if (w.task == task)
+        return &w;
+    return nullptr;
+  };
+  Tasks &T = tasks;
+  size_t firstTask = T.size();
+  uint64_t lastId = 0, lastCreate = 0, running = 0;
+  auto keepWait = [&](const Wait &w) {
+    if (joinWait_(w.kind)) {
+      T.waitTask.push_back(w.task);
+      T.waitBegin.push_back(w.begin);
+      T.waitTime.push_back(w.time);
+    }
+  };
+  std::vector<uint64_t> &ends = chunks.end, &starts = chunks.start;
+  Record r;
+  while (rd.next(r)) {
+    uint64_t t = r.t, a = r.a, b = r.b, c = r.c;
+    uint32_t d = r.d;
+    switch (r.kind) {
+    case R_CHUNK: {
+      if (frames.empty())
+        frames.emplace_back(0, 0);
+      Frame &fr = frames.back();
+      if ((d & CH_MAY_NOT_RUN) && fr.loop >= 0) {
+        fr.held.push_back({t, a, b, r.creation, r.e, d}); // known at loop end
+        break;
+      }
+      if (fr.chunk >= 0) {
+        // The thread's previous chunk ended where this one's making began
+        // (the creation time, when measured).
+        double cr = r.creation;
+        int64_t span = int64_t(t - starts[fr.chunk]);
+        ends[fr.chunk] = (cr >= 0 && cr <= double(span)) ? t - uint64_t(int64_t(cr)) : t;
+      }
+      if (fr.loop < 0) // a chunk of a loop not seen to begin
+        fr.loop = newLoop(2, uint64_t(th), fr.task, loops.size());
+      appendChunk(fr, th, t, a, b, r.creation, r.e, d);
+      break;
+    }
+    case R_IMPLICIT_BEGIN:
+      implicit[a] = Implicit{b, c, d, th};
+      frames.emplace_back(a, b);
+      running = a;
+      break;
+    case R_IMPLICIT_END:
+      if (!frames.empty() && frames.back().task == a) {
+        release(frames.back(), th);
+        closeChunk(frames.back(), true, t);
+        frames.pop_back();
+      }
+      running = frames.empty() ? 0 : frames.back().task;
+      break;
+    case R_CANCEL:
+      // The thread leaves its loop early (a=its implicit task).
+      for (size_t i = frames.size(); i-- > 0;)
+        if (frames[i].task == a) {
+          if ((d & CANCEL_LOOP) && frames[i].loop >= 0)
+            frames[i].cancelled = true;
+          break;
+        }
+      break;
+    case R_LOOP_BEGIN: {
+      Frame &fr = frame(frames, a, b);
+      uint64_t n = loopSeq[a]++;
+      // Every thread of a team meets its worksharing loops in the same
+      // order: (region, n) names the instance on all of them.
+      int kind = b ? 0 : 1;
+      uint64_t k0 = b ? b : a;
+      auto it = loopKeys.find({kind, k0, n, 0});
+      int li;
+      if (it == loopKeys.end()) {
+        li = newLoop(kind, k0, n, 0);
+        loops[li].codeptr = c;
+        loops[li].sched = d;
+      } else {
+        li = it->second;
+      }
+      Loop &lp = loops[li];
+      lp.begin = lp.hasBegin ? std::min(lp.begin, t) : t;
+      lp.hasBegin = true;
+      release(fr, th);
+      closeChunk(fr, false, 0);
+      fr.loop = li;
+      fr.ended = -1;
+      break;
+    }
+    case R_LOOP_END: {
+      Frame &fr = frame(frames, a, b);
+      release(fr, th);
+      closeChunk(fr, true, t);
+      if (fr.loop >= 0) {
+        Loop &lp = loops[fr.loop];
+        lp.end = lp.hasEnd ? std::max(lp.end, t) : t;
+        lp.hasEnd = true;
+        Share &s = lp.share(th);
+        s.threadEnd = t;
+        s.hasEnd = true;
+        fr.shareLoop = -1;
+      }
+      fr.ended = fr.loop;
+      fr.loop = -1;
+      break;
+    }
+    case R_PARALLEL_BEGIN: {
+      // Where the region started: the chunk its encountering (implicit)
+      // task was running, if any (for lineages).
+      int64_t ch = !frames.empty() && frames.back().task == b ? frames.back().chunk : -1;
+      Region reg{t, b, c, ch};
+      auto it = regions.find(a);
+      if (it == regions.end()) {
+        regions[a] = regionList.size();
+        regionList.push_back(reg);
+      } else {
+        regionList[it->second] = reg;
+      }
+      break;
+    }
+    case R_TASK_CREATE: {
+      if ((a >> 40) - 1 != uint64_t(th) || a <= lastId)
+        throw Error("thread " + std::to_string(th) + "'s recording names task " +
+                    hexStr(a) + " out of order: not a recording of this "
+                    "grainchunk-record");
+      lastId = a;
+      if (t < lastCreate) // the thread's clock went back: sort later
+        createsInOrder = false;
+      lastCreate = t;
+      T.id.push_back(a);
+      T.parent.push_back(b);
+      T.create.push_back(t);
+      T.creation.push_back(asDuration(r.e));
+      T.codeptr.push_back(c);
+      T.flags.push_back(d);
+      T.thread.push_back(th);
+      T.ctx.push_back(!frames.empty() && frames.back().task == b ? frames.back().chunk : -1);
+      T.creator.push_back(running);
+      break;
+    }
+    case R_TASK_SWITCH: {
+      // a stops running here, b starts (or resumes). A wait of a task is
+      // only counted while the task is on the CPU: time spent running
+      // other tasks inside a taskwait is theirs. (Tasks may come from
+      // threads read later: segments are kept for every task and matched
+      // in finishTasks.)
+      auto it = segStart.find(a);
+      if (it != segStart.end()) {
+        T.segTask.push_back(a);
+        T.segStart.push_back(it->second);
+        T.segEnd.push_back(t);
+        T.segThread.push_back(th);
+        segStart.erase(it);
+      }
+      if (Wait *w = findWait(a))
+        if (w->running) {
+          w->time += int64_t(t - w->since);
+          w->running = false;
+        }
+      segStart[b] = t;
+      running = b;
+      if (Wait *w = findWait(b))
+        if (!w->running) {
+          w->running = true;
+          w->since = t;
+        }
+      break;
+    }
+    case R_SYNC_BEGIN: {
+      if (Wait *w = findWait(a)) { // its last wait never ended
+        keepWait(*w);
+        *w = Wait{a, t, d, 0, true, t};
+      } else {
+        waiting.push_back(Wait{a, t, d, 0, true, t});
+      }
+      break;
+    }
+    case R_SYNC_END: {
+      Wait *wp = findWait(a);
+      if (!wp)
+        break;
+      Wait w = *wp;
+      waiting.erase(waiting.begin() + (wp - waiting.data()));
+      if (w.running)
+        w.time += int64_t(t - w.since);
+      keepWait(w);
+      // The barrier right after a loop: this thread's wait for the loop's
+      // other chunks.
+      if (!frames.empty()) {
+        Frame &fr = frames.back();
+        if (fr.task == a && fr.ended >= 0 && loopBarrier(w.kind)) {
+          loops[fr.ended].share(th).sync += w.time;
+          fr.ended = -1;
+        }
+      }
+      break;
+    }
+    case R_TASKLOOP: {
+      auto &v = taskloops[a];
+      if (v.empty())
+        taskloopOrder.push_back(a);
+      v.emplace_back(t, c, r.e);
+      break;
+    }
+    default:
+      break;
+    }
+  }
+  for (Frame &fr : frames) {
+    release(fr, th);
+    closeChunk(fr, false, 0);
+  }
+  for (const Wait &w : waiting)
+    keepWait(w);
+  if (T.ranges.size() <= size_t(th)) {
+    T.ranges.resize(th + 1);
+    T.hasRange.resize(th + 1);
+  }
+  T.ranges[th] = {firstTask, T.size()};
+  T.hasRange[th] = 1;
+}
+
+void Analysis::orderTasks() {
+  // The tasks' creation order: the threads' lists merged by creation time
+  // (ties: the earlier thread's file first, as a stable sort would).
+  Tasks &T = tasks;
+  size_t n = T.size();
+  T.order.clear();
+  T.order.reserve(n);
+  if (createsInOrder) {
+    using Item = std::tuple<uint64_t, size_t, size_t>; // create, run, pos
+    std::vector<std::pair<size_t, size_t>> runs;
+    for (size_t th = 0; th < T.ranges.size(); th++)
+      if (T.hasRange[th] && T.ranges[th].first < T.ranges[th].second)
+        runs.push_back(T.ranges[th]);
+    std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
+    for (size_t r = 0; r < runs.size(); r++)
+      heap.emplace(T.create[runs[r].first], r, runs[r].first);
+    while (!heap.empty()) {
+      auto [cr, r, pos] = heap.top();
+      heap.pop();
+      T.order.push_back(uint32_t(pos));
+      if (pos + 1 < runs[r].second)
+        heap.emplace(T.create[pos + 1], r, pos + 1);
+    }
+  } else {
+    for (size_t k = 0; k < n; k++)
+      T.order.push_back(uint32_t(k));
+    std::stable_sort(T.order.begin(), T.order.end(),
+                     [&](uint32_t x, uint32_t y) { return T.create[x] < T.create[y]; });
+  }
+}
+
+void Analysis::taskloopTasks() {
+  // Gives each task of a taskloop the program's call of the taskloop as its
+  // code pointer (the runtime created it with one inside itself, the same
+  // for all taskloops). Every task of a taskloop has the encountering task
+  // as its parent; the runtime makes some of them inside helper tasks of
+  // the same taskloop (a large taskloop is split recursively), perhaps
+  // after the encountering task began another taskloop: a task made while
+  // a helper ran belongs to the helper's taskloop, one made by the
+  // encountering task itself to its taskloop begun last.
+  Tasks &T = tasks;
+  if (taskloops.empty())
+    return;
+  std::set<uint64_t> inner;
+  for (auto &kv : taskloops) {
+    std::sort(kv.second.begin(), kv.second.end());
+    for (auto &x : kv.second)
+      inner.insert(std::get<2>(x));
+  }
+  std::unordered_map<size_t, uint64_t> site; // task index -> taskloop's call
+  for (uint32_t k : T.order) {
+    uint64_t c = T.codeptr[k];
+    if (!inner.count(c))
+      continue;
+    uint64_t creator = T.creator[k];
+    int64_t ck = creator != T.parent[k] ? T.index(creator) : -1;
+    if (ck >= 0) {
+      auto it = site.find(size_t(ck));
+      if (it != site.end()) {
+        site[k] = it->second;
+        continue;
+      }
+    }
+    auto lit = taskloops.find(T.parent[k]);
+    if (lit == taskloops.end() || lit->second.empty())
+      continue;
+    const auto &lst = lit->second;
+    // bisect_right(lst, (create, inf, inf)) - 1, and Python's
+    // lst[:max(j, 0) + 1].
+    size_t cnt = std::upper_bound(lst.begin(), lst.end(), T.create[k],
+                                  [](uint64_t v, const auto &x) { return v < std::get<0>(x); }) -
+                 lst.begin();
+    long j = long(cnt) - 1;
+    size_t upto = size_t(std::max(j, 0L)) + 1;
+    for (size_t i = std::min(upto, lst.size()); i-- > 0;)
+      if (std::get<2>(lst[i]) == c) {
+        site[k] = std::get<1>(lst[i]);
+        break;
+      }
+  }
+  for (auto &kv : site)
+    T.codeptr[kv.first] = kv.second;
+}
+
+static bool endsWithAny(const std::string &s, std::initializer_list<const char *> xs) {
+  for (const char *x : xs) {
+    size_t n = std::strlen(x);
+    if (s.size() >= n && s.compare(s.size() - n, n, x) == 0)
+      return true;
+  }
+  return false;
+}
+
+void Analysis::finish() {
+  orderTasks();
+  taskloopTasks();
+  std::vector<uint64_t> ptrs;
+  for (const Loop &lp : loops)
+    ptrs.push_back(lp.codeptr);
+  {
+    std::vector<uint64_t> tp(tasks.codeptr);
+    std::sort(tp.begin(), tp.end());
+    tp.erase(std::unique(tp.begin(), tp.end()), tp.end());
+    ptrs.insert(ptrs.end(), tp.begin(), tp.end());
+  }
+  for (const Region &r : regionList)
+    ptrs.push_back(r.codeptr);
+  std::sort(ptrs.begin(), ptrs.end());
+  ptrs.erase(std::unique(ptrs.begin(), ptrs.end()), ptrs.end());
+  maps.resolve(ptrs);
+  const Meta &m = proc.meta;
+  waitsKnown = m.get("answer_sync_region_wait") == "5";
+  extToolTime = m.get("ext_tool_time") == "1";
+  extLoop = m.get("ext_loop") == "1";
+  extChunk = m.get("ext_chunk") == "1";
+  extTaskCreate = m.get("ext_task_create") == "1";
+  // Loop names: psource (grainchunk) or the code pointer's line.
+  for (Loop &lp : loops) {
+    auto [fn, loc] = maps.get(lp.codeptr);
+    if (lp.psource) {
+      auto s = strings.find(lp.psource);
+      if (s != strings.end()) {
+        auto [pfn, ploc] = psourceLocation(s->second);
+        // flang's source locations name no file ("FIRModule"): the code's
+        // line then, which is the same, with its file.
+        bool fir = ploc.compare(0, 10, "FIRModule:") == 0 ||
+                   ploc.compare(0, 8, "unknown:") == 0;
+        if (!(fir && !endsWithAny(loc, {":?", ":0"}) &&
+              loc.find(':') != std::string::npos)) {
+          fn = pfn;
+          loc = ploc;
+        }
+      }
+    }
+    if (fn.empty()) {
+      fn = "?";
+      if (lp.keyKind == 0) {
+        auto r = regions.find(lp.k0);
+        if (r != regions.end())
+          fn = siteFunction(regionList[r->second].codeptr, regionList[r->second].enc);
+      }
+    }
+    lp.fn = fn;
+    lp.loc = loc;
+  }
+  for (const Loop &lp : loops)
+    loopNames.push_back(loopName(lp));
+  finishTasks();
+  lineages();
+  metrics();
+}
+
+std::string Analysis::siteFunction(uint64_t codeptr, uint64_t task) {
+  // The user's function of the code at codeptr, which task runs: its own
+  // name's, else (an outlined function whose name does not say, Clang 14)
+  // that of the code that started the task (a region's fork, a task's
+  // creation), outward.
+  for (int i = 0; i < 256; i++) {
+    std::string fn = maps.get(codeptr).first;
+    if (!fn.empty())
+      return fn;
+    auto im = implicit.find(task);
+    if (im != implicit.end()) {
+      auto r = regions.find(im->second.par);
+      if (r == regions.end())
+        break;
+      codeptr = regionList[r->second].codeptr;
+      task = regionList[r->second].enc;
+    } else {
+      int64_t k = tasks.index(task);
+      if (k < 0)
+        break;
+      codeptr = tasks.codeptr[k];
+      task = tasks.parent[k];
+    }
+  }
+  return "?";
+}
+
+std::pair<std::string, std::string> Analysis::taskName(size_t k) {
+  auto [fn, loc] = maps.get(tasks.codeptr[k]);
+  if (fn.empty()) {
+    uint64_t p = tasks.parent[k];
+    auto it = context.find(p);
+    if (it == context.end())
+      it = context.emplace(p, siteFunction(tasks.codeptr[k], p)).first;
+    fn = it->second;
+  }
+  return {fn, loc};
+}
+
+std::string Analysis::taskGrainName(size_t k) {
+  auto [fn, loc] = taskName(k);
+  return fn != "?" ? "task " + loc + " (" + fn + ")" : "task " + loc;
+}
+
+std::string Analysis::loopName(const Loop &lp) const {
+  if (endsWithAny(lp.loc, {":?", ":0"})) // no line table: build with -g
+    return lp.fn + " (" + lp.loc.substr(0, lp.loc.size() - 2) + ")";
+  return lp.fn != "?" ? lp.loc + " (" + lp.fn + ")" : lp.loc;
+}
+
+/// Rows grouped by owner (0..n-1; -1: dropped), each group sorted (as
+/// tuples) where not already in order of the first column: a counting sort.
+template <typename A, typename B, typename C>
+static void groupBy(const std::vector<int64_t> &owner, size_t n,
+                    std::vector<int64_t> &off, std::vector<A> &a,
+                    std::vector<B> &b, std::vector<C> *c) {
+  off.assign(n + 1, 0);
+  for (int64_t k : owner)
+    if (k >= 0)
+      off[k + 1]++;
+  for (size_t k = 0; k < n; k++)
+    off[k + 1] += off[k];
+  std::vector<int64_t> pos(off.begin(), off.end() - 1);
+  std::vector<A> oa(off[n]);
+  std::vector<B> ob(off[n]);
+  std::vector<C> oc(c ? off[n] : 0);
+  for (size_t j = 0; j < owner.size(); j++) {
+    int64_t k = owner[j];
+    if (k < 0)
+      continue;
+    int64_t p = pos[k]++;
+    oa[p] = a[j];
+    ob[p] = b[j];
+    if (c)
+      oc[p] = (*c)[j];
+  }
+  for (size_t k = 0; k < n; k++) {
+    int64_t lo = off[k], hi = off[k + 1];
+    bool sorted = true;
+    for (int64_t j = lo; j + 1 < hi && sorted; j++)
+      sorted = !(oa[j] > oa[j + 1]);
+    if (sorted)
+      continue;
+    std::vector<std::tuple<A, B, C>> rows;
+    for (int64_t j = lo; j < hi; j++)
+      rows.emplace_back(oa[j], ob[j], c ? oc[j] : C());
+    std::sort(rows.begin(), rows.end());
+    for (int64_t j = lo; j < hi; j++) {
+      oa[j] = std::get<0>(rows[j - lo]);
+      ob[j] = std::get<1>(rows[j - lo]);
+      if (c)
+        oc[j] = std::get<2>(rows[j - lo]);
+    }
+  }
+  a.swap(oa);
+  b.swap(ob);
+  if (c)
+    c->swap(oc);
+}
+
+void Analysis::finishTasks() {
+  // Each task's run (from its segments), its children in creation order
+  // (child_number), the parent wait it joins at, as columns.
+  Tasks &T = tasks;
+  size_t n = T.size();
+  {
+    std::vector<int64_t> owner(T.segTask.size());
+    for (size_t j = 0; j < owner.size(); j++)
+      owner[j] = T.index(T.segTask[j]);
+    std::vector<uint64_t>().swap(T.segTask);
+    groupBy(owner, n, T.segOff, T.segStart, T.segEnd, &T.segThread);
+  }
+  T.execc.assign(n, 0);
+  for (size_t k = 0; k < n; k++) {
+    int64_t lo = T.segOff[k], hi = T.segOff[k + 1];
+    int64_t s = 0;
+    for (int64_t j = lo; j < hi; j++)
+      s += int64_t(T.segEnd[j] - T.segStart[j]);
+    T.execc[k] = s;
+    if (hi > lo)
+      T.thread[k] = T.segThread[lo];
+  }
+  // Parents: an explicit task's index, or a slot n + j for the j-th
+  // implicit task (or unknown task) that made tasks.
+  std::vector<uint64_t> implicitIds;
+  T.pslot.resize(n);
+  for (size_t k = 0; k < n; k++) {
+    uint64_t pid = T.parent[k];
+    int64_t i = T.index(pid);
+    if (i < 0) {
+      auto it = T.implicitSlot.find(pid);
+      if (it == T.implicitSlot.end()) {
+        it = T.implicitSlot.emplace(pid, int64_t(n + implicitIds.size())).first;
+        implicitIds.push_back(pid);
+      }
+      i = it->second;
+    }
+    T.pslot[k] = i;
+  }
+  T.slotId = T.id;
+  T.slotId.insert(T.slotId.end(), implicitIds.begin(), implicitIds.end());
+  size_t slots = T.slotId.size();
+  T.childNumber.assign(n, 0);
+  std::vector<uint32_t> count(slots, 0);
+  for (uint32_t k : T.order) {
+    int64_t p = T.pslot[k];
+    T.childNumber[k] = count[p]++;
+  }
+  T.kidOff.assign(slots + 1, 0);
+  for (size_t p = 0; p < slots; p++)
+    T.kidOff[p + 1] = T.kidOff[p] + count[p];
+  T.kids.assign(n, 0);
+  for (uint32_t k : T.order)
+    T.kids[T.kidOff[T.pslot[k]] + T.childNumber[k]] = k;
+  // The join waits of every slot, by begin.
+  {
+    std::vector<int64_t> wslot(T.waitTask.size());
+    for (size_t j = 0; j < wslot.size(); j++) {
+      uint64_t x = T.waitTask[j];
+      int64_t k = T.index(x);
+      if (k < 0) {
+        auto it = T.implicitSlot.find(x);
+        k = it == T.implicitSlot.end() ? -1 : it->second;
+      }
+      wslot[j] = k;
+    }
+    std::vector<uint64_t>().swap(T.waitTask);
+    T.wBegin.swap(T.waitBegin);
+    T.wTime.swap(T.waitTime);
+    groupBy<uint64_t, int64_t, int>(wslot, slots, T.waitOff, T.wBegin, T.wTime, nullptr);
+  }
+  // A child joins at its parent's first wait that begins after the child
+  // was created (taskwait, taskgroup end, barrier).
+  T.joinsAt.resize(n);
+  for (size_t k = 0; k < n; k++) {
+    int64_t p = T.pslot[k];
+    auto b = T.wBegin.begin() + T.waitOff[p], e = T.wBegin.begin() + T.waitOff[p + 1];
+    T.joinsAt[k] = uint32_t(std::lower_bound(b, e, T.create[k]) - b);
+  }
+}
+
+double Analysis::joinWait(int64_t p) const {
+  // The parent's waits at the join points of its children.
+  const Tasks &T = tasks;
+  int64_t lo = T.waitOff[p], hi = T.waitOff[p + 1];
+  std::vector<uint32_t> js;
+  for (int64_t j = T.kidOff[p]; j < T.kidOff[p + 1]; j++)
+    js.push_back(T.joinsAt[T.kids[j]]);
+  std::sort(js.begin(), js.end());
+  js.erase(std::unique(js.begin(), js.end()), js.end());
+  int64_t s = 0;
+  for (uint32_t j : js)
+    if (lo + int64_t(j) < hi)
+      s += T.wTime[lo + j];
+  return double(s);
+}
+
+void Analysis::metrics() {
+  // Tasks (the prototype's definitions; docs/grain-graphs.md): overhead =
+  // the task's waits at its children's join points + its children's
+  // creation; work = exec - overhead; sync_cycles_per_child = (parent's
+  // overhead - its children's creation) / its children.
+  Tasks &T = tasks;
+  size_t n = T.size(), slots = T.slotId.size();
+  const std::vector<double> &cr = T.creation;
+  T.overhead.assign(n, 0.0);
+  T.sync.assign(n, 0.0);
+  T.swb.assign(n, 0.0);
+  for (size_t p = 0; p < slots; p++) {
+    int64_t lo = T.kidOff[p], hi = T.kidOff[p + 1];
+    if (lo == hi)
+      continue;
+    double jw = joinWait(int64_t(p));
+    if (p < n) {
+      bool known = true;
+      double s = 0;
+      for (int64_t j = lo; j < hi; j++) {
+        double c = cr[T.kids[j]];
+        known &= !std::isnan(c);
+        s += c;
+      }
+      T.overhead[p] = known ? jw + s : NAN;
+    }
+    double per = jw / double(hi - lo); // waits only: the creation part cancels out
+    for (int64_t j = lo; j < hi; j++) {
+      uint32_t k = T.kids[j];
+      T.sync[k] = std::isnan(cr[k]) ? NAN : per;
+    }
+  }
+  T.work.resize(n);
+  for (size_t k = 0; k < n; k++)
+    T.work[k] = double(T.execc[k]) - T.overhead[k];
+  for (size_t p = 0; p < slots; p++) {
+    int64_t lo = T.kidOff[p], hi = T.kidOff[p + 1];
+    if (lo == hi)
+      continue;
+    struct G {
+      double sum = 0, mx = 0;
+      int64_t cnt = 0;
+      bool na = false;
+    };
+    std::map<uint32_t, G> groups;
+    for (int64_t j = lo; j < hi; j++) {
+      uint32_t k = T.kids[j];
+      G &g = groups[T.joinsAt[k]];
+      double w = T.work[k];
+      if (std::isnan(w))
+        g.na = true;
+      else {
+        g.sum += w;
+        g.mx = g.cnt ? std::max(g.mx, w) : w;
+      }
+      g.cnt++;
+    }
+    for (int64_t j = lo; j < hi; j++) {
+      uint32_t k = T.kids[j];
+      const G &g = groups[T.joinsAt[k]];
+      double mean = g.sum / double(g.cnt);
+      T.swb[k] = g.na || !(mean > 0) ? NAN : g.mx / mean;
+    }
+  }
+  if (baseline) {
+    T.deviation.assign(n, NAN);
+    for (size_t k = 0; k < n; k++) {
+      double w = T.work[k];
+      auto lin = taskLineage(k);
+      if (std::isnan(w) || !lin)
+        continue;
+      auto it = baseline->tasks.find(*lin);
+      if (it != baseline->tasks.end() && it->second != 0 && !std::isnan(it->second))
+        T.deviation[k] = w / it->second;
+    }
+  }
+  for (size_t k = 0; k < n; k++) {
+    GrainMetrics m = taskMetrics(k);
+    for (int p = 0; p < P_COUNT; p++)
+      if (m.problems & (1u << p))
+        taskFlagged[p]++;
+    taskPbNa += std::isnan(m.pb);
+  }
+  chunkMetricsPass();
+}
+
+GrainMetrics Analysis::taskMetrics(size_t k) const {
+  const Tasks &T = tasks;
+  GrainMetrics m;
+  m.work = T.work[k];
+  m.hasWork = !std::isnan(m.work);
+  m.sync = T.sync[k];
+  double cost = T.creation[k] + m.sync;
+  m.pb = cost > 0 ? m.work / cost : NAN; // NaN in, NaN out
+  m.swb = T.swb[k];
+  m.dev = T.deviation.empty() ? NAN : T.deviation[k];
+  m.problems = problems(m);
+  return m;
+}
+
+static double maxMeanOf(double mx, double total, int64_t n) {
+  return n && total > 0 ? mx / (total / double(n)) : NAN;
+}
+
+void Analysis::chunkMetricsPass() {
+  // Chunks: the parent is the thread's share of the loop instance. Two
+  // passes over the columns: the per-instance and per-thread sums, then
+  // each chunk's metrics, counted per instance.
+  const Chunks &ch = chunks;
+  size_t nc = ch.size();
+  int lastLi = -1, lastTh = -1;
+  Share *sh = nullptr;
+  for (size_t i = 0; i < nc; i++) {
+    int li = ch.loop[i], th = ch.thread[i];
+    Loop &lp = loops[li];
+    if (li != lastLi || th != lastTh) {
+      sh = &lp.share(th);
+      lastLi = li;
+      lastTh = th;
+    }
+    int64_t x = int64_t(ch.end[i] - ch.start[i]);
+    sh->work += x;
+    sh->hasWork = true;
+    if (x > lp.maxWork)
+      lp.maxWork = x;
+    // A static loop compiled without the plugin, with grainchunk's runtime
+    // library: every chunk of the thread is reported when the init call
+    // returns, before any runs, the first at its start and the others
+    // marked AHEAD (extensions.md). Their own times are then not known,
+    // only the thread's share.
+    if (ch.flags[i] & CH_AHEAD)
+      sh->unknown = true;
+  }
+  for (Loop &lp : loops) {
+    int64_t nn = lp.n();
+    if (!nn)
+      continue;
+    bool unknown = false;
+    int64_t total = 0, mx = 0, cnt = 0;
+    for (const Share &s : lp.shares) {
+      unknown |= s.unknown;
+      if (s.hasWork) {
+        total += s.work;
+        mx = cnt ? std::max(mx, s.work) : s.work;
+        cnt++;
+      }
+    }
+    lp.cwb = unknown ? NAN : maxMeanOf(double(lp.maxWork), double(total), nn);
+    if (cnt > 1) {
+      double mean = double(total) / double(cnt);
+      lp.cpu = mean > 0 ? double(mx) / mean : NAN;
+    } else {
+      lp.cpu = 1.0;
+    }
+    for (Share &s : lp.shares) {
+      if (!s.count)
+        continue;
+      // The thread's wait at the barrier after the loop; no barrier
+      // (nowait): 0; no wait events: NA. libomp ends a worker's wait at the
+      // end of a parallel region only when the next region starts, so the
+      // wait is capped by how long the loop's last thread ran on after
+      // this one.
+      int64_t wait = 0;
+      if (lp.hasEnd && lp.end) {
+        int64_t after = int64_t(lp.end - (s.hasEnd ? s.threadEnd : lp.end));
+        wait = std::min(s.sync, after);
+      }
+      s.waitPer = waitsKnown ? double(wait) / double(s.count) : NAN;
+    }
+  }
+  // The problem grains per instance.
+  lastLi = -1;
+  for (size_t i = 0; i < nc; i++) {
+    int li = ch.loop[i], th = ch.thread[i];
+    Loop &lp = loops[li];
+    if (li != lastLi || th != lastTh) {
+      sh = lp.find(th);
+      lastLi = li;
+      lastTh = th;
+    }
+    double per = sh->waitPer, c = ch.creation[i];
+    if (std::isnan(per) || std::isnan(c) || sh->unknown)
+      continue;
+    double cost = c + per;
+    if (cost > 0 && double(int64_t(ch.end[i] - ch.start[i])) / cost <
+                        Thresholds[P_PARALLEL_BENEFIT].value)
+      lp.flagged[P_PARALLEL_BENEFIT]++;
+  }
+  for (Loop &lp : loops) {
+    int64_t nn = lp.n();
+    if (!nn)
+      continue;
+    if (!std::isnan(lp.cwb) && lp.cwb > Thresholds[P_CHUNK_WORK_BALANCE].value)
+      lp.flagged[P_CHUNK_WORK_BALANCE] = nn;
+    if (!std::isnan(lp.cpu) && lp.cpu > Thresholds[P_CHUNK_WORK_CPU_BALANCE].value)
+      lp.flagged[P_CHUNK_WORK_CPU_BALANCE] = nn;
+  }
+  baseInstance.assign(loops.size(), nullptr);
+  if (!baseline)
+    return;
+  for (Loop &lp : loops) {
+    auto il = instanceLineage(lp.index);
+    if (!il)
+      continue;
+    auto it = baseline->instances.find(*il);
+    if (it != baseline->instances.end())
+      baseInstance[lp.index] = &it->second;
+  }
+  double thr = Thresholds[P_WORK_DEVIATION].value;
+  lastLi = -1;
+  for (size_t i = 0; i < nc; i++) {
+    int li = ch.loop[i], th = ch.thread[i];
+    Loop &lp = loops[li];
+    if (li != lastLi || th != lastTh) {
+      sh = lp.find(th);
+      lastLi = li;
+      lastTh = th;
+    }
+    double d = chunkDeviation(li, ch.lower[i], ch.upper[i], !sh->unknown,
+                              double(int64_t(ch.end[i] - ch.start[i])));
+    if (!std::isnan(d)) {
+      deviations.push_back(d);
+      if (d > thr)
+        lp.flagged[P_WORK_DEVIATION]++;
+    }
+  }
+  for (double v : tasks.deviation)
+    if (!std::isnan(v))
+      deviations.push_back(v);
+}
+
+double Analysis::chunkDeviation(int li, uint64_t lo, uint64_t up, bool has,
+                                double work) const {
+  if (!baseline || !has || !baseInstance[li])
+    return NAN;
+  int64_t base;
+  if (!Baseline::chunkWork(*static_cast<const Baseline::Instance *>(baseInstance[li]),
+                           lo, up, base) ||
+      base == 0)
+    return NAN;
+  return work / double(base);
+}
+
+bool Analysis::chunkUnknown(size_t i) const {
+  const Loop &lp = loops[chunks.loop[i]];
+  for (const Share &s : lp.shares)
+    if (s.th == chunks.thread[i])
+      return s.unknown;
+  return false;
+}
+
+GrainMetrics Analysis::chunkMetrics(size_t i) const {
+  const Loop &lp = loops[chunks.loop[i]];
+  int th = chunks.thread[i];
+  const Share *sh = nullptr;
+  for (const Share &s : lp.shares)
+    if (s.th == th) {
+      sh = &s;
+      break;
+    }
+  GrainMetrics m;
+  bool unknown = sh && sh->unknown;
+  m.hasWork = !unknown;
+  m.work = unknown ? NAN : double(int64_t(chunks.end[i] - chunks.start[i]));
+  m.sync = sh ? sh->waitPer : NAN;
+  double cost = chunks.creation[i] + m.sync;
+  m.pb = cost > 0 ? m.work / cost : NAN;
+  m.cwb = lp.cwb;
+  m.cpu = lp.cpu;
+  m.dev = chunkDeviation(lp.index, chunks.lower[i], chunks.upper[i], m.hasWork, m.work);
+  m.problems = problems(m);
+  return m;
+}
+
+int64_t Analysis::threadNum(size_t i) const {
+  auto it = implicit.find(chunks.parent[i]);
+  return it == implicit.end() ? -1 : int64_t(it->second.threadNum);
+}
+
+uint64_t Analysis::firstInstant() const {
+  bool any = false;
+  uint64_t v = 0;
+  for (uint64_t s : tasks.segStart)
+    if (!any || s < v)
+      v = s, any = true;
+  for (uint64_t s : chunks.start)
+    if (!any || s < v)
+      v = s, any = true;
+  return v;
+}
+
+uint64_t Analysis::lastInstant() const {
+  uint64_t v = 0;
+  bool any = false;
+  for (uint64_t s : tasks.segEnd)
+    if (!any || s > v)
+      v = s, any = true;
+  for (uint64_t s : chunks.end)
+    if (!any || s > v)
+      v = s, any = true;
+  return v;
+}
+
+// ------------------------------------------------------------ lineage
+// A grain's lineage names it the same way in two runs of the program,
+// whatever the team sizes, so that its twin in a one-thread run can be
+// found (work_deviation; the prototype's lineage and chunk_lineage keys):
+//   region         <context>/p<its code's file:line>#<k-th such region in the context>
+//   loop instance  <region>/L<n-th worksharing loop of the region>
+//   chunk          <loop instance>:<first>-<last iteration>
+//   task           <creating chunk>>t<k>, <region>>t<k> or >t<k> (the
+//                  initial task), then .<child number> per generation
+// <context> is the lineage of the chunk or task that started the region
+// ("" at the top). NA where no such name is unique: a nested region started
+// outside a loop by a thread of a bigger team, root tasks of a region
+// created outside loops by more than one thread.
+std::optional<uint64_t> Analysis::rootRegion(size_t k) const {
+  auto im = implicit.find(tasks.parent[k]);
+  if (im != implicit.end() && regions.count(im->second.par))
+    return im->second.par;
+  return std::nullopt;
+}
+
+void Analysis::lineages() {
+  // Root tasks (made by an implicit task): numbered in creation order per
+  // creating chunk, or per region when one implicit task made them.
+  Tasks &T = tasks;
+  size_t n = T.size();
+  T.rootk.assign(n, 0);
+  std::unordered_map<int64_t, int32_t> perChunk;
+  std::map<std::optional<uint64_t>, int32_t> perRegion;
+  std::map<std::optional<uint64_t>, std::set<uint64_t>> makers;
+  for (uint32_t k : T.order) {
+    if (T.pslot[k] < int64_t(n))
+      continue;
+    if (T.ctx[k] >= 0) {
+      T.rootk[k] = perChunk[T.ctx[k]]++;
+    } else {
+      auto r = rootRegion(k);
+      T.rootk[k] = perRegion[r]++;
+      makers[r].insert(T.parent[k]);
+    }
+  }
+  for (auto &kv : makers)
+    if (kv.second.size() == 1)
+      oneMaker.push_back(kv.first);
+  ilinState.assign(loops.size(), 0);
+  ilin.assign(loops.size(), std::string());
+  // Regions in the order they began: a region's context began before it.
+  std::vector<std::pair<uint64_t, size_t>> byTime; // (t, index), stable
+  std::vector<uint64_t> ids(regionList.size());
+  for (auto &kv : regions)
+    ids[kv.second] = kv.first;
+  std::vector<size_t> idx(regionList.size());
+  std::iota(idx.begin(), idx.end(), 0);
+  std::stable_sort(idx.begin(), idx.end(), [&](size_t x, size_t y) {
+    return regionList[x].t < regionList[y].t;
+  });
+  std::map<std::pair<std::string, std::string>, int> counts;
+  for (size_t i : idx) {
+    const Region &r = regionList[i];
+    uint64_t par = ids[i];
+    std::optional<std::string> ctx;
+    if (r.chunk >= 0) {
+      ctx = chunkLineage(size_t(r.chunk));
+    } else if (T.index(r.enc) >= 0) {
+      ctx = taskLineage(size_t(T.index(r.enc)));
+    } else {
+      auto im = implicit.find(r.enc);
+      if (im == implicit.end() || !regions.count(im->second.par))
+        ctx = std::string();
+    }
+    if (!ctx) {
+      rlin[par] = std::nullopt;
+      continue;
+    }
+    std::pair<std::string, std::string> key{*ctx, maps.get(r.codeptr).second};
+    rlin[par] = *ctx + "/p" + key.second + "#" + std::to_string(counts[key]++);
+  }
+}
+
+std::optional<std::string> Analysis::rootLineage(size_t k) {
+  Tasks &T = tasks;
+  if (T.ctx[k] >= 0) {
+    auto cl = chunkLineage(size_t(T.ctx[k]));
+    if (!cl)
+      return std::nullopt;
+    return *cl + ">t" + std::to_string(T.rootk[k]);
+  }
+  auto r = rootRegion(k);
+  if (std::find(oneMaker.begin(), oneMaker.end(), r) == oneMaker.end())
+    return std::nullopt;
+  if (!r)
+    return ">t" + std::to_string(T.rootk[k]);
+  auto it = rlin.find(*r);
+  if (it == rlin.end() || !it->second)
+    return std::nullopt;
+  return *it->second + ">t" + std::to_string(T.rootk[k]);
+}
+
+std::optional<std::string> Analysis::instanceLineage(int li) {
+  if (!ilinState[li]) {
+    const Loop &lp = loops[li];
+    std::optional<std::string> rl;
+    if (lp.keyKind == 0) {
+      auto it = rlin.find(lp.k0);
+      if (it != rlin.end())
+        rl = it->second;
+    }
+    if (rl) {
+      ilin[li] = *rl + "/L" + std::to_string(lp.k1);
+      ilinState[li] = 1;
+    } else {
+      ilinState[li] = 2;
+    }
+  }
+  if (ilinState[li] == 2)
+    return std::nullopt;
+  return ilin[li];
+}
+
+std::optional<std::string> Analysis::chunkLineage(size_t i) {
+  if (ilinState.empty())
+    return std::nullopt;
+  int li = chunks.loop[i];
+  if (!ilinState[li])
+    instanceLineage(li);
+  if (ilinState[li] == 2)
+    return std::nullopt;
+  std::string s = ilin[li];
+  s += ':';
+  s += std::to_string(chunks.lower[i]);
+  s += '-';
+  s += std::to_string(chunks.upper[i]);
+  return s;
+}
+
+std::optional<std::string> Analysis::taskLineage(size_t k) {
+  // Task k's lineage: its root's, then a child number per generation. Kept
+  // for the last 65,536 tasks asked (a child's walk stops at its parent's).
+  Tasks &T = tasks;
+  int64_t n = int64_t(T.size());
+  auto m = tlin.find(k);
+  if (m != tlin.end())
+    return m->second;
+  std::vector<size_t> chain;
+  while (!tlin.count(k) && T.pslot[k] < n) {
+    chain.push_back(k);
+    k = size_t(T.pslot[k]);
+  }
+  auto it = tlin.find(k);
+  std::optional<std::string> base = it != tlin.end() ? it->second : rootLineage(k);
+  if (tlin.size() > 65536)
+    tlin.clear();
+  tlin[k] = base;
+  for (size_t i = chain.size(); i-- > 0;) {
+    size_t c = chain[i];
+    if (base)
+      base = *base + "." + std::to_string(T.childNumber[c]);
+    tlin[c] = base;
+  }
+  return base;
+}
+
+Baseline::Baseline(Analysis &an) {
+  const Chunks &ch = an.chunks;
+  for (const Loop &lp : an.loops) {
+    if (!lp.n())
+      continue;
+    auto il = an.instanceLineage(lp.index);
+    if (!il)
+      continue;
+    int64_t w = 0;
+    for (const Share &s : lp.shares)
+      w += s.work;
+    instanceWork[*il] = w;
+  }
+  std::vector<Instance *> byLoop(an.loops.size(), nullptr);
+  for (size_t i = 0; i < ch.size(); i++) {
+    int li = ch.loop[i];
+    if (!byLoop[li]) {
+      auto il = an.instanceLineage(li);
+      if (!il)
+        continue;
+      byLoop[li] = &instances[*il];
+    }
+    if (an.chunkUnknown(i))
+      continue;
+    Instance &in = *byLoop[li];
+    in.lo.push_back(ch.lower[i]);
+    in.up.push_back(ch.upper[i]);
+    in.work.push_back(int64_t(ch.end[i] - ch.start[i]));
+  }
+  for (auto &kv : instances) {
+    Instance &in = kv.second;
+    if (std::is_sorted(in.lo.begin(), in.lo.end()))
+      continue;
+    std::vector<size_t> ord(in.lo.size());
+    std::iota(ord.begin(), ord.end(), 0);
+    std::stable_sort(ord.begin(), ord.end(), [&](size_t x, size_t y) { return in.lo[x] < in.lo[y]; });
+    Instance s;
+    for (size_t k : ord) {
+      s.lo.push_back(in.lo[k]);
+      s.up.push_back(in.up[k]);
+      s.work.push_back(in.work[k]);
+    }
+    in = std::move(s);
+  }
+  for (size_t k = 0; k < an.tasks.size(); k++) {
+    double w = an.tasks.work[k];
+    auto lin = an.taskLineage(k);
+    if (lin && !std::isnan(w))
+      tasks[*lin] = w;
+  }
+  grains = an.nGrains();
+  threads = an.threads.size();
+}
+
+bool Baseline::chunkWork(const Instance &in, uint64_t lo, uint64_t up,
+                         int64_t &work) {
+  auto it = std::lower_bound(in.lo.begin(), in.lo.end(), lo);
+  size_t k = it - in.lo.begin();
+  if (k < in.lo.size() && in.lo[k] == lo && in.up[k] == up) {
+    work = in.work[k];
+    return true;
+  }
+  return false;
+}
+
+} // namespace gcg

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===- Analysis.h - one process's grains, in columns, and their metrics ---===//
+//
+// A port of the Python grainchunk-graph's Analysis and Baseline: chunks and
+// explicit tasks in columns (no object per grain), loop instances, parallel
+// regions and implicit tasks; the grain-graph metrics (Muddukrishna et al.,
+// PPoPP'16, with the definitions the prototype's processed data satisfy;
+// docs/grain-graphs.md) and lineages. None (NA) is NaN in double columns.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GRAINCHUNK_GRAPH_ANALYSIS_H
+#define GRAINCHUNK_GRAPH_ANALYSIS_H
+
+#include "Names.h"
+#include "Recording.h"
+
+#include <cmath>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <tuple>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace gcg {
+
+// The prototype's problem thresholds (configs/grain-problems.cfg), in order.
+enum Problem {
+  P_PARALLEL_BENEFIT,
+  P_SIBLING_WORK_BALANCE,
+  P_CHUNK_WORK_BALANCE,
+  P_CHUNK_WORK_CPU_BALANCE,
+  P_WORK_DEVIATION,
+  P_COUNT
+};
+struct Threshold {
+  const char *name;
+  char op; // '<' or '>'
+  double value;
+};
+extern const Threshold Thresholds[P_COUNT];
+/// "a|b" of the problems set in mask.
+std::string problemsText(unsigned mask);
+
+/// An insertion-ordered counter (Python's collections.Counter order).
+struct Counter {
+  std::vector<std::pair<int, int64_t>> items;
+  int64_t &operator[](int k);
+  void update(const Counter &o);
+};
+
+/// What a loop instance knows of one thread.
+struct Share {
+  int th;
+  int64_t count = 0, work = 0, sync = 0;
+  uint64_t threadEnd = 0;
+  bool hasEnd = false, hasWork = false, unknown = false;
+  double waitPer = NAN;
+};
+
+/// A loop instance: the same worksharing loop on every thread of a team.
+struct Loop {
+  // The key: (region, n) (kind 0), ("task", task, n) (kind 1) or
+  // ("orphan", thread, task, k) (kind 2).
+  int keyKind = 0;
+  uint64_t k0 = 0, k1 = 0, k2 = 0;
+  uint64_t lastKey() const { return keyKind == 2 ? k2 : k1; }
+  int index = 0;
+  uint64_t codeptr = 0, psource = 0;
+  uint32_t sched = 0;
+  bool hasBegin = false, hasEnd = false;
+  uint64_t begin = 0, end = 0;
+  std::string fn, loc; // its name
+  std::vector<Share> shares; // threads, in the order met
+  int64_t maxWork = 0;
+  double cwb = NAN, cpu = NAN;
+  Counter flagged;
+  int64_t n() const;
+  Share *find(int th);
+  Share &share(int th);
+};
+
+/// Every chunk grain, in columns: 61 bytes each.
+struct Chunks {
+  std::vector<int32_t> thread, loop;
+  std::vector<uint32_t> number;
+  std::vector<uint64_t> start, end, lower, upper, parent;
+  std::vector<double> creation; // clock ticks (NaN: unmeasured)
+  std::vector<uint8_t> flags;
+  size_t size() const { return thread.size(); }
+  void reserve(size_t n);
+};
+
+/// Every explicit task, in columns.
+struct Tasks {
+  std::vector<uint64_t> id, parent, create, codeptr, creator;
+  std::vector<double> creation;
+  std::vector<uint32_t> flags;
+  std::vector<int32_t> thread; // made it; after finishing: first ran on
+  std::vector<int64_t> ctx;    // the chunk its creator was running, or -1
+  std::vector<std::pair<size_t, size_t>> ranges; // by thread+1: [first, end)
+  std::vector<uint8_t> hasRange;
+  // As read: run segments and join waits.
+  std::vector<uint64_t> segTask, segStart, segEnd;
+  std::vector<int32_t> segThread;
+  std::vector<uint64_t> waitTask, waitBegin;
+  std::vector<int64_t> waitTime;
+  // Finished.
+  std::vector<uint32_t> order; // creation order
+  std::vector<int64_t> segOff;
+  std::vector<int64_t> execc;
+  std::vector<int64_t> pslot;
+  std::vector<uint64_t> slotId;
+  std::unordered_map<uint64_t, int64_t> implicitSlot;
+  std::vector<uint32_t> childNumber, kids, joinsAt;
+  std::vector<int64_t> kidOff, waitOff;
+  std::vector<uint64_t> wBegin;
+  std::vector<int64_t> wTime;
+  std::vector<double> overhead, sync, swb, work, deviation;
+  std::vector<int32_t> rootk;
+  size_t size() const { return id.size(); }
+  /// The index of the explicit task with id tid, or -1.
+  int64_t index(uint64_t tid) const;
+};
+
+struct Region {
+  uint64_t t, enc, codeptr;
+  int64_t chunk;
+};
+struct Implicit {
+  uint64_t par, threadNum;
+  uint32_t team;
+  int th;
+};
+
+/// A chunk's or task's metrics (NaN: NA).
+struct GrainMetrics {
+  bool hasWork = false;
+  double work = NAN; // chunks: an integer
+  double sync = NAN, pb = NAN, swb = NAN, cwb = NAN, cpu = NAN, dev = NAN;
+  unsigned problems = 0;
+};
+
+class Baseline;
+
+class Analysis {
+public:
+  /// Reads and analyses one process's recording.
+  Analysis(const ProcessDir &pd, const Baseline *baseline = nullptr);
+  Analysis(const Analysis &) = delete;
+
+  const ProcessDir proc;
+  const Baseline *baseline;
+  std::unordered_map<uint64_t, std::string> strings;
+  std::vector<Loop> loops;
+  Chunks chunks;
+  int64_t leftOut = 0; // chunks reported ahead of loops cancelled
+  Tasks tasks;
+  std::vector<int> threads;
+  Maps maps;
+  bool waitsKnown = false;
+  bool extToolTime = false, extLoop = false, extChunk = false,
+       extTaskCreate = false;
+  Counter taskFlagged;
+  int64_t taskPbNa = 0;
+  std::vector<double> deviations;
+  uint64_t lastRecord = 0; // the latest record time (where it ends)
+  std::vector<std::string> readNotes; // threads whose file ended early
+
+  std::vector<Region> regionList;
+  std::unordered_map<uint64_t, size_t> regions; // parallel id -> regionList
+  std::unordered_map<uint64_t, Implicit> implicit;
+
+  double clockNs() const { return tpn; }
+  uint64_t firstInstant() const;
+  uint64_t lastInstant() const;
+  size_t nGrains() const { return chunks.size() + tasks.size(); }
+  std::string loopName(const Loop &lp) const;
+  const std::string &loopName(int li) const { return loopNames[li]; }
+  std::pair<std::string, std::string> taskName(size_t k);
+  std::string taskGrainName(size_t k);
+
+  GrainMetrics chunkMetrics(size_t i) const;
+  GrainMetrics taskMetrics(size_t k) const;
+  bool chunkUnknown(size_t i) const;
+
+  // Lineages (std::nullopt: NA).
+  std::optional<std::string> instanceLineage(int li);
+  std::optional<std::string> chunkLineage(size_t i);
+  std::optional<std::string> taskLineage(size_t k);
+  /// The OpenMP thread number of chunk i's implicit task, or -1.
+  int64_t threadNum(size_t i) const;
+
+private:
+  void readThread(int th, ThreadReader &rd);
+  int newLoop(int kind, uint64_t a, uint64_t b, uint64_t c);
+  struct Frame;
+  Frame &frame(std::vector<Frame> &frames, uint64_t task, uint64_t par);
+  void release(Frame &fr, int th);
+  void closeChunk(Frame &fr, bool has, uint64_t t);
+  void appendChunk(Frame &fr, int th, uint64_t t, uint64_t a, uint64_t b,
+                   double c, uint64_t e, uint32_t d);
+  void orderTasks();
+  void taskloopTasks();
+  void finish();
+  void finishTasks();
+  void lineages();
+  void metrics();
+  void chunkMetricsPass();
+  std::string siteFunction(uint64_t codeptr, uint64_t task);
+  double joinWait(int64_t p) const;
+  double chunkDeviation(int li, uint64_t lo, uint64_t up, bool has,
+                        double work) const;
+  std::optional<uint64_t> rootRegion(size_t k) const;
+  std::optional<std::string> rootLineage(size_t k);
+
+  double tpn = 1.0;
+  bool createsInOrder = true;
+  std::unordered_map<uint64_t, std::vector<std::tuple<uint64_t, uint64_t, uint64_t>>>
+      taskloops;
+  std::vector<uint64_t> taskloopOrder;
+  std::unordered_map<uint64_t, std::string> context;
+  std::vector<std::string> loopNames;
+  std::vector<int8_t> ilinState;
+  std::vector<std::string> ilin;
+  std::unordered_map<uint64_t, std::optional<std::string>> rlin;
+  std::unordered_map<size_t, std::optional<std::string>> tlin;
+  std::vector<std::optional<uint64_t>> oneMaker; // regions whose root tasks one task made
+  // Per loop: its baseline instance (or null), for work_deviation.
+  std::vector<const void *> baseInstance;
+  struct LoopKeyHash {
+    size_t operator()(const std::tuple<int, uint64_t, uint64_t, uint64_t> &k) const {
+      return std::hash<uint64_t>()(std::get<1>(k) * 1000003u ^ std::get<2>(k) * 31u ^
+                                   std::get<3>(k) ^ uint64_t(std::get<0>(k)) << 60);
+    }
+  };
+  std::unordered_map<std::tuple<int, uint64_t, uint64_t, uint64_t>, int, LoopKeyHash>
+      loopKeys;
+};
+
+/// The grains of a one-thread run of the same program, by lineage.
+class Baseline {
+public:
+  explicit Baseline(Analysis &an);
+  struct Instance {
+    std::vector<uint64_t> lo, up;
+    std::vector<int64_t> work;
+  };
+  std::unordered_map<std::string, Instance> instances;
+  std::unordered_map<std::string, int64_t> instanceWork;
+  std::unordered_map<std::string, double> tasks;
+  size_t grains = 0, threads = 0;
+  /// The work of the twin chunk [lo, up] of an instance, or false.
+  static bool chunkWork(const Instance &in, uint64_t lo, uint64_t up,
+                        int64_t &work);
+};
+
+} // namespace gcg
+
+#endif

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===- Command.h - the steps of the grainchunk-graph command --------------===//
+//
+// What main() calls after parsing the options: run the program under the
+// recording tool, analyse the recording, write the outputs, the summary.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GRAINCHUNK_GRAPH_COMMAND_H
+#define GRAINCHUNK_GRAPH_COMMAND_H
+
+#include "Run.h"
+
+#include <string>
+#include <vector>
+
+namespace gcg {
+
+/// grainchunk's version (the project's, CMakeLists.txt).
+extern const char *const Version;
+
+struct Options {
+  std::string out = "grainchunk-graph.out";
+  std::vector<std::string> fromRaw;
+  bool noExt = false, keepRaw = false, baseline = false;
+  std::string tool;
+  std::vector<std::string> outputs; // csv, graphml, trace, svg
+  std::string baselineFromRaw;
+  std::vector<std::string> cmd;
+};
+
+/// Parses argv like the Python command's argparse did. Prints --help and
+/// --version itself (exit 0); throws Error for a usage error.
+bool parseOptions(int argc, char **argv, Options &o);
+extern const char *const HelpText;
+
+/// The recording tool library: next to this command, or in ../lib.
+std::string toolPath();
+/// Removes a directory tree (what the command wrote).
+void removeTree(const std::string &path);
+/// Runs o.cmd with the recording tool writing into raw (emptied first),
+/// extra environment variables added; stdio as given (-1: inherited).
+/// Returns its exit status, a signal death as 128+N.
+int recordProgram(const Options &o, const std::string &raw,
+                  const std::vector<std::pair<std::string, std::string>> &extra,
+                  int stdinFd = -1, int stdoutFd = -1, int stderrFd = -1);
+/// Writes the chosen outputs into o.out.
+void writeOutputs(Run &run, const Options &o);
+/// Writes summary.txt and run.json, and prints the summary on stderr.
+void writeSummary(Run &run, const Options &o);
+/// The whole command; returns its exit status.
+int runCommand(const Options &o);
+
+} // namespace gcg
+
+#endif

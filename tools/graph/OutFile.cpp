@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===- OutFile.cpp - buffered output and the writers' shared formatting ---===//
+//
+// OutFile (Writers.h), number formatting as Python's str/%.6g/repr gave it,
+// escaping for XML, JSON and CSV, and grain ids.
+//
+//===----------------------------------------------------------------------===//
+#include "Writers.h"
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdarg>
+#include <cstring>
+
+namespace gcg {
+
+OutFile::OutFile(const std::string &path) : name(path) {
+  fp = std::fopen(path.c_str(), "w");
+  if (!fp)
+    throw Error("cannot write " + path + ": " + std::strerror(errno));
+}
+
+OutFile::~OutFile() {
+  if (fp)
+    std::fclose(fp);
+}
+
+void OutFile::flush(size_t) {
+  if (len && std::fwrite(buf, 1, len, fp) != len)
+    throw Error("cannot write " + name + ": " + std::strerror(errno));
+  len = 0;
+}
+
+OutFile &OutFile::raw(const char *s, size_t n) {
+  if (std::fwrite(s, 1, n, fp) != n)
+    throw Error("cannot write " + name + ": " + std::strerror(errno));
+  return *this;
+}
+
+void OutFile::close() {
+  flush(0);
+  std::FILE *f = fp;
+  fp = nullptr;
+  if (std::fflush(f) != 0 || std::ferror(f)) {
+    int e = errno;
+    std::fclose(f);
+    throw Error("cannot write " + name + ": " + std::strerror(e));
+  }
+  if (std::fclose(f) != 0)
+    throw Error("cannot write " + name + ": " + std::strerror(errno));
+}
+
+OutFile &OutFile::u(uint64_t v) {
+  char b[24];
+  auto r = std::to_chars(b, b + sizeof b, v);
+  return put(b, r.ptr - b);
+}
+
+OutFile &OutFile::i(int64_t v) {
+  char b[24];
+  auto r = std::to_chars(b, b + sizeof b, v);
+  return put(b, r.ptr - b);
+}
+
+static size_t fmtTo(char *b, size_t n, double v) {
+  if (std::isnan(v)) {
+    std::memcpy(b, "NA", 2);
+    return 2;
+  }
+  if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) <= 1e15)
+    return std::to_chars(b, b + n, int64_t(v)).ptr - b;
+  if (std::isinf(v)) {
+    const char *s = v > 0 ? "inf" : "-inf";
+    std::memcpy(b, s, std::strlen(s));
+    return std::strlen(s);
+  }
+  return std::to_chars(b, b + n, v, std::chars_format::general, 6).ptr - b;
+}
+
+OutFile &OutFile::num(double v) {
+  char b[40];
+  return put(b, fmtTo(b, sizeof b, v));
+}
+
+std::string fmtNum(double v) {
+  char b[40];
+  return std::string(b, fmtTo(b, sizeof b, v));
+}
+
+OutFile &OutFile::jnum(double v) {
+  char b[40];
+  if (!std::isfinite(v))
+    return *this << "null";
+  size_t n = std::to_chars(b, b + sizeof b, v).ptr - b;
+  if (!std::memchr(b, '.', n) && !std::memchr(b, 'e', n)) {
+    b[n++] = '.';
+    b[n++] = '0';
+  }
+  return put(b, n);
+}
+
+OutFile &OutFile::f(const char *fmt, ...) {
+  char b[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = std::vsnprintf(b, sizeof b, fmt, ap);
+  va_end(ap);
+  if (n < 0)
+    return *this;
+  if (size_t(n) < sizeof b)
+    return put(b, n);
+  std::string s(n + 1, '\0');
+  va_start(ap, fmt);
+  std::vsnprintf(&s[0], s.size(), fmt, ap);
+  va_end(ap);
+  return put(s.data(), n);
+}
+
+std::string htmlEscape(const std::string &s) {
+  std::string o;
+  o.reserve(s.size());
+  for (char c : s)
+    switch (c) {
+    case '&': o += "&amp;"; break;
+    case '<': o += "&lt;"; break;
+    case '>': o += "&gt;"; break;
+    case '"': o += "&quot;"; break;
+    case '\'': o += "&#x27;"; break;
+    default: o += c;
+    }
+  return o;
+}
+
+std::string jsonString(const std::string &s) {
+  std::string o = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      o += '\\';
+      o += char(c);
+    } else if (c < 0x20) {
+      char b[8];
+      std::snprintf(b, sizeof b, "\\u%04x", c);
+      o += b;
+    } else {
+      o += char(c);
+    }
+  }
+  return o + "\"";
+}
+
+std::string csvField(const std::string &s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos)
+    return s;
+  std::string o = "\"";
+  for (char c : s) {
+    if (c == '"')
+      o += '"';
+    o += c;
+  }
+  return o + "\"";
+}
+
+std::string chunkId(const Run &run, size_t p, size_t i) {
+  return run.prefix(p) + "c" + std::to_string(run.procs[p]->chunks.thread[i]) +
+         "." + std::to_string(i);
+}
+
+std::string taskId(const Run &run, size_t p, size_t k) {
+  return run.prefix(p) + "t" + std::to_string(run.procs[p]->tasks.id[k]);
+}
+
+const char *const UnknownTime =
+    "unknown: the loop was compiled without the grainchunk plugin, so all "
+    "of the thread's chunks were reported before any ran; their span is "
+    "the thread's share";
+
+const std::vector<std::string> OutputNames = {"csv", "graphml", "trace", "svg"};
+
+std::string outputFile(const std::string &name) {
+  if (name == "csv")
+    return "grains.csv";
+  if (name == "graphml")
+    return "grains.graphml";
+  if (name == "trace")
+    return "trace.json";
+  if (name == "svg")
+    return "timeline.svg";
+  return name;
+}
+
+} // namespace gcg

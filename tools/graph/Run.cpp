@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===- Run.cpp - all processes of one recording ---------------------------===//
+//
+// Finds the process directories of the recordings and analyses them, the
+// baseline first (each baseline analysis is reduced to its Baseline before
+// the next is read).
+//
+//===----------------------------------------------------------------------===//
+#include "Run.h"
+
+#include <cstdio>
+
+namespace gcg {
+
+bool Run::complete() const {
+  for (const auto &a : procs)
+    if (!a->proc.complete)
+      return false;
+  return true;
+}
+
+size_t Run::grains() const {
+  size_t n = 0;
+  for (const auto &a : procs)
+    n += a->nGrains();
+  return n;
+}
+
+uint64_t Run::firstInstant() const {
+  bool any = false;
+  uint64_t v = 0;
+  for (const auto &a : procs)
+    if (a->nGrains()) {
+      uint64_t f = a->firstInstant();
+      if (!any || f < v)
+        v = f;
+      any = true;
+    }
+  return v;
+}
+
+std::string Run::prefix(size_t i) const {
+  if (!multi())
+    return "";
+  const ProcessDir &p = procs[i]->proc;
+  return "p" + (p.pid >= 0 ? std::to_string(p.pid) : std::to_string(i)) + ".";
+}
+
+std::string Run::rankText(const ProcessDir &p) {
+  return p.rank >= 0 ? std::to_string(p.rank) : "NA";
+}
+
+std::string Run::endsAt(const Analysis &an) {
+  const ProcessDir &p = an.proc;
+  int64_t c0 = p.meta.num("clock0", -1);
+  char b[128];
+  if (c0 >= 0 && an.lastRecord >= uint64_t(c0))
+    std::snprintf(b, sizeof b, "%.3f ms after the recording started",
+                  double(an.lastRecord - uint64_t(c0)) / an.clockNs() / 1e6);
+  else
+    std::snprintf(b, sizeof b, "an unknown time");
+  return b;
+}
+
+static std::vector<ProcessDir> findAll(const std::vector<std::string> &raws) {
+  std::vector<ProcessDir> out;
+  for (const std::string &r : raws)
+    for (ProcessDir &p : findProcesses(r))
+      out.push_back(std::move(p));
+  return out;
+}
+
+std::unique_ptr<Run> analyseRun(const std::vector<std::string> &raws,
+                                const std::vector<std::string> &baselineRaws) {
+  auto run = std::make_unique<Run>();
+  std::vector<ProcessDir> dirs = findAll(raws);
+  if (!baselineRaws.empty())
+    for (ProcessDir &p : findAll(baselineRaws)) {
+      Analysis an(p);
+      run->baselines.push_back(std::make_unique<Baseline>(an));
+    }
+  for (size_t i = 0; i < dirs.size(); i++) {
+    const Baseline *b = nullptr;
+    if (!run->baselines.empty())
+      b = run->baselines[run->baselines.size() == dirs.size() ? i : 0].get();
+    run->procs.push_back(std::make_unique<Analysis>(dirs[i], b));
+  }
+  return run;
+}
+
+} // namespace gcg

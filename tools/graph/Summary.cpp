@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===- Summary.cpp - the per-loop summary and run.json --------------------===//
+//
+// The summary (summary.txt, also printed on stderr): how the run was
+// recorded, then per loop (by name, in the order the loops first ran) its
+// instances, chunks, work per thread and imbalance, and the flagged grains;
+// the tasks. With several processes, a section per process. run.json: the
+// run's metadata (clock, processes, what was written).
+//
+//===----------------------------------------------------------------------===//
+#include "Writers.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdarg>
+#include <map>
+
+namespace gcg {
+
+static std::string fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static std::string fmt(const char *f, ...) {
+  char b[512];
+  va_list ap;
+  va_start(ap, f);
+  std::vsnprintf(b, sizeof b, f, ap);
+  va_end(ap);
+  return b;
+}
+
+static std::string flaggedText(const Counter &c, bool skipZero) {
+  std::string s;
+  for (auto &[p, n] : c.items) {
+    if (skipZero && !n)
+      continue;
+    if (!s.empty())
+      s += ", ";
+    s += fmt("%lld grains %s %c %g", (long long)n, Thresholds[p].name,
+             Thresholds[p].op, Thresholds[p].value);
+  }
+  return s.empty() ? "none" : s;
+}
+
+std::string summaryOf(Analysis &an) {
+  double tpn = an.clockNs();
+  std::vector<std::string> out;
+  const Meta &meta = an.proc.meta;
+  bool gc = meta.get("grainchunk_runtime") == "1";
+  bool anyExt = an.extToolTime || an.extLoop || an.extChunk || an.extTaskCreate;
+  out.push_back(fmt("grainchunk-graph: %zu chunks, %zu tasks, %zu threads",
+                    an.chunks.size(), an.tasks.size(), an.threads.size()));
+  if (!gc && !anyExt)
+    out.push_back(
+        "  stock build: a tool sees only the chunks libomp reports itself (the first "
+        "chunk per thread of a static loop, none in one-thread teams; dynamic chunks "
+        "all). For every chunk, build with grainchunk: clang -fopenmp "
+        "$(grainchunk-config --cflags) ... $(grainchunk-config --ldflags)");
+  std::string answer = meta.get("answer_dispatch", "0");
+  if (!an.extChunk && answer != "3" && answer != "4" && answer != "5")
+    out.push_back("  the runtime answered " + answer +
+                  " to ompt_callback_dispatch: no chunk events at all (libomp 14 "
+                  "without grainchunk)");
+  std::string events;
+  if (anyExt) {
+    std::vector<std::string> ev;
+    if (an.extLoop)
+      ev.push_back("81 loop");
+    if (an.extChunk)
+      ev.push_back("82 chunk");
+    if (an.extToolTime)
+      ev.push_back("83 time");
+    if (an.extTaskCreate)
+      ev.push_back("84 task create");
+    events = "extension events ";
+    for (size_t i = 0; i < ev.size(); i++)
+      events += (i ? ", " : "") + ev[i];
+  } else {
+    events = "standard OMPT events only";
+  }
+  out.push_back("  recorded with " + events);
+  if (!an.extToolTime || !(an.extChunk || an.extTaskCreate)) {
+    out.push_back("  creation times: unmeasured (NA) - they need grainchunk's extension "
+                  "events 82/84 with a time function (83); parallel_benefit is NA "
+                  "where they are");
+  } else {
+    size_t na = 0;
+    for (double c : an.tasks.creation)
+      na += std::isnan(c);
+    for (double c : an.chunks.creation)
+      na += std::isnan(c);
+    if (na)
+      out.push_back(fmt("  creation times: unmeasured (NA) for %zu of %zu grains "
+                        "(the runtime reported 0: static chunks of code compiled "
+                        "without the plugin, after a thread's first)",
+                        na, an.nGrains()));
+  }
+  if (an.leftOut)
+    out.push_back(fmt("  %lld chunks left out: reported ahead (a loop compiled "
+                      "without the plugin) in loops their thread left early "
+                      "(cancel); which of them ran is unknown, the thread's "
+                      "share goes to its first chunk",
+                      (long long)an.leftOut));
+  if (meta.get("dropped", "0") != "0" || meta.get("lost_threads", "0") != "0")
+    out.push_back("  WARNING: " + meta.get("dropped", "None") +
+                  " records dropped (disk full?), " +
+                  meta.get("lost_threads", "None") + " threads unrecorded");
+  if (!an.proc.complete)
+    out.push_back("  INCOMPLETE: the program ended without finishing the recording "
+                  "(crash, kill or _exit); its grains up to the end are analysed; "
+                  "the recording ends " +
+                  Run::endsAt(an));
+  for (const std::string &n : an.readNotes)
+    out.push_back("  note: " + n + " (ignored)");
+  const Baseline *b = an.baseline;
+  double thr = Thresholds[P_WORK_DEVIATION].value;
+  if (b) {
+    std::vector<double> d(an.deviations);
+    std::sort(d.begin(), d.end());
+    std::string s = fmt("  work_deviation: against a run on %zu thread(s) (%zu grains): "
+                        "%zu of %zu grains matched by lineage",
+                        b->threads, b->grains, d.size(), an.nGrains());
+    if (!d.empty()) {
+      s += fmt(", median %.2f, max %.2f", d[d.size() / 2], d.back());
+      s += fmt("; %zu above %g", size_t(std::count_if(d.begin(), d.end(),
+                                                       [&](double v) { return v > thr; })),
+               thr);
+    }
+    out.push_back(s);
+    if (b->threads != 1)
+      out.push_back("  WARNING: the baseline recording ran on more than one thread");
+  }
+  // Loops by name, in the order the loops first ran.
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<int>> byName;
+  for (const Loop &lp : an.loops)
+    if (lp.n()) {
+      auto &v = byName[an.loopName(lp.index)];
+      if (v.empty())
+        order.push_back(an.loopName(lp.index));
+      v.push_back(lp.index);
+    }
+  auto first = [&](const std::vector<int> &lps) {
+    std::pair<double, int> m{INFINITY, 1 << 30};
+    for (int li : lps) {
+      const Loop &lp = an.loops[li];
+      m = std::min(m, {lp.hasBegin ? double(lp.begin) : INFINITY, li});
+    }
+    return m;
+  };
+  std::stable_sort(order.begin(), order.end(), [&](const std::string &x, const std::string &y) {
+    return first(byName[x]) < first(byName[y]);
+  });
+  for (const std::string &nm : order) {
+    const std::vector<int> &lps = byName[nm];
+    std::map<int, int64_t> perThread;
+    Counter flagged;
+    int64_t chunks = 0, unknown = 0;
+    for (int li : lps) {
+      const Loop &lp = an.loops[li];
+      for (const Share &s : lp.shares) {
+        if (s.hasWork)
+          perThread[s.th] += s.work;
+        if (s.unknown)
+          unknown += s.count;
+      }
+      flagged.update(lp.flagged);
+      chunks += lp.n();
+    }
+    double sum = 0, mx = 0;
+    for (auto &[th, v] : perThread) {
+      sum += double(v);
+      mx = std::max(mx, double(v));
+    }
+    double imb = !perThread.empty() && sum ? mx / (sum / double(perThread.size())) : NAN;
+    std::string work;
+    for (auto &[th, v] : perThread)
+      work += fmt("%st%d=%.3f", work.empty() ? "" : " ", th, double(v) / tpn / 1e6);
+    out.push_back(fmt("loop %s: %zu instance(s), %lld chunks; work per thread (ms) ",
+                      nm.c_str(), lps.size(), (long long)chunks) +
+                  work + fmt("; imbalance (max/mean) %.2f", imb));
+    if (b) {
+      int64_t here = 0, there = 0, matched = 0;
+      for (int li : lps) {
+        auto il = an.instanceLineage(li);
+        if (!il)
+          continue;
+        auto it = b->instanceWork.find(*il);
+        if (it == b->instanceWork.end() || !it->second)
+          continue;
+        for (const Share &s : an.loops[li].shares)
+          here += s.work;
+        there += it->second;
+        matched++;
+      }
+      out.push_back("  work against the one-thread run: " +
+                    (matched ? fmt("x%.2f (%lld of %zu instances matched)",
+                                   double(here) / double(there), (long long)matched,
+                                   lps.size())
+                             : std::string("no instance matched")));
+    }
+    if (unknown)
+      out.push_back(fmt("  %lld chunks' own times unknown: the loop was compiled "
+                        "without the grainchunk plugin, so each thread's chunks were "
+                        "all reported before any ran (their work per thread is "
+                        "right); build it with the plugin, or use --no-ext",
+                        (long long)unknown));
+    out.push_back("  flagged: " + flaggedText(flagged, true));
+  }
+  if (an.tasks.size())
+    out.push_back(fmt("tasks: %zu; flagged: ", an.tasks.size()) +
+                  flaggedText(an.taskFlagged, false) +
+                  (an.taskPbNa ? fmt("; parallel_benefit NA for %lld", (long long)an.taskPbNa)
+                               : std::string()));
+  std::string s;
+  for (const std::string &l : out)
+    s += l + "\n";
+  return s;
+}
+
+std::string summary(Run &run) {
+  if (!run.multi())
+    return summaryOf(*run.procs[0]);
+  size_t chunks = 0, tasks = 0;
+  for (auto &a : run.procs)
+    chunks += a->chunks.size(), tasks += a->tasks.size();
+  std::string s = fmt("grainchunk-graph: %zu processes, %zu chunks, %zu tasks%s\n",
+                      run.procs.size(), chunks, tasks,
+                      run.complete() ? "" : " (INCOMPLETE: see the processes below)");
+  for (auto &a : run.procs) {
+    const ProcessDir &p = a->proc;
+    s += fmt("process %lld (parent %lld, rank %s, host %s)%s:\n", (long long)p.pid,
+             (long long)p.ppid, Run::rankText(p).c_str(),
+             p.host.empty() ? "?" : p.host.c_str(),
+             p.complete ? "" : " INCOMPLETE");
+    std::string part = summaryOf(*a);
+    size_t b = 0;
+    while (b < part.size()) {
+      size_t e = part.find('\n', b);
+      s += "  " + part.substr(b, e - b) + "\n";
+      b = e + 1;
+    }
+  }
+  return s;
+}
+
+void writeRunJson(Run &run, const std::string &path,
+                  const std::vector<std::string> &outputs,
+                  const std::string &version) {
+  OutFile o(path);
+  const Analysis &a0 = *run.procs[0];
+  o << "{\n  \"tool\": \"grainchunk-graph\",\n  \"version\": " << jsonString(version)
+    << ",\n  \"clock\": "
+    << (a0.proc.meta.has("clock") ? jsonString(a0.proc.meta.get("clock")) : "null")
+    << ",\n  \"ticks_per_ns\": ";
+  o.jnum(a0.clockNs());
+  bool measured = true;
+  for (auto &a : run.procs)
+    measured &= a->extToolTime;
+  o << ",\n  \"creation_cycles\": " << (measured ? "\"measured\"" : "\"NA (unmeasured)\"")
+    << ",\n  \"complete\": " << (run.complete() ? "true" : "false")
+    << ",\n  \"processes\": [";
+  for (size_t i = 0; i < run.procs.size(); i++) {
+    const Analysis &an = *run.procs[i];
+    const ProcessDir &p = an.proc;
+    auto opt = [](int64_t v) { return v >= 0 ? std::to_string(v) : std::string("null"); };
+    o << (i ? ",\n" : "\n") << "    {\"pid\": " << opt(p.pid) << ", \"ppid\": " << opt(p.ppid)
+      << ", \"rank\": " << opt(p.rank) << ", \"host\": "
+      << (p.host.empty() ? std::string("null") : jsonString(p.host))
+      << ", \"exe\": " << (p.exe.empty() ? std::string("null") : jsonString(p.exe))
+      << ", \"record_version\": " << std::to_string(p.version)
+      << ", \"threads\": " << std::to_string(an.threads.size())
+      << ", \"chunks\": " << std::to_string(an.chunks.size())
+      << ", \"tasks\": " << std::to_string(an.tasks.size())
+      << ", \"ticks_per_ns\": ";
+    o.jnum(an.clockNs());
+    o << ", \"complete\": " << (p.complete ? "true" : "false") << ", \"ends_at\": "
+      << (p.complete ? std::string("null") : jsonString(Run::endsAt(an))) << "}";
+  }
+  o << "\n  ],\n  \"outputs\": [";
+  for (size_t i = 0; i < outputs.size(); i++)
+    o << (i ? ", " : "") << jsonString(outputs[i]);
+  o << "],\n  \"left_out\": []\n}\n";
+  o.close();
+}
+
+} // namespace gcg
