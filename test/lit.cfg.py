@@ -73,6 +73,7 @@ config.substitutions += [
 config.substitutions += [
     ("%graph_tool", os.path.join(obj, "tools", "libgrainchunk-record.so")),
     ("%graph_driver", os.path.join(obj, "test", "graph_ext_driver")),
+    ("%graph_names", os.path.join(obj, "test", "graph_names")),
     ("%graph_check", f"/usr/bin/python3 {config.grainchunk_src}/test/graph/check_graph.py"),
     ("%graph", os.path.join(obj, "tools", "grainchunk-graph")),
 ]

@@ -148,9 +148,9 @@ double ticksPerNs(const Meta &m) {
   return 1.0;
 }
 
-ThreadReader::ThreadReader(const std::string &path,
+ThreadReader::ThreadReader(const std::string &p,
                            std::unordered_map<uint64_t, std::string> &s)
-    : strings(s) {
+    : path(p), strings(s) {
   f = std::fopen(path.c_str(), "rb");
   if (!f)
     throw Error("cannot read " + path + ": " + std::strerror(errno));
@@ -259,6 +259,9 @@ bool ThreadReader::next(Record &r) {
     }
     if (kind == R_STRING) {
       size_t nrec = (size_t(r.d) + RecordBytes - 1) / RecordBytes;
+      if (nrec * RecordBytes > (size_t(1) << 26))
+        throw Error("corrupt recording: a string of " + std::to_string(r.d) +
+                    " bytes in " + path);
       if (!fill(nrec * RecordBytes)) {
         note = "a string record cut short at the end of the file";
         done = true;

@@ -126,7 +126,7 @@ private:
   size_t pos = 0, len = 0;
   bool eof = false, done = false;
   uint64_t src = 0, last = 0;
-  std::string note;
+  std::string note, path;
   std::unordered_map<uint64_t, std::string> &strings;
 };
 
