@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// The grainchunk-graph engine's analysis on hand-made recordings with known
+// answers: chunks, loop instances and their metrics; tasks, children,
+// join points and metrics; lineages; CSV quoting and run.json.
+#include "Run.h"
+#include "Writers.h"
+#include "graph_recording.h"
+
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
+#include <sys/stat.h>
+
+using namespace gcg;
+using namespace gcgtest;
+
+namespace {
+
+const uint64_t Par = 100, I0 = 200, I1 = 201;
+const uint64_t T1 = (1ull << 40) | 1, T2 = (1ull << 40) | 2, T4 = (1ull << 40) | 3,
+               T3 = (1ull << 40) | 4;
+
+// Two threads, one static loop of three chunks (creation 2 ticks each):
+//   thread 0: chunk [0,0] at 10, [2,2] at 20 (so [0,0] ends at 18), loop
+//             end 40, barrier wait 40..50;
+//   thread 1: chunk [1,1] at 12, loop end 30, barrier wait 30..50.
+// The loop's source location names a file with a comma in it.
+void loopRecording(const std::string &dir) {
+  writeFile(dir + "/meta.txt", meta3());
+  Thread t0, t1;
+  t0.str(0x77, ";src/a,b.c;work;12;3;;")
+      .rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 2)
+      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 2)
+      .rec(R_LOOP_BEGIN, 10, I0, Par, 0, 0)
+      .rec(R_SOURCE, 0, 0x77, 0)
+      .chunk(10, 0, 0, 2)
+      .chunk(20, 2, 2, 2, CH_EXT | CH_LAST_ITER | CH_LAST_ITER_KNOWN)
+      .rec(R_LOOP_END, 40, I0, Par)
+      .rec(R_SYNC_BEGIN, 40, I0, Par, 0, 2)
+      .rec(R_SYNC_END, 50, I0, Par, 0, 2)
+      .rec(R_IMPLICIT_END, 60, I0, 0);
+  t1.rec(R_IMPLICIT_BEGIN, 0, I1, Par, 1, 2)
+      .rec(R_LOOP_BEGIN, 12, I1, Par, 0, 0)
+      .rec(R_SOURCE, 0, 0x77, 0)
+      .chunk(12, 1, 1, 2, CH_EXT | CH_LAST_ITER_KNOWN)
+      .rec(R_LOOP_END, 30, I1, Par)
+      .rec(R_SYNC_BEGIN, 30, I1, Par, 0, 2)
+      .rec(R_SYNC_END, 50, I1, Par, 0, 2)
+      .rec(R_IMPLICIT_END, 60, I1, 0);
+  t0.write(dir + "/thread-0.bin");
+  t1.write(dir + "/thread-1.bin");
+}
+
+// One thread: tasks T1 (made at 10), T2 (20), a taskwait 30..95 during
+// which T1 runs 30..50 (making its child T4 at 40) and T2 50..90; then T3
+// (100) that never runs. Creation 5 ticks each.
+void taskRecording(const std::string &dir) {
+  writeFile(dir + "/meta.txt", meta3());
+  Thread t;
+  t.rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 1)
+      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 1)
+      .task(10, T1, I0, 0, 5.0)
+      .task(20, T2, I0, 0, 5.0)
+      .rec(R_SYNC_BEGIN, 30, I0, Par, 0, 5)
+      .rec(R_TASK_SWITCH, 30, I0, T1)
+      .task(40, T4, T1, 0, 5.0)
+      .rec(R_TASK_SWITCH, 50, T1, I0, 0, 1)
+      .rec(R_TASK_SWITCH, 50, I0, T2)
+      .rec(R_TASK_SWITCH, 90, T2, I0, 0, 1)
+      .rec(R_SYNC_END, 95, I0, Par, 0, 5)
+      .task(100, T3, I0, 0, 5.0)
+      .rec(R_IMPLICIT_END, 110, I0, 0);
+  t.write(dir + "/thread-0.bin");
+}
+
+std::vector<std::string> lines(const std::string &path) {
+  std::ifstream f(path);
+  std::vector<std::string> v;
+  std::string l;
+  while (std::getline(f, l))
+    v.push_back(l);
+  return v;
+}
+
+} // namespace
+
+TEST(GraphAnalysis, ChunksLoopsAndMetrics) {
+  TempDir d;
+  loopRecording(d.path);
+  auto run = analyseRun({d.path}, {});
+  Analysis &an = *run->procs[0];
+  ASSERT_EQ(an.chunks.size(), 3u);
+  ASSERT_EQ(an.loops.size(), 1u);
+  const Loop &lp = an.loops[0];
+  EXPECT_EQ(lp.n(), 3);
+  EXPECT_EQ(lp.fn, "work");
+  EXPECT_EQ(lp.loc, "a,b.c:12");
+  EXPECT_EQ(an.loopName(0), "a,b.c:12 (work)");
+  // Ends: [0,0] where [2,2]'s making began (20 - 2), the others at the
+  // loop's end on their thread.
+  EXPECT_EQ(an.chunks.end[0], 18u);
+  EXPECT_EQ(an.chunks.end[1], 40u);
+  EXPECT_EQ(an.chunks.end[2], 30u);
+  // Work 8, 20 and 18: chunk_work_balance = 20 / (46 / 3); per thread
+  // 28 and 18: chunk_work_cpu_balance = 28 / 23.
+  EXPECT_NEAR(lp.cwb, 20.0 / (46.0 / 3), 1e-12);
+  EXPECT_NEAR(lp.cpu, 28.0 / 23, 1e-12);
+  // Waits after the loop, capped by how long the last thread ran on:
+  // thread 0 ended last (0 per chunk), thread 1 waited 20 of which 10 count.
+  GrainMetrics m0 = an.chunkMetrics(0), m1 = an.chunkMetrics(1), m2 = an.chunkMetrics(2);
+  EXPECT_DOUBLE_EQ(m0.sync, 0.0);
+  EXPECT_DOUBLE_EQ(m2.sync, 10.0);
+  EXPECT_DOUBLE_EQ(m0.pb, 8.0 / 2);
+  EXPECT_DOUBLE_EQ(m1.pb, 20.0 / 2);
+  EXPECT_DOUBLE_EQ(m2.pb, 18.0 / 12);
+  EXPECT_EQ(m0.problems, 0u);
+  EXPECT_EQ(an.threadNum(2), 1);
+  // Lineages: the top region at "?" (no code pointer), its first loop.
+  EXPECT_EQ(an.chunkLineage(0).value(), "/p?#0/L0:0-0");
+  EXPECT_EQ(an.chunkLineage(2).value(), "/p?#0/L0:1-1");
+}
+
+TEST(GraphAnalysis, TasksChildrenJoinsAndMetrics) {
+  TempDir d;
+  taskRecording(d.path);
+  auto run = analyseRun({d.path}, {});
+  Analysis &an = *run->procs[0];
+  Tasks &T = an.tasks;
+  ASSERT_EQ(T.size(), 4u);
+  // Creation order: T1, T2, T4, T3 (indexes 0, 1, 2, 3 by id).
+  EXPECT_EQ(T.order, (std::vector<uint32_t>{0, 1, 2, 3}));
+  int64_t k1 = T.index(T1), k2 = T.index(T2), k4 = T.index(T4), k3 = T.index(T3);
+  EXPECT_EQ(T.childNumber[k1], 0u);
+  EXPECT_EQ(T.childNumber[k2], 1u);
+  EXPECT_EQ(T.childNumber[k3], 2u);
+  EXPECT_EQ(T.childNumber[k4], 0u);
+  EXPECT_EQ(T.kidOff[k1 + 1] - T.kidOff[k1], 1); // T1 made T4
+  // Joins: T1 and T2 at the taskwait (0), T3 made after it (1).
+  EXPECT_EQ(T.joinsAt[k1], 0u);
+  EXPECT_EQ(T.joinsAt[k2], 0u);
+  EXPECT_EQ(T.joinsAt[k3], 1u);
+  EXPECT_EQ(T.execc[k1], 20);
+  EXPECT_EQ(T.execc[k2], 40);
+  EXPECT_EQ(T.execc[k3], 0);
+  // The implicit task's wait while on its CPU: 95 - 90 = 5, over its 3
+  // children; T1's overhead is its child's creation (no waits).
+  EXPECT_DOUBLE_EQ(T.overhead[k1], 5.0);
+  GrainMetrics g1 = an.taskMetrics(k1), g2 = an.taskMetrics(k2), g3 = an.taskMetrics(k3),
+               g4 = an.taskMetrics(k4);
+  EXPECT_DOUBLE_EQ(g1.work, 15.0);
+  EXPECT_DOUBLE_EQ(g1.sync, 5.0 / 3);
+  EXPECT_DOUBLE_EQ(g1.pb, 15.0 / (5 + 5.0 / 3));
+  EXPECT_DOUBLE_EQ(g2.pb, 40.0 / (5 + 5.0 / 3));
+  EXPECT_DOUBLE_EQ(g1.swb, 40.0 / 27.5); // max / mean of 15 and 40
+  EXPECT_TRUE(std::isnan(g3.swb));        // alone at its join, mean 0
+  EXPECT_EQ(g3.problems, 1u << P_PARALLEL_BENEFIT);
+  EXPECT_DOUBLE_EQ(g4.sync, 0.0);
+  EXPECT_EQ(an.taskPbNa, 0);
+  // Lineages: root tasks numbered per region, children per generation.
+  EXPECT_EQ(an.taskLineage(k1).value(), "/p?#0>t0");
+  EXPECT_EQ(an.taskLineage(k2).value(), "/p?#0>t1");
+  EXPECT_EQ(an.taskLineage(k3).value(), "/p?#0>t2");
+  EXPECT_EQ(an.taskLineage(k4).value(), "/p?#0>t0.0");
+  std::string s = summary(*run);
+  EXPECT_NE(s.find("tasks: 4; flagged: 2 grains parallel_benefit < 1"), std::string::npos)
+      << s;
+}
+
+TEST(GraphAnalysis, CsvQuotingAndRunJson) {
+  EXPECT_EQ(csvField("plain"), "plain");
+  EXPECT_EQ(csvField("a,b"), "\"a,b\"");
+  EXPECT_EQ(csvField("say \"hi\""), "\"say \"\"hi\"\"\"");
+  EXPECT_EQ(csvField("two\nlines"), "\"two\nlines\"");
+  EXPECT_EQ(csvField("cr\r"), "\"cr\r\"");
+  EXPECT_EQ(fmtNum(NAN), "NA");
+  EXPECT_EQ(fmtNum(3.0), "3");
+  EXPECT_EQ(fmtNum(1.0 / 3), "0.333333");
+  EXPECT_EQ(fmtNum(2e16), "2e+16");
+  TempDir d;
+  loopRecording(d.path);
+  auto run = analyseRun({d.path}, {});
+  writeCsv(*run, d.path + "/grains.csv");
+  auto l = lines(d.path + "/grains.csv");
+  ASSERT_EQ(l.size(), 4u);
+  EXPECT_EQ(l[0].rfind("process,rank,task,grain_type,parent,joins_at,", 0), 0u);
+  // Format 3 names no pid: NA, NA; the comma'd names quoted.
+  EXPECT_EQ(l[1],
+            "NA,NA,c0.0,chunk,200,0,0,0,0,8,2,0,10,10,18,work,\"a,b.c:12\","
+            "\"a,b.c:12 (work)\",L0,0,0,NA,0,8,0,4,NA,1.30435,1.21739,NA,,"
+            "/p?#0/L0:0-0");
+  EXPECT_NE(l[2].find(",2,2,1,0,"), std::string::npos) << l[2]; // last_chunk 1
+  writeRunJson(*run, d.path + "/run.json", {"grains.csv"}, "0.1");
+  std::ifstream j(d.path + "/run.json");
+  std::stringstream ss;
+  ss << j.rdbuf();
+  EXPECT_NE(ss.str().find("\"ticks_per_ns\": 2.0"), std::string::npos) << ss.str();
+  EXPECT_NE(ss.str().find("\"creation_cycles\": \"measured\""), std::string::npos);
+  EXPECT_NE(ss.str().find("\"outputs\": [\"grains.csv\"]"), std::string::npos);
+}
+
+TEST(GraphAnalysis, MultiProcessIdsAreUnique) {
+  TempDir d;
+  for (int pid : {11, 12}) {
+    std::string p = d.path + "/h." + std::to_string(pid);
+    mkdir(p.c_str(), 0777);
+    loopRecording(p);
+    writeFile(p + "/meta.txt", meta4(pid, pid - 11, true));
+  }
+  auto run = analyseRun({d.path}, {});
+  ASSERT_EQ(run->procs.size(), 2u);
+  writeCsv(*run, d.path + "/grains.csv");
+  auto l = lines(d.path + "/grains.csv");
+  ASSERT_EQ(l.size(), 7u);
+  EXPECT_EQ(l[1].rfind("11,0,p11.c0.0,chunk,", 0), 0u) << l[1];
+  EXPECT_EQ(l[4].rfind("12,1,p12.c0.0,chunk,", 0), 0u) << l[4];
+  writeGraphml(*run, d.path + "/g.graphml");
+  std::ifstream g(d.path + "/g.graphml");
+  std::stringstream ss;
+  ss << g.rdbuf();
+  EXPECT_NE(ss.str().find("node id=\"p11.f.L0\""), std::string::npos);
+  EXPECT_NE(ss.str().find("node id=\"p12.f.L0\""), std::string::npos);
+  writeTrace(*run, d.path + "/trace.json");
+  std::ifstream tr(d.path + "/trace.json");
+  std::stringstream ts;
+  ts << tr.rdbuf();
+  EXPECT_NE(ts.str().find("\"pid\": 11"), std::string::npos);
+  EXPECT_NE(ts.str().find("\"pid\": 12"), std::string::npos);
+}
