@@ -29,7 +29,8 @@ if [[ "$V" == 22 ]]; then
 fi
 # grainchunk-graph's tests: rsvg-convert renders the timeline SVG to PNG
 # (librsvg2-bin, the renderer GNOME uses), python3-networkx reads the GraphML
-# back, python3-pil reads the PNG. grainchunk-graph itself needs only python3.
+# back, python3-pil reads the PNG. grainchunk-graph itself is C++ (binutils:
+# addr2line, c++filt name the loops).
 graph_tools=(librsvg2-bin python3-networkx python3-pil)
 
 missing=$(apt_missing "${build_tools[@]}" "${toolchain[@]}" "${graph_tools[@]}")
