@@ -29,9 +29,12 @@ if [[ "$V" == 22 ]]; then
 fi
 # grainchunk-graph's tests: rsvg-convert renders the timeline SVG to PNG
 # (librsvg2-bin, the renderer GNOME uses), python3-networkx reads the GraphML
-# back, python3-pil reads the PNG. grainchunk-graph itself is C++ (binutils:
-# addr2line, c++filt name the loops).
-graph_tools=(librsvg2-bin python3-networkx python3-pil)
+# back, python3-pil reads the PNG, python3-pandas reads grains.csv as a data
+# scientist would; Open MPI (openmpi-bin, libopenmpi-dev) runs the hybrid
+# MPI + OpenMP tests (mpirun, mpi.h). grainchunk-graph itself is C++
+# (binutils: addr2line, c++filt name the loops).
+graph_tools=(librsvg2-bin python3-networkx python3-pil python3-pandas
+             openmpi-bin libopenmpi-dev)
 
 missing=$(apt_missing "${build_tools[@]}" "${toolchain[@]}" "${graph_tools[@]}")
 if [[ -n $missing ]]; then

@@ -136,3 +136,17 @@ for older in (14, 15, 16, 19):
 # OpenMPIRBuilder (-fopenmp-enable-irbuilder) is experimental before Clang 19.
 if major >= 19:
     config.available_features.add("irbuilder")
+# Open MPI (openmpi-bin, libopenmpi-dev): hybrid MPI + OpenMP programs run
+# with %mpirun (as root, on this 2-core machine oversubscribed).
+mpicc = shutil.which("mpicc")
+if mpicc and shutil.which("mpirun"):
+    def showme(what):
+        return subprocess.run([mpicc, f"--showme:{what}"], capture_output=True,
+                              text=True).stdout.strip()
+    config.available_features.add("mpi")
+    config.substitutions += [
+        ("%mpi_cflags", showme("compile")),
+        ("%mpi_libs", showme("link")),
+        ("%mpirun", "env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+                    "OMPI_MCA_rmaps_base_oversubscribe=1 mpirun --oversubscribe"),
+    ]

@@ -1,0 +1,303 @@
+//===- Launch.cpp - grainchunk-graph runs the program ---------------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// See Launch.h.
+//
+//===----------------------------------------------------------------------===//
+#include "Launch.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <thread>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace gcg {
+
+namespace {
+bool intFromEnv(const char *Name, int &V) {
+  const char *S = std::getenv(Name);
+  if (!S || !*S)
+    return false;
+  char *End;
+  long L = std::strtol(S, &End, 10);
+  if (*End || L < 0 || L > 1 << 30)
+    return false;
+  V = static_cast<int>(L);
+  return true;
+}
+
+std::string envOr(const char *Name) {
+  const char *S = std::getenv(Name);
+  return S ? S : "";
+}
+
+volatile sig_atomic_t ChildPid = 0;
+void passOn(int Sig) {
+  if (ChildPid > 0)
+    ::kill(ChildPid, Sig);
+}
+
+double nowSec() {
+  struct timespec Ts;
+  clock_gettime(CLOCK_REALTIME, &Ts);
+  return Ts.tv_sec + Ts.tv_nsec * 1e-9;
+}
+} // namespace
+
+RankInfo rankFromEnv() {
+  RankInfo R;
+  static const struct {
+    const char *Rank, *Size;
+  } Vars[] = {{"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
+              {"PMIX_RANK", "PMIX_SIZE"},
+              {"PMI_RANK", "PMI_SIZE"},
+              {"SLURM_PROCID", "SLURM_NTASKS"}};
+  for (const auto &V : Vars)
+    if (intFromEnv(V.Rank, R.Rank)) {
+      R.Source = V.Rank;
+      if (!intFromEnv(V.Size, R.Size))
+        intFromEnv("OMPI_COMM_WORLD_SIZE", R.Size);
+      break;
+    }
+  if (R.Rank < 0)
+    return R;
+  if (!envOr("OMPI_MCA_ess_base_jobid").empty())
+    R.Job = "ompi:" + envOr("OMPI_MCA_ess_base_jobid");
+  else if (!envOr("PMIX_NAMESPACE").empty())
+    R.Job = "pmix:" + envOr("PMIX_NAMESPACE");
+  else if (!envOr("SLURM_JOB_ID").empty())
+    R.Job = "slurm:" + envOr("SLURM_JOB_ID") + "." + envOr("SLURM_STEP_ID");
+  return R;
+}
+
+bool findProgram(const std::string &Prog, std::string &Path,
+                 std::string &Err) {
+  auto Check = [&](const std::string &P, int &E) {
+    struct stat St;
+    if (::stat(P.c_str(), &St) != 0) {
+      E = errno;
+      return false;
+    }
+    if (S_ISDIR(St.st_mode)) {
+      E = EISDIR;
+      return false;
+    }
+    if (::access(P.c_str(), X_OK) != 0) {
+      E = errno;
+      return false;
+    }
+    return true;
+  };
+  if (Prog.empty()) {
+    Err = "no program given (grainchunk-graph -o DIR -- PROGRAM ARGS...)";
+    return false;
+  }
+  int E = ENOENT;
+  if (Prog.find('/') != std::string::npos) {
+    if (Check(Prog, E)) {
+      Path = Prog;
+      return true;
+    }
+    Err = "cannot run " + Prog + ": " + std::strerror(E);
+    return false;
+  }
+  std::string PathVar = envOr("PATH");
+  if (PathVar.empty())
+    PathVar = "/usr/local/bin:/usr/bin:/bin";
+  int FirstErr = 0;
+  std::stringstream SS(PathVar);
+  std::string D;
+  while (std::getline(SS, D, ':')) {
+    std::string P = (D.empty() ? "." : D) + "/" + Prog;
+    if (Check(P, E)) {
+      Path = P;
+      return true;
+    }
+    if (E != ENOENT && E != ENOTDIR && !FirstErr)
+      FirstErr = E;
+  }
+  Err = FirstErr ? "cannot run " + Prog + ": " + std::strerror(FirstErr)
+                 : Prog + ": command not found (not a file, and not in PATH)";
+  return false;
+}
+
+std::vector<std::string> environWith(const std::vector<std::string> &Set) {
+  std::vector<std::string> Env;
+  for (char **E = environ; *E; ++E)
+    Env.emplace_back(*E);
+  for (const std::string &S : Set) {
+    size_t Eq = S.find('=');
+    std::string Name = S.substr(0, Eq);
+    for (size_t I = 0; I < Env.size();)
+      if (Env[I].compare(0, Name.size() + 1, Name + "=") == 0)
+        Env.erase(Env.begin() + static_cast<long>(I));
+      else
+        ++I;
+    if (Eq != std::string::npos)
+      Env.push_back(S);
+  }
+  return Env;
+}
+
+int runProgram(const std::vector<std::string> &Argv,
+               const std::vector<std::string> &Env, const Redirect &R,
+               std::string &Err) {
+  std::string Path;
+  if (Argv.empty() || !findProgram(Argv[0], Path, Err))
+    return -1;
+  std::vector<char *> A, E;
+  for (const std::string &S : Argv)
+    A.push_back(const_cast<char *>(S.c_str()));
+  A.push_back(nullptr);
+  for (const std::string &S : Env)
+    E.push_back(const_cast<char *>(S.c_str()));
+  E.push_back(nullptr);
+  // A pipe closed on exec tells the parent whether exec worked.
+  int P[2];
+  if (::pipe2(P, O_CLOEXEC) != 0) {
+    Err = std::string("cannot run ") + Argv[0] + ": " + std::strerror(errno);
+    return -1;
+  }
+  struct sigaction Ign = {}, Pass = {}, OldInt, OldQuit, OldTerm, OldHup;
+  Ign.sa_handler = SIG_IGN;
+  Pass.sa_handler = passOn;
+  sigemptyset(&Pass.sa_mask);
+  ::sigaction(SIGINT, &Ign, &OldInt);
+  ::sigaction(SIGQUIT, &Ign, &OldQuit);
+  pid_t Pid = ::fork();
+  if (Pid == 0) {
+    ::sigaction(SIGINT, &OldInt, nullptr);
+    ::sigaction(SIGQUIT, &OldQuit, nullptr);
+    if (R.In >= 0)
+      ::dup2(R.In, 0);
+    if (R.Out >= 0)
+      ::dup2(R.Out, 1);
+    if (R.Err >= 0)
+      ::dup2(R.Err, 2);
+    ::execve(Path.c_str(), A.data(), E.data());
+    int Errno = errno;
+    (void)!::write(P[1], &Errno, sizeof Errno);
+    ::_exit(127);
+  }
+  ::close(P[1]);
+  if (Pid < 0) {
+    Err = std::string("cannot run ") + Argv[0] + ": " + std::strerror(errno);
+    ::close(P[0]);
+    ::sigaction(SIGINT, &OldInt, nullptr);
+    ::sigaction(SIGQUIT, &OldQuit, nullptr);
+    return -1;
+  }
+  ChildPid = Pid;
+  ::sigaction(SIGTERM, &Pass, &OldTerm);
+  ::sigaction(SIGHUP, &Pass, &OldHup);
+  int ExecErr = 0;
+  ssize_t Got;
+  while ((Got = ::read(P[0], &ExecErr, sizeof ExecErr)) < 0 && errno == EINTR)
+    ;
+  ::close(P[0]);
+  int Status = 0;
+  while (::waitpid(Pid, &Status, 0) < 0 && errno == EINTR)
+    ;
+  ChildPid = 0;
+  ::sigaction(SIGINT, &OldInt, nullptr);
+  ::sigaction(SIGQUIT, &OldQuit, nullptr);
+  ::sigaction(SIGTERM, &OldTerm, nullptr);
+  ::sigaction(SIGHUP, &OldHup, nullptr);
+  if (Got == static_cast<ssize_t>(sizeof ExecErr)) {
+    Err = "cannot run " + Argv[0] + ": " + std::strerror(ExecErr);
+    return -1;
+  }
+  if (WIFSIGNALED(Status))
+    return 128 + WTERMSIG(Status);
+  return WEXITSTATUS(Status);
+}
+
+namespace {
+/// Writes a mark whole (a temporary file renamed): a reader sees all of it
+/// or nothing.
+bool writeMark(const std::string &Mark, const std::string &Text,
+               std::string &Err) {
+  std::string Tmp = Mark + ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream O(Tmp);
+    O << Text;
+    if (!O.flush()) {
+      Err = "cannot write " + Mark + ": " + std::strerror(errno);
+      return false;
+    }
+  }
+  if (::rename(Tmp.c_str(), Mark.c_str()) != 0) {
+    Err = "cannot write " + Mark + ": " + std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+std::string jobLine(const RankInfo &R) {
+  return "job " + (R.Job.empty() ? std::string("-") : R.Job) + " size " +
+         std::to_string(R.Size);
+}
+} // namespace
+
+bool mpiJobReady(const RankInfo &R, const std::string &RawDir, int TimeoutSec,
+                 std::string &Err) {
+  std::string Mark = RawDir + "/.job";
+  if (R.Rank == 0)
+    return writeMark(Mark, jobLine(R) + "\n" +
+                               std::to_string(static_cast<long long>(nowSec())) +
+                               "\n",
+                     Err);
+  // Another rank: wait for rank 0's mark of this job. Without a job id, a
+  // mark written more than a minute before this rank started is an earlier
+  // run's.
+  double Start = nowSec();
+  for (;;) {
+    std::ifstream In(Mark);
+    std::string Line;
+    long long When = 0;
+    if (In && std::getline(In, Line) && In >> When && Line == jobLine(R) &&
+        (!R.Job.empty() || When >= Start - 60))
+      return true;
+    if (nowSec() - Start > TimeoutSec) {
+      Err = "rank " + std::to_string(R.Rank) + ": rank 0 did not prepare " +
+            RawDir + " within " + std::to_string(TimeoutSec) +
+            " s (is -o on a file system all ranks see?)";
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
+bool mpiRankDone(const RankInfo &R, const std::string &RawDir, int Status,
+                 std::string &Err) {
+  return writeMark(RawDir + "/.rank-" + std::to_string(R.Rank) + ".done",
+                   std::to_string(Status) + "\n", Err);
+}
+
+void mpiWaitRanks(const RankInfo &R, const std::string &RawDir,
+                  int TimeoutSec, std::vector<int> &Missing) {
+  double Start = nowSec();
+  for (;;) {
+    Missing.clear();
+    for (int K = 0; K < R.Size; ++K) {
+      std::string Mark = RawDir + "/.rank-" + std::to_string(K) + ".done";
+      if (::access(Mark.c_str(), F_OK) != 0)
+        Missing.push_back(K);
+    }
+    if (Missing.empty() || nowSec() - Start > TimeoutSec)
+      return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
+} // namespace gcg
