@@ -5,6 +5,7 @@
 // statuses are a shell's.
 #include "Launch.h"
 #include "OutputDir.h"
+#include "Writers.h"
 
 #include <fstream>
 #include <gtest/gtest.h>
@@ -111,15 +112,40 @@ TEST(OutputDir, BadPathsAreOneLineErrors) {
   removeTree(T, Err);
 }
 
-TEST(OutFile, FullDiskIsReportedAtClose) {
-  OutFile F;
-  std::string Err;
-  ASSERT_TRUE(F.open("/dev/full", Err)) << Err;
+TEST(OutputDir, KeepsARecordingBeingAnalysedAgain) {
+  std::string T = tempDir(), Err;
+  {
+    OutputDir O;
+    ASSERT_TRUE(O.open(T, Err)) << Err;
+    ASSERT_TRUE(O.claim("raw", Err) && O.claim("grains.csv", Err));
+    ::mkdir(O.path("raw").c_str(), 0755);
+    touch(O.path("raw") + "/meta.txt");
+    touch(O.path("grains.csv"));
+  }
+  OutputDir O;
+  ASSERT_TRUE(O.open(T, Err, {"raw"})) << Err;
+  EXPECT_TRUE(exists(T + "/raw/meta.txt"));
+  EXPECT_FALSE(exists(T + "/grains.csv"));
+  // Still claimed: the next run replaces it.
+  OutputDir O2;
+  ASSERT_TRUE(O2.open(T, Err)) << Err;
+  EXPECT_FALSE(exists(T + "/raw"));
+  removeTree(T, Err);
+}
+
+TEST(OutFile, FullDiskIsAnError) {
   std::string Row(1000, 'x');
-  for (int I = 0; I < 3000; ++I)
-    F << Row;
-  EXPECT_FALSE(F.close(Err));
-  EXPECT_NE(Err.find("No space left on device"), std::string::npos) << Err;
+  try {
+    OutFile F("/dev/full");
+    for (int I = 0; I < 3000; ++I)
+      F << Row;
+    F.close();
+    FAIL() << "no error on a full disk";
+  } catch (const Error &E) {
+    EXPECT_NE(std::string(E.what()).find("No space left on device"),
+              std::string::npos)
+        << E.what();
+  }
 }
 
 TEST(Launch, ExitStatusIsTheShells) {

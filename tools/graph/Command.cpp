@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Command.h"
+#include "Launch.h"
+#include "OutputDir.h"
 #include "Writers.h"
 
 #include <algorithm>
@@ -15,14 +17,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
-#include <ftw.h>
 #include <iostream>
-#include <spawn.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 namespace gcg {
 
@@ -153,88 +150,44 @@ std::string toolPath() {
   throw Error("libgrainchunk-record.so not found next to " + here + " or in ../lib");
 }
 
-void removeTree(const std::string &path) {
-  nftw(
-      path.c_str(),
-      [](const char *p, const struct stat *, int, struct FTW *) {
-        std::remove(p);
-        return 0;
-      },
-      16, FTW_DEPTH | FTW_PHYS);
-}
-
-static void makeDirs(const std::string &path) {
-  std::string cur;
-  size_t b = 0;
-  while (b <= path.size()) {
-    size_t e = path.find('/', b);
-    if (e == std::string::npos)
-      e = path.size();
-    cur = path.substr(0, e);
-    if (!cur.empty() && mkdir(cur.c_str(), 0777) != 0 && errno != EEXIST)
-      throw Error("cannot create " + cur + ": " + std::strerror(errno));
-    b = e + 1;
-  }
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-    throw Error("cannot use " + path + " as the output directory: not a directory");
+/// Creates an empty directory for a recording (removing an earlier one the
+/// command wrote: raw and raw-baseline are claimed in the output directory).
+static void freshDir(const std::string &dir) {
+  std::string err;
+  if (!removeTree(dir, err))
+    throw Error(err);
+  if (mkdir(dir.c_str(), 0777) != 0)
+    throw Error("cannot create " + dir + ": " + std::strerror(errno));
 }
 
 int recordProgram(const Options &o, const std::string &raw,
                   const std::vector<std::pair<std::string, std::string>> &extra,
                   int stdinFd, int stdoutFd, int stderrFd) {
-  removeTree(raw);
-  makeDirs(raw);
-  std::vector<std::pair<std::string, std::string>> set = extra;
-  set.push_back({"OMP_TOOL_LIBRARIES", o.tool.empty() ? toolPath() : o.tool});
-  set.push_back({"GRAINCHUNK_RECORD_DIR", realPath(raw)});
+  std::vector<std::string> set;
+  for (const auto &kv : extra)
+    set.push_back(kv.first + "=" + kv.second);
+  set.push_back("OMP_TOOL_LIBRARIES=" + (o.tool.empty() ? toolPath() : o.tool));
+  set.push_back("GRAINCHUNK_RECORD_DIR=" + realPath(raw));
+  set.push_back("OMP_TOOL"); // removed: the recording needs the tool enabled
   if (o.noExt)
-    set.push_back({"GRAINCHUNK_RECORD_NO_EXT", "1"});
-  std::vector<std::string> env;
-  for (char **e = environ; *e; e++) {
-    std::string kv = *e, k = kv.substr(0, kv.find('='));
-    if (k == "OMP_TOOL")
-      continue;
-    bool replaced = false;
-    for (auto &s : set)
-      replaced |= s.first == k;
-    if (!replaced)
-      env.push_back(kv);
-  }
-  for (auto &s : set)
-    env.push_back(s.first + "=" + s.second);
-  std::vector<char *> envp, args;
-  for (std::string &s : env)
-    envp.push_back(&s[0]);
-  envp.push_back(nullptr);
-  for (const std::string &s : o.cmd)
-    args.push_back(const_cast<char *>(s.c_str()));
-  args.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  if (stdinFd >= 0)
-    posix_spawn_file_actions_adddup2(&fa, stdinFd, 0);
-  if (stdoutFd >= 0)
-    posix_spawn_file_actions_adddup2(&fa, stdoutFd, 1);
-  if (stderrFd >= 0)
-    posix_spawn_file_actions_adddup2(&fa, stderrFd, 2);
-  pid_t pid;
-  int rc = posix_spawnp(&pid, args[0], &fa, nullptr, args.data(), envp.data());
-  posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0)
-    throw Error("cannot run " + o.cmd[0] + ": " + std::strerror(rc));
-  int st = 0;
-  while (waitpid(pid, &st, 0) < 0)
-    if (errno != EINTR)
-      throw Error(std::string("waiting for the program: ") + std::strerror(errno));
-  if (WIFSIGNALED(st))
-    return 128 + WTERMSIG(st);
-  return WEXITSTATUS(st);
+    set.push_back("GRAINCHUNK_RECORD_NO_EXT=1");
+  Redirect r;
+  r.In = stdinFd;
+  r.Out = stdoutFd;
+  r.Err = stderrFd;
+  std::string err;
+  int st = runProgram(o.cmd, environWith(set), r, err);
+  if (st < 0)
+    throw Error(err);
+  return st;
 }
 
-void writeOutputs(Run &run, const Options &o) {
+void writeOutputs(Run &run, const Options &o, OutputDir &dir) {
+  std::string err;
   for (const std::string &w : o.outputs) {
-    std::string path = o.out + "/" + outputFile(w);
+    if (!dir.claim(outputFile(w), err))
+      throw Error(err);
+    std::string path = dir.path(outputFile(w));
     if (w == "csv")
       writeCsv(run, path);
     else if (w == "graphml")
@@ -246,10 +199,12 @@ void writeOutputs(Run &run, const Options &o) {
   }
 }
 
-void writeSummary(Run &run, const Options &o) {
-  std::string text = summary(run);
+void writeSummary(Run &run, const Options &o, OutputDir &dir) {
+  std::string text = summary(run), err;
+  if (!dir.claim("summary.txt", err) || !dir.claim("run.json", err))
+    throw Error(err);
   {
-    OutFile f(o.out + "/summary.txt");
+    OutFile f(dir.path("summary.txt"));
     f << text;
     f.close();
   }
@@ -257,21 +212,71 @@ void writeSummary(Run &run, const Options &o) {
   for (const std::string &w : o.outputs)
     files.push_back(outputFile(w));
   files.push_back("summary.txt");
-  writeRunJson(run, o.out + "/run.json", files, Version);
+  writeRunJson(run, dir.path("run.json"), files, Version);
   std::cerr << text << std::flush;
 }
 
+/// The names of the output directory's entries that recordings to be read
+/// live in (--from-raw OUT/raw): an earlier result's, kept.
+static std::vector<std::string> rawInside(const Options &o) {
+  std::vector<std::string> keep;
+  std::string out = realPath(o.out.empty() ? "." : o.out) + "/";
+  std::vector<std::string> raws = o.fromRaw;
+  if (!o.baselineFromRaw.empty())
+    raws.push_back(o.baselineFromRaw);
+  for (const std::string &r : raws) {
+    std::string p = realPath(r);
+    if (p.compare(0, out.size(), out) == 0 && p.size() > out.size())
+      keep.push_back(p.substr(out.size(), p.find('/', out.size()) - out.size()));
+  }
+  return keep;
+}
+
+/// An MPI rank other than 0 (mpirun -np N grainchunk-graph -o D -- app):
+/// records into D/raw once rank 0 has prepared it, says its program ended,
+/// and leaves the analysis to rank 0.
+static int recordRank(const Options &o, const RankInfo &rk) {
+  std::string raw = o.out + "/raw", err;
+  if (!mpiJobReady(rk, raw, 120, err))
+    throw Error(err);
+  int status = recordProgram(o, raw, {});
+  if (!mpiRankDone(rk, raw, status, err))
+    throw Error(err);
+  return status;
+}
+
 int runCommand(const Options &o) {
-  makeDirs(o.out);
-  if (o.fromRaw.empty() && std::getenv("OMP_TOOL_LIBRARIES") &&
+  bool running = o.fromRaw.empty();
+  std::string err, found;
+  if (running && !findProgram(o.cmd[0], found, err))
+    throw Error(err);
+  if (running && std::getenv("OMP_TOOL_LIBRARIES") &&
       *std::getenv("OMP_TOOL_LIBRARIES"))
     std::cerr << "grainchunk-graph: OMP_TOOL_LIBRARIES was set; recording replaces it\n";
+  if (running && o.tool.empty())
+    toolPath(); // not found: say so before the program runs
+  // As one rank of an MPI job, every rank records into OUT/raw and rank 0
+  // analyses them all (Launch.h).
+  RankInfo rk = running ? rankFromEnv() : RankInfo();
+  bool mpi = rk.Rank >= 0 && rk.Size > 1;
+  if (mpi && o.baseline)
+    throw Error("--baseline is not available when grainchunk-graph runs as "
+                "an MPI rank: record a one-thread run and give it with "
+                "--baseline-from-raw");
+  if (mpi && rk.Rank > 0)
+    return recordRank(o, rk);
+  OutputDir dir;
+  if (!dir.open(o.out, err, rawInside(o)))
+    throw Error(err);
   std::string baseRaw = o.baselineFromRaw;
   if (o.baseline) {
     // One thread everywhere, num_threads clauses included: the thread limit
     // caps every team. The program's input is not read twice.
-    baseRaw = o.out + "/raw-baseline";
-    std::string bo = o.out + "/baseline.out";
+    if (!dir.claim("raw-baseline", err) || !dir.claim("baseline.out", err))
+      throw Error(err);
+    baseRaw = dir.path("raw-baseline");
+    freshDir(baseRaw);
+    std::string bo = dir.path("baseline.out");
     std::cerr << "grainchunk-graph: baseline run on one thread (OMP_THREAD_LIMIT=1), "
                  "output in "
               << bo << std::endl;
@@ -295,21 +300,46 @@ int runCommand(const Options &o) {
   }
   int status = 0;
   std::vector<std::string> raws = o.fromRaw;
-  std::string raw = o.out + "/raw";
-  if (raws.empty()) {
+  std::string raw = dir.path("raw");
+  if (running) {
+    if (!dir.claim("raw", err))
+      throw Error(err);
+    freshDir(raw);
+    if (mpi && !mpiJobReady(rk, raw, 0, err))
+      throw Error(err);
     status = recordProgram(o, raw, {});
     raws.push_back(raw);
+    if (mpi) {
+      std::vector<int> missing;
+      if (!mpiRankDone(rk, raw, status, err))
+        throw Error(err);
+      mpiWaitRanks(rk, raw, 120, missing);
+      for (int r : missing)
+        std::cerr << "grainchunk-graph: rank " << r
+                  << " did not say its program ended within 120 s: its "
+                     "recording may be missing or incomplete\n";
+    }
   }
-  std::vector<std::string> baseRaws;
-  if (!baseRaw.empty())
-    baseRaws.push_back(baseRaw);
-  std::unique_ptr<Run> run = analyseRun(raws, baseRaws);
-  writeOutputs(*run, o);
-  writeSummary(*run, o);
-  if (o.fromRaw.empty() && !o.keepRaw) {
-    removeTree(raw);
-    if (o.baseline)
-      removeTree(baseRaw);
+  // From here on the program has run: its exit status is the command's,
+  // unless it succeeded and the analysis could not be made (2).
+  try {
+    std::vector<std::string> baseRaws;
+    if (!baseRaw.empty())
+      baseRaws.push_back(baseRaw);
+    std::unique_ptr<Run> run = analyseRun(raws, baseRaws);
+    writeOutputs(*run, o, dir);
+    writeSummary(*run, o, dir);
+  } catch (const Error &e) {
+    if (!running || status == 0)
+      throw;
+    std::cerr << "grainchunk-graph: " << e.what() << std::endl;
+    return status;
+  }
+  if (running && !o.keepRaw) {
+    if (!removeTree(raw, err))
+      throw Error(err);
+    if (o.baseline && !removeTree(baseRaw, err))
+      throw Error(err);
   }
   return status;
 }

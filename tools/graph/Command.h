@@ -8,6 +8,7 @@
 #ifndef GRAINCHUNK_GRAPH_COMMAND_H
 #define GRAINCHUNK_GRAPH_COMMAND_H
 
+#include "OutputDir.h"
 #include "Run.h"
 
 #include <string>
@@ -35,18 +36,17 @@ extern const char *const HelpText;
 
 /// The recording tool library: next to this command, or in ../lib.
 std::string toolPath();
-/// Removes a directory tree (what the command wrote).
-void removeTree(const std::string &path);
 /// Runs o.cmd with the recording tool writing into raw (emptied first),
 /// extra environment variables added; stdio as given (-1: inherited).
 /// Returns its exit status, a signal death as 128+N.
 int recordProgram(const Options &o, const std::string &raw,
                   const std::vector<std::pair<std::string, std::string>> &extra,
                   int stdinFd = -1, int stdoutFd = -1, int stderrFd = -1);
-/// Writes the chosen outputs into o.out.
-void writeOutputs(Run &run, const Options &o);
+/// Writes the chosen outputs into the output directory (each claimed in its
+/// manifest first).
+void writeOutputs(Run &run, const Options &o, OutputDir &dir);
 /// Writes summary.txt and run.json, and prints the summary on stderr.
-void writeSummary(Run &run, const Options &o);
+void writeSummary(Run &run, const Options &o, OutputDir &dir);
 /// The whole command; returns its exit status.
 int runCommand(const Options &o);
 

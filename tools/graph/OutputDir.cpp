@@ -108,7 +108,8 @@ OutputDir::~OutputDir() {
     ::close(ManifestFd);
 }
 
-bool OutputDir::open(const std::string &D, std::string &Err) {
+bool OutputDir::open(const std::string &D, std::string &Err,
+                     const std::vector<std::string> &Keep) {
   Dir = D.empty() ? "." : D;
   while (Dir.size() > 1 && Dir.back() == '/')
     Dir.pop_back();
@@ -153,6 +154,11 @@ bool OutputDir::open(const std::string &D, std::string &Err) {
       return false;
     }
     for (const std::string &N : Earlier) {
+      bool Kept = false;
+      for (const std::string &K : Keep)
+        Kept |= K == N;
+      if (Kept)
+        continue;
       std::string Path = Dir + "/" + N;
       struct stat Ls;
       if (::lstat(Path.c_str(), &Ls) != 0)
@@ -176,6 +182,9 @@ bool OutputDir::open(const std::string &D, std::string &Err) {
     Err = "cannot write in the output directory " + Dir + ": " + why(errno);
     return false;
   }
+  for (const std::string &K : Keep)
+    if (isName(K) && !claim(K, Err))
+      return false;
   return true;
 }
 
@@ -200,72 +209,6 @@ bool OutputDir::claim(const std::string &Name, std::string &Err) {
 
 std::string OutputDir::path(const std::string &Name) const {
   return Dir + "/" + Name;
-}
-
-OutFile::~OutFile() {
-  if (Fd >= 0)
-    ::close(Fd);
-}
-
-bool OutFile::open(const std::string &P, std::string &Err) {
-  Path = P;
-  Fd = ::open(P.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (Fd < 0) {
-    Err = "cannot write " + P + ": " + why(errno);
-    return false;
-  }
-  Buf.resize(1 << 20);
-  Used = 0;
-  Errno = 0;
-  Bytes = 0;
-  return true;
-}
-
-void OutFile::writeAll(const char *P, size_t N) {
-  while (N && !Errno) {
-    ssize_t W = ::write(Fd, P, N);
-    if (W < 0 && errno == EINTR)
-      continue;
-    if (W <= 0) {
-      Errno = W < 0 ? errno : EIO;
-      return;
-    }
-    P += W;
-    N -= static_cast<size_t>(W);
-  }
-}
-
-void OutFile::flush() {
-  writeAll(Buf.data(), Used);
-  Used = 0;
-}
-
-void OutFile::write(const char *P, size_t N) {
-  if (Fd < 0 || Errno)
-    return;
-  Bytes += N;
-  if (Used + N > Buf.size())
-    flush();
-  if (N >= Buf.size()) { // large pieces go out directly
-    writeAll(P, N);
-    return;
-  }
-  std::memcpy(Buf.data() + Used, P, N);
-  Used += N;
-}
-
-bool OutFile::close(std::string &Err) {
-  if (Fd < 0)
-    return !Errno;
-  flush();
-  if (::close(Fd) != 0 && !Errno)
-    Errno = errno;
-  Fd = -1;
-  if (Errno) {
-    Err = "cannot write " + Path + ": " + why(Errno);
-    return false;
-  }
-  return true;
 }
 
 } // namespace gcg

@@ -11,16 +11,11 @@
 // the manifest) before the file is created, so a run that stops half way
 // still leaves a directory the next run may replace.
 //
-// OutFile writes one output file through a buffer and remembers the first
-// error (a full disk, an I/O error): the writers check it once, at close.
-//
 //===----------------------------------------------------------------------===//
 #ifndef GRAINCHUNK_GRAPH_OUTPUTDIR_H
 #define GRAINCHUNK_GRAPH_OUTPUTDIR_H
 
-#include <cstdint>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace gcg {
@@ -35,9 +30,11 @@ public:
   /// Makes Dir ready for a new result: creates it (and its parents) when
   /// missing; refuses a path that is not a directory, a directory that
   /// cannot be written, and a non-empty directory that is not an earlier
-  /// result; removes an earlier result. On failure: false and Err, one line
-  /// naming the problem.
-  bool open(const std::string &Dir, std::string &Err);
+  /// result; removes an earlier result, except the names in Keep (a
+  /// recording of it being analysed again), which stay claimed. On failure:
+  /// false and Err, one line naming the problem.
+  bool open(const std::string &Dir, std::string &Err,
+            const std::vector<std::string> &Keep = {});
 
   /// Records Name (one path component) in the manifest before it is
   /// written. Claiming a name twice is harmless.
@@ -65,39 +62,6 @@ private:
 /// Removes Path, recursively when it is a directory (without following
 /// symbolic links). False and Err on failure.
 bool removeTree(const std::string &Path, std::string &Err);
-
-/// One output file, written through a buffer; the first write error is kept
-/// and reported by close().
-class OutFile {
-public:
-  OutFile() = default;
-  OutFile(const OutFile &) = delete;
-  OutFile &operator=(const OutFile &) = delete;
-  ~OutFile();
-
-  bool open(const std::string &Path, std::string &Err);
-  void write(const char *P, size_t N);
-  void write(std::string_view S) { write(S.data(), S.size()); }
-  OutFile &operator<<(std::string_view S) {
-    write(S);
-    return *this;
-  }
-  /// Flushes and closes; false and Err ("cannot write PATH: REASON") when
-  /// any write failed.
-  bool close(std::string &Err);
-  bool failed() const { return Errno != 0; }
-  uint64_t bytes() const { return Bytes; }
-
-private:
-  void flush();
-  void writeAll(const char *P, size_t N);
-  std::string Path;
-  int Fd = -1;
-  int Errno = 0;
-  uint64_t Bytes = 0;
-  std::vector<char> Buf;
-  size_t Used = 0;
-};
 
 } // namespace gcg
 
