@@ -293,6 +293,15 @@ Otf2Writer::Otf2Writer(const std::string &Dir, const std::string &Name,
       P->fail("'" + F + "' already exists (remove the earlier trace first)");
       return;
     }
+  // A directory where access() says yes but nothing can be created (root in
+  // /sys): OTF2_Archive_Open would fail and leak what it allocated, so try
+  // the archive's directory first.
+  std::string Sub = Dir + "/" + Name;
+  if (mkdir(Sub.c_str(), 0777) != 0) {
+    P->fail("cannot create '" + Sub + "': " + strerror(errno));
+    return;
+  }
+  rmdir(Sub.c_str());
 
   P->call([&] {
     P->Archive =

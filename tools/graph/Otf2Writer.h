@@ -21,8 +21,11 @@
 // Rules for the caller (a broken rule is an error, see below):
 // - Events of one location come in time order (equal times allowed); events
 //   of different locations may interleave freely. Each location has its own
-//   OTF2 event writer and buffer (256 KiB, flushed to its .evt file when
-//   full), so nothing is held in memory per event.
+//   OTF2 event writer, whose events go to its .evt file while they are
+//   written: memory does not grow with the trace, but each location with
+//   events pending holds about 4.3 MiB (a 256 KiB chunk and OTF2's 4 MiB
+//   file buffer) until endLocation() or close(). A caller with many threads
+//   writes location by location and calls endLocation() after each.
 // - Enter/leave nest on each location: leave names the innermost open
 //   region. Regions still open at close() are left at that location's last
 //   event time (a recording cut short by a crash); openAtClose() counts them.
@@ -30,7 +33,11 @@
 //   one writer at a time.
 // Errors (a directory that cannot be written, a full disk, events out of
 // order, a bad reference) are sticky: the first one is kept as one line
-// naming the problem, later calls do nothing, and close() returns it.
+// naming the problem, later calls do nothing, and close() returns it. The
+// files written so far stay; the caller removes them. After a failed write
+// (a full disk) the OTF2 archive is left unclosed on purpose (OTF2 3.0.2
+// would crash closing it; see close()): its memory (about 1 MiB per
+// location) is lost then.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,6 +52,9 @@ namespace grainchunk {
 namespace graph {
 
 /// The recording's clock. Timestamps given to enter/leave are in its ticks.
+/// The archive's clock properties: timer resolution round(TicksPerNs * 1e9)
+/// ticks per second, global offset min(Start, first event), trace length up
+/// to max(End, last event).
 struct Otf2Clock {
   double TicksPerNs = 1.0; ///< ticks per nanosecond (> 0)
   uint64_t Start = 0;      ///< the run's first instant (meta.txt clock0)
