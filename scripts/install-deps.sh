@@ -35,8 +35,13 @@ fi
 # (binutils: addr2line, c++filt name the loops).
 graph_tools=(librsvg2-bin python3-networkx python3-pil python3-pandas
              openmpi-bin libopenmpi-dev)
+# OTF2: grainchunk-graph writes trace.otf2 with Debian's OTF2 library (built
+# against libopen-trace-format2-dev); its tests read it back with otf2-print
+# (otf2-tools).
+otf2=(libopen-trace-format2-dev otf2-tools)
 
-missing=$(apt_missing "${build_tools[@]}" "${toolchain[@]}" "${graph_tools[@]}")
+missing=$(apt_missing "${build_tools[@]}" "${toolchain[@]}" "${graph_tools[@]}" \
+  "${otf2[@]}")
 if [[ -n $missing ]]; then
   start=$SECONDS
   echo "install-deps: clang-$V: to install: $missing"
@@ -46,6 +51,7 @@ if [[ -n $missing ]]; then
   apt_install_group "build tools" "${build_tools[@]}"
   apt_install_group "clang-$V toolchain" "${toolchain[@]}"
   apt_install_group "grainchunk-graph test tools" "${graph_tools[@]}"
+  apt_install_group "OTF2" "${otf2[@]}"
   echo "install-deps: installed in $((SECONDS - start)) s"
 fi
 echo "install-deps: clang-$V toolchain ready"
