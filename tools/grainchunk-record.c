@@ -38,11 +38,14 @@
 #include <limits.h>
 #include <link.h>
 #include <omp-tools.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
@@ -68,7 +71,7 @@ typedef struct wide {
 } wide_t;
 _Static_assert(sizeof(rec_t) == 32 && sizeof(wide_t) == 32,
                "record layout is part of the format");
-#define RECORD_VERSION 3
+#define RECORD_VERSION 4
 #define R_WIDE 0x80u
 
 enum {
@@ -114,24 +117,35 @@ enum {
 #define NO_TICKS UINT32_MAX
 #define UNMEASURED UINT64_MAX
 
-#define REC_PER_BUF 6144 /* 192 KiB per thread */
+/* A thread's file grows by segments: the first FIRST_SEG bytes, then SEG
+ * more at a time (mapped from the page that holds the next record). */
+#define FIRST_SEG (1u << 20)
+#define SEG (8u << 20)
+#define SCRATCH 256 /* records: where a thread that stopped recording writes */
 #define MAX_THREADS 4096
 #define SRC_CACHE 64
 
 typedef struct tbuf {
-  int fd;
-  uint32_t n;
+  rec_t *cur, *end; /* the next record, the end of the mapped segment */
   uint64_t next_id; /* ids this thread hands out: number << 40 | counter */
-  uint64_t written, dropped;
+  const char *src;  /* the last R_SOURCE */
+  rec_t *map;       /* the mapped segment, at file offset map_off */
+  size_t map_len;
+  uint64_t map_off, reserved; /* bytes; reserved: the file's size */
+  uint64_t dropped;
+  int fd, stopped;
+  unsigned num;
   const char *src_seen[SRC_CACHE];
-  const char *src; /* the last R_SOURCE */
-  rec_t r[REC_PER_BUF];
+  rec_t scratch[SCRATCH];
 } tbuf_t;
 
-static char dir[PATH_MAX - 32];
+static char dir[PATH_MAX - 64];   /* GRAINCHUNK_RECORD_DIR */
+static char pdir[PATH_MAX - 32];  /* this process's directory in it */
+static int have_pdir;             /* 0: not yet made (a fork child's) */
 static _Atomic unsigned n_threads;
 static tbuf_t *threads[MAX_THREADS];
 static _Atomic uint64_t lost_threads;
+static _Atomic int finalized;
 /* initial-exec: one pointer of static TLS, no __tls_get_addr call per event
  * (the tool is loaded with dlopen, where the default model would call it). */
 static __thread tbuf_t *me __attribute__((tls_model("initial-exec")));
@@ -139,6 +153,13 @@ static grainchunk_get_chunk_info_t get_info;
 static int ext_time, ext_loop, ext_chunk, ext_task;
 static int std_answer[64];
 static uint64_t t0_clock, t0_ns;
+static double ticks_per_ns, ticks_per_ns_err;
+
+static tbuf_t *new_thread_buf(void);
+static inline tbuf_t *thread_buf(void) {
+  tbuf_t *b = me;
+  return __builtin_expect(b != NULL, 1) ? b : new_thread_buf();
+}
 
 /*===---------------------------- the clock ------------------------------===*/
 static inline uint64_t now(void) {
@@ -155,6 +176,48 @@ static uint64_t now_ns(void) {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+/* A clock reading and a nanosecond reading taken together: the clock
+ * read on both sides of clock_gettime, the tightest of 5 tries; *half: half
+ * the bracket, the pair's uncertainty in ticks. */
+static void clock_pair(uint64_t *c, uint64_t *ns, uint64_t *half) {
+  uint64_t best = UINT64_MAX;
+  for (int i = 0; i < 5; i++) {
+    uint64_t a = now(), n = now_ns(), b = now();
+    if (b - a < best) {
+      best = b - a;
+      *c = a + (b - a) / 2;
+      *ns = n;
+    }
+  }
+  *half = best / 2 + 1;
+}
+
+/* clock0/ns0, and the clock's ticks per ns measured over 1 ms of sleep (the
+ * time-stamp counter runs at a constant rate): known from the start, so a
+ * recording that never reaches finalize still has it. Its error, relative:
+ * the two pairs' uncertainty (tens of ticks) over 1 ms of ticks, and
+ * clock_gettime's 1 ns resolution over 10^6 ns: a few 10^-5. */
+static void calibrate(void) {
+  uint64_t h0, c1, n1, h1;
+  clock_pair(&t0_clock, &t0_ns, &h0);
+#if defined(__x86_64__) || defined(__i386__)
+  struct timespec ms = {0, 1000000};
+  while (nanosleep(&ms, &ms) && errno == EINTR)
+    ;
+  clock_pair(&c1, &n1, &h1);
+  if (n1 > t0_ns && c1 > t0_clock) {
+    ticks_per_ns = (double)(c1 - t0_clock) / (double)(n1 - t0_ns);
+    ticks_per_ns_err = (double)(h0 + h1) / (double)(c1 - t0_clock) +
+                       2.0 / (double)(n1 - t0_ns);
+    return;
+  }
+#else
+  (void)c1, (void)n1, (void)h1;
+#endif
+  ticks_per_ns = 1.0; /* the clock is CLOCK_MONOTONIC's ns */
+  ticks_per_ns_err = 0;
+}
+
 /* The last reading of the time function on this thread (see on_ext_chunk). */
 static __thread uint64_t last_reading
     __attribute__((tls_model("initial-exec")));
@@ -180,63 +243,43 @@ static uint64_t duration_bits(double v) {
 }
 
 /*===------------------------ per-thread buffers -------------------------===*/
-static void flush(tbuf_t *b) {
-  size_t len = (size_t)b->n * sizeof(rec_t);
-  const char *p = (const char *)b->r;
-  while (len && b->fd >= 0) {
-    ssize_t w = write(b->fd, p, len);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0) { /* disk full: count what is lost, keep the program going */
-      b->dropped += len / sizeof(rec_t);
-      break;
-    }
-    p += w;
-    len -= (size_t)w;
-    b->written += (uint64_t)w / sizeof(rec_t);
-  }
-  b->n = 0;
-}
+/* A thread's records go straight into a shared mapping of its file: what is
+ * written is in the page cache at once, so it outlives the process however
+ * it ends. The file grows in segments; the space of a segment is reserved
+ * (posix_fallocate) before the segment is mapped, so a full disk is a failed
+ * call here, never a SIGBUS later, and the segment's pages are faulted in
+ * when it is mapped, so the per-grain path takes no page fault. A thread
+ * whose file cannot grow stops recording: its records go to a scratch area
+ * and are counted as dropped. */
+static void grow(tbuf_t *b, uint32_t n);
 
-/* The thread's first event: its buffer and file. */
-static tbuf_t *new_thread_buf(void) {
-  unsigned i = atomic_fetch_add(&n_threads, 1);
-  tbuf_t *b = i < MAX_THREADS ? calloc(1, sizeof *b) : NULL;
-  if (!b) { /* more threads than the table holds: this one goes unrecorded */
-    atomic_fetch_add(&lost_threads, 1);
-    static tbuf_t sink = {.fd = -1};
-    return me = &sink;
-  }
-  char path[PATH_MAX];
-  snprintf(path, sizeof path, "%s/thread-%u.bin", dir, i);
-  b->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  b->next_id = ((uint64_t)i + 1) << 40;
-  threads[i] = b;
-  me = b;
-  b->r[b->n++] = (rec_t){.t = now(), .a = i, .kd = R_THREAD};
-  return b;
-}
-
-static inline tbuf_t *thread_buf(void) {
-  tbuf_t *b = me;
-  return __builtin_expect(b != NULL, 1) ? b : new_thread_buf();
-}
-
-/* Room for n records in the thread's buffer. */
+/* Room for n records (n <= SCRATCH) in the thread's segment. */
 static inline rec_t *room(tbuf_t *b, uint32_t n) {
-  if (b->n + n > REC_PER_BUF)
-    flush(b);
-  rec_t *r = &b->r[b->n];
-  b->n += n;
+  if (__builtin_expect(b->cur + n > b->end, 0))
+    grow(b, n);
+  rec_t *r = b->cur;
+  b->cur += n;
   return r;
+}
+
+/* Stores a record so that its kind, the word that makes it part of the
+ * stream, lands last: a process killed mid-store leaves no half record. */
+static inline void put(rec_t *r, uint64_t t, uint64_t a, uint64_t b,
+                       uint32_t c, uint32_t kd) {
+  r->t = t;
+  r->a = a;
+  r->b = b;
+  r->c = c;
+  __asm__ volatile("" ::: "memory");
+  r->kd = kd;
 }
 
 static void emit_wide(tbuf_t *tb, uint32_t kind, uint64_t t, uint64_t a,
                       uint64_t b, uint64_t c, uint64_t e, uint32_t d) {
   rec_t *r = room(tb, 2);
-  r[0] = (rec_t){t, a, b, 0, kind | R_WIDE};
   wide_t w = {.c = c, .e = e, .d = d};
   memcpy(&r[1], &w, sizeof w);
+  put(&r[0], t, a, b, 0, kind | R_WIDE);
 }
 
 /* A record, wide when c, e or d do not fit the short form. */
@@ -244,7 +287,7 @@ static inline void emit(uint32_t kind, uint64_t t, uint64_t a, uint64_t b,
                         uint64_t c, uint64_t e, uint32_t d) {
   tbuf_t *tb = thread_buf();
   if (c <= UINT32_MAX && !e && d < (1u << 24))
-    *room(tb, 1) = (rec_t){t, a, b, (uint32_t)c, kind | d << 8};
+    put(room(tb, 1), t, a, b, (uint32_t)c, kind | d << 8);
   else
     emit_wide(tb, kind, t, a, b, c, e, d);
 }
@@ -263,7 +306,7 @@ static inline void emit_chunk(uint64_t t, uint64_t lower, uint64_t upper,
     }
     ticks = (uint32_t)v;
   }
-  *room(tb, 1) = (rec_t){t, lower, upper, ticks, R_CHUNK | flags << 8};
+  put(room(tb, 1), t, lower, upper, ticks, R_CHUNK | flags << 8);
 }
 
 static inline uint64_t new_id(void) { return ++thread_buf()->next_id; }
@@ -280,12 +323,12 @@ static void note_source(const char *s) {
     size_t len = strnlen(s, 4096);
     size_t nrec = (len + sizeof(rec_t) - 1) / sizeof(rec_t);
     rec_t *r = room(b, 1 + (uint32_t)nrec);
-    r[0] = (rec_t){.a = (uintptr_t)s, .kd = R_STRING | (uint32_t)len << 8};
     memset(&r[1], 0, nrec * sizeof(rec_t));
     memcpy(&r[1], s, len);
+    put(&r[0], 0, (uintptr_t)s, 0, 0, R_STRING | (uint32_t)len << 8);
   }
   b->src = s;
-  *room(b, 1) = (rec_t){.a = (uintptr_t)s, .kd = R_SOURCE};
+  put(room(b, 1), 0, (uintptr_t)s, 0, 0, R_SOURCE);
 }
 
 /*===------------------------- standard events ---------------------------===*/
@@ -496,6 +539,255 @@ static void on_ext_task_create(ompt_data_t *parent, const ompt_frame_t *frame,
   task_created(now(), parent, task, flags, duration_bits(duration), ra);
 }
 
+/*===---------------------- the process's directory ----------------------===*/
+/* <dir>/<host>.<pid>: this process's recording. A pid that already has one
+ * (a program that exec'd itself, a fork child that exec'd after recording)
+ * gets <host>.<pid>-2, -3, ...; meta.txt's pid is the process's. */
+static int make_pdir(void) {
+  char host[256] = "localhost";
+  gethostname(host, sizeof host - 1);
+  host[sizeof host - 1] = 0;
+  for (char *c = host; *c; c++)
+    if (*c == '/' || *c == ' ')
+      *c = '_';
+  if (mkdir(dir, 0777) && errno != EEXIST) {
+    fprintf(stderr, "grainchunk-record: cannot make %s: %s; not recording\n",
+            dir, strerror(errno));
+    return 0;
+  }
+  for (int k = 1; k < 1000; k++) {
+    if (k == 1)
+      snprintf(pdir, sizeof pdir, "%s/%s.%d", dir, host, (int)getpid());
+    else
+      snprintf(pdir, sizeof pdir, "%s/%s.%d-%d", dir, host, (int)getpid(), k);
+    if (!mkdir(pdir, 0777))
+      return have_pdir = 1;
+    if (errno != EEXIST)
+      break;
+  }
+  fprintf(stderr, "grainchunk-record: cannot make %s: %s; not recording\n",
+          pdir, strerror(errno));
+  return 0;
+}
+
+/* One key and value on a line: a value's line breaks become spaces. */
+static void put_kv(FILE *f, const char *key, const char *v) {
+  fprintf(f, "%s ", key);
+  for (; *v; v++)
+    fputc(*v == '\n' || *v == '\r' ? ' ' : *v, f);
+  fputc('\n', f);
+}
+
+/* The MPI rank and world size, from the first launcher's variables set. */
+static void put_rank(FILE *f) {
+  static const char *vars[][2] = {{"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
+                                  {"PMI_RANK", "PMI_SIZE"},
+                                  {"PMIX_RANK", NULL},
+                                  {"SLURM_PROCID", "SLURM_NTASKS"}};
+  for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+    const char *r = getenv(vars[i][0]), *n = vars[i][1] ? getenv(vars[i][1]) : 0;
+    char *e;
+    if (!r || !*r)
+      continue;
+    long rank = strtol(r, &e, 10);
+    if (*e || rank < 0)
+      continue; /* not a rank: the next launcher's */
+    long size = n && *n ? strtol(n, &e, 10) : -1;
+    fprintf(f, "rank %ld\nrank_source %s\n", rank, vars[i][0]);
+    if (size > 0 && !*e)
+      fprintf(f, "size %ld\n", size);
+    else
+      fprintf(f, "size NA\n");
+    return;
+  }
+  fprintf(f, "rank NA\nrank_source NA\nsize NA\n");
+}
+
+static FILE *open_in_pdir(const char *name, const char *mode) {
+  char path[PATH_MAX];
+  snprintf(path, sizeof path, "%s/%s", pdir, name);
+  FILE *f = fopen(path, mode);
+  if (!f)
+    fprintf(stderr, "grainchunk-record: cannot write %s: %s\n", path,
+            strerror(errno));
+  return f;
+}
+
+/* Where the code was loaded: the reader turns code pointers into functions
+ * and source lines with it. */
+static void write_maps(void) {
+  FILE *in = fopen("/proc/self/maps", "r"), *o = open_in_pdir("maps.txt", "w");
+  char line[4096];
+  while (in && o && fgets(line, sizeof line, in))
+    fputs(line, o);
+  if (in)
+    fclose(in);
+  if (o)
+    fclose(o);
+}
+
+/* meta.txt as known at the start; finalize appends the rest. */
+static int write_meta_start(void) {
+  FILE *f = open_in_pdir("meta.txt", "w");
+  if (!f)
+    return 0;
+  fprintf(f, "record_version %d\nrecord_bytes %zu\n", RECORD_VERSION,
+          sizeof(rec_t));
+#if defined(__x86_64__) || defined(__i386__)
+  fprintf(f, "clock tsc\n");
+#else
+  fprintf(f, "clock monotonic_ns\n");
+#endif
+  fprintf(f, "clock0 %llu\nns0 %llu\nticks_per_ns %.6f\n",
+          (unsigned long long)t0_clock, (unsigned long long)t0_ns,
+          ticks_per_ns);
+  fprintf(f, "ticks_per_ns_error %.1e\n", ticks_per_ns_err);
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  host[sizeof host - 1] = 0;
+  fprintf(f, "pid %d\nppid %d\n", (int)getpid(), (int)getppid());
+  put_kv(f, "host", host);
+  put_rank(f);
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  exe[n > 0 ? n : 0] = 0;
+  put_kv(f, "exe", n > 0 ? exe : "NA");
+  fprintf(f, "grainchunk_runtime %d\n", get_info != NULL);
+  fprintf(f,
+          "ext_tool_time %d\next_loop %d\next_chunk %d\next_task_create %d\n",
+          ext_time, ext_loop, ext_chunk, ext_task);
+  fprintf(f, "answer_dispatch %d\nanswer_sync_region_wait %d\n",
+          std_answer[ompt_callback_dispatch],
+          std_answer[ompt_callback_sync_region_wait]);
+  return fclose(f) == 0;
+}
+
+static int start_pdir(void) {
+  if (!make_pdir() || !write_meta_start())
+    return 0;
+  write_maps();
+  return 1;
+}
+
+/*===---------------------------- thread files ---------------------------===*/
+static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Records that a stopped thread wrote into its scratch area, now dropped. */
+static uint64_t in_scratch(tbuf_t *b) {
+  return b->cur >= b->scratch && b->cur <= b->scratch + SCRATCH
+             ? (uint64_t)(b->cur - b->scratch)
+             : 0;
+}
+
+/* The file offset of the thread's next record. */
+static uint64_t position(tbuf_t *b) {
+  return b->map ? b->map_off + (uint64_t)((char *)b->cur - (char *)b->map) : 0;
+}
+
+/* The thread stops recording: its file keeps what was written. */
+static void stop(tbuf_t *b) {
+  if (!b->stopped) {
+    b->map_off = position(b);
+    if (b->map)
+      munmap(b->map, b->map_len);
+    b->map = NULL;
+    b->stopped = 1;
+  } else {
+    b->dropped += in_scratch(b);
+  }
+  b->cur = b->scratch;
+  b->end = b->scratch + SCRATCH;
+}
+
+/* The thread's segment is full (or it has none yet): map the next one. */
+static void grow(tbuf_t *b, uint32_t n) {
+  if (b->stopped || b->fd < 0 || atomic_load(&finalized)) {
+    stop(b);
+    return;
+  }
+  uint64_t pos = position(b), off = pos & ~(uint64_t)4095;
+  size_t len = b->map ? SEG : FIRST_SEG;
+  while (pos - off + (uint64_t)n * sizeof(rec_t) > len)
+    len += SEG;
+  if (off + len > b->reserved) {
+    /* The space first: a full disk fails here, not as SIGBUS in a store. */
+    if (posix_fallocate(b->fd, (off_t)b->reserved,
+                        (off_t)(off + len - b->reserved))) {
+      stop(b);
+      return;
+    }
+    b->reserved = off + len;
+  }
+  char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+                 b->fd, (off_t)off);
+  if (p == MAP_FAILED) {
+    stop(b);
+    return;
+  }
+  /* A write to every page now (the same bytes: the first page may hold
+   * records), not a write fault per page on the per-grain path. */
+  for (size_t i = 0; i < len; i += 4096)
+    ((volatile char *)p)[i] = ((volatile char *)p)[i];
+  if (b->map)
+    munmap(b->map, b->map_len);
+  b->map = (rec_t *)p;
+  b->map_len = len;
+  b->map_off = off;
+  b->cur = (rec_t *)(p + (pos - off));
+  b->end = (rec_t *)(p + len);
+}
+
+/* The thread's first event: its file, and (a fork child's first event) the
+ * process's directory. */
+static tbuf_t *new_thread_buf(void) {
+  static tbuf_t sink = {.fd = -1, .stopped = 1};
+  pthread_mutex_lock(&start_lock);
+  int ok = have_pdir || start_pdir();
+  pthread_mutex_unlock(&start_lock);
+  unsigned i = ok && !atomic_load(&finalized) ? atomic_fetch_add(&n_threads, 1)
+                                              : MAX_THREADS;
+  tbuf_t *b = i < MAX_THREADS ? calloc(1, sizeof *b) : NULL;
+  if (!b) { /* more threads than the table holds: this one goes unrecorded */
+    atomic_fetch_add(&lost_threads, 1);
+    sink.cur = sink.scratch;
+    sink.end = sink.scratch + SCRATCH;
+    return me = &sink;
+  }
+  char path[PATH_MAX];
+  snprintf(path, sizeof path, "%s/thread-%u.bin", pdir, i);
+  b->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  b->num = i;
+  b->cur = b->end = b->scratch; /* the first record maps the first segment */
+  b->next_id = ((uint64_t)i + 1) << 40;
+  threads[i] = b;
+  me = b;
+  put(room(b, 1), now(), i, 0, 0, R_THREAD);
+  return b;
+}
+
+/* A fork child: nothing it inherited from the parent's recording is its
+ * own. It drops the parent's mappings (its stores must never reach the
+ * parent's files) and thread table, and makes its own directory at its
+ * first event, if it has one. */
+static void at_fork_child(void) {
+  unsigned n = atomic_load(&n_threads);
+  for (unsigned i = 0; i < n && i < MAX_THREADS; i++) {
+    tbuf_t *b = threads[i];
+    if (!b)
+      continue;
+    if (b->map)
+      munmap(b->map, b->map_len);
+    if (b->fd >= 0)
+      close(b->fd);
+    threads[i] = NULL; /* its memory is the parent's copy: left alone */
+  }
+  atomic_store(&n_threads, 0);
+  atomic_store(&lost_threads, 0);
+  me = NULL;
+  have_pdir = 0;
+  pthread_mutex_init(&start_lock, NULL);
+}
+
 /*===-------------------------- tool start -------------------------------===*/
 static ompt_set_callback_t set_cb;
 
@@ -518,8 +810,6 @@ static int initialize(ompt_function_lookup_t lookup, int device,
   }
   get_info = (grainchunk_get_chunk_info_t)dlsym(RTLD_DEFAULT,
                                                 "grainchunk_get_chunk_info");
-  t0_clock = now();
-  t0_ns = now_ns();
   ompt_interface_fn_t rt_fn = lookup("ompt_get_thread_data");
   if (rt_fn)
     dl_iterate_phdr(find_runtime, (void *)rt_fn);
@@ -570,11 +860,24 @@ static int initialize(ompt_function_lookup_t lookup, int device,
       return 0;
     }
   }
+  calibrate();
+  if (!start_pdir())
+    return 0;
+  static int atfork_done;
+  if (!atfork_done++)
+    pthread_atfork(NULL, NULL, at_fork_child);
   return 1;
 }
 
+/* A normal end: each thread file cut to the records written, and meta.txt
+ * completed. A thread still recording (exit() called inside a parallel
+ * region) gets private memory in place of its file's mapping, in one step,
+ * so that its stores land nowhere rather than past the file's end. */
 static void finalize(ompt_data_t *tool_data) {
   (void)tool_data;
+  if (!have_pdir)
+    return; /* a fork child that recorded nothing */
+  atomic_store(&finalized, 1);
   uint64_t t1_clock = now(), t1_ns = now_ns();
   unsigned n = atomic_load(&n_threads);
   if (n > MAX_THREADS)
@@ -584,52 +887,34 @@ static void finalize(ompt_data_t *tool_data) {
     tbuf_t *b = threads[i];
     if (!b)
       continue;
-    flush(b);
-    written += b->written;
-    dropped += b->dropped;
-    if (b->fd >= 0)
-      close(b->fd);
-    b->fd = -1;
+    uint64_t pos;
+    if (b->stopped) {
+      pos = b->map_off;
+    } else {
+      if (b->map)
+        mmap(b->map, b->map_len, PROT_READ | PROT_WRITE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+      pos = position(b);
+      b->map_off = pos;
+      b->stopped = 1;
+    }
+    if (b->fd >= 0 && ftruncate(b->fd, (off_t)pos))
+      fprintf(stderr, "grainchunk-record: cannot cut thread-%u.bin: %s\n", i,
+              strerror(errno));
+    written += pos / sizeof(rec_t);
+    dropped += b->dropped + in_scratch(b);
   }
-  char path[PATH_MAX];
-  snprintf(path, sizeof path, "%s/meta.txt", dir);
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    fprintf(stderr, "grainchunk-record: cannot write %s\n", path);
-    return;
+  FILE *f = open_in_pdir("meta.txt", "a");
+  if (f) {
+    fprintf(f, "clock1 %llu\nns1 %llu\n", (unsigned long long)t1_clock,
+            (unsigned long long)t1_ns);
+    fprintf(f, "threads %u\nlost_threads %llu\nrecords %llu\ndropped %llu\n", n,
+            (unsigned long long)atomic_load(&lost_threads),
+            (unsigned long long)written, (unsigned long long)dropped);
+    fprintf(f, "complete 1\n");
+    fclose(f);
   }
-  fprintf(f, "record_version %d\nrecord_bytes %zu\n", RECORD_VERSION,
-          sizeof(rec_t));
-#if defined(__x86_64__) || defined(__i386__)
-  fprintf(f, "clock tsc\n");
-#else
-  fprintf(f, "clock monotonic_ns\n");
-#endif
-  fprintf(f, "clock0 %llu\nns0 %llu\nclock1 %llu\nns1 %llu\n",
-          (unsigned long long)t0_clock, (unsigned long long)t0_ns,
-          (unsigned long long)t1_clock, (unsigned long long)t1_ns);
-  fprintf(f, "grainchunk_runtime %d\n", get_info != NULL);
-  fprintf(f,
-          "ext_tool_time %d\next_loop %d\next_chunk %d\next_task_create %d\n",
-          ext_time, ext_loop, ext_chunk, ext_task);
-  fprintf(f, "answer_dispatch %d\nanswer_sync_region_wait %d\n",
-          std_answer[ompt_callback_dispatch],
-          std_answer[ompt_callback_sync_region_wait]);
-  fprintf(f, "threads %u\nlost_threads %llu\nrecords %llu\ndropped %llu\n", n,
-          (unsigned long long)atomic_load(&lost_threads),
-          (unsigned long long)written, (unsigned long long)dropped);
-  fclose(f);
-  /* Where the code was loaded: grainchunk-graph turns code pointers into
-   * functions and source lines with it. */
-  snprintf(path, sizeof path, "%s/maps.txt", dir);
-  FILE *in = fopen("/proc/self/maps", "r"), *o = fopen(path, "w");
-  char line[4096];
-  while (in && o && fgets(line, sizeof line, in))
-    fputs(line, o);
-  if (in)
-    fclose(in);
-  if (o)
-    fclose(o);
+  write_maps();
 }
 
 ompt_start_tool_result_t *ompt_start_tool(unsigned omp_version,
