@@ -21,12 +21,42 @@
  * - always the work event of taskloops, with the program's call of the
  *   taskloop (found by unwinding, once per taskloop), which names its tasks.
  *
- * Per thread: a buffer of REC_PER_BUF 32-byte records and a file of its
- * own; a full buffer is written out with one write(2). No lock, no
- * atomic and no allocation on the per-grain path. Nothing goes to stdout.
+ * The recording (format 4, RECORD_VERSION; grainchunk-graph's reader must
+ * agree), one directory per process:
+ *   $GRAINCHUNK_RECORD_DIR/<host>.<pid>/   made when the tool starts; a
+ *       fork child that runs OpenMP makes its own at its first event (libomp
+ *       keeps the tool and its callbacks in the child and does not start it
+ *       again; the tool drops what the child inherited), an exec'd program
+ *       at its start; a pid that has one already: <host>.<pid>-2, -3...
+ *     meta.txt     "key value" lines, written at the start: record_version,
+ *                  record_bytes, clock (tsc|monotonic_ns), clock0, ns0,
+ *                  ticks_per_ns (measured over 1 ms at the start) and
+ *                  ticks_per_ns_error (relative), pid, ppid, host, rank,
+ *                  rank_source, size (the MPI launcher's variables, NA),
+ *                  exe, grainchunk_runtime, ext_*, answer_*; appended at a
+ *                  normal end (finalize): clock1, ns1, threads,
+ *                  lost_threads, records, dropped, complete 1.
+ *     maps.txt     /proc/self/maps, at the start and again at the end.
+ *     thread-<n>.bin   the thread's records (rec_t, below), in order.
+ *     thread-<n>.tail  only when the process did not reach finalize (or the
+ *                  disk filled): the thread's ring, a header record whose t
+ *                  is the stream index of the ring's first record, then
+ *                  RING records. The stream is thread-<n>.bin's whole
+ *                  records, then the ring's from index (those records -
+ *                  header t), up to the first record whose kd is 0; a
+ *                  record cut short at the end is ignored.
+ * A crash, exit() inside a parallel region, abort() or SIGKILL leaves every
+ * record written before it (the ring is a shared file mapping: the page
+ * cache has it); meta.txt then has no "complete 1".
  *
- * GRAINCHUNK_RECORD_DIR   directory for thread-<n>.bin and meta.txt
- *                         (required; grainchunk-graph sets it)
+ * Per thread: records go into its ring (RING 32-byte records, mapped and
+ * faulted in once, when the thread starts); a full ring is appended to its
+ * .bin file with one write(2) and reused. No lock, no atomic and no
+ * allocation on the per-grain path. Nothing goes to stdout. A full disk
+ * stops the thread's recording (counted in dropped), never the program.
+ *
+ * GRAINCHUNK_RECORD_DIR   where the process directories go (required;
+ *                         grainchunk-graph sets it; made if missing)
  * GRAINCHUNK_RECORD_NO_EXT=1  do not register 81-84 (test the fallback)
  *
  *===----------------------------------------------------------------------===*/
@@ -117,23 +147,22 @@ enum {
 #define NO_TICKS UINT32_MAX
 #define UNMEASURED UINT64_MAX
 
-/* A thread's file grows by segments: the first FIRST_SEG bytes, then SEG
- * more at a time (mapped from the page that holds the next record). */
-#define FIRST_SEG (1u << 20)
-#define SEG (8u << 20)
+/* A thread's records go to a ring of RING records in a shared mapping of
+ * its thread-<n>.tail file, mapped once; a full ring is appended to
+ * thread-<n>.bin with write(2) and the ring reused. */
+#define RING 6144   /* records: 192 KiB per thread */
 #define SCRATCH 256 /* records: where a thread that stopped recording writes */
 #define MAX_THREADS 4096
 #define SRC_CACHE 64
 
 typedef struct tbuf {
-  rec_t *cur, *end; /* the next record, the end of the mapped segment */
+  rec_t *cur, *end; /* the next record, the end of the ring */
   uint64_t next_id; /* ids this thread hands out: number << 40 | counter */
   const char *src;  /* the last R_SOURCE */
-  rec_t *map;       /* the mapped segment, at file offset map_off */
-  size_t map_len;
-  uint64_t map_off, reserved; /* bytes; reserved: the file's size */
+  rec_t *hdr;       /* the tail file's mapping: header, then the ring */
+  uint64_t base;    /* records in thread-<n>.bin: the ring's first's index */
   uint64_t dropped;
-  int fd, stopped;
+  int fd, tfd, stopped;
   unsigned num;
   const char *src_seen[SRC_CACHE];
   rec_t scratch[SCRATCH];
@@ -243,20 +272,20 @@ static uint64_t duration_bits(double v) {
 }
 
 /*===------------------------ per-thread buffers -------------------------===*/
-/* A thread's records go straight into a shared mapping of its file: what is
- * written is in the page cache at once, so it outlives the process however
- * it ends. The file grows in segments; the space of a segment is reserved
- * (posix_fallocate) before the segment is mapped, so a full disk is a failed
- * call here, never a SIGBUS later, and the segment's pages are faulted in
- * when it is mapped, so the per-grain path takes no page fault. A thread
- * whose file cannot grow stops recording: its records go to a scratch area
- * and are counted as dropped. */
-static void grow(tbuf_t *b, uint32_t n);
+/* Records go straight into the thread's ring, a shared mapping of its tail
+ * file: what is written is in the page cache at once and outlives the
+ * process however it ends (SIGKILL included). The ring's pages are mapped
+ * and written once, when the thread starts, so the per-grain path takes no
+ * page fault (on this machine the first store to a newly mapped page costs
+ * 8-40 us: a file that grew under a moving mapping would cost 60-130 ns per
+ * record). A thread whose records cannot be written stops recording: its
+ * records go to a scratch area and are counted as dropped. */
+static void ring_full(tbuf_t *b);
 
-/* Room for n records (n <= SCRATCH) in the thread's segment. */
+/* Room for n records (n <= SCRATCH) in the thread's ring. */
 static inline rec_t *room(tbuf_t *b, uint32_t n) {
   if (__builtin_expect(b->cur + n > b->end, 0))
-    grow(b, n);
+    ring_full(b);
   rec_t *r = b->cur;
   b->cur += n;
   return r;
@@ -679,68 +708,90 @@ static uint64_t in_scratch(tbuf_t *b) {
              : 0;
 }
 
-/* The file offset of the thread's next record. */
-static uint64_t position(tbuf_t *b) {
-  return b->map ? b->map_off + (uint64_t)((char *)b->cur - (char *)b->map) : 0;
+/* The thread's records so far: in its .bin file, then in its ring. */
+static uint64_t stream_length(tbuf_t *b) {
+  return b->base + (b->hdr && !b->stopped ? (uint64_t)(b->cur - (b->hdr + 1)) : 0);
 }
 
-/* The thread stops recording: its file keeps what was written. */
+/* The thread stops recording: what it wrote stays readable (the .bin file
+ * and the ring), what comes after goes to its scratch area. */
 static void stop(tbuf_t *b) {
-  if (!b->stopped) {
-    b->map_off = position(b);
-    if (b->map)
-      munmap(b->map, b->map_len);
-    b->map = NULL;
-    b->stopped = 1;
-  } else {
+  if (!b->stopped)
+    b->base = stream_length(b);
+  else
     b->dropped += in_scratch(b);
-  }
+  b->stopped = 1;
   b->cur = b->scratch;
   b->end = b->scratch + SCRATCH;
 }
 
-/* The thread's segment is full (or it has none yet): map the next one. */
-static void grow(tbuf_t *b, uint32_t n) {
-  if (b->stopped || b->fd < 0 || atomic_load(&finalized)) {
-    stop(b);
-    return;
+static int write_all(int fd, const char *p, size_t len) {
+  while (len) {
+    ssize_t w = write(fd, p, len);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return 0;
+    p += w;
+    len -= (size_t)w;
   }
-  uint64_t pos = position(b), off = pos & ~(uint64_t)4095;
-  size_t len = b->map ? SEG : FIRST_SEG;
-  while (pos - off + (uint64_t)n * sizeof(rec_t) > len)
-    len += SEG;
-  if (off + len > b->reserved) {
-    /* The space first: a full disk fails here, not as SIGBUS in a store. */
-    if (posix_fallocate(b->fd, (off_t)b->reserved,
-                        (off_t)(off + len - b->reserved))) {
-      stop(b);
-      return;
-    }
-    b->reserved = off + len;
-  }
-  char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
-                 b->fd, (off_t)off);
-  if (p == MAP_FAILED) {
-    stop(b);
-    return;
-  }
-  /* A write to every page now (the same bytes: the first page may hold
-   * records), not a write fault per page on the per-grain path. */
-  for (size_t i = 0; i < len; i += 4096)
-    ((volatile char *)p)[i] = ((volatile char *)p)[i];
-  if (b->map)
-    munmap(b->map, b->map_len);
-  b->map = (rec_t *)p;
-  b->map_len = len;
-  b->map_off = off;
-  b->cur = (rec_t *)(p + (pos - off));
-  b->end = (rec_t *)(p + len);
+  return 1;
 }
 
-/* The thread's first event: its file, and (a fork child's first event) the
- * process's directory. */
+/* Appends the ring to the .bin file and empties it. In this order, so that
+ * a process that dies at any point leaves a readable stream: the .bin
+ * file's records, then the ring's from index (.bin's records - header),
+ * up to the first zero record: 1. the records to .bin; 2. the ring zeroed;
+ * 3. the header (the ring's first record's index in the stream) moved on. */
+static int flush_ring(tbuf_t *b) {
+  rec_t *ring = b->hdr + 1;
+  size_t k = (size_t)(b->cur - ring);
+  if (!write_all(b->fd, (const char *)ring, k * sizeof(rec_t)))
+    return 0;
+  memset(ring, 0, k * sizeof(rec_t));
+  __asm__ volatile("" ::: "memory");
+  b->base += k;
+  b->hdr->t = b->base;
+  b->cur = ring;
+  return 1;
+}
+
+static void ring_full(tbuf_t *b) {
+  if (b->stopped || atomic_load(&finalized) || !flush_ring(b))
+    stop(b);
+}
+
+/* The thread's .bin file and its ring (the .tail file: a header record,
+ * then RING records, its space reserved and its pages mapped and written
+ * now). 0: the thread cannot record. */
+static int open_thread_files(tbuf_t *b, unsigned i) {
+  char path[PATH_MAX];
+  snprintf(path, sizeof path, "%s/thread-%u.bin", pdir, i);
+  b->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  snprintf(path, sizeof path, "%s/thread-%u.tail", pdir, i);
+  b->tfd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  size_t len = (RING + 1) * sizeof(rec_t);
+  /* A full disk fails here, never as SIGBUS in a store. */
+  char *p = b->fd < 0 || b->tfd < 0 || posix_fallocate(b->tfd, 0, (off_t)len)
+                ? MAP_FAILED
+                : mmap(NULL, len, PROT_READ | PROT_WRITE,
+                       MAP_SHARED | MAP_POPULATE, b->tfd, 0);
+  if (p == MAP_FAILED) {
+    unlink(path); /* no ring: the stream is the .bin file */
+    return 0;
+  }
+  for (size_t o = 0; o < len; o += 4096)
+    ((volatile char *)p)[o] = 0;
+  b->hdr = (rec_t *)p;
+  b->cur = b->hdr + 1;
+  b->end = b->cur + RING;
+  return 1;
+}
+
+/* The thread's first event: its files, and (a fork child's first event)
+ * the process's directory. */
 static tbuf_t *new_thread_buf(void) {
-  static tbuf_t sink = {.fd = -1, .stopped = 1};
+  static tbuf_t sink = {.fd = -1, .tfd = -1, .stopped = 1};
   pthread_mutex_lock(&start_lock);
   int ok = have_pdir || start_pdir();
   pthread_mutex_unlock(&start_lock);
@@ -753,12 +804,10 @@ static tbuf_t *new_thread_buf(void) {
     sink.end = sink.scratch + SCRATCH;
     return me = &sink;
   }
-  char path[PATH_MAX];
-  snprintf(path, sizeof path, "%s/thread-%u.bin", pdir, i);
-  b->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   b->num = i;
-  b->cur = b->end = b->scratch; /* the first record maps the first segment */
   b->next_id = ((uint64_t)i + 1) << 40;
+  if (!open_thread_files(b, i))
+    stop(b);
   threads[i] = b;
   me = b;
   put(room(b, 1), now(), i, 0, 0, R_THREAD);
@@ -775,10 +824,12 @@ static void at_fork_child(void) {
     tbuf_t *b = threads[i];
     if (!b)
       continue;
-    if (b->map)
-      munmap(b->map, b->map_len);
+    if (b->hdr)
+      munmap(b->hdr, (RING + 1) * sizeof(rec_t));
     if (b->fd >= 0)
       close(b->fd);
+    if (b->tfd >= 0)
+      close(b->tfd);
     threads[i] = NULL; /* its memory is the parent's copy: left alone */
   }
   atomic_store(&n_threads, 0);
@@ -869,10 +920,11 @@ static int initialize(ompt_function_lookup_t lookup, int device,
   return 1;
 }
 
-/* A normal end: each thread file cut to the records written, and meta.txt
- * completed. A thread still recording (exit() called inside a parallel
- * region) gets private memory in place of its file's mapping, in one step,
- * so that its stores land nowhere rather than past the file's end. */
+/* A normal end: each thread's ring appended to its .bin file and its .tail
+ * file removed (a thread that stopped keeps its .tail: the reader takes
+ * its records from it), and meta.txt completed. The ring stays mapped: a
+ * thread that still records (exit() inside a parallel region) writes into
+ * memory no file shows any more, then stops at its ring's end. */
 static void finalize(ompt_data_t *tool_data) {
   (void)tool_data;
   if (!have_pdir)
@@ -887,21 +939,13 @@ static void finalize(ompt_data_t *tool_data) {
     tbuf_t *b = threads[i];
     if (!b)
       continue;
-    uint64_t pos;
-    if (b->stopped) {
-      pos = b->map_off;
-    } else {
-      if (b->map)
-        mmap(b->map, b->map_len, PROT_READ | PROT_WRITE,
-             MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
-      pos = position(b);
-      b->map_off = pos;
-      b->stopped = 1;
+    if (!b->stopped && b->hdr && flush_ring(b)) {
+      char path[PATH_MAX];
+      snprintf(path, sizeof path, "%s/thread-%u.tail", pdir, i);
+      unlink(path);
     }
-    if (b->fd >= 0 && ftruncate(b->fd, (off_t)pos))
-      fprintf(stderr, "grainchunk-record: cannot cut thread-%u.bin: %s\n", i,
-              strerror(errno));
-    written += pos / sizeof(rec_t);
+    stop(b);
+    written += b->base;
     dropped += b->dropped + in_scratch(b);
   }
   FILE *f = open_in_pdir("meta.txt", "a");

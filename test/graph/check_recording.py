@@ -9,8 +9,8 @@ RAW holds one directory per process (<host>.<pid>). Per process (parents
 before their fork children): its pid's role (root, or child of a recorded
 process), rank, size, whether meta.txt says the run completed, threads and
 records by kind; per thread the records in its file and whether the file
-is cut exactly to them (a normal end) or has a zero tail (preallocated
-space: a process that did not reach finalize). Exits 1 on a record stream
+holds exactly them (a normal end) or the stream goes on in the thread's
+ring, thread-N.tail (a process that did not reach finalize). Exits 1 on a record stream
 that is not well formed (an unknown kind, a string or wide record cut
 short other than at the end) or a complete recording whose counts disagree
 with meta.txt. Per ITERATION (or every one of FIRST-LAST): whether a chunk that holds
@@ -43,9 +43,22 @@ def read_meta(path):
 
 
 def read_thread(path, iters, seen):
-    """(records by kind, records in the stream, bytes after the stream,
-    whether those bytes are all zero)."""
+    """(records by kind, records in the stream, how the stream ends: exact
+    (the file holds the records and nothing else), ring (the process did
+    not finish: the stream goes on in thread-N.tail, whose first record's
+    first field is the stream index of the ring's first record), or the
+    bytes left over)."""
     data = open(path, "rb").read()
+    end = "exact"
+    tail = path[:-4] + ".tail"
+    ring = open(tail, "rb").read() if os.path.exists(tail) else b""
+    if len(ring) >= REC.size:
+        n = len(data) // REC.size
+        first = REC.unpack_from(ring)[0]
+        if first > n:
+            fail(f"{tail}: the ring begins at record {first}; {path} holds {n}")
+        data = data[:n * REC.size] + ring[REC.size * (1 + n - first):]
+        end = "ring"
     n = len(data) // REC.size
     kinds = collections.Counter()
     i = 0
@@ -67,8 +80,12 @@ def read_thread(path, iters, seen):
         if kind == R_CHUNK:
             seen.update(x for x in iters if a <= x <= b)
         i += step
-    tail = data[i * REC.size:]
-    return kinds, i, len(tail), not tail.strip(b"\0")
+    left = data[i * REC.size:]
+    if end == "exact" and left:
+        end = f"{len(left)} bytes left over"
+    elif end == "ring" and left.strip(b"\0"):
+        fail(f"{tail}: records after the stream's end")
+    return kinds, i, end
 
 
 def main():
@@ -106,12 +123,10 @@ def main():
         total = collections.Counter()
         records, lines = 0, []
         for f in files:
-            kinds, nrec, tail, zero = read_thread(os.path.join(raw, d, f), iters, seen)
+            kinds, nrec, end = read_thread(os.path.join(raw, d, f), iters, seen)
             total += kinds
             records += nrec
-            lines.append(f"  {f[:-4]} records {nrec} chunks {kinds['chunk']} "
-                         + ("exact" if tail == 0 else
-                            "zero-tail" if zero else f"tail of {tail} bytes"))
+            lines.append(f"  {f[:-4]} records {nrec} chunks {kinds['chunk']} {end}")
         print(f"process {role} rank {m.get('rank')} size {m.get('size')} "
               f"rank_source {m.get('rank_source')} complete {int(complete)} "
               f"threads {len(files)} chunks {total['chunk']}")
