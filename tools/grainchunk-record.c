@@ -150,8 +150,9 @@ enum {
 /* A thread's records go to a ring of RING records in a shared mapping of
  * its thread-<n>.tail file, mapped once; a full ring is appended to
  * thread-<n>.bin with write(2) and the ring reused. */
-#define RING 6144   /* records: 192 KiB per thread */
-#define SCRATCH 256 /* records: where a thread that stopped recording writes */
+#define RING 6144 /* records: 192 KiB per thread */
+/* Records: where a thread that stopped recording writes. */
+#define SCRATCH 256
 #define MAX_THREADS 4096
 #define SRC_CACHE 64
 
@@ -168,9 +169,9 @@ typedef struct tbuf {
   rec_t scratch[SCRATCH];
 } tbuf_t;
 
-static char dir[PATH_MAX - 64];   /* GRAINCHUNK_RECORD_DIR */
-static char pdir[PATH_MAX - 32];  /* this process's directory in it */
-static int have_pdir;             /* 0: not yet made (a fork child's) */
+static char dir[PATH_MAX - 64];  /* GRAINCHUNK_RECORD_DIR */
+static char pdir[PATH_MAX - 32]; /* this process's directory in it */
+static int have_pdir;            /* 0: not yet made (a fork child's) */
 static _Atomic unsigned n_threads;
 static tbuf_t *threads[MAX_THREADS];
 static _Atomic uint64_t lost_threads;
@@ -293,8 +294,8 @@ static inline rec_t *room(tbuf_t *b, uint32_t n) {
 
 /* Stores a record so that its kind, the word that makes it part of the
  * stream, lands last: a process killed mid-store leaves no half record. */
-static inline void put(rec_t *r, uint64_t t, uint64_t a, uint64_t b,
-                       uint32_t c, uint32_t kd) {
+static inline void put(rec_t *r, uint64_t t, uint64_t a, uint64_t b, uint32_t c,
+                       uint32_t kd) {
   r->t = t;
   r->a = a;
   r->b = b;
@@ -609,12 +610,14 @@ static void put_kv(FILE *f, const char *key, const char *v) {
 
 /* The MPI rank and world size, from the first launcher's variables set. */
 static void put_rank(FILE *f) {
-  static const char *vars[][2] = {{"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
-                                  {"PMI_RANK", "PMI_SIZE"},
-                                  {"PMIX_RANK", NULL},
-                                  {"SLURM_PROCID", "SLURM_NTASKS"}};
+  static const char *vars[][2] = {
+      {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
+      {"PMI_RANK", "PMI_SIZE"},
+      {"PMIX_RANK", NULL},
+      {"SLURM_PROCID", "SLURM_NTASKS"}};
   for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
-    const char *r = getenv(vars[i][0]), *n = vars[i][1] ? getenv(vars[i][1]) : 0;
+    const char *r = getenv(vars[i][0]),
+               *n = vars[i][1] ? getenv(vars[i][1]) : 0;
     char *e;
     if (!r || !*r)
       continue;
@@ -710,7 +713,8 @@ static uint64_t in_scratch(tbuf_t *b) {
 
 /* The thread's records so far: in its .bin file, then in its ring. */
 static uint64_t stream_length(tbuf_t *b) {
-  return b->base + (b->hdr && !b->stopped ? (uint64_t)(b->cur - (b->hdr + 1)) : 0);
+  return b->base +
+         (b->hdr && !b->stopped ? (uint64_t)(b->cur - (b->hdr + 1)) : 0);
 }
 
 /* The thread stops recording: what it wrote stays readable (the .bin file
