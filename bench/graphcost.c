@@ -9,7 +9,8 @@
  * does around it for a static chunk (two calls of the tool's clock, 83, to
  * measure the creation time), or with GRAINCHUNK_RECORD_NO_EXT=1 the
  * standard dispatch event (ws_loop_chunk). The records go to <dir> through
- * the tool's real per-thread buffer and write(2) path. Prints ns per grain
+ * the tool's real per-thread path (format 4: the thread file's shared
+ * mapping, grown by segments; format 3: a buffer and write(2)). Prints ns per grain
  * (elapsed, and the process's CPU time, which a busy machine does not inflate),
  * the bytes written per grain, and the process's peak resident memory before
  * and after, which shows that memory does not grow with the grain count. */
@@ -22,6 +23,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "grainchunk.h"
 
@@ -51,11 +53,18 @@ static long maxrss_kb(void) {
   return u.ru_maxrss;
 }
 
+/* The bytes of thread files 0..n-1: in <dir> (format 3) or in this
+ * process's <dir>/<host>.<pid> (format 4). */
 static long dir_bytes(const char *dir, int n) {
   long total = 0;
+  char host[256] = "", pdir[2048];
+  gethostname(host, sizeof host - 1);
+  snprintf(pdir, sizeof pdir, "%s/%s.%d", dir, host, (int)getpid());
+  struct stat st;
+  if (!stat(pdir, &st))
+    dir = pdir;
   for (int i = 0; i < n; i++) {
     char p[4096];
-    struct stat st;
     snprintf(p, sizeof p, "%s/thread-%d.bin", dir, i);
     if (!stat(p, &st))
       total += st.st_size;

@@ -21,12 +21,42 @@
  * - always the work event of taskloops, with the program's call of the
  *   taskloop (found by unwinding, once per taskloop), which names its tasks.
  *
- * Per thread: a buffer of REC_PER_BUF 32-byte records and a file of its
- * own; a full buffer is written out with one write(2). No lock, no
- * atomic and no allocation on the per-grain path. Nothing goes to stdout.
+ * The recording (format 4, RECORD_VERSION; grainchunk-graph's reader must
+ * agree), one directory per process:
+ *   $GRAINCHUNK_RECORD_DIR/<host>.<pid>/   made when the tool starts; a
+ *       fork child that runs OpenMP makes its own at its first event (libomp
+ *       keeps the tool and its callbacks in the child and does not start it
+ *       again; the tool drops what the child inherited), an exec'd program
+ *       at its start; a pid that has one already: <host>.<pid>-2, -3...
+ *     meta.txt     "key value" lines, written at the start: record_version,
+ *                  record_bytes, clock (tsc|monotonic_ns), clock0, ns0,
+ *                  ticks_per_ns (measured over 1 ms at the start) and
+ *                  ticks_per_ns_error (relative), pid, ppid, host, rank,
+ *                  rank_source, size (the MPI launcher's variables, NA),
+ *                  exe, grainchunk_runtime, ext_*, answer_*; appended at a
+ *                  normal end (finalize): clock1, ns1, threads,
+ *                  lost_threads, records, dropped, complete 1.
+ *     maps.txt     /proc/self/maps, at the start and again at the end.
+ *     thread-<n>.bin   the thread's records (rec_t, below), in order.
+ *     thread-<n>.tail  only when the process did not reach finalize (or the
+ *                  disk filled): the thread's ring, a header record whose t
+ *                  is the stream index of the ring's first record, then
+ *                  RING records. The stream is thread-<n>.bin's whole
+ *                  records, then the ring's from index (those records -
+ *                  header t), up to the first record whose kd is 0; a
+ *                  record cut short at the end is ignored.
+ * A crash, exit() inside a parallel region, abort() or SIGKILL leaves every
+ * record written before it (the ring is a shared file mapping: the page
+ * cache has it); meta.txt then has no "complete 1".
  *
- * GRAINCHUNK_RECORD_DIR   directory for thread-<n>.bin and meta.txt
- *                         (required; grainchunk-graph sets it)
+ * Per thread: records go into its ring (RING 32-byte records, mapped and
+ * faulted in once, when the thread starts); a full ring is appended to its
+ * .bin file with one write(2) and reused. No lock, no atomic and no
+ * allocation on the per-grain path. Nothing goes to stdout. A full disk
+ * stops the thread's recording (counted in dropped), never the program.
+ *
+ * GRAINCHUNK_RECORD_DIR   where the process directories go (required;
+ *                         grainchunk-graph sets it; made if missing)
  * GRAINCHUNK_RECORD_NO_EXT=1  do not register 81-84 (test the fallback)
  *
  *===----------------------------------------------------------------------===*/
@@ -38,11 +68,14 @@
 #include <limits.h>
 #include <link.h>
 #include <omp-tools.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
@@ -68,7 +101,7 @@ typedef struct wide {
 } wide_t;
 _Static_assert(sizeof(rec_t) == 32 && sizeof(wide_t) == 32,
                "record layout is part of the format");
-#define RECORD_VERSION 3
+#define RECORD_VERSION 4
 #define R_WIDE 0x80u
 
 enum {
@@ -114,24 +147,35 @@ enum {
 #define NO_TICKS UINT32_MAX
 #define UNMEASURED UINT64_MAX
 
-#define REC_PER_BUF 6144 /* 192 KiB per thread */
+/* A thread's records go to a ring of RING records in a shared mapping of
+ * its thread-<n>.tail file, mapped once; a full ring is appended to
+ * thread-<n>.bin with write(2) and the ring reused. */
+#define RING 6144 /* records: 192 KiB per thread */
+/* Records: where a thread that stopped recording writes. */
+#define SCRATCH 256
 #define MAX_THREADS 4096
 #define SRC_CACHE 64
 
 typedef struct tbuf {
-  int fd;
-  uint32_t n;
+  rec_t *cur, *end; /* the next record, the end of the ring */
   uint64_t next_id; /* ids this thread hands out: number << 40 | counter */
-  uint64_t written, dropped;
+  const char *src;  /* the last R_SOURCE */
+  rec_t *hdr;       /* the tail file's mapping: header, then the ring */
+  uint64_t base;    /* records in thread-<n>.bin: the ring's first's index */
+  uint64_t dropped;
+  int fd, tfd, stopped;
+  unsigned num;
   const char *src_seen[SRC_CACHE];
-  const char *src; /* the last R_SOURCE */
-  rec_t r[REC_PER_BUF];
+  rec_t scratch[SCRATCH];
 } tbuf_t;
 
-static char dir[PATH_MAX - 32];
+static char dir[PATH_MAX - 64];  /* GRAINCHUNK_RECORD_DIR */
+static char pdir[PATH_MAX - 32]; /* this process's directory in it */
+static int have_pdir;            /* 0: not yet made (a fork child's) */
 static _Atomic unsigned n_threads;
 static tbuf_t *threads[MAX_THREADS];
 static _Atomic uint64_t lost_threads;
+static _Atomic int finalized;
 /* initial-exec: one pointer of static TLS, no __tls_get_addr call per event
  * (the tool is loaded with dlopen, where the default model would call it). */
 static __thread tbuf_t *me __attribute__((tls_model("initial-exec")));
@@ -139,6 +183,13 @@ static grainchunk_get_chunk_info_t get_info;
 static int ext_time, ext_loop, ext_chunk, ext_task;
 static int std_answer[64];
 static uint64_t t0_clock, t0_ns;
+static double ticks_per_ns, ticks_per_ns_err;
+
+static tbuf_t *new_thread_buf(void);
+static inline tbuf_t *thread_buf(void) {
+  tbuf_t *b = me;
+  return __builtin_expect(b != NULL, 1) ? b : new_thread_buf();
+}
 
 /*===---------------------------- the clock ------------------------------===*/
 static inline uint64_t now(void) {
@@ -155,6 +206,48 @@ static uint64_t now_ns(void) {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+/* A clock reading and a nanosecond reading taken together: the clock
+ * read on both sides of clock_gettime, the tightest of 5 tries; *half: half
+ * the bracket, the pair's uncertainty in ticks. */
+static void clock_pair(uint64_t *c, uint64_t *ns, uint64_t *half) {
+  uint64_t best = UINT64_MAX;
+  for (int i = 0; i < 5; i++) {
+    uint64_t a = now(), n = now_ns(), b = now();
+    if (b - a < best) {
+      best = b - a;
+      *c = a + (b - a) / 2;
+      *ns = n;
+    }
+  }
+  *half = best / 2 + 1;
+}
+
+/* clock0/ns0, and the clock's ticks per ns measured over 1 ms of sleep (the
+ * time-stamp counter runs at a constant rate): known from the start, so a
+ * recording that never reaches finalize still has it. Its error, relative:
+ * the two pairs' uncertainty (tens of ticks) over 1 ms of ticks, and
+ * clock_gettime's 1 ns resolution over 10^6 ns: a few 10^-5. */
+static void calibrate(void) {
+  uint64_t h0, c1, n1, h1;
+  clock_pair(&t0_clock, &t0_ns, &h0);
+#if defined(__x86_64__) || defined(__i386__)
+  struct timespec ms = {0, 1000000};
+  while (nanosleep(&ms, &ms) && errno == EINTR)
+    ;
+  clock_pair(&c1, &n1, &h1);
+  if (n1 > t0_ns && c1 > t0_clock) {
+    ticks_per_ns = (double)(c1 - t0_clock) / (double)(n1 - t0_ns);
+    ticks_per_ns_err = (double)(h0 + h1) / (double)(c1 - t0_clock) +
+                       2.0 / (double)(n1 - t0_ns);
+    return;
+  }
+#else
+  (void)c1, (void)n1, (void)h1;
+#endif
+  ticks_per_ns = 1.0; /* the clock is CLOCK_MONOTONIC's ns */
+  ticks_per_ns_err = 0;
+}
+
 /* The last reading of the time function on this thread (see on_ext_chunk). */
 static __thread uint64_t last_reading
     __attribute__((tls_model("initial-exec")));
@@ -180,63 +273,43 @@ static uint64_t duration_bits(double v) {
 }
 
 /*===------------------------ per-thread buffers -------------------------===*/
-static void flush(tbuf_t *b) {
-  size_t len = (size_t)b->n * sizeof(rec_t);
-  const char *p = (const char *)b->r;
-  while (len && b->fd >= 0) {
-    ssize_t w = write(b->fd, p, len);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0) { /* disk full: count what is lost, keep the program going */
-      b->dropped += len / sizeof(rec_t);
-      break;
-    }
-    p += w;
-    len -= (size_t)w;
-    b->written += (uint64_t)w / sizeof(rec_t);
-  }
-  b->n = 0;
-}
+/* Records go straight into the thread's ring, a shared mapping of its tail
+ * file: what is written is in the page cache at once and outlives the
+ * process however it ends (SIGKILL included). The ring's pages are mapped
+ * and written once, when the thread starts, so the per-grain path takes no
+ * page fault (on this machine the first store to a newly mapped page costs
+ * 8-40 us: a file that grew under a moving mapping would cost 60-130 ns per
+ * record). A thread whose records cannot be written stops recording: its
+ * records go to a scratch area and are counted as dropped. */
+static void ring_full(tbuf_t *b);
 
-/* The thread's first event: its buffer and file. */
-static tbuf_t *new_thread_buf(void) {
-  unsigned i = atomic_fetch_add(&n_threads, 1);
-  tbuf_t *b = i < MAX_THREADS ? calloc(1, sizeof *b) : NULL;
-  if (!b) { /* more threads than the table holds: this one goes unrecorded */
-    atomic_fetch_add(&lost_threads, 1);
-    static tbuf_t sink = {.fd = -1};
-    return me = &sink;
-  }
-  char path[PATH_MAX];
-  snprintf(path, sizeof path, "%s/thread-%u.bin", dir, i);
-  b->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  b->next_id = ((uint64_t)i + 1) << 40;
-  threads[i] = b;
-  me = b;
-  b->r[b->n++] = (rec_t){.t = now(), .a = i, .kd = R_THREAD};
-  return b;
-}
-
-static inline tbuf_t *thread_buf(void) {
-  tbuf_t *b = me;
-  return __builtin_expect(b != NULL, 1) ? b : new_thread_buf();
-}
-
-/* Room for n records in the thread's buffer. */
+/* Room for n records (n <= SCRATCH) in the thread's ring. */
 static inline rec_t *room(tbuf_t *b, uint32_t n) {
-  if (b->n + n > REC_PER_BUF)
-    flush(b);
-  rec_t *r = &b->r[b->n];
-  b->n += n;
+  if (__builtin_expect(b->cur + n > b->end, 0))
+    ring_full(b);
+  rec_t *r = b->cur;
+  b->cur += n;
   return r;
+}
+
+/* Stores a record so that its kind, the word that makes it part of the
+ * stream, lands last: a process killed mid-store leaves no half record. */
+static inline void put(rec_t *r, uint64_t t, uint64_t a, uint64_t b, uint32_t c,
+                       uint32_t kd) {
+  r->t = t;
+  r->a = a;
+  r->b = b;
+  r->c = c;
+  __asm__ volatile("" ::: "memory");
+  r->kd = kd;
 }
 
 static void emit_wide(tbuf_t *tb, uint32_t kind, uint64_t t, uint64_t a,
                       uint64_t b, uint64_t c, uint64_t e, uint32_t d) {
   rec_t *r = room(tb, 2);
-  r[0] = (rec_t){t, a, b, 0, kind | R_WIDE};
   wide_t w = {.c = c, .e = e, .d = d};
   memcpy(&r[1], &w, sizeof w);
+  put(&r[0], t, a, b, 0, kind | R_WIDE);
 }
 
 /* A record, wide when c, e or d do not fit the short form. */
@@ -244,7 +317,7 @@ static inline void emit(uint32_t kind, uint64_t t, uint64_t a, uint64_t b,
                         uint64_t c, uint64_t e, uint32_t d) {
   tbuf_t *tb = thread_buf();
   if (c <= UINT32_MAX && !e && d < (1u << 24))
-    *room(tb, 1) = (rec_t){t, a, b, (uint32_t)c, kind | d << 8};
+    put(room(tb, 1), t, a, b, (uint32_t)c, kind | d << 8);
   else
     emit_wide(tb, kind, t, a, b, c, e, d);
 }
@@ -263,7 +336,7 @@ static inline void emit_chunk(uint64_t t, uint64_t lower, uint64_t upper,
     }
     ticks = (uint32_t)v;
   }
-  *room(tb, 1) = (rec_t){t, lower, upper, ticks, R_CHUNK | flags << 8};
+  put(room(tb, 1), t, lower, upper, ticks, R_CHUNK | flags << 8);
 }
 
 static inline uint64_t new_id(void) { return ++thread_buf()->next_id; }
@@ -280,12 +353,12 @@ static void note_source(const char *s) {
     size_t len = strnlen(s, 4096);
     size_t nrec = (len + sizeof(rec_t) - 1) / sizeof(rec_t);
     rec_t *r = room(b, 1 + (uint32_t)nrec);
-    r[0] = (rec_t){.a = (uintptr_t)s, .kd = R_STRING | (uint32_t)len << 8};
     memset(&r[1], 0, nrec * sizeof(rec_t));
     memcpy(&r[1], s, len);
+    put(&r[0], 0, (uintptr_t)s, 0, 0, R_STRING | (uint32_t)len << 8);
   }
   b->src = s;
-  *room(b, 1) = (rec_t){.a = (uintptr_t)s, .kd = R_SOURCE};
+  put(room(b, 1), 0, (uintptr_t)s, 0, 0, R_SOURCE);
 }
 
 /*===------------------------- standard events ---------------------------===*/
@@ -496,6 +569,280 @@ static void on_ext_task_create(ompt_data_t *parent, const ompt_frame_t *frame,
   task_created(now(), parent, task, flags, duration_bits(duration), ra);
 }
 
+/*===---------------------- the process's directory ----------------------===*/
+/* <dir>/<host>.<pid>: this process's recording. A pid that already has one
+ * (a program that exec'd itself, a fork child that exec'd after recording)
+ * gets <host>.<pid>-2, -3, ...; meta.txt's pid is the process's. */
+static int make_pdir(void) {
+  char host[256] = "localhost";
+  gethostname(host, sizeof host - 1);
+  host[sizeof host - 1] = 0;
+  for (char *c = host; *c; c++)
+    if (*c == '/' || *c == ' ')
+      *c = '_';
+  if (mkdir(dir, 0777) && errno != EEXIST) {
+    fprintf(stderr, "grainchunk-record: cannot make %s: %s; not recording\n",
+            dir, strerror(errno));
+    return 0;
+  }
+  for (int k = 1; k < 1000; k++) {
+    if (k == 1)
+      snprintf(pdir, sizeof pdir, "%s/%s.%d", dir, host, (int)getpid());
+    else
+      snprintf(pdir, sizeof pdir, "%s/%s.%d-%d", dir, host, (int)getpid(), k);
+    if (!mkdir(pdir, 0777))
+      return have_pdir = 1;
+    if (errno != EEXIST)
+      break;
+  }
+  fprintf(stderr, "grainchunk-record: cannot make %s: %s; not recording\n",
+          pdir, strerror(errno));
+  return 0;
+}
+
+/* One key and value on a line: a value's line breaks become spaces. */
+static void put_kv(FILE *f, const char *key, const char *v) {
+  fprintf(f, "%s ", key);
+  for (; *v; v++)
+    fputc(*v == '\n' || *v == '\r' ? ' ' : *v, f);
+  fputc('\n', f);
+}
+
+/* The MPI rank and world size, from the first launcher's variables set. */
+static void put_rank(FILE *f) {
+  static const char *vars[][2] = {
+      {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
+      {"PMI_RANK", "PMI_SIZE"},
+      {"PMIX_RANK", NULL},
+      {"SLURM_PROCID", "SLURM_NTASKS"}};
+  for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+    const char *r = getenv(vars[i][0]),
+               *n = vars[i][1] ? getenv(vars[i][1]) : 0;
+    char *e;
+    if (!r || !*r)
+      continue;
+    long rank = strtol(r, &e, 10);
+    if (*e || rank < 0)
+      continue; /* not a rank: the next launcher's */
+    long size = n && *n ? strtol(n, &e, 10) : -1;
+    fprintf(f, "rank %ld\nrank_source %s\n", rank, vars[i][0]);
+    if (size > 0 && !*e)
+      fprintf(f, "size %ld\n", size);
+    else
+      fprintf(f, "size NA\n");
+    return;
+  }
+  fprintf(f, "rank NA\nrank_source NA\nsize NA\n");
+}
+
+static FILE *open_in_pdir(const char *name, const char *mode) {
+  char path[PATH_MAX];
+  snprintf(path, sizeof path, "%s/%s", pdir, name);
+  FILE *f = fopen(path, mode);
+  if (!f)
+    fprintf(stderr, "grainchunk-record: cannot write %s: %s\n", path,
+            strerror(errno));
+  return f;
+}
+
+/* Where the code was loaded: the reader turns code pointers into functions
+ * and source lines with it. */
+static void write_maps(void) {
+  FILE *in = fopen("/proc/self/maps", "r"), *o = open_in_pdir("maps.txt", "w");
+  char line[4096];
+  while (in && o && fgets(line, sizeof line, in))
+    fputs(line, o);
+  if (in)
+    fclose(in);
+  if (o)
+    fclose(o);
+}
+
+/* meta.txt as known at the start; finalize appends the rest. */
+static int write_meta_start(void) {
+  FILE *f = open_in_pdir("meta.txt", "w");
+  if (!f)
+    return 0;
+  fprintf(f, "record_version %d\nrecord_bytes %zu\n", RECORD_VERSION,
+          sizeof(rec_t));
+#if defined(__x86_64__) || defined(__i386__)
+  fprintf(f, "clock tsc\n");
+#else
+  fprintf(f, "clock monotonic_ns\n");
+#endif
+  fprintf(f, "clock0 %llu\nns0 %llu\nticks_per_ns %.6f\n",
+          (unsigned long long)t0_clock, (unsigned long long)t0_ns,
+          ticks_per_ns);
+  fprintf(f, "ticks_per_ns_error %.1e\n", ticks_per_ns_err);
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  host[sizeof host - 1] = 0;
+  fprintf(f, "pid %d\nppid %d\n", (int)getpid(), (int)getppid());
+  put_kv(f, "host", host);
+  put_rank(f);
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  exe[n > 0 ? n : 0] = 0;
+  put_kv(f, "exe", n > 0 ? exe : "NA");
+  fprintf(f, "grainchunk_runtime %d\n", get_info != NULL);
+  fprintf(f,
+          "ext_tool_time %d\next_loop %d\next_chunk %d\next_task_create %d\n",
+          ext_time, ext_loop, ext_chunk, ext_task);
+  fprintf(f, "answer_dispatch %d\nanswer_sync_region_wait %d\n",
+          std_answer[ompt_callback_dispatch],
+          std_answer[ompt_callback_sync_region_wait]);
+  return fclose(f) == 0;
+}
+
+static int start_pdir(void) {
+  if (!make_pdir() || !write_meta_start())
+    return 0;
+  write_maps();
+  return 1;
+}
+
+/*===---------------------------- thread files ---------------------------===*/
+static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Records that a stopped thread wrote into its scratch area, now dropped. */
+static uint64_t in_scratch(tbuf_t *b) {
+  return b->cur >= b->scratch && b->cur <= b->scratch + SCRATCH
+             ? (uint64_t)(b->cur - b->scratch)
+             : 0;
+}
+
+/* The thread's records so far: in its .bin file, then in its ring. */
+static uint64_t stream_length(tbuf_t *b) {
+  return b->base +
+         (b->hdr && !b->stopped ? (uint64_t)(b->cur - (b->hdr + 1)) : 0);
+}
+
+/* The thread stops recording: what it wrote stays readable (the .bin file
+ * and the ring), what comes after goes to its scratch area. */
+static void stop(tbuf_t *b) {
+  if (!b->stopped)
+    b->base = stream_length(b);
+  else
+    b->dropped += in_scratch(b);
+  b->stopped = 1;
+  b->cur = b->scratch;
+  b->end = b->scratch + SCRATCH;
+}
+
+static int write_all(int fd, const char *p, size_t len) {
+  while (len) {
+    ssize_t w = write(fd, p, len);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return 0;
+    p += w;
+    len -= (size_t)w;
+  }
+  return 1;
+}
+
+/* Appends the ring to the .bin file and empties it. In this order, so that
+ * a process that dies at any point leaves a readable stream: the .bin
+ * file's records, then the ring's from index (.bin's records - header),
+ * up to the first zero record: 1. the records to .bin; 2. the ring zeroed;
+ * 3. the header (the ring's first record's index in the stream) moved on. */
+static int flush_ring(tbuf_t *b) {
+  rec_t *ring = b->hdr + 1;
+  size_t k = (size_t)(b->cur - ring);
+  if (!write_all(b->fd, (const char *)ring, k * sizeof(rec_t)))
+    return 0;
+  memset(ring, 0, k * sizeof(rec_t));
+  __asm__ volatile("" ::: "memory");
+  b->base += k;
+  b->hdr->t = b->base;
+  b->cur = ring;
+  return 1;
+}
+
+static void ring_full(tbuf_t *b) {
+  if (b->stopped || atomic_load(&finalized) || !flush_ring(b))
+    stop(b);
+}
+
+/* The thread's .bin file and its ring (the .tail file: a header record,
+ * then RING records, its space reserved and its pages mapped and written
+ * now). 0: the thread cannot record. */
+static int open_thread_files(tbuf_t *b, unsigned i) {
+  char path[PATH_MAX];
+  snprintf(path, sizeof path, "%s/thread-%u.bin", pdir, i);
+  b->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  snprintf(path, sizeof path, "%s/thread-%u.tail", pdir, i);
+  b->tfd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  size_t len = (RING + 1) * sizeof(rec_t);
+  /* A full disk fails here, never as SIGBUS in a store. */
+  char *p = b->fd < 0 || b->tfd < 0 || posix_fallocate(b->tfd, 0, (off_t)len)
+                ? MAP_FAILED
+                : mmap(NULL, len, PROT_READ | PROT_WRITE,
+                       MAP_SHARED | MAP_POPULATE, b->tfd, 0);
+  if (p == MAP_FAILED) {
+    unlink(path); /* no ring: the stream is the .bin file */
+    return 0;
+  }
+  for (size_t o = 0; o < len; o += 4096)
+    ((volatile char *)p)[o] = 0;
+  b->hdr = (rec_t *)p;
+  b->cur = b->hdr + 1;
+  b->end = b->cur + RING;
+  return 1;
+}
+
+/* The thread's first event: its files, and (a fork child's first event)
+ * the process's directory. */
+static tbuf_t *new_thread_buf(void) {
+  static tbuf_t sink = {.fd = -1, .tfd = -1, .stopped = 1};
+  pthread_mutex_lock(&start_lock);
+  int ok = have_pdir || start_pdir();
+  pthread_mutex_unlock(&start_lock);
+  unsigned i = ok && !atomic_load(&finalized) ? atomic_fetch_add(&n_threads, 1)
+                                              : MAX_THREADS;
+  tbuf_t *b = i < MAX_THREADS ? calloc(1, sizeof *b) : NULL;
+  if (!b) { /* more threads than the table holds: this one goes unrecorded */
+    atomic_fetch_add(&lost_threads, 1);
+    sink.cur = sink.scratch;
+    sink.end = sink.scratch + SCRATCH;
+    return me = &sink;
+  }
+  b->num = i;
+  b->next_id = ((uint64_t)i + 1) << 40;
+  if (!open_thread_files(b, i))
+    stop(b);
+  threads[i] = b;
+  me = b;
+  put(room(b, 1), now(), i, 0, 0, R_THREAD);
+  return b;
+}
+
+/* A fork child: nothing it inherited from the parent's recording is its
+ * own. It drops the parent's mappings (its stores must never reach the
+ * parent's files) and thread table, and makes its own directory at its
+ * first event, if it has one. */
+static void at_fork_child(void) {
+  unsigned n = atomic_load(&n_threads);
+  for (unsigned i = 0; i < n && i < MAX_THREADS; i++) {
+    tbuf_t *b = threads[i];
+    if (!b)
+      continue;
+    if (b->hdr)
+      munmap(b->hdr, (RING + 1) * sizeof(rec_t));
+    if (b->fd >= 0)
+      close(b->fd);
+    if (b->tfd >= 0)
+      close(b->tfd);
+    threads[i] = NULL; /* its memory is the parent's copy: left alone */
+  }
+  atomic_store(&n_threads, 0);
+  atomic_store(&lost_threads, 0);
+  me = NULL;
+  have_pdir = 0;
+  pthread_mutex_init(&start_lock, NULL);
+}
+
 /*===-------------------------- tool start -------------------------------===*/
 static ompt_set_callback_t set_cb;
 
@@ -518,8 +865,6 @@ static int initialize(ompt_function_lookup_t lookup, int device,
   }
   get_info = (grainchunk_get_chunk_info_t)dlsym(RTLD_DEFAULT,
                                                 "grainchunk_get_chunk_info");
-  t0_clock = now();
-  t0_ns = now_ns();
   ompt_interface_fn_t rt_fn = lookup("ompt_get_thread_data");
   if (rt_fn)
     dl_iterate_phdr(find_runtime, (void *)rt_fn);
@@ -570,11 +915,25 @@ static int initialize(ompt_function_lookup_t lookup, int device,
       return 0;
     }
   }
+  calibrate();
+  if (!start_pdir())
+    return 0;
+  static int atfork_done;
+  if (!atfork_done++)
+    pthread_atfork(NULL, NULL, at_fork_child);
   return 1;
 }
 
+/* A normal end: each thread's ring appended to its .bin file and its .tail
+ * file removed (a thread that stopped keeps its .tail: the reader takes
+ * its records from it), and meta.txt completed. The ring stays mapped: a
+ * thread that still records (exit() inside a parallel region) writes into
+ * memory no file shows any more, then stops at its ring's end. */
 static void finalize(ompt_data_t *tool_data) {
   (void)tool_data;
+  if (!have_pdir)
+    return; /* a fork child that recorded nothing */
+  atomic_store(&finalized, 1);
   uint64_t t1_clock = now(), t1_ns = now_ns();
   unsigned n = atomic_load(&n_threads);
   if (n > MAX_THREADS)
@@ -584,52 +943,26 @@ static void finalize(ompt_data_t *tool_data) {
     tbuf_t *b = threads[i];
     if (!b)
       continue;
-    flush(b);
-    written += b->written;
-    dropped += b->dropped;
-    if (b->fd >= 0)
-      close(b->fd);
-    b->fd = -1;
+    if (!b->stopped && b->hdr && flush_ring(b)) {
+      char path[PATH_MAX];
+      snprintf(path, sizeof path, "%s/thread-%u.tail", pdir, i);
+      unlink(path);
+    }
+    stop(b);
+    written += b->base;
+    dropped += b->dropped + in_scratch(b);
   }
-  char path[PATH_MAX];
-  snprintf(path, sizeof path, "%s/meta.txt", dir);
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    fprintf(stderr, "grainchunk-record: cannot write %s\n", path);
-    return;
+  FILE *f = open_in_pdir("meta.txt", "a");
+  if (f) {
+    fprintf(f, "clock1 %llu\nns1 %llu\n", (unsigned long long)t1_clock,
+            (unsigned long long)t1_ns);
+    fprintf(f, "threads %u\nlost_threads %llu\nrecords %llu\ndropped %llu\n", n,
+            (unsigned long long)atomic_load(&lost_threads),
+            (unsigned long long)written, (unsigned long long)dropped);
+    fprintf(f, "complete 1\n");
+    fclose(f);
   }
-  fprintf(f, "record_version %d\nrecord_bytes %zu\n", RECORD_VERSION,
-          sizeof(rec_t));
-#if defined(__x86_64__) || defined(__i386__)
-  fprintf(f, "clock tsc\n");
-#else
-  fprintf(f, "clock monotonic_ns\n");
-#endif
-  fprintf(f, "clock0 %llu\nns0 %llu\nclock1 %llu\nns1 %llu\n",
-          (unsigned long long)t0_clock, (unsigned long long)t0_ns,
-          (unsigned long long)t1_clock, (unsigned long long)t1_ns);
-  fprintf(f, "grainchunk_runtime %d\n", get_info != NULL);
-  fprintf(f,
-          "ext_tool_time %d\next_loop %d\next_chunk %d\next_task_create %d\n",
-          ext_time, ext_loop, ext_chunk, ext_task);
-  fprintf(f, "answer_dispatch %d\nanswer_sync_region_wait %d\n",
-          std_answer[ompt_callback_dispatch],
-          std_answer[ompt_callback_sync_region_wait]);
-  fprintf(f, "threads %u\nlost_threads %llu\nrecords %llu\ndropped %llu\n", n,
-          (unsigned long long)atomic_load(&lost_threads),
-          (unsigned long long)written, (unsigned long long)dropped);
-  fclose(f);
-  /* Where the code was loaded: grainchunk-graph turns code pointers into
-   * functions and source lines with it. */
-  snprintf(path, sizeof path, "%s/maps.txt", dir);
-  FILE *in = fopen("/proc/self/maps", "r"), *o = fopen(path, "w");
-  char line[4096];
-  while (in && o && fgets(line, sizeof line, in))
-    fputs(line, o);
-  if (in)
-    fclose(in);
-  if (o)
-    fclose(o);
+  write_maps();
 }
 
 ompt_start_tool_result_t *ompt_start_tool(unsigned omp_version,

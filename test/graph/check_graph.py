@@ -48,7 +48,11 @@ def grains(out):
 
 def meta(out):
     m = {}
-    with open(os.path.join(out, "raw", "meta.txt")) as f:
+    raw = os.path.join(out, "raw")
+    if not os.path.exists(os.path.join(raw, "meta.txt")):  # format 4: <host>.<pid>/
+        raw = os.path.join(raw, next(d for d in sorted(os.listdir(raw))
+                                     if os.path.isfile(os.path.join(raw, d, "meta.txt"))))
+    with open(os.path.join(raw, "meta.txt")) as f:
         for line in f:
             k, _, v = line.strip().partition(" ")
             m[k] = v
