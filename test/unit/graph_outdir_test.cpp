@@ -220,3 +220,21 @@ TEST(Launch, RanksMeetInTheRawDirectory) {
   EXPECT_TRUE(Missing.empty());
   removeTree(T, Err);
 }
+
+TEST(OutputDir, AcceptsADirectoryHoldingOnlyTheRecordingAnalysed) {
+  std::string T = tempDir(), Err;
+  ::mkdir((T + "/raw").c_str(), 0755);
+  touch(T + "/raw/meta.txt");
+  {
+    OutputDir O;
+    ASSERT_TRUE(O.open(T, Err, {"raw"})) << Err;
+    ASSERT_TRUE(O.claim("grains.csv", Err));
+    touch(O.path("grains.csv"));
+  }
+  // The user's recording was not claimed: the next run keeps it.
+  OutputDir O;
+  ASSERT_TRUE(O.open(T, Err)) << Err;
+  EXPECT_TRUE(exists(T + "/raw/meta.txt"));
+  EXPECT_FALSE(exists(T + "/grains.csv"));
+  removeTree(T, Err);
+}

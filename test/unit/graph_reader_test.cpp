@@ -168,3 +168,46 @@ TEST(GraphReader, BadRecordingsAreErrors) {
   } catch (const Error &) {
   }
 }
+
+// Format 4, a process that did not reach finalize: the stream is the .bin
+// file's whole records, then the ring in thread-N.tail from the index its
+// header gives (a record may be split between the two), up to a kd of 0.
+TEST(GraphReader, RingOfAnUnfinishedProcessContinuesTheStream) {
+  TempDir d;
+  Thread t = oneLoop(100, 200); // 7 records
+  Thread w;
+  w.task(70, (1ull << 40) | 1, 200, 0, 5.0); // a wide record: 2 x 32 bytes
+  t.append(w.bytes.data(), w.bytes.size());  // 9 records in the stream
+  const std::vector<unsigned char> &all = t.bytes;
+  ASSERT_EQ(all.size(), 9u * 32);
+  // .bin: the first 4 records and a partial fifth (cut by the kill);
+  // the ring begins at stream index 2 (records 2.. are in it, again).
+  std::vector<unsigned char> bin(all.begin(), all.begin() + 4 * 32 + 7);
+  std::vector<unsigned char> tail(32, 0);
+  uint64_t first = 2;
+  std::memcpy(tail.data(), &first, 8);
+  tail.insert(tail.end(), all.begin() + 2 * 32, all.begin() + 7 * 32);
+  tail.resize(tail.size() + 6144 * 32, 0); // the rest of the ring: zero
+  writeFile(d.path + "/thread-0.bin", std::string(bin.begin(), bin.end()));
+  writeFile(d.path + "/thread-0.tail", std::string(tail.begin(), tail.end()));
+  // The 7 records before the wide one (whose kind was never written).
+  EXPECT_EQ(countRecords(d.path + "/thread-0.bin"), 7u);
+  tail.resize(32 + 5 * 32); // records 2..6, then the wide one (7, 8)
+  tail.insert(tail.end(), all.begin() + 7 * 32, all.end());
+  tail.resize(tail.size() + 64, 0);
+  writeFile(d.path + "/thread-0.tail", std::string(tail.begin(), tail.end()));
+  EXPECT_EQ(countRecords(d.path + "/thread-0.bin"), 8u);
+  // A ring that begins after the .bin file's end (the disk filled): the
+  // stream is the .bin file's, and the reader says why.
+  first = 9;
+  std::memcpy(tail.data(), &first, 8);
+  writeFile(d.path + "/thread-0.tail", std::string(tail.begin(), tail.end()));
+  std::unordered_map<uint64_t, std::string> strings;
+  ThreadReader rd(d.path + "/thread-0.bin", strings);
+  Record r;
+  size_t n = 0;
+  while (rd.next(r))
+    n++;
+  EXPECT_EQ(n, 4u); // and the partial fifth is cut short
+  EXPECT_NE(rd.endNote().find("disk full"), std::string::npos) << rd.endNote();
+}

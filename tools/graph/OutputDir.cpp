@@ -113,6 +113,7 @@ bool OutputDir::open(const std::string &D, std::string &Err,
   Dir = D.empty() ? "." : D;
   while (Dir.size() > 1 && Dir.back() == '/')
     Dir.pop_back();
+  std::vector<std::string> EarlierNames;
   struct stat St;
   if (::stat(Dir.c_str(), &St) != 0) {
     if (errno != ENOENT) {
@@ -126,7 +127,7 @@ bool OutputDir::open(const std::string &D, std::string &Err,
           " exists and is not a directory: choose another -o";
     return false;
   } else {
-    std::vector<std::string> Earlier;
+    std::vector<std::string> &Earlier = EarlierNames;
     bool Ours = readManifest(Dir, Earlier);
     if (!Ours) {
       DIR *Dp = ::opendir(Dir.c_str());
@@ -134,12 +135,21 @@ bool OutputDir::open(const std::string &D, std::string &Err,
         Err = "cannot read the output directory " + Dir + ": " + why(errno);
         return false;
       }
+      // A directory holding only the recording being analysed (made with
+      // GRAINCHUNK_RECORD_DIR, say) is fine: nothing in it is removed.
       std::string First;
-      while (struct dirent *E = ::readdir(Dp))
-        if (std::strcmp(E->d_name, ".") && std::strcmp(E->d_name, "..")) {
-          First = E->d_name;
+      while (struct dirent *E = ::readdir(Dp)) {
+        std::string N = E->d_name;
+        if (N == "." || N == "..")
+          continue;
+        bool Kept = false;
+        for (const std::string &K : Keep)
+          Kept |= K == N;
+        if (!Kept) {
+          First = N;
           break;
         }
+      }
       ::closedir(Dp);
       if (!First.empty()) {
         Err = "the output directory " + Dir + " is not empty (it holds " +
@@ -182,9 +192,12 @@ bool OutputDir::open(const std::string &D, std::string &Err,
     Err = "cannot write in the output directory " + Dir + ": " + why(errno);
     return false;
   }
+  // A kept recording the earlier result wrote stays the command's to
+  // replace later; one the user made stays the user's.
   for (const std::string &K : Keep)
-    if (isName(K) && !claim(K, Err))
-      return false;
+    for (const std::string &N : EarlierNames)
+      if (K == N && !claim(K, Err))
+        return false;
   return true;
 }
 

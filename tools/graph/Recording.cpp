@@ -155,11 +155,51 @@ ThreadReader::ThreadReader(const std::string &p,
   if (!f)
     throw Error("cannot read " + path + ": " + std::strerror(errno));
   buf.resize(1 << 22);
+  // Format 4, a process that did not reach finalize: the stream is the
+  // .bin file's whole records, then its ring (thread-N.tail: a header
+  // record whose t is the stream index of the ring's first record).
+  std::string tail = path;
+  if (tail.size() > 4 && tail.compare(tail.size() - 4, 4, ".bin") == 0)
+    tail.replace(tail.size() - 4, 4, ".tail");
+  struct stat st;
+  if (tail == path || stat(tail.c_str(), &st) != 0 ||
+      st.st_size < static_cast<off_t>(RecordBytes))
+    return;
+  if (fstat(fileno(f), &st) != 0)
+    throw Error("cannot read " + path + ": " + std::strerror(errno));
+  uint64_t n = static_cast<uint64_t>(st.st_size) / RecordBytes;
+  std::FILE *r = std::fopen(tail.c_str(), "rb");
+  unsigned char head[RecordBytes];
+  if (!r || std::fread(head, 1, RecordBytes, r) != RecordBytes) {
+    if (r)
+      std::fclose(r);
+    throw Error("cannot read " + tail + ": " + std::strerror(errno));
+  }
+  uint64_t first;
+  std::memcpy(&first, head, 8);
+  if (first > n) {
+    // The disk filled: the records between are lost; the stream ends
+    // with the .bin file.
+    note = tail + ": the ring begins at record " + std::to_string(first) +
+           " and " + path + " holds " + std::to_string(n) +
+           ": the records between were not written (disk full?)";
+    std::fclose(r);
+    return;
+  }
+  if (std::fseek(r, static_cast<long>(RecordBytes * (1 + n - first)),
+                 SEEK_SET) != 0) {
+    std::fclose(r);
+    return;
+  }
+  ring = r;
+  binLeft = n * RecordBytes;
 }
 
 ThreadReader::~ThreadReader() {
   if (f)
     std::fclose(f);
+  if (ring)
+    std::fclose(ring);
 }
 
 bool ThreadReader::fill(size_t need) {
@@ -173,9 +213,21 @@ bool ThreadReader::fill(size_t need) {
   if (buf.size() < need)
     buf.resize(need);
   while (len < buf.size() && !eof) {
-    size_t n = std::fread(buf.data() + len, 1, buf.size() - len, f);
-    if (n == 0)
+    size_t want = buf.size() - len;
+    if (ring && binLeft < want)
+      want = static_cast<size_t>(binLeft);
+    size_t n = want ? std::fread(buf.data() + len, 1, want, f) : 0;
+    if (ring)
+      binLeft -= n;
+    if (n == 0) {
+      if (ring) { // the .bin file's records are read: the ring goes on
+        std::fclose(f);
+        f = ring;
+        ring = nullptr;
+        continue;
+      }
       eof = true;
+    }
     len += n;
   }
   return len - pos >= need;
@@ -202,7 +254,7 @@ bool ThreadReader::next(Record &r) {
   while (!done) {
     if (!fill(RecordBytes)) {
       if (len > pos)
-        note = "a record cut short at the end of the file";
+        note += std::string(note.empty() ? "" : "; ") + "a record cut short at the end of the file";
       done = true;
       break;
     }
@@ -228,7 +280,7 @@ bool ThreadReader::next(Record &r) {
     uint32_t kind = kd & 0x7f;
     if (kd & R_WIDE) {
       if (!fill(RecordBytes)) {
-        note = "a wide record cut short at the end of the file";
+        note += std::string(note.empty() ? "" : "; ") + "a wide record cut short at the end of the file";
         done = true;
         break;
       }
@@ -263,7 +315,7 @@ bool ThreadReader::next(Record &r) {
         throw Error("corrupt recording: a string of " + std::to_string(r.d) +
                     " bytes in " + path);
       if (!fill(nrec * RecordBytes)) {
-        note = "a string record cut short at the end of the file";
+        note += std::string(note.empty() ? "" : "; ") + "a string record cut short at the end of the file";
         done = true;
         break;
       }

@@ -102,8 +102,10 @@ double ticksPerNs(const Meta &m);
 
 /// A thread file's records, in order, read in blocks (memory does not grow
 /// with the file). Strings (R_STRING) go into the strings map; R_SOURCE
-/// records set the chunks' source key and are not returned. The stream
-/// ends at the end of the file, at a record whose kind is 0 (the unused,
+/// records set the chunks' source key and are not returned. A format-4
+/// thread of a process that did not reach finalize goes on in its ring
+/// (thread-N.tail, see tools/grainchunk-record.c). The stream ends at the
+/// end of the file, at a record whose kind is 0 (the unused,
 /// zero-filled tail of a preallocated file) or at a record cut short.
 class ThreadReader {
 public:
@@ -122,6 +124,8 @@ private:
   bool fill(size_t need); // at least need bytes available
   const unsigned char *take(size_t n);
   std::FILE *f = nullptr;
+  std::FILE *ring = nullptr; // format 4's thread-N.tail, read after f
+  uint64_t binLeft = 0;      // bytes of f's whole records not yet read
   std::vector<unsigned char> buf;
   size_t pos = 0, len = 0;
   bool eof = false, done = false;
