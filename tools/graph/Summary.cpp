@@ -216,6 +216,68 @@ std::string summaryOf(Analysis &an) {
   return s;
 }
 
+/// The loops several processes ran (the ranks of an MPI job, most often),
+/// compared: each process's work in the loop (all its threads), the
+/// imbalance between processes (max/mean) beside the worst imbalance
+/// between the threads of one process.
+static std::string acrossProcesses(Run &run) {
+  struct PerProc {
+    std::string who;
+    double ms = 0, threadImb = 0;
+  };
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<PerProc>> byName;
+  for (auto &a : run.procs) {
+    const Analysis &an = *a;
+    double tpn = an.clockNs();
+    std::map<std::string, std::map<int, int64_t>> perThread;
+    for (const Loop &lp : an.loops) {
+      if (!lp.n())
+        continue;
+      auto &pt = perThread[an.loopName(lp.index)];
+      for (const Share &sh : lp.shares)
+        if (sh.hasWork)
+          pt[sh.th] += sh.work;
+    }
+    const ProcessDir &p = an.proc;
+    std::string who = p.rank >= 0 ? fmt("r%lld", (long long)p.rank)
+                                  : fmt("p%lld", (long long)p.pid);
+    for (auto &[nm, pt] : perThread) {
+      if (pt.empty())
+        continue;
+      double sum = 0, mx = 0;
+      for (auto &[th, v] : pt)
+        sum += double(v), mx = std::max(mx, double(v));
+      auto &v = byName[nm];
+      if (v.empty())
+        order.push_back(nm);
+      v.push_back({who, sum / tpn / 1e6,
+                   sum > 0 ? mx / (sum / double(pt.size())) : NAN});
+    }
+  }
+  std::string s;
+  for (const std::string &nm : order) {
+    const std::vector<PerProc> &v = byName[nm];
+    if (v.size() < 2)
+      continue;
+    double sum = 0, mx = 0, worst = 0;
+    std::string work;
+    for (const PerProc &p : v) {
+      sum += p.ms, mx = std::max(mx, p.ms);
+      worst = std::max(worst, p.threadImb);
+      work += fmt("%s%s=%.3f", work.empty() ? "" : " ", p.who.c_str(), p.ms);
+    }
+    if (s.empty())
+      s = "across processes (r: MPI rank, p: pid when there is no rank):\n";
+    s += fmt("  loop %s: %zu processes; work per process (ms) %s; process "
+             "imbalance (max/mean) %.2f; worst thread imbalance in a process "
+             "%.2f\n",
+             nm.c_str(), v.size(), work.c_str(),
+             sum > 0 ? mx / (sum / double(v.size())) : NAN, worst);
+  }
+  return s;
+}
+
 std::string summary(Run &run) {
   if (!run.multi())
     return summaryOf(*run.procs[0]);
@@ -239,7 +301,7 @@ std::string summary(Run &run) {
       b = e + 1;
     }
   }
-  return s;
+  return s + acrossProcesses(run);
 }
 
 void writeRunJson(Run &run, const std::string &path,
