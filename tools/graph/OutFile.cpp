@@ -175,7 +175,8 @@ const char *const UnknownTime =
     "of the thread's chunks were reported before any ran; their span is "
     "the thread's share";
 
-const std::vector<std::string> OutputNames = {"csv", "graphml", "trace", "svg"};
+const std::vector<std::string> OutputNames = {"csv", "graphml", "trace", "svg",
+                                              "otf2"};
 
 std::string outputFile(const std::string &name) {
   if (name == "csv")
@@ -186,6 +187,8 @@ std::string outputFile(const std::string &name) {
     return "trace.json";
   if (name == "svg")
     return "timeline.svg";
+  if (name == "otf2")
+    return "trace.otf2";
   return name;
 }
 
