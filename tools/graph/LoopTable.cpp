@@ -117,7 +117,11 @@ void writeLoopsCsv(Run &run, const std::string &path) {
       if (r.hasWork) {
         o.i(r.work) << ',';
         o.i(r.minWork) << ',';
-        o.num(r.medianWork) << ',';
+        // Exact: an integer or the mean of two (.5).
+        if (r.medianWork == std::floor(r.medianWork))
+          o.i(int64_t(r.medianWork)) << ',';
+        else
+          o.f("%.1f,", r.medianWork);
         o.i(r.maxWork) << ',';
       } else {
         o << "NA,NA,NA,NA,";
