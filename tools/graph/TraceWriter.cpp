@@ -17,11 +17,6 @@
 
 namespace gcg {
 
-static double round(double v, int digits) {
-  double s = std::pow(10.0, digits);
-  return std::nearbyint(v * s) / s;
-}
-
 static void metricArgs(OutFile &o, const GrainMetrics &m) {
   const std::pair<const char *, double> ms[] = {{"parallel_benefit", m.pb},
                                                 {"chunk_work_balance", m.cwb},
@@ -30,7 +25,7 @@ static void metricArgs(OutFile &o, const GrainMetrics &m) {
   for (auto &x : ms)
     if (!std::isnan(x.second)) {
       o << ", \"" << x.first << "\": ";
-      o.jnum(round(x.second, 4));
+      o.jnumRound(x.second, 4);
     }
   if (m.problems) {
     o << ", \"problems\": [";
@@ -72,6 +67,7 @@ void writeTrace(Run &run, const std::string &path) {
     for (const Loop &lp : an.loops)
       names.push_back(jsonString(an.loopName(lp.index)));
     const Chunks &ch = an.chunks;
+    std::string pre = run.prefix(p);
     for (size_t i = 0; i < ch.size(); i++) {
       int li = ch.loop[i];
       GrainMetrics m = an.chunkMetrics(i);
@@ -80,10 +76,11 @@ void writeTrace(Run &run, const std::string &path) {
         << ", \"cat\": \"chunk\", \"pid\": ";
       o.i(pid) << ", \"tid\": ";
       o.i(ch.thread[i]) << ", \"ts\": ";
-      o.jnum(round(us(s), 3)) << ", \"dur\": ";
-      o.jnum(round(double(int64_t(e - s)) / tpn / 1000.0, 3))
-          << ", \"args\": {\"grain\": \"" << chunkId(run, p, i)
-          << "\", \"exec_cycles\": ";
+      o.jnumRound(us(s), 3) << ", \"dur\": ";
+      o.jnumRound(double(int64_t(e - s)) / tpn / 1000.0, 3)
+          << ", \"args\": {\"grain\": \"" << pre << 'c';
+      o.i(ch.thread[i]) << '.';
+      o.u(i) << "\", \"exec_cycles\": ";
       if (m.hasWork)
         o.i(int64_t(e - s));
       else
@@ -110,8 +107,8 @@ void writeTrace(Run &run, const std::string &path) {
           << ", \"cat\": \"task\", \"pid\": ";
         o.i(pid) << ", \"tid\": ";
         o.i(T.segThread[j]) << ", \"ts\": ";
-        o.jnum(round(us(s), 3)) << ", \"dur\": ";
-        o.jnum(round(double(int64_t(e - s)) / tpn / 1000.0, 3))
+        o.jnumRound(us(s), 3) << ", \"dur\": ";
+        o.jnumRound(double(int64_t(e - s)) / tpn / 1000.0, 3)
             << ", \"args\": {\"grain\": \"" << taskId(run, p, k)
             << "\", \"exec_cycles\": ";
         o.i(T.execc[k]) << ", \"creation_cycles\": ";
@@ -166,8 +163,8 @@ void writeTraceAggregated(Run &run, const std::string &path) {
         << "\", \"pid\": ";
       o.i(pid) << ", \"tid\": ";
       o.i(tid) << ", \"ts\": ";
-      o.jnum(round(us(s), 3)) << ", \"dur\": ";
-      o.jnum(round(double(int64_t(e - s)) / tpn / 1000.0, 3)) << ", \"args\": {";
+      o.jnumRound(us(s), 3) << ", \"dur\": ";
+      o.jnumRound(double(int64_t(e - s)) / tpn / 1000.0, 3) << ", \"args\": {";
     };
     // A loop instance on a thread: from its first chunk's start to its last
     // chunk's end.

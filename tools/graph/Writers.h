@@ -49,6 +49,9 @@ public:
   OutFile &num(double v);
   /// A JSON number (Python's repr of a float).
   OutFile &jnum(double v);
+  /// jnum(round(v, digits)) (Python's round), digits <= 6, without
+  /// formatting a double on the way.
+  OutFile &jnumRound(double v, int digits);
   /// printf-style, for the few formatted places.
   OutFile &f(const char *fmt, ...) __attribute__((format(printf, 2, 3)));
   const std::string &path() const { return name; }
