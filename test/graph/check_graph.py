@@ -20,6 +20,12 @@
   check_graph.py functions NAMES FILE  grainchunk-graph's userFunction and
                               demangle (run by the test tool NAMES, one name
                               a line) on each line of FILE ("name -> want")
+  check_graph.py otf2 OUT SRC  trace.otf2 read back with otf2-print against
+                              run.json, grains.csv and the per-grain
+                              trace.json: locations, enters/leaves, regions
+                              named SRC:line, timestamps in order
+  check_graph.py aggregated OUT  the aggregated trace.json and grains.graphml
+                              and loops.csv (pandas) against grains.csv
 
 Prints one line per check; exits 1 with "FAILED: ..." on a mismatch.
 Debian's python3 with python3-networkx and python3-pil (install-deps.sh).
@@ -411,9 +417,119 @@ def functions(names_tool, path):
     print("check_graph: OK functions")
 
 
+def otf2(out, src):
+    """trace.otf2 holds every grain: a location per thread, an enter and a
+    leave per chunk and per run segment of a task (as trace.json's complete
+    events), regions named by the source file and line, each location's
+    timestamps in order and its enters and leaves nested."""
+    import re
+    import subprocess
+    rows, _ = grains(out)
+    with open(os.path.join(out, "run.json")) as f:
+        run = json.load(f)
+    with open(os.path.join(out, "trace.json")) as f:
+        xs = [e for e in json.load(f)["traceEvents"] if e["ph"] == "X"]
+    path = os.path.join(out, "trace.otf2")
+    defs = subprocess.run(["otf2-print", "-G", path], check=True,
+                          capture_output=True, text=True).stdout
+    locs = [ln for ln in defs.splitlines() if ln.startswith("LOCATION ")]
+    threads = sum(p["threads"] for p in run["processes"])
+    if len(locs) != threads:
+        fail(f"{len(locs)} locations, {threads} threads")
+    regions = re.findall(r'^REGION\s+\d+\s+Name: "([^"]*)"', defs, re.M)
+    bad = [r for r in regions if not re.search(re.escape(src) + r":\d+", r)]
+    if not regions or bad:
+        fail(f"regions without {src}:line: {bad or 'none at all'}")
+    evs = subprocess.run(["otf2-print", path], check=True, capture_output=True,
+                         text=True).stdout
+    last, depth = {}, collections.Counter()
+    n = collections.Counter()
+    for ln in evs.splitlines():
+        m = re.match(r"(ENTER|LEAVE)\s+(\d+)\s+(\d+)\s+Region: \"([^\"]*)\"", ln)
+        if not m:
+            continue
+        kind, loc, t = m.group(1), int(m.group(2)), int(m.group(3))
+        if t < last.get(loc, 0):
+            fail(f"location {loc}: time {t} before {last[loc]}")
+        last[loc] = t
+        depth[loc] += 1 if kind == "ENTER" else -1
+        if depth[loc] < 0:
+            fail(f"location {loc}: a leave without an enter")
+        n[kind] += 1
+        n[kind, "task" if m.group(4).startswith("task ") else "chunk"] += 1
+    if any(depth.values()):
+        fail(f"enters and leaves do not pair: {dict(depth)}")
+    chunks = sum(1 for r in rows if r["grain_type"] == "chunk")
+    segments = sum(1 for e in xs if e["cat"] == "task")
+    if n["ENTER"] != chunks + segments or n["ENTER", "chunk"] != chunks:
+        fail(f"{n['ENTER']} enters ({n['ENTER', 'chunk']} of chunks), "
+             f"{chunks} chunks and {segments} task run segments")
+    print(f"check_graph: OK otf2: {len(locs)} locations, {len(regions)} regions named "
+          f"{src}:line, {n['ENTER']} enters and leaves ({chunks} chunks, {segments} "
+          f"task run segments), timestamps in order")
+
+
+def aggregated(out):
+    """Above their caps: trace.json has one event per loop instance and
+    thread (and per task creation site and thread), grains.graphml is a DAG
+    whose group nodes add up to the grains, loops.csv (read by pandas) one
+    row per loop instance and thread adding up to grains.csv's chunks."""
+    import networkx as nx
+    import pandas as pd
+    rows, _ = grains(out)
+    chunks = [r for r in rows if r["grain_type"] == "chunk"]
+    tasks = [r for r in rows if r["grain_type"] == "task"]
+    per = collections.Counter((r["loop_instance"], int(r["cpu_id"])) for r in chunks)
+    work = collections.Counter()
+    for r in chunks:
+        work[r["loop_instance"], int(r["cpu_id"])] += int(r["exec_cycles"])
+    with open(os.path.join(out, "trace.json")) as f:
+        tr = json.load(f)
+    if not tr["otherData"].get("aggregated"):
+        fail("trace.json is not the aggregated one")
+    xs = [e for e in tr["traceEvents"] if e["ph"] == "X"]
+    inst = collections.Counter((e["args"]["loop_instance"], e["tid"])
+                               for e in xs if e["cat"] == "loop instance")
+    if set(inst) != set(per) or any(v != 1 for v in inst.values()):
+        fail(f"trace events per loop instance and thread {dict(inst)}, chunks {dict(per)}")
+    for e in xs:
+        if e["cat"] == "loop instance":
+            key = (e["args"]["loop_instance"], e["tid"])
+            if e["args"]["chunks"] != per[key] or e["args"]["work_cycles"] != work[key]:
+                fail(f"trace event {key}: {e['args']}, chunks {per[key]} work {work[key]}")
+    tev = sum(e["args"]["tasks"] for e in xs if e["cat"] == "tasks")
+    if tev < len(tasks):
+        fail(f"task events hold {tev} tasks, {len(tasks)} tasks")
+    g = nx.read_graphml(os.path.join(out, "grains.graphml"))
+    if not nx.is_directed_acyclic_graph(g):
+        fail("the aggregated graph has a cycle")
+    kinds = collections.Counter()
+    for _, d in g.nodes(data=True):
+        kinds[d["grain_type"]] += d.get("grains", 1)
+    if kinds["chunk"] or kinds["task"] or kinds["chunks"] != len(chunks) \
+            or kinds["tasks"] != len(tasks):
+        fail(f"graph nodes {dict(kinds)}: {len(chunks)} chunks, {len(tasks)} tasks")
+    lc = pd.read_csv(os.path.join(out, "loops.csv"), keep_default_na=False,
+                     na_values=["NA"])
+    got = {(r.loop_instance, r.thread): (r.chunks, r.work_cycles) for r in lc.itertuples()}
+    want = {k: (per[k], work[k]) for k in per}
+    if got != want:
+        fail(f"loops.csv {got}, grains.csv {want}")
+    for r in lc.itertuples():
+        ws = sorted(int(c["exec_cycles"]) for c in chunks
+                    if (c["loop_instance"], int(c["cpu_id"])) == (r.loop_instance, r.thread))
+        med = (ws[(len(ws) - 1) // 2] + ws[len(ws) // 2]) / 2
+        if (r.min_chunk_work_cycles, r.max_chunk_work_cycles) != (ws[0], ws[-1]) \
+                or r.median_chunk_work_cycles != med:
+            fail(f"loops.csv {r}: chunk work {ws}")
+    print(f"check_graph: OK aggregated: trace {len(inst)} loop instance events, graph "
+          f"{g.number_of_nodes()} nodes for {len(rows)} grains (a DAG), loops.csv "
+          f"{len(lc)} rows")
+
+
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
     {"known": known, "driver": driver, "graphml": graphml, "trace": trace,
      "png": lambda p, n: png(p, int(n)), "unknown": unknown,
      "peak": peak, "deviation": deviation, "tasks": tasks, "names": names,
-     "functions": functions}[cmd](*args)
+     "functions": functions, "otf2": otf2, "aggregated": aggregated}[cmd](*args)

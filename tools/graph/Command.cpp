@@ -29,7 +29,8 @@ const char *const HelpText =
     "usage: grainchunk-graph [-o DIR] [options] -- PROGRAM [ARGS...]\n"
     "\n"
     "Run an OpenMP program under grainchunk's recording tool and write grains.csv,\n"
-    "grains.graphml, trace.json, timeline.svg and a per-loop summary.\n"
+    "loops.csv, grains.graphml, trace.json, trace.otf2, timeline.svg and a\n"
+    "per-loop summary.\n"
     "\n"
     "positional arguments:\n"
     "  cmd\n"
@@ -46,8 +47,20 @@ const char *const HelpText =
     "  --tool TOOL           the recording tool library (default: found next to\n"
     "                        this command)\n"
     "  --outputs LIST        which files to write, comma-separated, from\n"
-    "                        csv,graphml,trace,svg (default: all; the summary and\n"
-    "                        run.json are always written)\n"
+    "                        csv,graphml,trace,svg,otf2 (default: all; the\n"
+    "                        summary, loops.csv and run.json are always written)\n"
+    "  --max-trace-grains N  trace.json has every grain up to N grains (default\n"
+    "                        250000; chrome://tracing fails near 256 MB), above\n"
+    "                        it one event per loop instance and thread and per\n"
+    "                        task creation site and thread (trace.otf2 has every\n"
+    "                        grain); N may be 'all'\n"
+    "  --max-graph-grains N  grains.graphml has every grain up to N grains\n"
+    "                        (default 25000), above it a node per loop instance\n"
+    "                        and thread and per group of tasks (one\n"
+    "                        generation, join point and creation site)\n"
+    "  --max-csv-grains N    grains.csv is written up to N grains (default\n"
+    "                        250000) unless --outputs names csv; loops.csv has\n"
+    "                        every loop instance and thread\n"
     "  --baseline            run the program once more on one thread first\n"
     "                        (OMP_THREAD_LIMIT=1; its output goes to\n"
     "                        OUT/baseline.out) for work_deviation\n"
@@ -55,7 +68,7 @@ const char *const HelpText =
     "                        take work_deviation's one-thread run from a recording\n";
 
 bool parseOptions(int argc, char **argv, Options &o) {
-  std::string outputs = "csv,graphml,trace,svg";
+  std::string outputs = "csv,graphml,trace,svg,otf2";
   int i = 1;
   auto value = [&](const std::string &a, const std::string &name,
                    size_t eq) -> std::string {
@@ -64,6 +77,19 @@ bool parseOptions(int argc, char **argv, Options &o) {
     if (i + 1 >= argc)
       throw Error("argument " + name + ": expected one argument");
     return argv[++i];
+  };
+  auto cap = [&](const std::string &a, const std::string &name,
+                 size_t eq) -> uint64_t {
+    std::string v = value(a, name, eq);
+    if (v == "all")
+      return UINT64_MAX;
+    char *end = nullptr;
+    errno = 0;
+    unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+    if (v.empty() || v[0] == '-' || *end || errno)
+      throw Error("argument " + name + ": " + v +
+                  " is not a number of grains (or 'all')");
+    return n;
   };
   for (; i < argc; i++) {
     std::string a = argv[i];
@@ -95,6 +121,13 @@ bool parseOptions(int argc, char **argv, Options &o) {
       o.tool = value(a, "--tool", eq);
     } else if (name == "--outputs") {
       outputs = value(a, "--outputs", eq);
+      o.outputsGiven = true;
+    } else if (name == "--max-trace-grains") {
+      o.caps.trace = cap(a, name, eq);
+    } else if (name == "--max-graph-grains") {
+      o.caps.graph = cap(a, name, eq);
+    } else if (name == "--max-csv-grains") {
+      o.caps.csv = cap(a, name, eq);
     } else if (name == "--baseline") {
       o.baseline = true;
     } else if (name == "--baseline-from-raw") {
@@ -105,7 +138,7 @@ bool parseOptions(int argc, char **argv, Options &o) {
   }
   for (; i < argc; i++)
     o.cmd.push_back(argv[i]);
-  std::string bad, all = "csv,graphml,trace,svg";
+  std::string bad, all = "csv,graphml,trace,svg,otf2";
   size_t b = 0;
   while (b <= outputs.size()) {
     size_t e = outputs.find(',', b);
@@ -182,25 +215,81 @@ int recordProgram(const Options &o, const std::string &raw,
   return st;
 }
 
-void writeOutputs(Run &run, const Options &o, OutputDir &dir) {
+Written writeOutputs(Run &run, const Options &o, OutputDir &dir) {
   std::string err;
+  Written out;
+  uint64_t grains = run.grains();
+  bool otf2 = std::find(o.outputs.begin(), o.outputs.end(), "otf2") != o.outputs.end();
+  auto over = [&](uint64_t cap) {
+    return std::to_string(grains) + " grains, above the cap of " + std::to_string(cap);
+  };
   for (const std::string &w : o.outputs) {
-    if (!dir.claim(outputFile(w), err))
+    if (w == "csv" && grains > o.caps.csv && !o.outputsGiven) {
+      out.leftOut.push_back(
+          {"grains.csv", "not written: " + over(o.caps.csv) +
+                             "; loops.csv has every loop instance and thread",
+           "--outputs csv or --max-csv-grains " + std::to_string(grains) +
+               " writes it"});
+      continue;
+    }
+    std::string file = outputFile(w);
+    if (w == "otf2") {
+      // The archive's anchor file, its definitions and its directory
+      // (Otf2Writer.h).
+      for (const char *n : {"trace.otf2", "trace.def", "trace"})
+        if (!dir.claim(n, err))
+          throw Error(err);
+      writeOtf2(run, dir.dir(), "trace");
+      out.files.push_back(file);
+      continue;
+    }
+    if (!dir.claim(file, err))
       throw Error(err);
-    std::string path = dir.path(outputFile(w));
-    if (w == "csv")
+    std::string path = dir.path(file);
+    if (w == "csv") {
       writeCsv(run, path);
-    else if (w == "graphml")
-      writeGraphml(run, path);
-    else if (w == "trace")
-      writeTrace(run, path);
-    else if (w == "svg")
+    } else if (w == "graphml") {
+      if (grains > o.caps.graph) {
+        writeGraphmlAggregated(run, path);
+        out.leftOut.push_back(
+            {file, "aggregated: " + over(o.caps.graph) +
+                       "; a node per loop instance and thread and per group of "
+                       "tasks (same generation, join point and creation "
+                       "site)",
+             "--max-graph-grains " + std::to_string(grains) +
+                 " writes every grain"});
+      } else {
+        writeGraphml(run, path);
+      }
+    } else if (w == "trace") {
+      if (grains > o.caps.trace) {
+        writeTraceAggregated(run, path);
+        out.leftOut.push_back(
+            {file, "aggregated: " + over(o.caps.trace) +
+                       "; an event per loop instance and thread and per task "
+                       "creation site and thread; " +
+                       (otf2 ? "trace.otf2 has every grain"
+                             : "--outputs otf2 writes trace.otf2 with every grain"),
+             "--max-trace-grains " + std::to_string(grains) +
+                 " writes every grain (too large for chrome://tracing)"});
+      } else {
+        writeTrace(run, path);
+      }
+    } else if (w == "svg") {
       writeSvg(run, path);
+    }
+    out.files.push_back(file);
   }
+  if (!dir.claim("loops.csv", err))
+    throw Error(err);
+  writeLoopsCsv(run, dir.path("loops.csv"));
+  out.files.push_back("loops.csv");
+  return out;
 }
 
-void writeSummary(Run &run, const Options &o, OutputDir &dir) {
-  std::string text = summary(run), err;
+void writeSummary(Run &run, const Options &o, OutputDir &dir, const Written &w) {
+  (void)o;
+  std::string text = summary(run) + leftOutText(w.leftOut), err;
   if (!dir.claim("summary.txt", err) || !dir.claim("run.json", err))
     throw Error(err);
   {
@@ -208,11 +297,9 @@ void writeSummary(Run &run, const Options &o, OutputDir &dir) {
     f << text;
     f.close();
   }
-  std::vector<std::string> files;
-  for (const std::string &w : o.outputs)
-    files.push_back(outputFile(w));
+  std::vector<std::string> files = w.files;
   files.push_back("summary.txt");
-  writeRunJson(run, dir.path("run.json"), files, Version);
+  writeRunJson(run, dir.path("run.json"), files, Version, w.leftOut);
   std::cerr << text << std::flush;
 }
 
@@ -327,8 +414,8 @@ int runCommand(const Options &o) {
     if (!baseRaw.empty())
       baseRaws.push_back(baseRaw);
     std::unique_ptr<Run> run = analyseRun(raws, baseRaws);
-    writeOutputs(*run, o, dir);
-    writeSummary(*run, o, dir);
+    Written w = writeOutputs(*run, o, dir);
+    writeSummary(*run, o, dir, w);
   } catch (const Error &e) {
     if (!running || status == 0)
       throw;

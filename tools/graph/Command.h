@@ -10,6 +10,7 @@
 
 #include "OutputDir.h"
 #include "Run.h"
+#include "Writers.h"
 
 #include <string>
 #include <vector>
@@ -24,7 +25,9 @@ struct Options {
   std::vector<std::string> fromRaw;
   bool noExt = false, keepRaw = false, baseline = false;
   std::string tool;
-  std::vector<std::string> outputs; // csv, graphml, trace, svg
+  std::vector<std::string> outputs; // csv, graphml, trace, svg, otf2
+  bool outputsGiven = false;         // --outputs named them
+  Caps caps;
   std::string baselineFromRaw;
   std::vector<std::string> cmd;
 };
@@ -42,11 +45,16 @@ std::string toolPath();
 int recordProgram(const Options &o, const std::string &raw,
                   const std::vector<std::pair<std::string, std::string>> &extra,
                   int stdinFd = -1, int stdoutFd = -1, int stderrFd = -1);
-/// Writes the chosen outputs into the output directory (each claimed in its
-/// manifest first).
-void writeOutputs(Run &run, const Options &o, OutputDir &dir);
+/// The files written and what they leave out.
+struct Written {
+  std::vector<std::string> files;
+  std::vector<LeftOut> leftOut;
+};
+/// Writes the chosen outputs and loops.csv into the output directory (each
+/// claimed in its manifest first), each within its cap (o.caps).
+Written writeOutputs(Run &run, const Options &o, OutputDir &dir);
 /// Writes summary.txt and run.json, and prints the summary on stderr.
-void writeSummary(Run &run, const Options &o, OutputDir &dir);
+void writeSummary(Run &run, const Options &o, OutputDir &dir, const Written &w);
 /// The whole command; returns its exit status.
 int runCommand(const Options &o);
 

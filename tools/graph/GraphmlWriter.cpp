@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace gcg {
@@ -74,9 +75,7 @@ static const char *const Keys[][2] = {
     {"first_iteration", "long"},     {"last_iteration", "long"},
     {"label", "string"},             {"problem", "boolean"}};
 
-void writeGraphml(Run &run, const std::string &path) {
-  OutFile o(path);
-  Writer w{o};
+static void header(OutFile &o, bool aggregated) {
   o << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
        "<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\" "
        "xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" "
@@ -85,41 +84,55 @@ void writeGraphml(Run &run, const std::string &path) {
   for (auto &k : Keys)
     o << "  <key id=\"" << k[0] << "\" for=\"node\" attr.name=\"" << k[0]
       << "\" attr.type=\"" << k[1] << "\"/>\n";
+  if (aggregated)
+    o << "  <key id=\"grains\" for=\"node\" attr.name=\"grains\" "
+         "attr.type=\"long\"/>\n";
   o << "  <key id=\"edge_type\" for=\"edge\" attr.name=\"edge_type\" "
        "attr.type=\"string\"/>\n";
   o << "  <graph id=\"grain-graph\" edgedefault=\"directed\">\n";
+}
+
+/// A fork and a join per loop instance, chained in the order of the
+/// instances of each parallel region.
+static void loopForks(Writer &w, Analysis &an, const std::string &pre) {
+  std::map<std::tuple<int, uint64_t, uint64_t>, size_t> groupOf;
+  std::vector<std::vector<int>> groups;
+  for (const Loop &lp : an.loops) {
+    auto key = std::make_tuple(lp.keyKind, lp.k0, lp.keyKind == 2 ? lp.k1 : 0);
+    auto it = groupOf.find(key);
+    if (it == groupOf.end()) {
+      it = groupOf.emplace(key, groups.size()).first;
+      groups.emplace_back();
+    }
+    groups[it->second].push_back(lp.index);
+  }
+  for (auto &g : groups) {
+    std::stable_sort(g.begin(), g.end(), [&](int x, int y) {
+      return an.loops[x].lastKey() < an.loops[y].lastKey();
+    });
+    std::string prev;
+    for (int li : g) {
+      std::string f = pre + "f.L" + std::to_string(li),
+                  j = pre + "j.L" + std::to_string(li);
+      w.simpleNode(f, "fork", "fork " + an.loopName(li));
+      w.simpleNode(j, "join", "join " + an.loopName(li));
+      w.edge(f, j, "scope");
+      if (!prev.empty())
+        w.edge(prev, f, "continuation");
+      prev = j;
+    }
+  }
+}
+
+void writeGraphml(Run &run, const std::string &path) {
+  OutFile o(path);
+  Writer w{o};
+  header(o, false);
   for (size_t p = 0; p < run.procs.size(); p++) {
     Analysis &an = *run.procs[p];
     std::string pre = run.prefix(p);
-    // Loops: a fork and a join per instance, chained in the order of the
-    // instances of each parallel region; then each chunk between them.
-    std::map<std::tuple<int, uint64_t, uint64_t>, size_t> groupOf;
-    std::vector<std::vector<int>> groups;
-    for (const Loop &lp : an.loops) {
-      auto key = std::make_tuple(lp.keyKind, lp.k0, lp.keyKind == 2 ? lp.k1 : 0);
-      auto it = groupOf.find(key);
-      if (it == groupOf.end()) {
-        it = groupOf.emplace(key, groups.size()).first;
-        groups.emplace_back();
-      }
-      groups[it->second].push_back(lp.index);
-    }
-    for (auto &g : groups) {
-      std::stable_sort(g.begin(), g.end(), [&](int x, int y) {
-        return an.loops[x].lastKey() < an.loops[y].lastKey();
-      });
-      std::string prev;
-      for (int li : g) {
-        std::string f = pre + "f.L" + std::to_string(li),
-                    j = pre + "j.L" + std::to_string(li);
-        w.simpleNode(f, "fork", "fork " + an.loopName(li));
-        w.simpleNode(j, "join", "join " + an.loopName(li));
-        w.edge(f, j, "scope");
-        if (!prev.empty())
-          w.edge(prev, f, "continuation");
-        prev = j;
-      }
-    }
+    // Loops: a fork and a join per instance; then each chunk between them.
+    loopForks(w, an, pre);
     const Chunks &ch = an.chunks;
     std::vector<std::string> locs;
     for (const Loop &lp : an.loops)
@@ -188,6 +201,145 @@ void writeGraphml(Run &run, const std::string &path) {
           }
           prev = j;
         }
+      }
+    }
+  }
+  o << "  </graph>\n</graphml>\n";
+  o.close();
+}
+
+void writeGraphmlAggregated(Run &run, const std::string &path) {
+  OutFile o(path);
+  Writer w{o};
+  header(o, true);
+  auto sums = [&](int64_t grains, bool hasExec, int64_t exec, double work) {
+    o << "<data key=\"grains\">";
+    o.i(grains) << "</data>";
+    if (hasExec) {
+      o << "<data key=\"exec_cycles\">";
+      o.i(exec) << "</data>";
+    }
+    w.data("work_cycles", work);
+  };
+  for (size_t p = 0; p < run.procs.size(); p++) {
+    Analysis &an = *run.procs[p];
+    std::string pre = run.prefix(p);
+    // Loops: a fork and a join per instance, and between them a node per
+    // thread for the chunks it ran.
+    loopForks(w, an, pre);
+    for (const LoopThread &r : loopThreads(an, false)) {
+      if (!r.chunks)
+        continue;
+      const Loop &lp = an.loops[r.loop];
+      std::string li = std::to_string(r.loop), th = std::to_string(r.th);
+      std::string g = pre + "g.L" + li + ".t" + th;
+      o << "    <node id=\"" << htmlEscape(g)
+        << "\"><data key=\"grain_type\">chunks</data>";
+      sums(r.chunks, r.hasWork, r.work, r.hasWork ? double(r.work) : NAN);
+      o << "<data key=\"cpu_id\">" << th << "</data><data key=\"label\">"
+        << htmlEscape(std::to_string(r.chunks) + " chunks of " +
+                      an.loopName(r.loop) + " on thread " + th)
+        << "</data><data key=\"source_location\">" << htmlEscape(lp.loc)
+        << "</data></node>\n";
+      w.edge(pre + "f.L" + li, g, "creation");
+      w.edge(g, pre + "j.L" + li, "synchronization");
+    }
+    // Tasks: a group per generation (the tasks an implicit task made, the
+    // tasks those made, ...), join point of their parents and creation
+    // site. Parents are made before their children, so creation order
+    // gives each parent's group first.
+    Tasks &T = an.tasks;
+    size_t n = T.size();
+    struct Group {
+      int64_t root;   // the implicit task's slot the generations start from
+      uint32_t depth; // 1: the implicit task's children
+      uint32_t join;
+      uint64_t site;
+      uint32_t first; // its first task (its name)
+      int64_t count = 0, exec = 0;
+      double work = 0;
+    };
+    std::vector<Group> groups;
+    std::vector<uint32_t> groupOf(n, UINT32_MAX);
+    using Gen = std::pair<int64_t, uint32_t>; // (root, depth of the parents)
+    std::map<std::tuple<int64_t, uint32_t, uint32_t, uint64_t>, uint32_t> byKey;
+    std::vector<Gen> gens; // parent generations, in the order first met
+    std::map<Gen, std::vector<uint32_t>> children;
+    std::map<Gen, std::set<uint32_t>> makers; // the parents' groups
+    for (uint32_t k : T.order) {
+      int64_t ps = T.pslot[k];
+      Gen gen{ps, 0};
+      bool explicitParent = size_t(ps) < n && groupOf[ps] != UINT32_MAX;
+      if (explicitParent)
+        gen = {groups[groupOf[ps]].root, groups[groupOf[ps]].depth};
+      auto key = std::make_tuple(gen.first, gen.second, T.joinsAt[k], T.codeptr[k]);
+      auto it = byKey.find(key);
+      if (it == byKey.end()) {
+        it = byKey.emplace(key, uint32_t(groups.size())).first;
+        groups.push_back({gen.first, gen.second + 1, T.joinsAt[k], T.codeptr[k], k});
+        auto &kids = children[gen];
+        if (kids.empty())
+          gens.push_back(gen);
+        kids.push_back(it->second);
+      }
+      if (explicitParent)
+        makers[gen].insert(groupOf[ps]);
+      Group &g = groups[it->second];
+      groupOf[k] = it->second;
+      g.count++;
+      g.exec += T.execc[k];
+      g.work += an.taskMetrics(k).work;
+    }
+    std::vector<uint32_t>().swap(groupOf);
+    auto genId = [&](const Gen &g) {
+      std::string s = pre + "i" + std::to_string(T.slotId[g.first]);
+      return g.second ? s + ".d" + std::to_string(g.second) : s;
+    };
+    auto gid = [&](uint32_t g) { return pre + "g" + std::to_string(g); };
+    for (size_t g = 0; g < groups.size(); g++) {
+      const Group &G = groups[g];
+      std::string name = an.taskGrainName(G.first);
+      o << "    <node id=\"" << htmlEscape(gid(g))
+        << "\"><data key=\"grain_type\">tasks</data>";
+      sums(G.count, true, G.exec, G.work);
+      o << "<data key=\"cpu_id\">";
+      o.i(T.thread[G.first]) << "</data><data key=\"label\">"
+                             << htmlEscape(std::to_string(G.count) + " x " + name)
+                             << "</data><data key=\"source_location\">"
+                             << htmlEscape(an.maps.get(G.site).second)
+                             << "</data></node>\n";
+      w.simpleNode(pre + "f.g" + std::to_string(g), "fork",
+                   "fork " + genId({G.root, G.depth - 1}));
+    }
+    // Each parent generation's chain: its child groups' forks, join point
+    // by join point, then the join; the groups between a fork and their
+    // join. The chain starts from the groups of the parents.
+    for (const Gen &gen : gens) {
+      std::vector<uint32_t> &kids = children[gen];
+      std::stable_sort(kids.begin(), kids.end(), [&](uint32_t a, uint32_t b) {
+        return groups[a].join < groups[b].join;
+      });
+      std::vector<std::string> prev;
+      for (uint32_t m : makers[gen])
+        prev.push_back(gid(m));
+      for (size_t b = 0; b < kids.size();) {
+        size_t e = b;
+        uint32_t jn = groups[kids[b]].join;
+        for (; e < kids.size() && groups[kids[e]].join == jn; e++) {
+          std::string f = pre + "f.g" + std::to_string(kids[e]);
+          for (const std::string &p : prev)
+            w.edge(p, f, "continuation");
+          w.edge(f, gid(kids[e]), "creation");
+          prev = {f};
+        }
+        std::string j = genId(gen) + ".j" + std::to_string(jn);
+        w.simpleNode(j, "join", "join " + genId(gen));
+        for (const std::string &p : prev)
+          w.edge(p, j, "continuation");
+        for (size_t x = b; x < e; x++)
+          w.edge(gid(kids[x]), j, "synchronization");
+        prev = {j};
+        b = e;
       }
     }
   }

@@ -51,16 +51,40 @@ void OutFile::close() {
     throw Error("cannot write " + name + ": " + std::strerror(errno));
 }
 
+/// v's decimal digits, written backwards from end (two at a time);
+/// returns where they start.
+static char *digits(uint64_t v, char *end) {
+  static const char Pairs[] = "00010203040506070809101112131415161718192021222324"
+                              "25262728293031323334353637383940414243444546474849"
+                              "50515253545556575859606162636465666768697071727374"
+                              "75767778798081828384858687888990919293949596979899";
+  while (v >= 100) {
+    unsigned r = unsigned(v % 100);
+    v /= 100;
+    end -= 2;
+    std::memcpy(end, Pairs + 2 * r, 2);
+  }
+  if (v >= 10) {
+    end -= 2;
+    std::memcpy(end, Pairs + 2 * v, 2);
+  } else {
+    *--end = char('0' + v);
+  }
+  return end;
+}
+
 OutFile &OutFile::u(uint64_t v) {
   char b[24];
-  auto r = std::to_chars(b, b + sizeof b, v);
-  return put(b, r.ptr - b);
+  char *s = digits(v, b + sizeof b);
+  return put(s, b + sizeof b - s);
 }
 
 OutFile &OutFile::i(int64_t v) {
   char b[24];
-  auto r = std::to_chars(b, b + sizeof b, v);
-  return put(b, r.ptr - b);
+  char *s = digits(v < 0 ? 0 - uint64_t(v) : uint64_t(v), b + sizeof b);
+  if (v < 0)
+    *--s = '-';
+  return put(s, b + sizeof b - s);
 }
 
 static size_t fmtTo(char *b, size_t n, double v) {
@@ -92,10 +116,44 @@ OutFile &OutFile::jnum(double v) {
   char b[40];
   if (!std::isfinite(v))
     return *this << "null";
+  if (v == std::floor(v) && std::fabs(v) < 1e15 && !(v == 0 && std::signbit(v))) {
+    // An integral value (Python's repr: 123.0), without formatting a double.
+    i(int64_t(v));
+    return put(".0", 2);
+  }
   size_t n = std::to_chars(b, b + sizeof b, v).ptr - b;
   if (!std::memchr(b, '.', n) && !std::memchr(b, 'e', n)) {
     b[n++] = '.';
     b[n++] = '0';
+  }
+  return put(b, n);
+}
+
+OutFile &OutFile::jnumRound(double v, int digits) {
+  static const double Scale[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
+  double x = std::nearbyint(v * Scale[digits]);
+  if (!(std::fabs(x) < 1e15))
+    return jnum(x / Scale[digits]);
+  // The decimal k / 10^digits (at most 15 digits, so it is the shortest
+  // that reads back as the double round() gives), trailing zeros dropped.
+  int64_t k = int64_t(x);
+  char b[48];
+  size_t n = 0;
+  if (k < 0 || (k == 0 && std::signbit(x)))
+    b[n++] = '-';
+  uint64_t a = k < 0 ? uint64_t(-k) : uint64_t(k);
+  uint64_t p = uint64_t(Scale[digits]);
+  n = std::to_chars(b + n, b + sizeof b, a / p).ptr - b;
+  b[n++] = '.';
+  uint64_t frac = a % p;
+  if (!frac) {
+    b[n++] = '0';
+    return put(b, n);
+  }
+  for (int d = digits - 1; d >= 0 && frac; d--) {
+    uint64_t q = uint64_t(Scale[d]);
+    b[n++] = char('0' + frac / q);
+    frac %= q;
   }
   return put(b, n);
 }
@@ -175,7 +233,8 @@ const char *const UnknownTime =
     "of the thread's chunks were reported before any ran; their span is "
     "the thread's share";
 
-const std::vector<std::string> OutputNames = {"csv", "graphml", "trace", "svg"};
+const std::vector<std::string> OutputNames = {"csv", "graphml", "trace", "svg",
+                                              "otf2"};
 
 std::string outputFile(const std::string &name) {
   if (name == "csv")
@@ -186,6 +245,8 @@ std::string outputFile(const std::string &name) {
     return "trace.json";
   if (name == "svg")
     return "timeline.svg";
+  if (name == "otf2")
+    return "trace.otf2";
   return name;
 }
 

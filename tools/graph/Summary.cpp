@@ -5,7 +5,7 @@
 // recorded, then per loop (by name, in the order the loops first ran) its
 // instances, chunks, work per thread and imbalance, and the flagged grains;
 // the tasks. With several processes, a section per process. run.json: the
-// run's metadata (clock, processes, what was written).
+// run's metadata (clock, processes, what was written, what was left out).
 //
 //===----------------------------------------------------------------------===//
 #include "Writers.h"
@@ -304,9 +304,17 @@ std::string summary(Run &run) {
   return s + acrossProcesses(run);
 }
 
+std::string leftOutText(const std::vector<LeftOut> &leftOut) {
+  std::string s;
+  for (const LeftOut &l : leftOut)
+    s += "left out: " + l.file + ": " + l.what + " (" + l.option + ")\n";
+  return s;
+}
+
 void writeRunJson(Run &run, const std::string &path,
                   const std::vector<std::string> &outputs,
-                  const std::string &version) {
+                  const std::string &version,
+                  const std::vector<LeftOut> &leftOut) {
   OutFile o(path);
   const Analysis &a0 = *run.procs[0];
   o << "{\n  \"tool\": \"grainchunk-graph\",\n  \"version\": " << jsonString(version)
@@ -340,7 +348,12 @@ void writeRunJson(Run &run, const std::string &path,
   o << "\n  ],\n  \"outputs\": [";
   for (size_t i = 0; i < outputs.size(); i++)
     o << (i ? ", " : "") << jsonString(outputs[i]);
-  o << "],\n  \"left_out\": []\n}\n";
+  o << "],\n  \"left_out\": [";
+  for (size_t i = 0; i < leftOut.size(); i++)
+    o << (i ? ",\n" : "\n") << "    {\"file\": " << jsonString(leftOut[i].file)
+      << ", \"what\": " << jsonString(leftOut[i].what)
+      << ", \"how_to_get_it\": " << jsonString(leftOut[i].option) << "}";
+  o << (leftOut.empty() ? "]\n}\n" : "\n  ]\n}\n");
   o.close();
 }
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Writers.h - the output files, each a consumer of the tables --------===//
 //
-// grains.csv, grains.graphml, trace.json, timeline.svg, run.json and the
-// summary. Each writer streams (nothing per grain is kept) and does not
+// grains.csv, loops.csv, grains.graphml, trace.json, trace.otf2,
+// timeline.svg, run.json and the summary, and the caps above which a file
+// holds aggregates instead of every grain. Each writer streams (nothing per grain is kept) and does not
 // know the others. OutFile is their buffered output with number formatting
 // as the Python grainchunk-graph wrote it.
 //
@@ -12,6 +13,7 @@
 
 #include "Run.h"
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -47,6 +49,9 @@ public:
   OutFile &num(double v);
   /// A JSON number (Python's repr of a float).
   OutFile &jnum(double v);
+  /// jnum(round(v, digits)) (Python's round), digits <= 6, without
+  /// formatting a double on the way.
+  OutFile &jnumRound(double v, int digits);
   /// printf-style, for the few formatted places.
   OutFile &f(const char *fmt, ...) __attribute__((format(printf, 2, 3)));
   const std::string &path() const { return name; }
@@ -79,14 +84,66 @@ extern const std::vector<std::string> OutputNames;
 /// An output's file name ("csv" -> "grains.csv").
 std::string outputFile(const std::string &name);
 
+/// The caps: how many grains (over all processes) a file holds one by one.
+/// Above them trace.json and grains.graphml hold aggregates (per loop
+/// instance and thread, per task creation site or sibling group) and
+/// grains.csv is not written unless --outputs names csv; trace.otf2 always
+/// has every grain. The options --max-trace-grains, --max-graph-grains and
+/// --max-csv-grains change them (docs/grain-graphs.md, "Outputs and their
+/// sizes").
+struct Caps {
+  /// chrome://tracing fails near 256 MB of JSON: about 1 KB per grain here.
+  static constexpr uint64_t DefaultTrace = 250000;
+  /// A graph of more nodes is more than yEd or Cytoscape draw usefully.
+  static constexpr uint64_t DefaultGraph = 25000;
+  /// About 270 bytes per grain: 67 MB.
+  static constexpr uint64_t DefaultCsv = 250000;
+  uint64_t trace = DefaultTrace, graph = DefaultGraph, csv = DefaultCsv;
+};
+
+/// Something a file does not hold, and the option that gets it (run.json's
+/// left_out, the summary's last lines).
+struct LeftOut {
+  std::string file, what, option;
+};
+
+/// One loop instance on one thread: its chunks, their work (ticks; NA when
+/// the chunks' own times are unknown) and the wait after them.
+struct LoopThread {
+  int loop = 0, th = 0;
+  int64_t chunks = 0;
+  bool hasWork = false;
+  int64_t work = 0, minWork = 0, maxWork = 0;
+  double medianWork = NAN; // of an even count: the mean of the middle two
+  uint64_t first = 0, last = 0; // the first chunk's start, the last's end
+  double wait = NAN;            // at the loop's end (ticks), NaN: NA
+};
+/// Every loop instance and thread of a process, by instance then thread
+/// (the order the instance met its threads). Medians cost a sort of the
+/// chunks' work: only when asked.
+std::vector<LoopThread> loopThreads(const Analysis &an, bool medians);
+
 void writeCsv(Run &run, const std::string &path);
+/// loops.csv: one row per loop instance and thread (always written).
+void writeLoopsCsv(Run &run, const std::string &path);
 void writeGraphml(Run &run, const std::string &path);
+/// grains.graphml above its cap: a node per loop instance and thread, per
+/// group of tasks (one generation, join point and creation site).
+void writeGraphmlAggregated(Run &run, const std::string &path);
 void writeTrace(Run &run, const std::string &path);
+/// trace.json above its cap: an event per loop instance and thread, per
+/// task creation site and thread (own track).
+void writeTraceAggregated(Run &run, const std::string &path);
+/// trace.otf2 (the archive <dir>/<name>.otf2, <name>.def and <name>/).
+void writeOtf2(Run &run, const std::string &dir, const std::string &name);
 /// Returns whether the picture was aggregated per pixel.
 bool writeSvg(Run &run, const std::string &path);
 void writeRunJson(Run &run, const std::string &path,
                   const std::vector<std::string> &outputs,
-                  const std::string &version);
+                  const std::string &version,
+                  const std::vector<LeftOut> &leftOut = {});
+/// The summary's lines on what was left out (empty when nothing was).
+std::string leftOutText(const std::vector<LeftOut> &leftOut);
 /// The per-loop summary (summary.txt, also printed on stderr).
 std::string summary(Run &run);
 std::string summaryOf(Analysis &an);

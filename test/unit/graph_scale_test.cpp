@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// The outputs that scale, on a hand-made recording with known answers: the
+// loop-instance-per-thread table (loops.csv: counts, min/median/max chunk
+// work, spans), the aggregated trace.json and grains.graphml, trace.otf2
+// written without error, and the writers' number formatting.
+#include "Run.h"
+#include "Writers.h"
+#include "graph_recording.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace gcg;
+using namespace gcgtest;
+
+namespace {
+
+const uint64_t Par = 100, I0 = 200, I1 = 201;
+
+// Two threads, one static loop (creation 2 ticks per chunk; a chunk ends
+// where the next one's making began, the last at the loop's end):
+//   thread 0: chunks at 10, 20, 30, loop end 60: work 8, 8, 30;
+//   thread 1: chunks at 12, 20, loop end 33: work 6, 13.
+void loopRecording(const std::string &dir) {
+  writeFile(dir + "/meta.txt", meta3());
+  Thread t0, t1;
+  t0.str(0x77, ";src/s.c;work;12;3;;")
+      .rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 2)
+      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 2)
+      .rec(R_LOOP_BEGIN, 10, I0, Par, 0, 0)
+      .rec(R_SOURCE, 0, 0x77, 0)
+      .chunk(10, 0, 0, 2)
+      .chunk(20, 2, 2, 2)
+      .chunk(30, 4, 4, 2, CH_EXT | CH_LAST_ITER | CH_LAST_ITER_KNOWN)
+      .rec(R_LOOP_END, 60, I0, Par)
+      .rec(R_IMPLICIT_END, 70, I0, 0);
+  t1.rec(R_IMPLICIT_BEGIN, 0, I1, Par, 1, 2)
+      .rec(R_LOOP_BEGIN, 12, I1, Par, 0, 0)
+      .rec(R_SOURCE, 0, 0x77, 0)
+      .chunk(12, 1, 1, 2)
+      .chunk(20, 3, 3, 2)
+      .rec(R_LOOP_END, 33, I1, Par)
+      .rec(R_IMPLICIT_END, 70, I1, 0);
+  t0.write(dir + "/thread-0.bin");
+  t1.write(dir + "/thread-1.bin");
+}
+
+std::string slurp(const std::string &path) {
+  std::ifstream f(path);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+size_t count(const std::string &s, const std::string &what) {
+  size_t n = 0;
+  for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1))
+    n++;
+  return n;
+}
+
+} // namespace
+
+TEST(GraphScale, LoopThreadsTable) {
+  TempDir d;
+  loopRecording(d.path);
+  auto run = analyseRun({d.path}, {});
+  Analysis &an = *run->procs[0];
+  ASSERT_EQ(an.chunks.size(), 5u);
+  std::vector<LoopThread> rows = loopThreads(an, true);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].th, 0);
+  EXPECT_EQ(rows[0].chunks, 3);
+  EXPECT_EQ(rows[0].work, 46);
+  EXPECT_EQ(rows[0].minWork, 8);
+  EXPECT_EQ(rows[0].maxWork, 30);
+  EXPECT_DOUBLE_EQ(rows[0].medianWork, 8.0);
+  EXPECT_EQ(rows[0].first, 10u);
+  EXPECT_EQ(rows[0].last, 60u);
+  EXPECT_EQ(rows[1].th, 1);
+  EXPECT_EQ(rows[1].chunks, 2);
+  EXPECT_EQ(rows[1].work, 19);
+  EXPECT_DOUBLE_EQ(rows[1].medianWork, 9.5); // the mean of the middle two
+  EXPECT_TRUE(std::isnan(loopThreads(an, false)[1].medianWork));
+  writeLoopsCsv(*run, d.path + "/loops.csv");
+  std::string csv = slurp(d.path + "/loops.csv");
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "process,rank,loop,loop_instance,source_location,thread,chunks,"
+            "work_cycles,min_chunk_work_cycles,median_chunk_work_cycles,"
+            "max_chunk_work_cycles,wait_cycles,first_start_instant,"
+            "last_end_instant");
+  EXPECT_NE(csv.find("\nNA,NA,s.c:12 (work),L0,s.c:12,0,3,46,8,8,30,"), std::string::npos)
+      << csv;
+  EXPECT_NE(csv.find("\nNA,NA,s.c:12 (work),L0,s.c:12,1,2,19,6,9.5,13,"), std::string::npos)
+      << csv;
+}
+
+TEST(GraphScale, AggregatedTraceAndGraph) {
+  TempDir d;
+  loopRecording(d.path);
+  auto run = analyseRun({d.path}, {});
+  writeTraceAggregated(*run, d.path + "/trace.json");
+  std::string tr = slurp(d.path + "/trace.json");
+  // One event per loop instance and thread, with its chunks and work.
+  EXPECT_EQ(count(tr, "\"ph\": \"X\""), 2u) << tr;
+  EXPECT_NE(tr.find("\"tid\": 0, \"ts\": 0.0, \"dur\": 0.025, \"args\": "
+                    "{\"loop_instance\": \"L0\", \"chunks\": 3, \"work_cycles\": 46"),
+            std::string::npos)
+      << tr;
+  EXPECT_NE(tr.find("\"aggregated\": true"), std::string::npos);
+  writeGraphmlAggregated(*run, d.path + "/grains.graphml");
+  std::string g = slurp(d.path + "/grains.graphml");
+  // A fork and a join, a node per thread: 3 chunks and 2 chunks.
+  EXPECT_EQ(count(g, "<node "), 4u) << g;
+  EXPECT_NE(g.find("<node id=\"g.L0.t0\"><data key=\"grain_type\">chunks</data>"
+                   "<data key=\"grains\">3</data><data key=\"exec_cycles\">46</data>"),
+            std::string::npos)
+      << g;
+  EXPECT_EQ(count(g, ">creation<"), 2u);
+  EXPECT_EQ(count(g, ">synchronization<"), 2u);
+}
+
+TEST(GraphScale, Otf2ArchiveWritten) {
+  TempDir d;
+  loopRecording(d.path);
+  auto run = analyseRun({d.path}, {});
+  std::string out = d.path + "/out";
+  ASSERT_EQ(mkdir(out.c_str(), 0777), 0);
+  writeOtf2(*run, out, "trace");
+  struct stat st;
+  EXPECT_EQ(stat((out + "/trace.otf2").c_str(), &st), 0);
+  EXPECT_EQ(stat((out + "/trace.def").c_str(), &st), 0);
+  EXPECT_EQ(stat((out + "/trace/0.evt").c_str(), &st), 0);
+  EXPECT_EQ(stat((out + "/trace/1.evt").c_str(), &st), 0);
+  // An archive already there: one error naming it.
+  try {
+    writeOtf2(*run, out, "trace");
+    ADD_FAILURE() << "a second archive over the first was written";
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find("trace.otf2"), std::string::npos) << e.what();
+  }
+}
+
+TEST(GraphScale, NumberFormatting) {
+  TempDir d;
+  std::string fast = d.path + "/fast.txt", slow = d.path + "/slow.txt";
+  {
+    // jnumRound(v, n) writes the number jnum(round(v, n)) wrote, without
+    // formatting a double: values of every size, halves, negatives.
+    OutFile f(fast), s(slow);
+    std::vector<double> vs = {0.0, 1.5, 123.4564, 123.4565001, 2.0005, -2.5,
+                              0.0004, 1e6, 1234567.891, 1e16, 0.001, 99.9995};
+    uint64_t x = 88172645463325252ull;
+    for (int i = 0; i < 20000; i++) { // xorshift: microseconds up to hours
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      vs.push_back(double(x % 4000000000000ull) / 997.0);
+    }
+    for (int n : {3, 4})
+      for (double v : vs) {
+        f.jnumRound(v, n) << '\n';
+        s.jnum(std::nearbyint(v * (n == 3 ? 1e3 : 1e4)) / (n == 3 ? 1e3 : 1e4)) << '\n';
+      }
+    f.close();
+    s.close();
+  }
+  std::istringstream a(slurp(fast)), b(slurp(slow));
+  std::string la, lb;
+  size_t n = 0;
+  // The same number (the old way wrote 4e-04 where Python's repr, and now
+  // this, write 0.0004).
+  while (std::getline(a, la) && std::getline(b, lb) &&
+         std::strtod(la.c_str(), nullptr) == std::strtod(lb.c_str(), nullptr) &&
+         la.find_first_of(".e") != std::string::npos)
+    n++;
+  EXPECT_EQ(n, 2 * 20012u) << "line " << n << ": " << la << " against " << lb;
+  std::string path = d.path + "/n.txt";
+  {
+    OutFile o(path);
+    o.jnumRound(123.4564, 3) << ' ';
+    o.jnumRound(-2.5, 3) << ' ';
+    o.jnum(12345.0) << ' ';
+    o.jnum(0.25) << ' ';
+    o.u(0) << ' ';
+    o.u(7) << ' ';
+    o.u(10) << ' ';
+    o.u(18446744073709551615ull) << ' ';
+    o.i(-9223372036854775807ll - 1) << ' ';
+    o.i(-42) << '\n';
+    o.close();
+  }
+  EXPECT_EQ(slurp(path), "123.456 -2.5 12345.0 0.25 0 7 10 "
+                         "18446744073709551615 -9223372036854775808 -42\n");
+}

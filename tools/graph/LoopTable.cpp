@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===- LoopTable.cpp - loop instances per thread, and loops.csv -----------===//
+//
+// The table behind loops.csv and the aggregated trace and graph: per loop
+// instance and thread, its chunks, their work (sum, min, median, max), its
+// span and its wait at the loop's end. One pass over the chunks; medians
+// group the chunks' work by row (8 bytes per chunk while it runs).
+//
+//===----------------------------------------------------------------------===//
+#include "Writers.h"
+
+#include <algorithm>
+
+namespace gcg {
+
+std::vector<LoopThread> loopThreads(const Analysis &an, bool medians) {
+  std::vector<size_t> rowOff(an.loops.size() + 1, 0);
+  for (size_t li = 0; li < an.loops.size(); li++)
+    rowOff[li + 1] = rowOff[li] + an.loops[li].shares.size();
+  std::vector<LoopThread> rows(rowOff.back());
+  for (size_t li = 0; li < an.loops.size(); li++) {
+    const Loop &lp = an.loops[li];
+    for (size_t s = 0; s < lp.shares.size(); s++) {
+      LoopThread &r = rows[rowOff[li] + s];
+      const Share &sh = lp.shares[s];
+      r.loop = int(li);
+      r.th = sh.th;
+      r.hasWork = !sh.unknown;
+      if (!std::isnan(sh.waitPer))
+        r.wait = sh.waitPer * double(sh.count);
+    }
+  }
+  const Chunks &ch = an.chunks;
+  std::vector<int64_t> rowOf(medians ? ch.size() : 0);
+  int lastLi = -1, lastTh = 0;
+  int64_t row = -1;
+  for (size_t i = 0; i < ch.size(); i++) {
+    int li = ch.loop[i], th = ch.thread[i];
+    if (li != lastLi || th != lastTh) {
+      lastLi = li, lastTh = th, row = -1;
+      const Loop &lp = an.loops[li];
+      for (size_t s = 0; s < lp.shares.size(); s++)
+        if (lp.shares[s].th == th)
+          row = int64_t(rowOff[li] + s);
+    }
+    if (medians)
+      rowOf[i] = row;
+    if (row < 0)
+      continue; // a chunk of no thread's share (not made by the analysis)
+    LoopThread &r = rows[row];
+    uint64_t s = ch.start[i], e = std::max(ch.end[i], ch.start[i]);
+    int64_t w = int64_t(e - s);
+    if (!r.chunks) {
+      r.first = s, r.last = e, r.minWork = r.maxWork = w;
+    } else {
+      r.first = std::min(r.first, s), r.last = std::max(r.last, e);
+      r.minWork = std::min(r.minWork, w), r.maxWork = std::max(r.maxWork, w);
+    }
+    r.work += w;
+    r.chunks++;
+  }
+  if (!medians)
+    return rows;
+  // The chunks' work grouped by row (a counting sort), then each row's
+  // middle.
+  std::vector<size_t> off(rows.size() + 1, 0);
+  for (int64_t r : rowOf)
+    if (r >= 0)
+      off[r + 1]++;
+  for (size_t r = 0; r < rows.size(); r++)
+    off[r + 1] += off[r];
+  std::vector<int64_t> work(off.back());
+  {
+    std::vector<size_t> pos(off.begin(), off.end() - 1);
+    for (size_t i = 0; i < ch.size(); i++)
+      if (rowOf[i] >= 0)
+        work[pos[rowOf[i]]++] =
+            int64_t(std::max(ch.end[i], ch.start[i]) - ch.start[i]);
+  }
+  std::vector<int64_t>().swap(rowOf);
+  for (size_t r = 0; r < rows.size(); r++) {
+    size_t n = off[r + 1] - off[r];
+    if (!n)
+      continue;
+    auto b = work.begin() + off[r], m = b + n / 2;
+    std::nth_element(b, m, b + n);
+    double med = double(*m);
+    if (n % 2 == 0)
+      med = (med + double(*std::max_element(b, m))) / 2;
+    rows[r].medianWork = med;
+  }
+  return rows;
+}
+
+void writeLoopsCsv(Run &run, const std::string &path) {
+  OutFile o(path);
+  o << "process,rank,loop,loop_instance,source_location,thread,chunks,"
+       "work_cycles,min_chunk_work_cycles,median_chunk_work_cycles,"
+       "max_chunk_work_cycles,wait_cycles,first_start_instant,"
+       "last_end_instant\n";
+  for (size_t p = 0; p < run.procs.size(); p++) {
+    Analysis &an = *run.procs[p];
+    const ProcessDir &pd = an.proc;
+    std::string head = (pd.pid >= 0 ? std::to_string(pd.pid) : std::string("NA")) +
+                       "," + Run::rankText(pd) + ",";
+    std::vector<std::string> names;
+    for (const Loop &lp : an.loops)
+      names.push_back(csvField(an.loopName(lp.index)) + ",L" +
+                      std::to_string(lp.index) + "," + csvField(lp.loc) +
+                      ",");
+    for (const LoopThread &r : loopThreads(an, true)) {
+      if (!r.chunks)
+        continue;
+      o << head << names[r.loop];
+      o.i(r.th) << ',';
+      o.i(r.chunks) << ',';
+      if (r.hasWork) {
+        o.i(r.work) << ',';
+        o.i(r.minWork) << ',';
+        // Exact: an integer or the mean of two (.5).
+        if (r.medianWork == std::floor(r.medianWork))
+          o.i(int64_t(r.medianWork)) << ',';
+        else
+          o.f("%.1f,", r.medianWork);
+        o.i(r.maxWork) << ',';
+      } else {
+        o << "NA,NA,NA,NA,";
+      }
+      o.num(std::round(r.wait)) << ',';
+      o.u(r.first) << ',';
+      o.u(r.last) << '\n';
+    }
+  }
+  o.close();
+}
+
+} // namespace gcg
