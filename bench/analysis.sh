@@ -28,9 +28,11 @@ printf '%-10s %10s %12s %14s %14s %16s\n' grains "time (s)" "grains/s" "peak RSS
 for n in "${sizes[@]}"; do
   rec="$out/rec-$n"
   if [[ ! -d $rec/raw ]]; then
-    rm -rf "$rec"
-    OMP_NUM_THREADS=2 "$build/tools/grainchunk-graph" -o "$rec" --keep-raw --outputs csv \
-      -- "$out/graphloop" "$n" 1 > /dev/null 2>&1
+    # Recorded with the tool alone (no analysis here): a directory per
+    # process under raw/.
+    rm -rf "$rec" && mkdir -p "$rec/raw"
+    OMP_NUM_THREADS=2 OMP_TOOL_LIBRARIES="$build/tools/libgrainchunk-record.so" \
+      GRAINCHUNK_RECORD_DIR="$rec/raw" "$out/graphloop" "$n" 1 > /dev/null
   fi
   res="$out/res-$n"
   rm -rf "$res"
