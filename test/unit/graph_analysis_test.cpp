@@ -17,8 +17,8 @@ using namespace gcgtest;
 namespace {
 
 const uint64_t Par = 100, I0 = 200, I1 = 201;
-const uint64_t T1 = (1ull << 40) | 1, T2 = (1ull << 40) | 2, T4 = (1ull << 40) | 3,
-               T3 = (1ull << 40) | 4;
+const uint64_t T1 = (1ull << 40) | 1, T2 = (1ull << 40) | 2,
+               T4 = (1ull << 40) | 3, T3 = (1ull << 40) | 4;
 
 // Two threads, one static loop of three chunks (creation 2 ticks each):
 //   thread 0: chunk [0,0] at 10, [2,2] at 20 (so [0,0] ends at 18), loop
@@ -107,7 +107,8 @@ TEST(GraphAnalysis, ChunksLoopsAndMetrics) {
   EXPECT_NEAR(lp.cpu, 28.0 / 23, 1e-12);
   // Waits after the loop, capped by how long the last thread ran on:
   // thread 0 ended last (0 per chunk), thread 1 waited 20 of which 10 count.
-  GrainMetrics m0 = an.chunkMetrics(0), m1 = an.chunkMetrics(1), m2 = an.chunkMetrics(2);
+  GrainMetrics m0 = an.chunkMetrics(0), m1 = an.chunkMetrics(1),
+               m2 = an.chunkMetrics(2);
   EXPECT_DOUBLE_EQ(m0.sync, 0.0);
   EXPECT_DOUBLE_EQ(m2.sync, 10.0);
   EXPECT_DOUBLE_EQ(m0.pb, 8.0 / 2);
@@ -129,7 +130,8 @@ TEST(GraphAnalysis, TasksChildrenJoinsAndMetrics) {
   ASSERT_EQ(T.size(), 4u);
   // Creation order: T1, T2, T4, T3 (indexes 0, 1, 2, 3 by id).
   EXPECT_EQ(T.order, (std::vector<uint32_t>{0, 1, 2, 3}));
-  int64_t k1 = T.index(T1), k2 = T.index(T2), k4 = T.index(T4), k3 = T.index(T3);
+  int64_t k1 = T.index(T1), k2 = T.index(T2), k4 = T.index(T4),
+          k3 = T.index(T3);
   EXPECT_EQ(T.childNumber[k1], 0u);
   EXPECT_EQ(T.childNumber[k2], 1u);
   EXPECT_EQ(T.childNumber[k3], 2u);
@@ -145,14 +147,14 @@ TEST(GraphAnalysis, TasksChildrenJoinsAndMetrics) {
   // The implicit task's wait while on its CPU: 95 - 90 = 5, over its 3
   // children; T1's overhead is its child's creation (no waits).
   EXPECT_DOUBLE_EQ(T.overhead[k1], 5.0);
-  GrainMetrics g1 = an.taskMetrics(k1), g2 = an.taskMetrics(k2), g3 = an.taskMetrics(k3),
-               g4 = an.taskMetrics(k4);
+  GrainMetrics g1 = an.taskMetrics(k1), g2 = an.taskMetrics(k2),
+               g3 = an.taskMetrics(k3), g4 = an.taskMetrics(k4);
   EXPECT_DOUBLE_EQ(g1.work, 15.0);
   EXPECT_DOUBLE_EQ(g1.sync, 5.0 / 3);
   EXPECT_DOUBLE_EQ(g1.pb, 15.0 / (5 + 5.0 / 3));
   EXPECT_DOUBLE_EQ(g2.pb, 40.0 / (5 + 5.0 / 3));
   EXPECT_DOUBLE_EQ(g1.swb, 40.0 / 27.5); // max / mean of 15 and 40
-  EXPECT_TRUE(std::isnan(g3.swb));        // alone at its join, mean 0
+  EXPECT_TRUE(std::isnan(g3.swb));       // alone at its join, mean 0
   EXPECT_EQ(g3.problems, 1u << P_PARALLEL_BENEFIT);
   EXPECT_DOUBLE_EQ(g4.sync, 0.0);
   EXPECT_EQ(an.taskPbNa, 0);
@@ -162,7 +164,8 @@ TEST(GraphAnalysis, TasksChildrenJoinsAndMetrics) {
   EXPECT_EQ(an.taskLineage(k3).value(), "/p?#0>t2");
   EXPECT_EQ(an.taskLineage(k4).value(), "/p?#0>t0.0");
   std::string s = summary(*run);
-  EXPECT_NE(s.find("tasks: 4; flagged: 2 grains parallel_benefit < 1"), std::string::npos)
+  EXPECT_NE(s.find("tasks: 4; flagged: 2 grains parallel_benefit < 1"),
+            std::string::npos)
       << s;
 }
 
@@ -193,8 +196,10 @@ TEST(GraphAnalysis, CsvQuotingAndRunJson) {
   std::ifstream j(d.path + "/run.json");
   std::stringstream ss;
   ss << j.rdbuf();
-  EXPECT_NE(ss.str().find("\"ticks_per_ns\": 2.0"), std::string::npos) << ss.str();
-  EXPECT_NE(ss.str().find("\"creation_cycles\": \"measured\""), std::string::npos);
+  EXPECT_NE(ss.str().find("\"ticks_per_ns\": 2.0"), std::string::npos)
+      << ss.str();
+  EXPECT_NE(ss.str().find("\"creation_cycles\": \"measured\""),
+            std::string::npos);
   EXPECT_NE(ss.str().find("\"outputs\": [\"grains.csv\"]"), std::string::npos);
 }
 

@@ -180,10 +180,10 @@ TEST(Launch, BadProgramsAreOneLineErrors) {
 }
 
 TEST(Launch, RankFromTheLaunchersEnvironment) {
-  for (const char *V : {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE",
-                        "PMIX_RANK", "PMI_RANK", "PMI_SIZE", "SLURM_PROCID",
-                        "SLURM_NTASKS", "OMPI_MCA_ess_base_jobid",
-                        "PMIX_NAMESPACE", "SLURM_JOB_ID"})
+  for (const char *V :
+       {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK",
+        "PMI_SIZE", "SLURM_PROCID", "SLURM_NTASKS", "OMPI_MCA_ess_base_jobid",
+        "PMIX_NAMESPACE", "SLURM_JOB_ID"})
     ::unsetenv(V);
   EXPECT_EQ(rankFromEnv().Rank, -1);
   ::setenv("PMI_RANK", "3", 1);

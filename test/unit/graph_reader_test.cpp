@@ -130,10 +130,14 @@ TEST(GraphReader, IncompleteEndsAt) {
   // clock0 1000, 2 ticks per ns: a last record at 2001000 is 1 ms later.
   writeFile(d.path + "/meta.txt", meta4(7, -1, false));
   Thread t;
-  t.rec(R_IMPLICIT_BEGIN, 1000, 5, 6, 0, 1).rec(R_LOOP_BEGIN, 1000, 5, 6).chunk(1000, 0, 9, 0).chunk(2001000, 10, 19, 0);
+  t.rec(R_IMPLICIT_BEGIN, 1000, 5, 6, 0, 1)
+      .rec(R_LOOP_BEGIN, 1000, 5, 6)
+      .chunk(1000, 0, 9, 0)
+      .chunk(2001000, 10, 19, 0);
   t.write(d.path + "/thread-0.bin");
   auto run = analyseRun({d.path}, {});
-  EXPECT_EQ(Run::endsAt(*run->procs[0]), "1.000 ms after the recording started");
+  EXPECT_EQ(Run::endsAt(*run->procs[0]),
+            "1.000 ms after the recording started");
   EXPECT_EQ(Run::rankText(run->procs[0]->proc), "NA");
 }
 
@@ -146,7 +150,8 @@ TEST(GraphReader, BadRecordingsAreErrors) {
     findProcesses(d.path);
     FAIL();
   } catch (const Error &e) {
-    EXPECT_NE(std::string(e.what()).find("recorded in format 2"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("recorded in format 2"),
+              std::string::npos);
   }
   writeFile(d.path + "/meta.txt", "garbage\n\x01\x02");
   EXPECT_THROW(findProcesses(d.path), Error);

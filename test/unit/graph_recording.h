@@ -92,22 +92,25 @@ struct Thread {
 /// meta.txt of a recording (v3 as today's tool writes it; v4 adds the
 /// process and, at a normal end, complete 1).
 inline std::string meta3(bool ext = true) {
-  return std::string("record_version 3\nrecord_bytes 32\nclock tsc\nclock0 0\n"
-                     "ns0 0\nclock1 2000000\nns1 1000000\ngrainchunk_runtime 1\n") +
+  return std::string(
+             "record_version 3\nrecord_bytes 32\nclock tsc\nclock0 0\n"
+             "ns0 0\nclock1 2000000\nns1 1000000\ngrainchunk_runtime 1\n") +
          (ext ? "ext_tool_time 1\next_loop 1\next_chunk 1\next_task_create 1\n"
-              : "ext_tool_time 0\next_loop 0\next_chunk 0\next_task_create 0\n") +
+              : "ext_tool_time 0\next_loop 0\next_chunk 0\next_task_create "
+                "0\n") +
          "answer_dispatch 5\nanswer_sync_region_wait 5\nthreads 2\n"
          "lost_threads 0\nrecords 10\ndropped 0\n";
 }
 
 inline std::string meta4(int pid, int rank, bool complete) {
-  std::string m = "record_version 4\nrecord_bytes 32\nclock tsc\nclock0 1000\n"
-                  "ns0 0\nticks_per_ns 2.0\npid " +
-                  std::to_string(pid) + "\nppid 1\nhost node1\nrank " +
-                  (rank >= 0 ? std::to_string(rank) : std::string("NA")) +
-                  "\nrank_source NA\nsize NA\nexe /bin/app\ngrainchunk_runtime 1\n"
-                  "ext_tool_time 1\next_loop 1\next_chunk 1\next_task_create 1\n"
-                  "answer_dispatch 5\nanswer_sync_region_wait 5\n";
+  std::string m =
+      "record_version 4\nrecord_bytes 32\nclock tsc\nclock0 1000\n"
+      "ns0 0\nticks_per_ns 2.0\npid " +
+      std::to_string(pid) + "\nppid 1\nhost node1\nrank " +
+      (rank >= 0 ? std::to_string(rank) : std::string("NA")) +
+      "\nrank_source NA\nsize NA\nexe /bin/app\ngrainchunk_runtime 1\n"
+      "ext_tool_time 1\next_loop 1\next_chunk 1\next_task_create 1\n"
+      "answer_dispatch 5\nanswer_sync_region_wait 5\n";
   if (complete)
     m += "clock1 2001000\nns1 1000000\nthreads 1\nlost_threads 0\nrecords 5\n"
          "dropped 0\ncomplete 1\n";

@@ -93,9 +93,11 @@ TEST(GraphScale, LoopThreadsTable) {
             "work_cycles,min_chunk_work_cycles,median_chunk_work_cycles,"
             "max_chunk_work_cycles,wait_cycles,first_start_instant,"
             "last_end_instant");
-  EXPECT_NE(csv.find("\nNA,NA,s.c:12 (work),L0,s.c:12,0,3,46,8,8,30,"), std::string::npos)
+  EXPECT_NE(csv.find("\nNA,NA,s.c:12 (work),L0,s.c:12,0,3,46,8,8,30,"),
+            std::string::npos)
       << csv;
-  EXPECT_NE(csv.find("\nNA,NA,s.c:12 (work),L0,s.c:12,1,2,19,6,9.5,13,"), std::string::npos)
+  EXPECT_NE(csv.find("\nNA,NA,s.c:12 (work),L0,s.c:12,1,2,19,6,9.5,13,"),
+            std::string::npos)
       << csv;
 }
 
@@ -107,18 +109,21 @@ TEST(GraphScale, AggregatedTraceAndGraph) {
   std::string tr = slurp(d.path + "/trace.json");
   // One event per loop instance and thread, with its chunks and work.
   EXPECT_EQ(count(tr, "\"ph\": \"X\""), 2u) << tr;
-  EXPECT_NE(tr.find("\"tid\": 0, \"ts\": 0.0, \"dur\": 0.025, \"args\": "
-                    "{\"loop_instance\": \"L0\", \"chunks\": 3, \"work_cycles\": 46"),
-            std::string::npos)
+  EXPECT_NE(
+      tr.find("\"tid\": 0, \"ts\": 0.0, \"dur\": 0.025, \"args\": "
+              "{\"loop_instance\": \"L0\", \"chunks\": 3, \"work_cycles\": 46"),
+      std::string::npos)
       << tr;
   EXPECT_NE(tr.find("\"aggregated\": true"), std::string::npos);
   writeGraphmlAggregated(*run, d.path + "/grains.graphml");
   std::string g = slurp(d.path + "/grains.graphml");
   // A fork and a join, a node per thread: 3 chunks and 2 chunks.
   EXPECT_EQ(count(g, "<node "), 4u) << g;
-  EXPECT_NE(g.find("<node id=\"g.L0.t0\"><data key=\"grain_type\">chunks</data>"
-                   "<data key=\"grains\">3</data><data key=\"exec_cycles\">46</data>"),
-            std::string::npos)
+  EXPECT_NE(
+      g.find(
+          "<node id=\"g.L0.t0\"><data key=\"grain_type\">chunks</data>"
+          "<data key=\"grains\">3</data><data key=\"exec_cycles\">46</data>"),
+      std::string::npos)
       << g;
   EXPECT_EQ(count(g, ">creation<"), 2u);
   EXPECT_EQ(count(g, ">synchronization<"), 2u);
@@ -141,7 +146,8 @@ TEST(GraphScale, Otf2ArchiveWritten) {
     writeOtf2(*run, out, "trace");
     ADD_FAILURE() << "a second archive over the first was written";
   } catch (const Error &e) {
-    EXPECT_NE(std::string(e.what()).find("trace.otf2"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("trace.otf2"), std::string::npos)
+        << e.what();
   }
 }
 
@@ -152,8 +158,9 @@ TEST(GraphScale, NumberFormatting) {
     // jnumRound(v, n) writes the number jnum(round(v, n)) wrote, without
     // formatting a double: values of every size, halves, negatives.
     OutFile f(fast), s(slow);
-    std::vector<double> vs = {0.0, 1.5, 123.4564, 123.4565001, 2.0005, -2.5,
-                              0.0004, 1e6, 1234567.891, 1e16, 0.001, 99.9995};
+    std::vector<double> vs = {0.0,         1.5,  123.4564, 123.4565001,
+                              2.0005,      -2.5, 0.0004,   1e6,
+                              1234567.891, 1e16, 0.001,    99.9995};
     uint64_t x = 88172645463325252ull;
     for (int i = 0; i < 20000; i++) { // xorshift: microseconds up to hours
       x ^= x << 13, x ^= x >> 7, x ^= x << 17;
@@ -162,7 +169,8 @@ TEST(GraphScale, NumberFormatting) {
     for (int n : {3, 4})
       for (double v : vs) {
         f.jnumRound(v, n) << '\n';
-        s.jnum(std::nearbyint(v * (n == 3 ? 1e3 : 1e4)) / (n == 3 ? 1e3 : 1e4)) << '\n';
+        s.jnum(std::nearbyint(v * (n == 3 ? 1e3 : 1e4)) / (n == 3 ? 1e3 : 1e4))
+            << '\n';
       }
     f.close();
     s.close();

@@ -19,10 +19,8 @@
 namespace gcg {
 
 const Threshold Thresholds[P_COUNT] = {
-    {"parallel_benefit", '<', 1.0},
-    {"sibling_work_balance", '>', 2.0},
-    {"chunk_work_balance", '>', 2.0},
-    {"chunk_work_cpu_balance", '>', 2.0},
+    {"parallel_benefit", '<', 1.0},   {"sibling_work_balance", '>', 2.0},
+    {"chunk_work_balance", '>', 2.0}, {"chunk_work_cpu_balance", '>', 2.0},
     {"work_deviation", '>', 2.0},
 };
 
@@ -152,7 +150,8 @@ Analysis::Analysis(const ProcessDir &pd, const Baseline *base)
   uint64_t bytes = 0;
   for (int th : pd.threads) {
     struct stat st;
-    if (stat((pd.dir + "/thread-" + std::to_string(th) + ".bin").c_str(), &st) == 0)
+    if (stat((pd.dir + "/thread-" + std::to_string(th) + ".bin").c_str(),
+             &st) == 0)
       bytes += st.st_size;
   }
   chunks.reserve(bytes / RecordBytes);
@@ -248,7 +247,7 @@ void Analysis::closeChunk(Frame &fr, bool has, uint64_t t) {
 void Analysis::readThread(int th, ThreadReader &rd) {
   std::vector<Frame> frames; // implicit tasks this thread is in, innermost last
   frames.reserve(16);
-  std::unordered_map<uint64_t, uint64_t> loopSeq; // task id -> loops begun
+  std::unordered_map<uint64_t, uint64_t> loopSeq;  // task id -> loops begun
   std::unordered_map<uint64_t, uint64_t> segStart; // task -> running since
   struct Wait {
     uint64_t task, begin;
@@ -293,7 +292,8 @@ void Analysis::readThread(int th, ThreadReader &rd) {
         // (the creation time, when measured).
         double cr = r.creation;
         int64_t span = int64_t(t - starts[fr.chunk]);
-        ends[fr.chunk] = (cr >= 0 && cr <= double(span)) ? t - uint64_t(int64_t(cr)) : t;
+        ends[fr.chunk] =
+            (cr >= 0 && cr <= double(span)) ? t - uint64_t(int64_t(cr)) : t;
       }
       if (fr.loop < 0) // a chunk of a loop not seen to begin
         fr.loop = newLoop(2, uint64_t(th), fr.task, loops.size());
@@ -367,7 +367,8 @@ void Analysis::readThread(int th, ThreadReader &rd) {
     case R_PARALLEL_BEGIN: {
       // Where the region started: the chunk its encountering (implicit)
       // task was running, if any (for lineages).
-      int64_t ch = !frames.empty() && frames.back().task == b ? frames.back().chunk : -1;
+      int64_t ch =
+          !frames.empty() && frames.back().task == b ? frames.back().chunk : -1;
       Region reg{t, b, c, ch};
       auto it = regions.find(a);
       if (it == regions.end()) {
@@ -380,8 +381,9 @@ void Analysis::readThread(int th, ThreadReader &rd) {
     }
     case R_TASK_CREATE: {
       if ((a >> 40) - 1 != uint64_t(th) || a <= lastId)
-        throw Error("thread " + std::to_string(th) + "'s recording names task " +
-                    hexStr(a) + " out of order: not a recording of this "
+        throw Error("thread " + std::to_string(th) +
+                    "'s recording names task " + hexStr(a) +
+                    " out of order: not a recording of this "
                     "grainchunk-record");
       lastId = a;
       if (t < lastCreate) // the thread's clock went back: sort later
@@ -394,7 +396,9 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       T.codeptr.push_back(c);
       T.flags.push_back(d);
       T.thread.push_back(th);
-      T.ctx.push_back(!frames.empty() && frames.back().task == b ? frames.back().chunk : -1);
+      T.ctx.push_back(!frames.empty() && frames.back().task == b
+                          ? frames.back().chunk
+                          : -1);
       T.creator.push_back(running);
       break;
     }
@@ -506,8 +510,9 @@ void Analysis::orderTasks() {
   } else {
     for (size_t k = 0; k < n; k++)
       T.order.push_back(uint32_t(k));
-    std::stable_sort(T.order.begin(), T.order.end(),
-                     [&](uint32_t x, uint32_t y) { return T.create[x] < T.create[y]; });
+    std::stable_sort(
+        T.order.begin(), T.order.end(),
+        [&](uint32_t x, uint32_t y) { return T.create[x] < T.create[y]; });
   }
 }
 
@@ -550,7 +555,9 @@ void Analysis::taskloopTasks() {
     // bisect_right(lst, (create, inf, inf)) - 1, and Python's
     // lst[:max(j, 0) + 1].
     size_t cnt = std::upper_bound(lst.begin(), lst.end(), T.create[k],
-                                  [](uint64_t v, const auto &x) { return v < std::get<0>(x); }) -
+                                  [](uint64_t v, const auto &x) {
+                                    return v < std::get<0>(x);
+                                  }) -
                  lst.begin();
     long j = long(cnt) - 1;
     size_t upto = size_t(std::max(j, 0L)) + 1;
@@ -564,7 +571,8 @@ void Analysis::taskloopTasks() {
     T.codeptr[kv.first] = kv.second;
 }
 
-static bool endsWithAny(const std::string &s, std::initializer_list<const char *> xs) {
+static bool endsWithAny(const std::string &s,
+                        std::initializer_list<const char *> xs) {
   for (const char *x : xs) {
     size_t n = std::strlen(x);
     if (s.size() >= n && s.compare(s.size() - n, n, x) == 0)
@@ -619,7 +627,8 @@ void Analysis::finish() {
       if (lp.keyKind == 0) {
         auto r = regions.find(lp.k0);
         if (r != regions.end())
-          fn = siteFunction(regionList[r->second].codeptr, regionList[r->second].enc);
+          fn = siteFunction(regionList[r->second].codeptr,
+                            regionList[r->second].enc);
       }
     }
     lp.fn = fn;
@@ -801,14 +810,16 @@ void Analysis::finishTasks() {
     std::vector<uint64_t>().swap(T.waitTask);
     T.wBegin.swap(T.waitBegin);
     T.wTime.swap(T.waitTime);
-    groupBy<uint64_t, int64_t, int>(wslot, slots, T.waitOff, T.wBegin, T.wTime, nullptr);
+    groupBy<uint64_t, int64_t, int>(wslot, slots, T.waitOff, T.wBegin, T.wTime,
+                                    nullptr);
   }
   // A child joins at its parent's first wait that begins after the child
   // was created (taskwait, taskgroup end, barrier).
   T.joinsAt.resize(n);
   for (size_t k = 0; k < n; k++) {
     int64_t p = T.pslot[k];
-    auto b = T.wBegin.begin() + T.waitOff[p], e = T.wBegin.begin() + T.waitOff[p + 1];
+    auto b = T.wBegin.begin() + T.waitOff[p],
+         e = T.wBegin.begin() + T.waitOff[p + 1];
     T.joinsAt[k] = uint32_t(std::lower_bound(b, e, T.create[k]) - b);
   }
 }
@@ -855,7 +866,8 @@ void Analysis::metrics() {
       }
       T.overhead[p] = known ? jw + s : NAN;
     }
-    double per = jw / double(hi - lo); // waits only: the creation part cancels out
+    double per =
+        jw / double(hi - lo); // waits only: the creation part cancels out
     for (int64_t j = lo; j < hi; j++) {
       uint32_t k = T.kids[j];
       T.sync[k] = std::isnan(cr[k]) ? NAN : per;
@@ -901,7 +913,8 @@ void Analysis::metrics() {
       if (std::isnan(w) || !lin)
         continue;
       auto it = baseline->tasks.find(*lin);
-      if (it != baseline->tasks.end() && it->second != 0 && !std::isnan(it->second))
+      if (it != baseline->tasks.end() && it->second != 0 &&
+          !std::isnan(it->second))
         T.deviation[k] = w / it->second;
     }
   }
@@ -1023,7 +1036,8 @@ void Analysis::chunkMetricsPass() {
       continue;
     if (!std::isnan(lp.cwb) && lp.cwb > Thresholds[P_CHUNK_WORK_BALANCE].value)
       lp.flagged[P_CHUNK_WORK_BALANCE] = nn;
-    if (!std::isnan(lp.cpu) && lp.cpu > Thresholds[P_CHUNK_WORK_CPU_BALANCE].value)
+    if (!std::isnan(lp.cpu) &&
+        lp.cpu > Thresholds[P_CHUNK_WORK_CPU_BALANCE].value)
       lp.flagged[P_CHUNK_WORK_CPU_BALANCE] = nn;
   }
   baseInstance.assign(loops.size(), nullptr);
@@ -1065,8 +1079,9 @@ double Analysis::chunkDeviation(int li, uint64_t lo, uint64_t up, bool has,
   if (!baseline || !has || !baseInstance[li])
     return NAN;
   int64_t base;
-  if (!Baseline::chunkWork(*static_cast<const Baseline::Instance *>(baseInstance[li]),
-                           lo, up, base) ||
+  if (!Baseline::chunkWork(
+          *static_cast<const Baseline::Instance *>(baseInstance[li]), lo, up,
+          base) ||
       base == 0)
     return NAN;
   return work / double(base);
@@ -1098,7 +1113,8 @@ GrainMetrics Analysis::chunkMetrics(size_t i) const {
   m.pb = cost > 0 ? m.work / cost : NAN;
   m.cwb = lp.cwb;
   m.cpu = lp.cpu;
-  m.dev = chunkDeviation(lp.index, chunks.lower[i], chunks.upper[i], m.hasWork, m.work);
+  m.dev = chunkDeviation(lp.index, chunks.lower[i], chunks.upper[i], m.hasWork,
+                         m.work);
   m.problems = problems(m);
   return m;
 }
@@ -1136,8 +1152,8 @@ uint64_t Analysis::lastInstant() const {
 // A grain's lineage names it the same way in two runs of the program,
 // whatever the team sizes, so that its twin in a one-thread run can be
 // found (work_deviation; the prototype's lineage and chunk_lineage keys):
-//   region         <context>/p<its code's file:line>#<k-th such region in the context>
-//   loop instance  <region>/L<n-th worksharing loop of the region>
+//   region         <context>/p<its code's file:line>#<k-th such region in the
+//   context> loop instance  <region>/L<n-th worksharing loop of the region>
 //   chunk          <loop instance>:<first>-<last iteration>
 //   task           <creating chunk>>t<k>, <region>>t<k> or >t<k> (the
 //                  initial task), then .<child number> per generation
@@ -1280,7 +1296,8 @@ std::optional<std::string> Analysis::taskLineage(size_t k) {
     k = size_t(T.pslot[k]);
   }
   auto it = tlin.find(k);
-  std::optional<std::string> base = it != tlin.end() ? it->second : rootLineage(k);
+  std::optional<std::string> base =
+      it != tlin.end() ? it->second : rootLineage(k);
   if (tlin.size() > 65536)
     tlin.clear();
   tlin[k] = base;
@@ -1328,7 +1345,8 @@ Baseline::Baseline(Analysis &an) {
       continue;
     std::vector<size_t> ord(in.lo.size());
     std::iota(ord.begin(), ord.end(), 0);
-    std::stable_sort(ord.begin(), ord.end(), [&](size_t x, size_t y) { return in.lo[x] < in.lo[y]; });
+    std::stable_sort(ord.begin(), ord.end(),
+                     [&](size_t x, size_t y) { return in.lo[x] < in.lo[y]; });
     Instance s;
     for (size_t k : ord) {
       s.lo.push_back(in.lo[k]);

@@ -18,9 +18,9 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
-#include <tuple>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -73,7 +73,7 @@ struct Loop {
   uint32_t sched = 0;
   bool hasBegin = false, hasEnd = false;
   uint64_t begin = 0, end = 0;
-  std::string fn, loc; // its name
+  std::string fn, loc;       // its name
   std::vector<Share> shares; // threads, in the order met
   int64_t maxWork = 0;
   double cwb = NAN, cpu = NAN;
@@ -167,7 +167,7 @@ public:
   Counter taskFlagged;
   int64_t taskPbNa = 0;
   std::vector<double> deviations;
-  uint64_t lastRecord = 0; // the latest record time (where it ends)
+  uint64_t lastRecord = 0;            // the latest record time (where it ends)
   std::vector<std::string> readNotes; // threads whose file ended early
 
   std::vector<Region> regionList;
@@ -219,7 +219,8 @@ private:
 
   double tpn = 1.0;
   bool createsInOrder = true;
-  std::unordered_map<uint64_t, std::vector<std::tuple<uint64_t, uint64_t, uint64_t>>>
+  std::unordered_map<uint64_t,
+                     std::vector<std::tuple<uint64_t, uint64_t, uint64_t>>>
       taskloops;
   std::vector<uint64_t> taskloopOrder;
   std::unordered_map<uint64_t, std::string> context;
@@ -228,16 +229,20 @@ private:
   std::vector<std::string> ilin;
   std::unordered_map<uint64_t, std::optional<std::string>> rlin;
   std::unordered_map<size_t, std::optional<std::string>> tlin;
-  std::vector<std::optional<uint64_t>> oneMaker; // regions whose root tasks one task made
+  std::vector<std::optional<uint64_t>>
+      oneMaker; // regions whose root tasks one task made
   // Per loop: its baseline instance (or null), for work_deviation.
   std::vector<const void *> baseInstance;
   struct LoopKeyHash {
-    size_t operator()(const std::tuple<int, uint64_t, uint64_t, uint64_t> &k) const {
-      return std::hash<uint64_t>()(std::get<1>(k) * 1000003u ^ std::get<2>(k) * 31u ^
-                                   std::get<3>(k) ^ uint64_t(std::get<0>(k)) << 60);
+    size_t
+    operator()(const std::tuple<int, uint64_t, uint64_t, uint64_t> &k) const {
+      return std::hash<uint64_t>()(std::get<1>(k) * 1000003u ^
+                                   std::get<2>(k) * 31u ^ std::get<3>(k) ^
+                                   uint64_t(std::get<0>(k)) << 60);
     }
   };
-  std::unordered_map<std::tuple<int, uint64_t, uint64_t, uint64_t>, int, LoopKeyHash>
+  std::unordered_map<std::tuple<int, uint64_t, uint64_t, uint64_t>, int,
+                     LoopKeyHash>
       loopKeys;
 };
 

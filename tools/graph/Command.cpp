@@ -28,7 +28,8 @@ const char *const Version = "0.1";
 const char *const HelpText =
     "usage: grainchunk-graph [-o DIR] [options] -- PROGRAM [ARGS...]\n"
     "\n"
-    "Run an OpenMP program under grainchunk's recording tool and write grains.csv,\n"
+    "Run an OpenMP program under grainchunk's recording tool and write "
+    "grains.csv,\n"
     "loops.csv, grains.graphml, trace.json, trace.otf2, timeline.svg and a\n"
     "per-loop summary.\n"
     "\n"
@@ -39,33 +40,44 @@ const char *const HelpText =
     "  -h, --help            show this help message and exit\n"
     "  --version             show program's version number and exit\n"
     "  -o OUT, --out OUT     output directory\n"
-    "  --from-raw DIR        analyse a recording instead of running (a process\n"
-    "                        directory or a directory of them; may be repeated)\n"
+    "  --from-raw DIR        analyse a recording instead of running (a "
+    "process\n"
+    "                        directory or a directory of them; may be "
+    "repeated)\n"
     "  --no-ext              record with the standard OMPT events only (no\n"
     "                        extension events)\n"
     "  --keep-raw            keep the raw recording (OUT/raw)\n"
-    "  --tool TOOL           the recording tool library (default: found next to\n"
+    "  --tool TOOL           the recording tool library (default: found next "
+    "to\n"
     "                        this command)\n"
     "  --outputs LIST        which files to write, comma-separated, from\n"
     "                        csv,graphml,trace,svg,otf2 (default: all; the\n"
-    "                        summary, loops.csv and run.json are always written)\n"
-    "  --max-trace-grains N  trace.json has every grain up to N grains (default\n"
-    "                        250000; chrome://tracing fails near 256 MB), above\n"
-    "                        it one event per loop instance and thread and per\n"
-    "                        task creation site and thread (trace.otf2 has every\n"
+    "                        summary, loops.csv and run.json are always "
+    "written)\n"
+    "  --max-trace-grains N  trace.json has every grain up to N grains "
+    "(default\n"
+    "                        250000; chrome://tracing fails near 256 MB), "
+    "above\n"
+    "                        it one event per loop instance and thread and "
+    "per\n"
+    "                        task creation site and thread (trace.otf2 has "
+    "every\n"
     "                        grain); N may be 'all'\n"
     "  --max-graph-grains N  grains.graphml has every grain up to N grains\n"
-    "                        (default 25000), above it a node per loop instance\n"
+    "                        (default 25000), above it a node per loop "
+    "instance\n"
     "                        and thread and per group of tasks (one\n"
     "                        generation, join point and creation site)\n"
     "  --max-csv-grains N    grains.csv is written up to N grains (default\n"
-    "                        250000) unless --outputs names csv; loops.csv has\n"
+    "                        250000) unless --outputs names csv; loops.csv "
+    "has\n"
     "                        every loop instance and thread\n"
     "  --baseline            run the program once more on one thread first\n"
     "                        (OMP_THREAD_LIMIT=1; its output goes to\n"
     "                        OUT/baseline.out) for work_deviation\n"
     "  --baseline-from-raw DIR\n"
-    "                        take work_deviation's one-thread run from a recording\n";
+    "                        take work_deviation's one-thread run from a "
+    "recording\n";
 
 bool parseOptions(int argc, char **argv, Options &o) {
   std::string outputs = "csv,graphml,trace,svg,otf2";
@@ -109,7 +121,8 @@ bool parseOptions(int argc, char **argv, Options &o) {
       return false;
     } else if (name == "-o" || name == "--out") {
       o.out = value(a, "-o/--out", eq);
-    } else if (name.compare(0, 2, "-o") == 0 && name.size() > 2 && name[1] == 'o') {
+    } else if (name.compare(0, 2, "-o") == 0 && name.size() > 2 &&
+               name[1] == 'o') {
       o.out = name.substr(2);
     } else if (name == "--from-raw") {
       o.fromRaw.push_back(value(a, "--from-raw", eq));
@@ -133,7 +146,8 @@ bool parseOptions(int argc, char **argv, Options &o) {
     } else if (name == "--baseline-from-raw") {
       o.baselineFromRaw = value(a, "--baseline-from-raw", eq);
     } else {
-      throw Error("unrecognized argument " + a + " (see grainchunk-graph --help)");
+      throw Error("unrecognized argument " + a +
+                  " (see grainchunk-graph --help)");
     }
   }
   for (; i < argc; i++)
@@ -146,7 +160,8 @@ bool parseOptions(int argc, char **argv, Options &o) {
       e = outputs.size();
     std::string w = outputs.substr(b, e - b);
     if (!w.empty()) {
-      if (std::find(OutputNames.begin(), OutputNames.end(), w) == OutputNames.end())
+      if (std::find(OutputNames.begin(), OutputNames.end(), w) ==
+          OutputNames.end())
         bad += (bad.empty() ? "" : ",") + w;
       else
         o.outputs.push_back(w);
@@ -159,7 +174,8 @@ bool parseOptions(int argc, char **argv, Options &o) {
     throw Error("--baseline runs the program: with --from-raw, use "
                 "--baseline-from-raw DIR");
   if (o.fromRaw.empty() && o.cmd.empty())
-    throw Error("no program given (grainchunk-graph -o DIR -- PROGRAM ARGS...)");
+    throw Error(
+        "no program given (grainchunk-graph -o DIR -- PROGRAM ARGS...)");
   return true;
 }
 
@@ -180,7 +196,8 @@ std::string toolPath() {
                                here + "/../lib/libgrainchunk-record.so"})
     if (exists(c))
       return realPath(c);
-  throw Error("libgrainchunk-record.so not found next to " + here + " or in ../lib");
+  throw Error("libgrainchunk-record.so not found next to " + here +
+              " or in ../lib");
 }
 
 /// Creates an empty directory for a recording (removing an earlier one the
@@ -219,15 +236,18 @@ Written writeOutputs(Run &run, const Options &o, OutputDir &dir) {
   std::string err;
   Written out;
   uint64_t grains = run.grains();
-  bool otf2 = std::find(o.outputs.begin(), o.outputs.end(), "otf2") != o.outputs.end();
+  bool otf2 =
+      std::find(o.outputs.begin(), o.outputs.end(), "otf2") != o.outputs.end();
   auto over = [&](uint64_t cap) {
-    return std::to_string(grains) + " grains, above the cap of " + std::to_string(cap);
+    return std::to_string(grains) + " grains, above the cap of " +
+           std::to_string(cap);
   };
   for (const std::string &w : o.outputs) {
     if (w == "csv" && grains > o.caps.csv && !o.outputsGiven) {
       out.leftOut.push_back(
-          {"grains.csv", "not written: " + over(o.caps.csv) +
-                             "; loops.csv has every loop instance and thread",
+          {"grains.csv",
+           "not written: " + over(o.caps.csv) +
+               "; loops.csv has every loop instance and thread",
            "--outputs csv or --max-csv-grains " + std::to_string(grains) +
                " writes it"});
       continue;
@@ -252,10 +272,11 @@ Written writeOutputs(Run &run, const Options &o, OutputDir &dir) {
       if (grains > o.caps.graph) {
         writeGraphmlAggregated(run, path);
         out.leftOut.push_back(
-            {file, "aggregated: " + over(o.caps.graph) +
-                       "; a node per loop instance and thread and per group of "
-                       "tasks (same generation, join point and creation "
-                       "site)",
+            {file,
+             "aggregated: " + over(o.caps.graph) +
+                 "; a node per loop instance and thread and per group of "
+                 "tasks (same generation, join point and creation "
+                 "site)",
              "--max-graph-grains " + std::to_string(grains) +
                  " writes every grain"});
       } else {
@@ -265,11 +286,12 @@ Written writeOutputs(Run &run, const Options &o, OutputDir &dir) {
       if (grains > o.caps.trace) {
         writeTraceAggregated(run, path);
         out.leftOut.push_back(
-            {file, "aggregated: " + over(o.caps.trace) +
-                       "; an event per loop instance and thread and per task "
-                       "creation site and thread; " +
-                       (otf2 ? "trace.otf2 has every grain"
-                             : "--outputs otf2 writes trace.otf2 with every grain"),
+            {file,
+             "aggregated: " + over(o.caps.trace) +
+                 "; an event per loop instance and thread and per task "
+                 "creation site and thread; " +
+                 (otf2 ? "trace.otf2 has every grain"
+                       : "--outputs otf2 writes trace.otf2 with every grain"),
              "--max-trace-grains " + std::to_string(grains) +
                  " writes every grain (too large for chrome://tracing)"});
       } else {
@@ -287,7 +309,8 @@ Written writeOutputs(Run &run, const Options &o, OutputDir &dir) {
   return out;
 }
 
-void writeSummary(Run &run, const Options &o, OutputDir &dir, const Written &w) {
+void writeSummary(Run &run, const Options &o, OutputDir &dir,
+                  const Written &w) {
   (void)o;
   std::string text = summary(run) + leftOutText(w.leftOut), err;
   if (!dir.claim("summary.txt", err) || !dir.claim("run.json", err))
@@ -314,7 +337,8 @@ static std::vector<std::string> rawInside(const Options &o) {
   for (const std::string &r : raws) {
     std::string p = realPath(r);
     if (p.compare(0, out.size(), out) == 0 && p.size() > out.size())
-      keep.push_back(p.substr(out.size(), p.find('/', out.size()) - out.size()));
+      keep.push_back(
+          p.substr(out.size(), p.find('/', out.size()) - out.size()));
   }
   return keep;
 }
@@ -339,7 +363,8 @@ int runCommand(const Options &o) {
     throw Error(err);
   if (running && std::getenv("OMP_TOOL_LIBRARIES") &&
       *std::getenv("OMP_TOOL_LIBRARIES"))
-    std::cerr << "grainchunk-graph: OMP_TOOL_LIBRARIES was set; recording replaces it\n";
+    std::cerr << "grainchunk-graph: OMP_TOOL_LIBRARIES was set; recording "
+                 "replaces it\n";
   if (running && o.tool.empty())
     toolPath(); // not found: say so before the program runs
   // As one rank of an MPI job, every rank records into OUT/raw and rank 0
@@ -364,16 +389,18 @@ int runCommand(const Options &o) {
     baseRaw = dir.path("raw-baseline");
     freshDir(baseRaw);
     std::string bo = dir.path("baseline.out");
-    std::cerr << "grainchunk-graph: baseline run on one thread (OMP_THREAD_LIMIT=1), "
-                 "output in "
-              << bo << std::endl;
+    std::cerr
+        << "grainchunk-graph: baseline run on one thread (OMP_THREAD_LIMIT=1), "
+           "output in "
+        << bo << std::endl;
     int fd = open(bo.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0)
       throw Error("cannot write " + bo + ": " + std::strerror(errno));
     int nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
     int st;
     try {
-      st = recordProgram(o, baseRaw, {{"OMP_NUM_THREADS", "1"}, {"OMP_THREAD_LIMIT", "1"}},
+      st = recordProgram(o, baseRaw,
+                         {{"OMP_NUM_THREADS", "1"}, {"OMP_THREAD_LIMIT", "1"}},
                          nul, fd, fd);
     } catch (...) {
       close(fd);
@@ -383,7 +410,8 @@ int runCommand(const Options &o) {
     close(fd);
     close(nul);
     if (st != 0)
-      std::cerr << "grainchunk-graph: the baseline run exited with " << st << "\n";
+      std::cerr << "grainchunk-graph: the baseline run exited with " << st
+                << "\n";
   }
   int status = 0;
   std::vector<std::string> raws = o.fromRaw;

@@ -26,7 +26,7 @@ struct Options {
   bool noExt = false, keepRaw = false, baseline = false;
   std::string tool;
   std::vector<std::string> outputs; // csv, graphml, trace, svg, otf2
-  bool outputsGiven = false;         // --outputs named them
+  bool outputsGiven = false;        // --outputs named them
   Caps caps;
   std::string baselineFromRaw;
   std::vector<std::string> cmd;

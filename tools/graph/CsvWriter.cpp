@@ -37,8 +37,9 @@ void writeCsv(Run &run, const std::string &path) {
   for (size_t p = 0; p < run.procs.size(); p++) {
     Analysis &an = *run.procs[p];
     const ProcessDir &pd = an.proc;
-    std::string head = (pd.pid >= 0 ? std::to_string(pd.pid) : std::string("NA")) +
-                       "," + Run::rankText(pd) + ",";
+    std::string head =
+        (pd.pid >= 0 ? std::to_string(pd.pid) : std::string("NA")) + "," +
+        Run::rankText(pd) + ",";
     std::string pre = run.prefix(p);
     // Per loop: its columns that do not change from chunk to chunk.
     std::vector<std::string> loopCols;
@@ -77,7 +78,9 @@ void writeCsv(Run &run, const std::string &path) {
       o.u(ch.lower[i]) << ',';
       o.u(ch.upper[i]) << ',';
       uint8_t fl = ch.flags[i];
-      o << ((fl & CH_LAST_ITER_KNOWN) ? ((fl & CH_LAST_ITER) ? "1" : "0") : "NA") << ',';
+      o << ((fl & CH_LAST_ITER_KNOWN) ? ((fl & CH_LAST_ITER) ? "1" : "0")
+                                      : "NA")
+        << ',';
       int64_t tn = an.threadNum(i);
       if (tn >= 0)
         o.i(tn);

@@ -65,15 +65,22 @@ struct Writer {
 };
 } // namespace
 
-static const char *const Keys[][2] = {
-    {"grain_type", "string"},        {"problems", "string"},
-    {"exec_cycles", "double"},       {"creation_cycles", "double"},
-    {"work_cycles", "double"},       {"parallel_benefit", "double"},
-    {"sibling_work_balance", "double"}, {"chunk_work_balance", "double"},
-    {"chunk_work_cpu_balance", "double"}, {"work_deviation", "double"},
-    {"cpu_id", "int"},               {"source_location", "string"},
-    {"first_iteration", "long"},     {"last_iteration", "long"},
-    {"label", "string"},             {"problem", "boolean"}};
+static const char *const Keys[][2] = {{"grain_type", "string"},
+                                      {"problems", "string"},
+                                      {"exec_cycles", "double"},
+                                      {"creation_cycles", "double"},
+                                      {"work_cycles", "double"},
+                                      {"parallel_benefit", "double"},
+                                      {"sibling_work_balance", "double"},
+                                      {"chunk_work_balance", "double"},
+                                      {"chunk_work_cpu_balance", "double"},
+                                      {"work_deviation", "double"},
+                                      {"cpu_id", "int"},
+                                      {"source_location", "string"},
+                                      {"first_iteration", "long"},
+                                      {"last_iteration", "long"},
+                                      {"label", "string"},
+                                      {"problem", "boolean"}};
 
 static void header(OutFile &o, bool aggregated) {
   o << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -156,11 +163,13 @@ void writeGraphml(Run &run, const std::string &path) {
     Tasks &T = an.tasks;
     size_t n = T.size();
     for (int nodes = 1; nodes >= 0; nodes--) {
-      for (uint32_t k0 : T.order) { // parents in the order their first child was made
+      for (uint32_t k0 :
+           T.order) { // parents in the order their first child was made
         if (T.childNumber[k0])
           continue;
         int64_t ps = T.pslot[k0];
-        std::string pname = (size_t(ps) < n ? "t" : "i") + std::to_string(T.slotId[ps]);
+        std::string pname =
+            (size_t(ps) < n ? "t" : "i") + std::to_string(T.slotId[ps]);
         std::string prev = size_t(ps) < n ? pre + pname : "";
         // The children by join point (creation order within each).
         std::map<uint32_t, std::vector<uint32_t>> byJoin;
@@ -168,7 +177,8 @@ void writeGraphml(Run &run, const std::string &path) {
           byJoin[T.joinsAt[T.kids[j]]].push_back(T.kids[j]);
         for (auto &[jn, group] : byJoin) {
           for (uint32_t k : group) {
-            std::string f = pre + "f." + pname + "." + std::to_string(T.childNumber[k]);
+            std::string f =
+                pre + "f." + pname + "." + std::to_string(T.childNumber[k]);
             std::string t = taskId(run, p, k);
             if (nodes) {
               o << "    <node id=\"" << htmlEscape(f)
@@ -272,11 +282,13 @@ void writeGraphmlAggregated(Run &run, const std::string &path) {
       bool explicitParent = size_t(ps) < n && groupOf[ps] != UINT32_MAX;
       if (explicitParent)
         gen = {groups[groupOf[ps]].root, groups[groupOf[ps]].depth};
-      auto key = std::make_tuple(gen.first, gen.second, T.joinsAt[k], T.codeptr[k]);
+      auto key =
+          std::make_tuple(gen.first, gen.second, T.joinsAt[k], T.codeptr[k]);
       auto it = byKey.find(key);
       if (it == byKey.end()) {
         it = byKey.emplace(key, uint32_t(groups.size())).first;
-        groups.push_back({gen.first, gen.second + 1, T.joinsAt[k], T.codeptr[k], k});
+        groups.push_back(
+            {gen.first, gen.second + 1, T.joinsAt[k], T.codeptr[k], k});
         auto &kids = children[gen];
         if (kids.empty())
           gens.push_back(gen);
@@ -303,11 +315,11 @@ void writeGraphmlAggregated(Run &run, const std::string &path) {
         << "\"><data key=\"grain_type\">tasks</data>";
       sums(G.count, true, G.exec, G.work);
       o << "<data key=\"cpu_id\">";
-      o.i(T.thread[G.first]) << "</data><data key=\"label\">"
-                             << htmlEscape(std::to_string(G.count) + " x " + name)
-                             << "</data><data key=\"source_location\">"
-                             << htmlEscape(an.maps.get(G.site).second)
-                             << "</data></node>\n";
+      o.i(T.thread[G.first])
+          << "</data><data key=\"label\">"
+          << htmlEscape(std::to_string(G.count) + " x " + name)
+          << "</data><data key=\"source_location\">"
+          << htmlEscape(an.maps.get(G.site).second) << "</data></node>\n";
       w.simpleNode(pre + "f.g" + std::to_string(g), "fork",
                    "fork " + genId({G.root, G.depth - 1}));
     }

@@ -80,8 +80,7 @@ RankInfo rankFromEnv() {
   return R;
 }
 
-bool findProgram(const std::string &Prog, std::string &Path,
-                 std::string &Err) {
+bool findProgram(const std::string &Prog, std::string &Path, std::string &Err) {
   auto Check = [&](const std::string &P, int &E) {
     struct stat St;
     if (::stat(P.c_str(), &St) != 0) {
@@ -253,9 +252,10 @@ bool mpiJobReady(const RankInfo &R, const std::string &RawDir, int TimeoutSec,
                  std::string &Err) {
   std::string Mark = RawDir + "/.job";
   if (R.Rank == 0)
-    return writeMark(Mark, jobLine(R) + "\n" +
-                               std::to_string(static_cast<long long>(nowSec())) +
-                               "\n",
+    return writeMark(Mark,
+                     jobLine(R) + "\n" +
+                         std::to_string(static_cast<long long>(nowSec())) +
+                         "\n",
                      Err);
   // Another rank: wait for rank 0's mark of this job. Without a job id, a
   // mark written more than a minute before this rank started is an earlier
@@ -284,8 +284,8 @@ bool mpiRankDone(const RankInfo &R, const std::string &RawDir, int Status,
                    std::to_string(Status) + "\n", Err);
 }
 
-void mpiWaitRanks(const RankInfo &R, const std::string &RawDir,
-                  int TimeoutSec, std::vector<int> &Missing) {
+void mpiWaitRanks(const RankInfo &R, const std::string &RawDir, int TimeoutSec,
+                  std::vector<int> &Missing) {
   double Start = nowSec();
   for (;;) {
     Missing.clear();

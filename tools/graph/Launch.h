@@ -63,8 +63,8 @@ bool mpiRankDone(const RankInfo &R, const std::string &RawDir, int Status,
                  std::string &Err);
 /// MPI (rank 0): waits up to TimeoutSec for every rank's mark; the ranks
 /// that did not mark, in Missing.
-void mpiWaitRanks(const RankInfo &R, const std::string &RawDir,
-                  int TimeoutSec, std::vector<int> &Missing);
+void mpiWaitRanks(const RankInfo &R, const std::string &RawDir, int TimeoutSec,
+                  std::vector<int> &Missing);
 
 } // namespace gcg
 

@@ -101,13 +101,13 @@ void writeLoopsCsv(Run &run, const std::string &path) {
   for (size_t p = 0; p < run.procs.size(); p++) {
     Analysis &an = *run.procs[p];
     const ProcessDir &pd = an.proc;
-    std::string head = (pd.pid >= 0 ? std::to_string(pd.pid) : std::string("NA")) +
-                       "," + Run::rankText(pd) + ",";
+    std::string head =
+        (pd.pid >= 0 ? std::to_string(pd.pid) : std::string("NA")) + "," +
+        Run::rankText(pd) + ",";
     std::vector<std::string> names;
     for (const Loop &lp : an.loops)
       names.push_back(csvField(an.loopName(lp.index)) + ",L" +
-                      std::to_string(lp.index) + "," + csvField(lp.loc) +
-                      ",");
+                      std::to_string(lp.index) + "," + csvField(lp.loc) + ",");
     for (const LoopThread &r : loopThreads(an, true)) {
       if (!r.chunks)
         continue;

@@ -35,7 +35,8 @@ std::string baseName(const std::string &p) {
 }
 
 static bool endsWith(const std::string &s, const std::string &x) {
-  return s.size() >= x.size() && s.compare(s.size() - x.size(), x.size(), x) == 0;
+  return s.size() >= x.size() &&
+         s.compare(s.size() - x.size(), x.size(), x) == 0;
 }
 static bool startsWith(const std::string &s, const std::string &x) {
   return s.compare(0, x.size(), x) == 0;
@@ -50,11 +51,13 @@ static bool startsWith(const std::string &s, const std::string &x) {
 // the host: __omp_offloading_<dev>_<file>_<mangled fn>_l<line>(_debug__);
 // task entries: .omp_task_entry.(.N). flang: <fn>..omp_par(.N).
 static const std::regex &outlinedSuffix() {
-  static const std::regex r(R"((\.omp_outlined|\.omp_task_entry|\.omp_task_privates_map|\.omp\.|_debug__|\.\.omp_par).*$)");
+  static const std::regex r(
+      R"((\.omp_outlined|\.omp_task_entry|\.omp_task_privates_map|\.omp\.|_debug__|\.\.omp_par).*$)");
   return r;
 }
 static const std::regex &offload() {
-  static const std::regex r(R"(^__omp_offloading_[0-9a-f]+_[0-9a-f]+_(.+)_l[0-9]+$)");
+  static const std::regex r(
+      R"(^__omp_offloading_[0-9a-f]+_[0-9a-f]+_(.+)_l[0-9]+$)");
   return r;
 }
 static const std::regex &cloneRe() {
@@ -81,7 +84,8 @@ std::string cxxName(std::string s) {
     }
   }
   int depth = 0;
-  for (size_t i = 0; i < s.size(); i++) { // a return type: up to a top-level space
+  for (size_t i = 0; i < s.size();
+       i++) { // a return type: up to a top-level space
     char ch = s[i];
     depth += (ch == '<' || ch == '(') ? 1 : (ch == '>' || ch == ')') ? -1 : 0;
     if (ch == ' ' && depth == 0 && !endsWith(s.substr(0, i), "operator")) {
@@ -97,8 +101,8 @@ std::string cxxStrip(std::string s) {
   if (endsWith(s, ">")) {
     size_t lt = s.find('<');
     // Python's s[:s.find("<")]: without a '<', all but the last character.
-    std::string head = lt == std::string::npos ? s.substr(0, s.size() - 1)
-                                               : s.substr(0, lt);
+    std::string head =
+        lt == std::string::npos ? s.substr(0, s.size() - 1) : s.substr(0, lt);
     if (!std::regex_search(head, op)) {
       int depth = 0;
       for (long i = long(s.size()) - 1; i >= 0; i--) {
@@ -254,8 +258,8 @@ std::vector<std::string> demangle(std::vector<std::string> out) {
 }
 
 static bool isDigits(const std::string &s) {
-  return !s.empty() &&
-         std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return !s.empty() && std::all_of(s.begin(), s.end(),
+                                   [](char c) { return c >= '0' && c <= '9'; });
 }
 
 std::pair<std::string, std::string> psourceLocation(const std::string &s) {
@@ -263,7 +267,8 @@ std::pair<std::string, std::string> psourceLocation(const std::string &s) {
   size_t b = 0;
   for (;;) {
     size_t e = s.find(';', b);
-    parts.push_back(s.substr(b, e == std::string::npos ? std::string::npos : e - b));
+    parts.push_back(
+        s.substr(b, e == std::string::npos ? std::string::npos : e - b));
     if (e == std::string::npos)
       break;
     b = e + 1;
@@ -318,7 +323,8 @@ void Maps::resolve(const std::vector<uint64_t> &ptrs) {
           auto &v = byObj[r.obj];
           if (v.empty())
             order.push_back(r.obj);
-          if (std::find_if(v.begin(), v.end(), [&](auto &x) { return x.first == p; }) == v.end())
+          if (std::find_if(v.begin(), v.end(),
+                           [&](auto &x) { return x.first == p; }) == v.end())
             v.push_back({p, p - b->second});
         }
         break;
@@ -327,7 +333,8 @@ void Maps::resolve(const std::vector<uint64_t> &ptrs) {
   std::string tool = which("addr2line");
   for (const std::string &obj : order) {
     auto &items = byObj[obj];
-    std::vector<std::pair<std::string, std::string>> names(items.size(), {"?", "?"});
+    std::vector<std::pair<std::string, std::string>> names(items.size(),
+                                                           {"?", "?"});
     if (!tool.empty()) {
       std::vector<std::string> argv = {tool, "-f", "-C", "-e", obj};
       // codeptr_ra is a return address: ask for the call (p-1).

@@ -89,11 +89,11 @@ void writeOtf2(Run &run, const std::string &dir, const std::string &name) {
       auto it = bySite.find(T.codeptr[k]);
       if (it == bySite.end()) {
         auto nl = an.taskName(k);
-        it = bySite
-                 .emplace(T.codeptr[k],
-                          regions.get(an.taskGrainName(k), nl.second,
-                                      RegionKind::Task))
-                 .first;
+        it =
+            bySite
+                .emplace(T.codeptr[k], regions.get(an.taskGrainName(k),
+                                                   nl.second, RegionKind::Task))
+                .first;
       }
       taskRegion[k] = it->second;
     }

@@ -54,10 +54,11 @@ void OutFile::close() {
 /// v's decimal digits, written backwards from end (two at a time);
 /// returns where they start.
 static char *digits(uint64_t v, char *end) {
-  static const char Pairs[] = "00010203040506070809101112131415161718192021222324"
-                              "25262728293031323334353637383940414243444546474849"
-                              "50515253545556575859606162636465666768697071727374"
-                              "75767778798081828384858687888990919293949596979899";
+  static const char Pairs[] =
+      "00010203040506070809101112131415161718192021222324"
+      "25262728293031323334353637383940414243444546474849"
+      "50515253545556575859606162636465666768697071727374"
+      "75767778798081828384858687888990919293949596979899";
   while (v >= 100) {
     unsigned r = unsigned(v % 100);
     v /= 100;
@@ -116,7 +117,8 @@ OutFile &OutFile::jnum(double v) {
   char b[40];
   if (!std::isfinite(v))
     return *this << "null";
-  if (v == std::floor(v) && std::fabs(v) < 1e15 && !(v == 0 && std::signbit(v))) {
+  if (v == std::floor(v) && std::fabs(v) < 1e15 &&
+      !(v == 0 && std::signbit(v))) {
     // An integral value (Python's repr: 123.0), without formatting a double.
     i(int64_t(v));
     return put(".0", 2);
@@ -180,12 +182,23 @@ std::string htmlEscape(const std::string &s) {
   o.reserve(s.size());
   for (char c : s)
     switch (c) {
-    case '&': o += "&amp;"; break;
-    case '<': o += "&lt;"; break;
-    case '>': o += "&gt;"; break;
-    case '"': o += "&quot;"; break;
-    case '\'': o += "&#x27;"; break;
-    default: o += c;
+    case '&':
+      o += "&amp;";
+      break;
+    case '<':
+      o += "&lt;";
+      break;
+    case '>':
+      o += "&gt;";
+      break;
+    case '"':
+      o += "&quot;";
+      break;
+    case '\'':
+      o += "&#x27;";
+      break;
+    default:
+      o += c;
     }
   return o;
 }

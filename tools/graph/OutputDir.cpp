@@ -20,8 +20,9 @@ namespace gcg {
 
 namespace {
 const char *const Manifest = ".grainchunk-graph";
-const char *const ManifestHead = "# grainchunk-graph result: the files it wrote "
-                                 "here (replaced by its next run)";
+const char *const ManifestHead =
+    "# grainchunk-graph result: the files it wrote "
+    "here (replaced by its next run)";
 
 std::string why(int E) { return std::strerror(E); }
 
@@ -181,7 +182,8 @@ bool OutputDir::open(const std::string &D, std::string &Err,
     }
   }
   std::string M = Dir + "/" + Manifest;
-  ManifestFd = ::open(M.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  ManifestFd =
+      ::open(M.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (ManifestFd < 0) {
     Err = "cannot write in the output directory " + Dir + ": " + why(errno);
     return false;

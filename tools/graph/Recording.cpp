@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-//===- Recording.cpp - grainchunk-graph's reader of recordings -------------===//
+//===- Recording.cpp - grainchunk-graph's reader of recordings
+//-------------===//
 //
 // Process-directory discovery, meta.txt parsing and the streaming reader of
 // thread files (see Recording.h and tools/grainchunk-record.c).
@@ -123,11 +124,11 @@ std::vector<ProcessDir> findProcesses(const std::string &raw) {
                 "program run under libomp, and exit normally?)");
   // One directory per process, in the order they started (their pids
   // where known, else by name).
-  std::stable_sort(out.begin(), out.end(),
-                   [](const ProcessDir &a, const ProcessDir &b) {
-                     int64_t ta = a.meta.num("ns0", 0), tb = b.meta.num("ns0", 0);
-                     return ta < tb;
-                   });
+  std::stable_sort(
+      out.begin(), out.end(), [](const ProcessDir &a, const ProcessDir &b) {
+        int64_t ta = a.meta.num("ns0", 0), tb = b.meta.num("ns0", 0);
+        return ta < tb;
+      });
   return out;
 }
 
@@ -254,7 +255,8 @@ bool ThreadReader::next(Record &r) {
   while (!done) {
     if (!fill(RecordBytes)) {
       if (len > pos)
-        note += std::string(note.empty() ? "" : "; ") + "a record cut short at the end of the file";
+        note += std::string(note.empty() ? "" : "; ") +
+                "a record cut short at the end of the file";
       done = true;
       break;
     }
@@ -280,7 +282,8 @@ bool ThreadReader::next(Record &r) {
     uint32_t kind = kd & 0x7f;
     if (kd & R_WIDE) {
       if (!fill(RecordBytes)) {
-        note += std::string(note.empty() ? "" : "; ") + "a wide record cut short at the end of the file";
+        note += std::string(note.empty() ? "" : "; ") +
+                "a wide record cut short at the end of the file";
         done = true;
         break;
       }
@@ -315,7 +318,8 @@ bool ThreadReader::next(Record &r) {
         throw Error("corrupt recording: a string of " + std::to_string(r.d) +
                     " bytes in " + path);
       if (!fill(nrec * RecordBytes)) {
-        note += std::string(note.empty() ? "" : "; ") + "a string record cut short at the end of the file";
+        note += std::string(note.empty() ? "" : "; ") +
+                "a string record cut short at the end of the file";
         done = true;
         break;
       }

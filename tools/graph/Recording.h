@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-//===- Recording.h - grainchunk-graph's reader of recordings ---------------===//
+//===- Recording.h - grainchunk-graph's reader of recordings
+//---------------===//
 //
 // The recording's format (a mirror of tools/grainchunk-record.c, which must
 // agree), finding the process directories of a recording, meta.txt, and a

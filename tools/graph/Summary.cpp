@@ -17,7 +17,8 @@
 
 namespace gcg {
 
-static std::string fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static std::string fmt(const char *f, ...)
+    __attribute__((format(printf, 1, 2)));
 static std::string fmt(const char *f, ...) {
   char b[512];
   va_list ap;
@@ -50,15 +51,18 @@ std::string summaryOf(Analysis &an) {
                     an.chunks.size(), an.tasks.size(), an.threads.size()));
   if (!gc && !anyExt)
     out.push_back(
-        "  stock build: a tool sees only the chunks libomp reports itself (the first "
-        "chunk per thread of a static loop, none in one-thread teams; dynamic chunks "
+        "  stock build: a tool sees only the chunks libomp reports itself (the "
+        "first "
+        "chunk per thread of a static loop, none in one-thread teams; dynamic "
+        "chunks "
         "all). For every chunk, build with grainchunk: clang -fopenmp "
         "$(grainchunk-config --cflags) ... $(grainchunk-config --ldflags)");
   std::string answer = meta.get("answer_dispatch", "0");
   if (!an.extChunk && answer != "3" && answer != "4" && answer != "5")
-    out.push_back("  the runtime answered " + answer +
-                  " to ompt_callback_dispatch: no chunk events at all (libomp 14 "
-                  "without grainchunk)");
+    out.push_back(
+        "  the runtime answered " + answer +
+        " to ompt_callback_dispatch: no chunk events at all (libomp 14 "
+        "without grainchunk)");
   std::string events;
   if (anyExt) {
     std::vector<std::string> ev;
@@ -78,9 +82,10 @@ std::string summaryOf(Analysis &an) {
   }
   out.push_back("  recorded with " + events);
   if (!an.extToolTime || !(an.extChunk || an.extTaskCreate)) {
-    out.push_back("  creation times: unmeasured (NA) - they need grainchunk's extension "
-                  "events 82/84 with a time function (83); parallel_benefit is NA "
-                  "where they are");
+    out.push_back(
+        "  creation times: unmeasured (NA) - they need grainchunk's extension "
+        "events 82/84 with a time function (83); parallel_benefit is NA "
+        "where they are");
   } else {
     size_t na = 0;
     for (double c : an.tasks.creation)
@@ -88,10 +93,11 @@ std::string summaryOf(Analysis &an) {
     for (double c : an.chunks.creation)
       na += std::isnan(c);
     if (na)
-      out.push_back(fmt("  creation times: unmeasured (NA) for %zu of %zu grains "
-                        "(the runtime reported 0: static chunks of code compiled "
-                        "without the plugin, after a thread's first)",
-                        na, an.nGrains()));
+      out.push_back(
+          fmt("  creation times: unmeasured (NA) for %zu of %zu grains "
+              "(the runtime reported 0: static chunks of code compiled "
+              "without the plugin, after a thread's first)",
+              na, an.nGrains()));
   }
   if (an.leftOut)
     out.push_back(fmt("  %lld chunks left out: reported ahead (a loop compiled "
@@ -104,10 +110,11 @@ std::string summaryOf(Analysis &an) {
                   " records dropped (disk full?), " +
                   meta.get("lost_threads", "None") + " threads unrecorded");
   if (!an.proc.complete)
-    out.push_back("  INCOMPLETE: the program ended without finishing the recording "
-                  "(crash, kill or _exit); its grains up to the end are analysed; "
-                  "the recording ends " +
-                  Run::endsAt(an));
+    out.push_back(
+        "  INCOMPLETE: the program ended without finishing the recording "
+        "(crash, kill or _exit); its grains up to the end are analysed; "
+        "the recording ends " +
+        Run::endsAt(an));
   for (const std::string &n : an.readNotes)
     out.push_back("  note: " + n + " (ignored)");
   const Baseline *b = an.baseline;
@@ -115,18 +122,21 @@ std::string summaryOf(Analysis &an) {
   if (b) {
     std::vector<double> d(an.deviations);
     std::sort(d.begin(), d.end());
-    std::string s = fmt("  work_deviation: against a run on %zu thread(s) (%zu grains): "
-                        "%zu of %zu grains matched by lineage",
-                        b->threads, b->grains, d.size(), an.nGrains());
+    std::string s =
+        fmt("  work_deviation: against a run on %zu thread(s) (%zu grains): "
+            "%zu of %zu grains matched by lineage",
+            b->threads, b->grains, d.size(), an.nGrains());
     if (!d.empty()) {
       s += fmt(", median %.2f, max %.2f", d[d.size() / 2], d.back());
-      s += fmt("; %zu above %g", size_t(std::count_if(d.begin(), d.end(),
-                                                       [&](double v) { return v > thr; })),
+      s += fmt("; %zu above %g",
+               size_t(std::count_if(d.begin(), d.end(),
+                                    [&](double v) { return v > thr; })),
                thr);
     }
     out.push_back(s);
     if (b->threads != 1)
-      out.push_back("  WARNING: the baseline recording ran on more than one thread");
+      out.push_back(
+          "  WARNING: the baseline recording ran on more than one thread");
   }
   // Loops by name, in the order the loops first ran.
   std::vector<std::string> order;
@@ -146,9 +156,10 @@ std::string summaryOf(Analysis &an) {
     }
     return m;
   };
-  std::stable_sort(order.begin(), order.end(), [&](const std::string &x, const std::string &y) {
-    return first(byName[x]) < first(byName[y]);
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](const std::string &x, const std::string &y) {
+                     return first(byName[x]) < first(byName[y]);
+                   });
   for (const std::string &nm : order) {
     const std::vector<int> &lps = byName[nm];
     std::map<int, int64_t> perThread;
@@ -170,13 +181,16 @@ std::string summaryOf(Analysis &an) {
       sum += double(v);
       mx = std::max(mx, double(v));
     }
-    double imb = !perThread.empty() && sum ? mx / (sum / double(perThread.size())) : NAN;
+    double imb =
+        !perThread.empty() && sum ? mx / (sum / double(perThread.size())) : NAN;
     std::string work;
     for (auto &[th, v] : perThread)
-      work += fmt("%st%d=%.3f", work.empty() ? "" : " ", th, double(v) / tpn / 1e6);
-    out.push_back(fmt("loop %s: %zu instance(s), %lld chunks; work per thread (ms) ",
-                      nm.c_str(), lps.size(), (long long)chunks) +
-                  work + fmt("; imbalance (max/mean) %.2f", imb));
+      work +=
+          fmt("%st%d=%.3f", work.empty() ? "" : " ", th, double(v) / tpn / 1e6);
+    out.push_back(
+        fmt("loop %s: %zu instance(s), %lld chunks; work per thread (ms) ",
+            nm.c_str(), lps.size(), (long long)chunks) +
+        work + fmt("; imbalance (max/mean) %.2f", imb));
     if (b) {
       int64_t here = 0, there = 0, matched = 0;
       for (int li : lps) {
@@ -193,22 +207,24 @@ std::string summaryOf(Analysis &an) {
       }
       out.push_back("  work against the one-thread run: " +
                     (matched ? fmt("x%.2f (%lld of %zu instances matched)",
-                                   double(here) / double(there), (long long)matched,
-                                   lps.size())
+                                   double(here) / double(there),
+                                   (long long)matched, lps.size())
                              : std::string("no instance matched")));
     }
     if (unknown)
-      out.push_back(fmt("  %lld chunks' own times unknown: the loop was compiled "
-                        "without the grainchunk plugin, so each thread's chunks were "
-                        "all reported before any ran (their work per thread is "
-                        "right); build it with the plugin, or use --no-ext",
-                        (long long)unknown));
+      out.push_back(
+          fmt("  %lld chunks' own times unknown: the loop was compiled "
+              "without the grainchunk plugin, so each thread's chunks were "
+              "all reported before any ran (their work per thread is "
+              "right); build it with the plugin, or use --no-ext",
+              (long long)unknown));
     out.push_back("  flagged: " + flaggedText(flagged, true));
   }
   if (an.tasks.size())
     out.push_back(fmt("tasks: %zu; flagged: ", an.tasks.size()) +
                   flaggedText(an.taskFlagged, false) +
-                  (an.taskPbNa ? fmt("; parallel_benefit NA for %lld", (long long)an.taskPbNa)
+                  (an.taskPbNa ? fmt("; parallel_benefit NA for %lld",
+                                     (long long)an.taskPbNa)
                                : std::string()));
   std::string s;
   for (const std::string &l : out)
@@ -284,13 +300,14 @@ std::string summary(Run &run) {
   size_t chunks = 0, tasks = 0;
   for (auto &a : run.procs)
     chunks += a->chunks.size(), tasks += a->tasks.size();
-  std::string s = fmt("grainchunk-graph: %zu processes, %zu chunks, %zu tasks%s\n",
-                      run.procs.size(), chunks, tasks,
-                      run.complete() ? "" : " (INCOMPLETE: see the processes below)");
+  std::string s =
+      fmt("grainchunk-graph: %zu processes, %zu chunks, %zu tasks%s\n",
+          run.procs.size(), chunks, tasks,
+          run.complete() ? "" : " (INCOMPLETE: see the processes below)");
   for (auto &a : run.procs) {
     const ProcessDir &p = a->proc;
-    s += fmt("process %lld (parent %lld, rank %s, host %s)%s:\n", (long long)p.pid,
-             (long long)p.ppid, Run::rankText(p).c_str(),
+    s += fmt("process %lld (parent %lld, rank %s, host %s)%s:\n",
+             (long long)p.pid, (long long)p.ppid, Run::rankText(p).c_str(),
              p.host.empty() ? "?" : p.host.c_str(),
              p.complete ? "" : " INCOMPLETE");
     std::string part = summaryOf(*a);
@@ -317,33 +334,41 @@ void writeRunJson(Run &run, const std::string &path,
                   const std::vector<LeftOut> &leftOut) {
   OutFile o(path);
   const Analysis &a0 = *run.procs[0];
-  o << "{\n  \"tool\": \"grainchunk-graph\",\n  \"version\": " << jsonString(version)
-    << ",\n  \"clock\": "
-    << (a0.proc.meta.has("clock") ? jsonString(a0.proc.meta.get("clock")) : "null")
+  o << "{\n  \"tool\": \"grainchunk-graph\",\n  \"version\": "
+    << jsonString(version) << ",\n  \"clock\": "
+    << (a0.proc.meta.has("clock") ? jsonString(a0.proc.meta.get("clock"))
+                                  : "null")
     << ",\n  \"ticks_per_ns\": ";
   o.jnum(a0.clockNs());
   bool measured = true;
   for (auto &a : run.procs)
     measured &= a->extToolTime;
-  o << ",\n  \"creation_cycles\": " << (measured ? "\"measured\"" : "\"NA (unmeasured)\"")
+  o << ",\n  \"creation_cycles\": "
+    << (measured ? "\"measured\"" : "\"NA (unmeasured)\"")
     << ",\n  \"complete\": " << (run.complete() ? "true" : "false")
     << ",\n  \"processes\": [";
   for (size_t i = 0; i < run.procs.size(); i++) {
     const Analysis &an = *run.procs[i];
     const ProcessDir &p = an.proc;
-    auto opt = [](int64_t v) { return v >= 0 ? std::to_string(v) : std::string("null"); };
-    o << (i ? ",\n" : "\n") << "    {\"pid\": " << opt(p.pid) << ", \"ppid\": " << opt(p.ppid)
-      << ", \"rank\": " << opt(p.rank) << ", \"host\": "
+    auto opt = [](int64_t v) {
+      return v >= 0 ? std::to_string(v) : std::string("null");
+    };
+    o << (i ? ",\n" : "\n") << "    {\"pid\": " << opt(p.pid)
+      << ", \"ppid\": " << opt(p.ppid) << ", \"rank\": " << opt(p.rank)
+      << ", \"host\": "
       << (p.host.empty() ? std::string("null") : jsonString(p.host))
-      << ", \"exe\": " << (p.exe.empty() ? std::string("null") : jsonString(p.exe))
+      << ", \"exe\": "
+      << (p.exe.empty() ? std::string("null") : jsonString(p.exe))
       << ", \"record_version\": " << std::to_string(p.version)
       << ", \"threads\": " << std::to_string(an.threads.size())
       << ", \"chunks\": " << std::to_string(an.chunks.size())
       << ", \"tasks\": " << std::to_string(an.tasks.size())
       << ", \"ticks_per_ns\": ";
     o.jnum(an.clockNs());
-    o << ", \"complete\": " << (p.complete ? "true" : "false") << ", \"ends_at\": "
-      << (p.complete ? std::string("null") : jsonString(Run::endsAt(an))) << "}";
+    o << ", \"complete\": " << (p.complete ? "true" : "false")
+      << ", \"ends_at\": "
+      << (p.complete ? std::string("null") : jsonString(Run::endsAt(an)))
+      << "}";
   }
   o << "\n  ],\n  \"outputs\": [";
   for (size_t i = 0; i < outputs.size(); i++)

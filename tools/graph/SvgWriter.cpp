@@ -17,9 +17,9 @@
 
 namespace gcg {
 
-static const char *const Palette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759",
-                                      "#b07aa1", "#76b7b2", "#edc948", "#ff9da7",
-                                      "#9c755f", "#86bcb6", "#d37295", "#a0cbe8"};
+static const char *const Palette[] = {
+    "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1", "#76b7b2",
+    "#edc948", "#ff9da7", "#9c755f", "#86bcb6", "#d37295", "#a0cbe8"};
 static const char *const TaskColor = "#555555";
 
 static double niceStep(double raw) {
@@ -99,7 +99,9 @@ bool writeSvg(Run &run, const std::string &path) {
   int legendRows = int(names.size()) + (anyTasks ? 1 : 0);
   int height = top + int(lanes.size()) * (laneH + gap) + 50 + 18 * legendRows;
   double span = double(int64_t(t1 - t0));
-  auto x = [&](uint64_t c) { return left + double(int64_t(c - t0)) / span * plotW; };
+  auto x = [&](uint64_t c) {
+    return left + double(int64_t(c - t0)) / span * plotW;
+  };
   OutFile o(path);
   o.f("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
       "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n",
@@ -107,18 +109,21 @@ bool writeSvg(Run &run, const std::string &path) {
   o.f("<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", width, height);
   bool dense = nSpans > size_t(exactLimit);
   double totalMs = span / tpn / 1e6;
-  o.f("<text x=\"%d\" y=\"20\" font-size=\"14\">grain timeline: %zu grains, %zu "
+  o.f("<text x=\"%d\" y=\"20\" font-size=\"14\">grain timeline: %zu grains, "
+      "%zu "
       "threads, %.3f ms%s</text>\n",
       left, nGrains, lanes.size(), totalMs,
       dense ? " (aggregated per pixel: busy share as opacity)" : "");
   for (size_t li = 0; li < lanes.size(); li++) {
     int y = top + int(li) * (laneH + gap);
-    o.f("<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#eeeeee\"/>\n",
+    o.f("<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+        "fill=\"#eeeeee\"/>\n",
         left, y, plotW, laneH);
     std::string label = "thread " + std::to_string(lanes[li].second);
     if (run.multi()) {
       const ProcessDir &pd = run.procs[lanes[li].first]->proc;
-      label = "p" + std::to_string(pd.pid) + " t" + std::to_string(lanes[li].second);
+      label = "p" + std::to_string(pd.pid) + " t" +
+              std::to_string(lanes[li].second);
     }
     o.f("<text x=\"%d\" y=\"%d.0\" text-anchor=\"end\">%s</text>\n", left - 8,
         y + laneH / 2 + 4, htmlEscape(label).c_str());
@@ -141,12 +146,14 @@ bool writeSvg(Run &run, const std::string &path) {
         uint64_t s = ch.start[i], e = ch.end[i];
         double w = std::max(x(e) - x(s), 1.0); // every grain at least a pixel
         char took[64];
-        std::snprintf(took, sizeof took, "%.1f us", double(int64_t(e - s)) / ptpn / 1000);
-        std::string title = an.loopName(ch.loop[i]) + " iterations " +
-                            std::to_string(ch.lower[i]) + ".." +
-                            std::to_string(ch.upper[i]) + " " +
-                            (an.chunkUnknown(i) ? std::string("time ") + UnknownTime
-                                                : std::string(took));
+        std::snprintf(took, sizeof took, "%.1f us",
+                      double(int64_t(e - s)) / ptpn / 1000);
+        std::string title =
+            an.loopName(ch.loop[i]) + " iterations " +
+            std::to_string(ch.lower[i]) + ".." + std::to_string(ch.upper[i]) +
+            " " +
+            (an.chunkUnknown(i) ? std::string("time ") + UnknownTime
+                                : std::string(took));
         rect(x(s), w, laneY(p, ch.thread[i]), loopColor[p][ch.loop[i]], title);
       }
       const Tasks &T = an.tasks;
@@ -156,7 +163,8 @@ bool writeSvg(Run &run, const std::string &path) {
           uint64_t s = T.segStart[j], e = T.segEnd[j];
           double w = std::max(x(e) - x(s), 1.0);
           char took[64];
-          std::snprintf(took, sizeof took, "%.1f us", double(int64_t(e - s)) / ptpn / 1000);
+          std::snprintf(took, sizeof took, "%.1f us",
+                        double(int64_t(e - s)) / ptpn / 1000);
           rect(x(s), w, laneY(p, T.segThread[j]), TaskColor, name + " " + took);
         }
       }
@@ -172,11 +180,13 @@ bool writeSvg(Run &run, const std::string &path) {
     auto add = [&](uint64_t s, uint64_t e, int lane, const char *c) {
       double ds = double(int64_t(s - t0)), de = double(int64_t(e - t0));
       long p0 = long(std::trunc(ds / per)), p1 = long(std::trunc(de / per));
-      for (long px = std::max(p0, 0L); px <= std::min(p1, long(plotW - 1)); px++) {
+      for (long px = std::max(p0, 0L); px <= std::min(p1, long(plotW - 1));
+           px++) {
         double lo = px * per, hi = (px + 1) * per;
         double v = std::min(de, hi) - std::max(ds, lo);
         auto &by = busy[lane][px].by;
-        auto it = std::find_if(by.begin(), by.end(), [&](auto &q) { return q.first == c; });
+        auto it = std::find_if(by.begin(), by.end(),
+                               [&](auto &q) { return q.first == c; });
         if (it == by.end())
           by.push_back({c, v});
         else
@@ -196,7 +206,8 @@ bool writeSvg(Run &run, const std::string &path) {
       }
       const Tasks &T = an.tasks;
       for (size_t j = 0; j < T.segStart.size(); j++)
-        add(T.segStart[j], T.segEnd[j], laneIdx[{p, T.segThread[j]}], TaskColor);
+        add(T.segStart[j], T.segEnd[j], laneIdx[{p, T.segThread[j]}],
+            TaskColor);
     }
     for (size_t li = 0; li < lanes.size(); li++) {
       int y = top + int(li) * (laneH + gap);
@@ -237,15 +248,16 @@ bool writeSvg(Run &run, const std::string &path) {
   }
   // Axis.
   int ya = top + int(lanes.size()) * (laneH + gap) + 4;
-  o.f("<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", left,
-      ya, left + plotW, ya);
+  o.f("<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n",
+      left, ya, left + plotW, ya);
   double step = totalMs > 0 ? niceStep(totalMs / 8) : 1;
   for (int k = 0; k * step <= totalMs * 1.0001; k++) {
     double xx = totalMs ? left + k * step / totalMs * plotW : left;
-    o.f("<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"black\"/>\n",
+    o.f("<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+        "stroke=\"black\"/>\n",
         xx, ya, xx, ya + 5);
-    o.f("<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n", xx, ya + 18,
-        k * step);
+    o.f("<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n", xx,
+        ya + 18, k * step);
   }
   o.f("<text x=\"%d\" y=\"%d\" text-anchor=\"end\">time (ms)</text>\n",
       left + plotW, ya + 32);
@@ -256,8 +268,8 @@ bool writeSvg(Run &run, const std::string &path) {
   for (const std::string &nm : names) {
     auto it = colors.find(nm);
     const char *c = it != colors.end() ? it->second : TaskColor;
-    o.f("<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>\n", left,
-        yl - 10, c);
+    o.f("<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>\n",
+        left, yl - 10, c);
     o << "<text x=\"" << std::to_string(left + 18) << "\" y=\""
       << std::to_string(yl) << "\">" << htmlEscape(nm) << "</text>\n";
     yl += 18;

@@ -53,7 +53,8 @@ void writeTrace(Run &run, const std::string &path) {
     if (run.multi())
       pname = "process " + std::to_string(pd.pid) +
               (pd.rank >= 0 ? " rank " + std::to_string(pd.rank) : "");
-    o << (firstEv ? "" : ",\n") << "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": ";
+    o << (firstEv ? "" : ",\n")
+      << "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": ";
     firstEv = false;
     o.i(pid) << ", \"args\": {\"name\": " << jsonString(pname) << "}}";
     for (int th : an.threads) {
@@ -62,7 +63,9 @@ void writeTrace(Run &run, const std::string &path) {
       o.i(th) << ", \"args\": {\"name\": \"thread ";
       o.i(th) << "\"}}";
     }
-    auto us = [&](uint64_t c) { return double(int64_t(c - t0)) / tpn / 1000.0; };
+    auto us = [&](uint64_t c) {
+      return double(int64_t(c - t0)) / tpn / 1000.0;
+    };
     std::vector<std::string> names;
     for (const Loop &lp : an.loops)
       names.push_back(jsonString(an.loopName(lp.index)));
@@ -146,7 +149,8 @@ void writeTraceAggregated(Run &run, const std::string &path) {
     if (run.multi())
       pname = "process " + std::to_string(pd.pid) +
               (pd.rank >= 0 ? " rank " + std::to_string(pd.rank) : "");
-    o << (firstEv ? "" : ",\n") << "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": ";
+    o << (firstEv ? "" : ",\n")
+      << "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": ";
     firstEv = false;
     o.i(pid) << ", \"args\": {\"name\": " << jsonString(pname) << "}}";
     auto track = [&](int64_t tid, const std::string &name) {
@@ -156,7 +160,9 @@ void writeTraceAggregated(Run &run, const std::string &path) {
     };
     for (int th : an.threads)
       track(th, "thread " + std::to_string(th));
-    auto us = [&](uint64_t c) { return double(int64_t(c - t0)) / tpn / 1000.0; };
+    auto us = [&](uint64_t c) {
+      return double(int64_t(c - t0)) / tpn / 1000.0;
+    };
     auto event = [&](const std::string &name, const char *cat, int64_t tid,
                      uint64_t s, uint64_t e) {
       o << ",\n{\"ph\": \"X\", \"name\": " << name << ", \"cat\": \"" << cat
@@ -234,7 +240,8 @@ void writeTraceAggregated(Run &run, const std::string &path) {
     }
   }
   const Analysis &first = *run.procs[0];
-  o << "\n], \"displayTimeUnit\": \"ns\", \"otherData\": {\"aggregated\": true, "
+  o << "\n], \"displayTimeUnit\": \"ns\", \"otherData\": {\"aggregated\": "
+       "true, "
        "\"clock\": ";
   if (first.proc.meta.has("clock"))
     o << jsonString(first.proc.meta.get("clock"));

@@ -3,9 +3,9 @@
 //
 // grains.csv, loops.csv, grains.graphml, trace.json, trace.otf2,
 // timeline.svg, run.json and the summary, and the caps above which a file
-// holds aggregates instead of every grain. Each writer streams (nothing per grain is kept) and does not
-// know the others. OutFile is their buffered output with number formatting
-// as the Python grainchunk-graph wrote it.
+// holds aggregates instead of every grain. Each writer streams (nothing per
+// grain is kept) and does not know the others. OutFile is their buffered output
+// with number formatting as the Python grainchunk-graph wrote it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAINCHUNK_GRAPH_WRITERS_H
@@ -114,7 +114,7 @@ struct LoopThread {
   int64_t chunks = 0;
   bool hasWork = false;
   int64_t work = 0, minWork = 0, maxWork = 0;
-  double medianWork = NAN; // of an even count: the mean of the middle two
+  double medianWork = NAN;      // of an even count: the mean of the middle two
   uint64_t first = 0, last = 0; // the first chunk's start, the last's end
   double wait = NAN;            // at the loop's end (ticks), NaN: NA
 };
