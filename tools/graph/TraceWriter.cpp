@@ -39,6 +39,23 @@ static void metricArgs(OutFile &o, const GrainMetrics &m) {
   }
 }
 
+/// Process p's metadata event (its name: the command's, or its pid and
+/// rank when the run has several processes); returns its trace pid.
+static int64_t processHeader(OutFile &o, Run &run, size_t p, const char *single,
+                             bool &firstEv) {
+  const ProcessDir &pd = run.procs[p]->proc;
+  int64_t pid = run.multi() ? (pd.pid >= 0 ? pd.pid : int64_t(p + 1)) : 1;
+  std::string pname = single;
+  if (run.multi())
+    pname = "process " + std::to_string(pd.pid) +
+            (pd.rank >= 0 ? " rank " + std::to_string(pd.rank) : "");
+  o << (firstEv ? "" : ",\n")
+    << "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": ";
+  firstEv = false;
+  o.i(pid) << ", \"args\": {\"name\": " << jsonString(pname) << "}}";
+  return pid;
+}
+
 void writeTrace(Run &run, const std::string &path) {
   OutFile o(path);
   o << "{\"traceEvents\": [\n";
@@ -46,17 +63,8 @@ void writeTrace(Run &run, const std::string &path) {
   bool firstEv = true;
   for (size_t p = 0; p < run.procs.size(); p++) {
     Analysis &an = *run.procs[p];
-    const ProcessDir &pd = an.proc;
     double tpn = an.clockNs();
-    int64_t pid = run.multi() ? (pd.pid >= 0 ? pd.pid : int64_t(p + 1)) : 1;
-    std::string pname = "grainchunk-graph";
-    if (run.multi())
-      pname = "process " + std::to_string(pd.pid) +
-              (pd.rank >= 0 ? " rank " + std::to_string(pd.rank) : "");
-    o << (firstEv ? "" : ",\n")
-      << "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": ";
-    firstEv = false;
-    o.i(pid) << ", \"args\": {\"name\": " << jsonString(pname) << "}}";
+    int64_t pid = processHeader(o, run, p, "grainchunk-graph", firstEv);
     for (int th : an.threads) {
       o << ",\n{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": ";
       o.i(pid) << ", \"tid\": ";
@@ -142,17 +150,9 @@ void writeTraceAggregated(Run &run, const std::string &path) {
   bool firstEv = true;
   for (size_t p = 0; p < run.procs.size(); p++) {
     Analysis &an = *run.procs[p];
-    const ProcessDir &pd = an.proc;
     double tpn = an.clockNs();
-    int64_t pid = run.multi() ? (pd.pid >= 0 ? pd.pid : int64_t(p + 1)) : 1;
-    std::string pname = "grainchunk-graph (aggregated)";
-    if (run.multi())
-      pname = "process " + std::to_string(pd.pid) +
-              (pd.rank >= 0 ? " rank " + std::to_string(pd.rank) : "");
-    o << (firstEv ? "" : ",\n")
-      << "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": ";
-    firstEv = false;
-    o.i(pid) << ", \"args\": {\"name\": " << jsonString(pname) << "}}";
+    int64_t pid =
+        processHeader(o, run, p, "grainchunk-graph (aggregated)", firstEv);
     auto track = [&](int64_t tid, const std::string &name) {
       o << ",\n{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": ";
       o.i(pid) << ", \"tid\": ";
