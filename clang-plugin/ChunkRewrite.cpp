@@ -52,6 +52,8 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -151,6 +153,55 @@ Instruction *hoistableTest(const grainchunk::StaticLoop &L) {
   return Br;
 }
 
+/// The ident_t the chunk calls pass (the runtime library answers its psource
+/// in grainchunk_get_chunk_info): the init call's, or, when that one's
+/// psource names no place (";unknown;unknown;0;0;;": flang leaves some
+/// loops' runtime calls without a location, e.g. array reductions at -O1
+/// and above) but the loop has a location \p Where, a copy of it whose
+/// psource is ";file;function;line;column;;" from \p Where (the function:
+/// an outlined region's name up to "..omp_par").
+Value *chunkIdent(CallInst *CI, const DebugLoc &Where) {
+  Value *Loc = CI->getArgOperand(0);
+  if (!Where)
+    return Loc;
+  auto *GV = dyn_cast<GlobalVariable>(Loc->stripPointerCasts());
+  if (!GV || !GV->hasDefinitiveInitializer())
+    return Loc;
+  auto *CS = dyn_cast<ConstantStruct>(GV->getInitializer());
+  if (!CS || CS->getNumOperands() != 5)
+    return Loc;
+  auto *Str = dyn_cast<GlobalVariable>(CS->getOperand(4)->stripPointerCasts());
+  if (!Str || !Str->hasDefinitiveInitializer())
+    return Loc;
+  auto *Data = dyn_cast<ConstantDataSequential>(Str->getInitializer());
+  if (!Data || !Data->isCString() ||
+      Data->getAsCString() != ";unknown;unknown;0;0;;")
+    return Loc;
+  const DILocation *DIL = Where.get();
+  StringRef Fn = DIL->getScope()->getSubprogram()->getName();
+  Fn = Fn.substr(0, Fn.find("..omp_par"));
+  std::string PS = ";" + DIL->getFilename().str() + ";" + Fn.str() + ";" +
+                   std::to_string(DIL->getLine()) + ";" +
+                   std::to_string(DIL->getColumn()) + ";;";
+  Module &M = *CI->getModule();
+  Constant *Text = ConstantDataArray::getString(M.getContext(), PS);
+  auto *TextGV = new GlobalVariable(M, Text->getType(), /*isConstant=*/true,
+                                    GlobalValue::PrivateLinkage, Text,
+                                    "grainchunk.psource");
+  TextGV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  SmallVector<Constant *, 5> Ops;
+  for (unsigned I = 0; I < 4; ++I)
+    Ops.push_back(CS->getOperand(I));
+  Ops.push_back(
+      ConstantExpr::getPointerCast(TextGV, CS->getOperand(4)->getType()));
+  auto *Ident = new GlobalVariable(
+      M, CS->getType(), /*isConstant=*/true, GlobalValue::PrivateLinkage,
+      ConstantStruct::get(CS->getType(), Ops), "grainchunk.ident");
+  Ident->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  Ident->setAlignment(GV->getAlign());
+  return ConstantExpr::getPointerCast(Ident, Loc->getType());
+}
+
 } // namespace
 
 namespace grainchunk {
@@ -194,8 +245,8 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
   if (!Should || !Chunk || (L.EndAt && !ChunkEnd))
     return false;
 
-  DebugLoc DL = CI->getDebugLoc();
-  Value *Loc = CI->getArgOperand(0);
+  DebugLoc DL = L.Where ? L.Where : CI->getDebugLoc();
+  Value *Loc = chunkIdent(CI, L.Where);
   Value *GTid = CI->getArgOperand(1);
 
   // Once per loop per thread: ask the shim (if linked) whether a tool wants

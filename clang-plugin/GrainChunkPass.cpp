@@ -89,9 +89,16 @@ PreservedAnalyses GrainChunkPass::run(Function &F,
 
   auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
   const TargetLibraryInfo &TLI = FAM.getResult<TargetLibraryAnalysis>(F);
+  // Remarks name the loop's location (loopLocation), which flang leaves off
+  // the runtime calls of some loops.
+  auto Where = [&](CallInst *CI) {
+    DominatorTree DT(F);
+    return loopLocation(CI, DT);
+  };
   auto Missed = [&](CallInst *CI, StringRef Key, const std::string &Why) {
     ORE.emit([&]() {
-      return OptimizationRemarkMissed(DEBUG_TYPE, Key, CI)
+      return OptimizationRemarkMissed(DEBUG_TYPE, Key, Where(CI),
+                                      CI->getParent())
              << "loop not instrumented: " << Why;
     });
   };
@@ -155,6 +162,7 @@ PreservedAnalyses GrainChunkPass::run(Function &F,
     std::string Why = matchStaticLoop(CI, E.Suffix, Chunked,
                                       Sched == SchedDistChunked, DT, L);
     L.WalkOneThread = BlockCyclic && L.Shape != LoopShape::OneIterationWalk;
+    L.Where = loopLocation(CI, DT);
     if (!Why.empty()) {
       Missed(CI, "UnrecognizedShape",
              scheduleName(Sched) +
@@ -169,7 +177,8 @@ PreservedAnalyses GrainChunkPass::run(Function &F,
     }
     Changed = true;
     ORE.emit([&]() {
-      OptimizationRemark R(DEBUG_TYPE, "Instrumented", CI);
+      OptimizationRemark R(DEBUG_TYPE, "Instrumented", L.Where,
+                           CI->getParent());
       bool Dist = Sched == SchedDistChunked || Sched == SchedDist;
       if (!BlockCyclic) {
         R << scheduleName(Sched) << " loop instrumented: each "

@@ -29,14 +29,19 @@
 #include "ChunkCost.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/BasicBlock.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/PatternMatch.h"
+
+#include <iterator>
 
 using namespace llvm;
 
@@ -75,6 +80,33 @@ int64_t identFlags(const Value *Loc) {
     return -1;
   const auto *F = dyn_cast<ConstantInt>(CS->getOperand(1));
   return F ? F->getSExtValue() : -1;
+}
+
+DebugLoc loopLocation(CallInst *CI, const DominatorTree &DT) {
+  if (CI->getDebugLoc() && CI->getDebugLoc().getLine())
+    return CI->getDebugLoc();
+  const DISubprogram *SP = CI->getFunction()->getSubprogram();
+  if (!SP)
+    return DebugLoc();
+  // Breadth first from the call, in successor order, over the blocks the
+  // call's block dominates (the loop's own code, not what precedes it).
+  BasicBlock *Start = CI->getParent();
+  SmallVector<BasicBlock *, 16> Work{Start};
+  SmallPtrSet<BasicBlock *, 16> Seen{Start};
+  for (size_t I = 0; I < Work.size() && I < 64; ++I) {
+    BasicBlock *BB = Work[I];
+    auto It = BB == Start ? std::next(CI->getIterator()) : BB->begin();
+    for (; It != BB->end(); ++It) {
+      const DebugLoc &DL = It->getDebugLoc();
+      if (!isa<DbgInfoIntrinsic>(*It) && DL && DL.getLine() &&
+          DL->getScope()->getSubprogram() == SP)
+        return DL;
+    }
+    for (BasicBlock *Succ : successors(BB))
+      if (DT.dominates(Start, Succ) && Seen.insert(Succ).second)
+        Work.push_back(Succ);
+  }
+  return DebugLoc();
 }
 
 } // namespace grainchunk

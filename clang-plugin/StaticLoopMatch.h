@@ -11,6 +11,7 @@
 #define GRAINCHUNK_STATICLOOPMATCH_H
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/IR/DebugLoc.h"
 
 #include <cstdint>
 #include <string>
@@ -86,7 +87,16 @@ struct StaticLoop {
   // Lower, and the loop Count (LastIter = Count - 1, made at ReportAt).
   llvm::Value *TripCount = nullptr;
   llvm::Value *Count = nullptr;
+  // The loop's source location (loopLocation): the inserted calls carry it,
+  // and a chunk's psource is made from it when the init call's names none.
+  llvm::DebugLoc Where;
 };
+
+/// The loop's source location: the init call's, or (flang drops it from the
+/// runtime calls of some loops, e.g. array reductions at -O1 and above) the
+/// first located instruction of this function's code that follows the call,
+/// in the blocks the call's block dominates. Empty if there is none.
+llvm::DebugLoc loopLocation(llvm::CallInst *CI, const llvm::DominatorTree &DT);
 
 /// Checks that \p CI starts exactly one of Clang's static worksharing loops:
 /// the dispatch loop over chunks of schedule(static, N) (\p Chunked), or the
