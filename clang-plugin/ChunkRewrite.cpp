@@ -154,12 +154,13 @@ Instruction *hoistableTest(const grainchunk::StaticLoop &L) {
 }
 
 /// The ident_t the chunk calls pass (the runtime library answers its psource
-/// in grainchunk_get_chunk_info): the init call's, or, when that one's
-/// psource names no place (";unknown;unknown;0;0;;": flang leaves some
-/// loops' runtime calls without a location, e.g. array reductions at -O1
-/// and above) but the loop has a location \p Where, a copy of it whose
-/// psource is ";file;function;line;column;;" from \p Where (the function:
-/// an outlined region's name up to "..omp_par").
+/// in grainchunk_get_chunk_info): the init call's, unless flang's psource
+/// misnames the loop at \p Where (loopLocation): it names no place
+/// (";unknown;unknown;0;0;;", flang's when the call has no location) or
+/// another line or column than the loop's (";FIRModule;f;LINE;COL;;", with
+/// the procedure's first line for loops with user-defined reductions). Then
+/// a copy whose psource is ";file;function;line;column;;" from \p Where
+/// (the function: flang's name, or the outlined region's up to "..omp_par").
 Value *chunkIdent(CallInst *CI, const DebugLoc &Where) {
   Value *Loc = CI->getArgOperand(0);
   if (!Where)
@@ -174,15 +175,25 @@ Value *chunkIdent(CallInst *CI, const DebugLoc &Where) {
   if (!Str || !Str->hasDefinitiveInitializer())
     return Loc;
   auto *Data = dyn_cast<ConstantDataSequential>(Str->getInitializer());
-  if (!Data || !Data->isCString() ||
-      Data->getAsCString() != ";unknown;unknown;0;0;;")
+  if (!Data || !Data->isCString())
+    return Loc;
+  // ;file;function;line;column;;
+  SmallVector<StringRef, 7> Parts;
+  Data->getAsCString().split(Parts, ';');
+  if (Parts.size() < 5 || (Parts[1] != "unknown" && Parts[1] != "FIRModule"))
     return Loc;
   const DILocation *DIL = Where.get();
-  StringRef Fn = DIL->getScope()->getSubprogram()->getName();
-  Fn = Fn.substr(0, Fn.find("..omp_par"));
+  std::string Line = std::to_string(DIL->getLine());
+  std::string Col = std::to_string(DIL->getColumn());
+  if (Parts[1] == "FIRModule" && Parts[3] == Line && Parts[4] == Col)
+    return Loc;
+  StringRef Fn = Parts[2];
+  if (Fn == "unknown") {
+    Fn = DIL->getScope()->getSubprogram()->getName();
+    Fn = Fn.substr(0, Fn.find("..omp_par"));
+  }
   std::string PS = ";" + DIL->getFilename().str() + ";" + Fn.str() + ";" +
-                   std::to_string(DIL->getLine()) + ";" +
-                   std::to_string(DIL->getColumn()) + ";;";
+                   Line + ";" + Col + ";;";
   Module &M = *CI->getModule();
   Constant *Text = ConstantDataArray::getString(M.getContext(), PS);
   auto *TextGV = new GlobalVariable(M, Text->getType(), /*isConstant=*/true,

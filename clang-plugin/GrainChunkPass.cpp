@@ -89,16 +89,9 @@ PreservedAnalyses GrainChunkPass::run(Function &F,
 
   auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
   const TargetLibraryInfo &TLI = FAM.getResult<TargetLibraryAnalysis>(F);
-  // Remarks name the loop's location (loopLocation), which flang leaves off
-  // the runtime calls of some loops.
-  auto Where = [&](CallInst *CI) {
-    DominatorTree DT(F);
-    return loopLocation(CI, DT);
-  };
   auto Missed = [&](CallInst *CI, StringRef Key, const std::string &Why) {
     ORE.emit([&]() {
-      return OptimizationRemarkMissed(DEBUG_TYPE, Key, Where(CI),
-                                      CI->getParent())
+      return OptimizationRemarkMissed(DEBUG_TYPE, Key, CI)
              << "loop not instrumented: " << Why;
     });
   };
@@ -162,13 +155,14 @@ PreservedAnalyses GrainChunkPass::run(Function &F,
     std::string Why = matchStaticLoop(CI, E.Suffix, Chunked,
                                       Sched == SchedDistChunked, DT, L);
     L.WalkOneThread = BlockCyclic && L.Shape != LoopShape::OneIterationWalk;
-    L.Where = loopLocation(CI, DT);
     if (!Why.empty()) {
       Missed(CI, "UnrecognizedShape",
              scheduleName(Sched) +
                  " loop with an unrecognized code shape: " + Why);
       continue;
     }
+    // Remarks and the inserted calls name the loop's location.
+    L.Where = loopLocation(L);
     if (!rewrite(L, TLI)) {
       Missed(CI, "ConflictingDeclaration",
              "the module already declares a grainchunk entry point with a "

@@ -29,10 +29,8 @@
 #include "ChunkCost.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/BasicBlock.h"
-#include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
@@ -40,8 +38,6 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/PatternMatch.h"
-
-#include <iterator>
 
 using namespace llvm;
 
@@ -82,31 +78,30 @@ int64_t identFlags(const Value *Loc) {
   return F ? F->getSExtValue() : -1;
 }
 
-DebugLoc loopLocation(CallInst *CI, const DominatorTree &DT) {
-  if (CI->getDebugLoc() && CI->getDebugLoc().getLine())
-    return CI->getDebugLoc();
-  const DISubprogram *SP = CI->getFunction()->getSubprogram();
-  if (!SP)
-    return DebugLoc();
-  // Breadth first from the call, in successor order, over the blocks the
-  // call's block dominates (the loop's own code, not what precedes it).
-  BasicBlock *Start = CI->getParent();
-  SmallVector<BasicBlock *, 16> Work{Start};
-  SmallPtrSet<BasicBlock *, 16> Seen{Start};
-  for (size_t I = 0; I < Work.size() && I < 64; ++I) {
-    BasicBlock *BB = Work[I];
-    auto It = BB == Start ? std::next(CI->getIterator()) : BB->begin();
-    for (; It != BB->end(); ++It) {
-      const DebugLoc &DL = It->getDebugLoc();
-      if (!isa<DbgInfoIntrinsic>(*It) && DL && DL.getLine() &&
-          DL->getScope()->getSubprogram() == SP)
-        return DL;
-    }
-    for (BasicBlock *Succ : successors(BB))
-      if (DT.dominates(Start, Succ) && Seen.insert(Succ).second)
-        Work.push_back(Succ);
+DebugLoc loopLocation(const StaticLoop &L) {
+  const DISubprogram *SP = L.Init->getFunction()->getSubprogram();
+  if (SP && (L.Shape == LoopShape::IRBuilderChunkLoop ||
+             L.Shape == LoopShape::IRBuilderRange)) {
+    // The loop's count (the chunk loop's, or, for the single range, the
+    // count whose last iteration, count - 1, is the upper bound set before
+    // the call), else (a constant count) the chunk's trip count: the chunk
+    // loop's select, the single range's (ub - lb) + 1 right before ReportAt.
+    Value *Count = L.Count;
+    if (!Count && L.LastIter)
+      PatternMatch::match(L.LastIter,
+                          PatternMatch::m_Sub(PatternMatch::m_Value(Count),
+                                              PatternMatch::m_One()));
+    Value *Chunk = L.TripCount;
+    if (!Chunk && L.Shape == LoopShape::IRBuilderRange && L.ReportAt)
+      Chunk = L.ReportAt->getPrevNode();
+    for (Value *V : {Count, Chunk})
+      if (auto *I = dyn_cast_or_null<Instruction>(V)) {
+        const DebugLoc &DL = I->getDebugLoc();
+        if (DL && DL.getLine() && DL->getScope()->getSubprogram() == SP)
+          return DL;
+      }
   }
-  return DebugLoc();
+  return L.Init->getDebugLoc();
 }
 
 } // namespace grainchunk

@@ -92,11 +92,13 @@ struct StaticLoop {
   llvm::DebugLoc Where;
 };
 
-/// The loop's source location: the init call's, or (flang drops it from the
-/// runtime calls of some loops, e.g. array reductions at -O1 and above) the
-/// first located instruction of this function's code that follows the call,
-/// in the blocks the call's block dominates. Empty if there is none.
-llvm::DebugLoc loopLocation(llvm::CallInst *CI, const llvm::DominatorTree &DT);
+/// The source location of the loop \p L recognized at \p CI: for
+/// OpenMPIRBuilder's shapes the location of the loop's trip count (the
+/// canonical loop's own; flang leaves the runtime calls of some loops
+/// without a location, e.g. array reductions at -O1 and above, or with the
+/// procedure's first line, e.g. user-defined reductions), else the init
+/// call's.
+llvm::DebugLoc loopLocation(const StaticLoop &L);
 
 /// Checks that \p CI starts exactly one of Clang's static worksharing loops:
 /// the dispatch loop over chunks of schedule(static, N) (\p Chunked), or the

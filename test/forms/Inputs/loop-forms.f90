@@ -46,6 +46,11 @@ subroutine forms(a, n, m, c)
   integer(1) :: i1
   integer(2) :: i2
   integer(8) :: i8
+  type :: pair
+    integer(8) :: lo, hi
+  end type
+  type(pair) :: p
+  !$omp declare reduction(pmax: pair: omp_out = pair(min(omp_out%lo, omp_in%lo), max(omp_out%hi, omp_in%hi))) initializer(omp_priv = pair(huge(1_8), -huge(1_8)))
   ! FORM: `parallel do schedule(static, N)`
   !$omp parallel do schedule(static, 4)
   do i = 1, n
@@ -109,11 +114,19 @@ subroutine forms(a, n, m, c)
   do i8 = 1_8, int(n, 8)
     a(i8) = a(i8) + 1
   end do
-  ! FORM: `collapse(2)`
+  ! FORM: `collapse(2)`, `collapse(3)`
   !$omp parallel do collapse(2) schedule(static, 4)
   do j = 1, n
     do i = 1, n
       b(i, j) = i + j
+    end do
+  end do
+  !$omp parallel do collapse(3)
+  do k = 1, 2
+    do j = 1, n
+      do i = 1, n
+        b(i, j) = b(i, j) + k
+      end do
     end do
   end do
   ! FORM: `lastprivate`
@@ -132,6 +145,13 @@ subroutine forms(a, n, m, c)
   !$omp parallel do schedule(static, 2) reduction(+:r)
   do i = 1, n
     r(mod(i, 4) + 1) = r(mod(i, 4) + 1) + a(i)
+  end do
+  ! FORM: user-defined `reduction` (`declare reduction` with an `initializer`)
+  p = pair(huge(1_8), -huge(1_8))
+  !$omp parallel do schedule(static, 2) reduction(pmax:p)
+  do i = 1, n
+    p%lo = min(p%lo, int(i, 8))
+    p%hi = max(p%hi, int(i, 8))
   end do
   ! FORM: `ordered` (an `ordered` region in the loop body)
   !$omp parallel do schedule(static, 2) ordered
@@ -198,6 +218,7 @@ subroutine forms(a, n, m, c)
   !$omp end single
   !$omp end parallel
   ! FORM: `sections` (flang lowers it to a static loop over the sections)
+  a(3) = 3
   !$omp parallel sections
   !$omp section
   a(1) = 1
