@@ -52,6 +52,8 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -151,6 +153,66 @@ Instruction *hoistableTest(const grainchunk::StaticLoop &L) {
   return Br;
 }
 
+/// The ident_t the chunk calls pass (the runtime library answers its psource
+/// in grainchunk_get_chunk_info): the init call's, unless flang's psource
+/// misnames the loop at \p Where (loopLocation): it names no place
+/// (";unknown;unknown;0;0;;", flang's when the call has no location) or
+/// another line or column than the loop's (";FIRModule;f;LINE;COL;;", with
+/// the procedure's first line for loops with user-defined reductions). Then
+/// a copy whose psource is ";file;function;line;column;;" from \p Where
+/// (the function: flang's name, or the outlined region's up to "..omp_par").
+Value *chunkIdent(CallInst *CI, const DebugLoc &Where) {
+  Value *Loc = CI->getArgOperand(0);
+  if (!Where)
+    return Loc;
+  auto *GV = dyn_cast<GlobalVariable>(Loc->stripPointerCasts());
+  if (!GV || !GV->hasDefinitiveInitializer())
+    return Loc;
+  auto *CS = dyn_cast<ConstantStruct>(GV->getInitializer());
+  if (!CS || CS->getNumOperands() != 5)
+    return Loc;
+  auto *Str = dyn_cast<GlobalVariable>(CS->getOperand(4)->stripPointerCasts());
+  if (!Str || !Str->hasDefinitiveInitializer())
+    return Loc;
+  auto *Data = dyn_cast<ConstantDataSequential>(Str->getInitializer());
+  if (!Data || !Data->isCString())
+    return Loc;
+  // ;file;function;line;column;;
+  SmallVector<StringRef, 7> Parts;
+  Data->getAsCString().split(Parts, ';');
+  if (Parts.size() < 5 || (Parts[1] != "unknown" && Parts[1] != "FIRModule"))
+    return Loc;
+  const DILocation *DIL = Where.get();
+  std::string Line = std::to_string(DIL->getLine());
+  std::string Col = std::to_string(DIL->getColumn());
+  if (Parts[1] == "FIRModule" && Parts[3] == Line && Parts[4] == Col)
+    return Loc;
+  StringRef Fn = Parts[2];
+  if (Fn == "unknown") {
+    Fn = DIL->getScope()->getSubprogram()->getName();
+    Fn = Fn.substr(0, Fn.find("..omp_par"));
+  }
+  std::string PS = ";" + DIL->getFilename().str() + ";" + Fn.str() + ";" +
+                   Line + ";" + Col + ";;";
+  Module &M = *CI->getModule();
+  Constant *Text = ConstantDataArray::getString(M.getContext(), PS);
+  auto *TextGV = new GlobalVariable(M, Text->getType(), /*isConstant=*/true,
+                                    GlobalValue::PrivateLinkage, Text,
+                                    "grainchunk.psource");
+  TextGV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  SmallVector<Constant *, 5> Ops;
+  for (unsigned I = 0; I < 4; ++I)
+    Ops.push_back(CS->getOperand(I));
+  Ops.push_back(
+      ConstantExpr::getPointerCast(TextGV, CS->getOperand(4)->getType()));
+  auto *Ident = new GlobalVariable(
+      M, CS->getType(), /*isConstant=*/true, GlobalValue::PrivateLinkage,
+      ConstantStruct::get(CS->getType(), Ops), "grainchunk.ident");
+  Ident->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  Ident->setAlignment(GV->getAlign());
+  return ConstantExpr::getPointerCast(Ident, Loc->getType());
+}
+
 } // namespace
 
 namespace grainchunk {
@@ -194,8 +256,8 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
   if (!Should || !Chunk || (L.EndAt && !ChunkEnd))
     return false;
 
-  DebugLoc DL = CI->getDebugLoc();
-  Value *Loc = CI->getArgOperand(0);
+  DebugLoc DL = L.Where ? L.Where : CI->getDebugLoc();
+  Value *Loc = chunkIdent(CI, L.Where);
   Value *GTid = CI->getArgOperand(1);
 
   // Once per loop per thread: ask the shim (if linked) whether a tool wants

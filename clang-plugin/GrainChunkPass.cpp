@@ -161,6 +161,8 @@ PreservedAnalyses GrainChunkPass::run(Function &F,
                  " loop with an unrecognized code shape: " + Why);
       continue;
     }
+    // Remarks and the inserted calls name the loop's location.
+    L.Where = loopLocation(L);
     if (!rewrite(L, TLI)) {
       Missed(CI, "ConflictingDeclaration",
              "the module already declares a grainchunk entry point with a "
@@ -169,7 +171,8 @@ PreservedAnalyses GrainChunkPass::run(Function &F,
     }
     Changed = true;
     ORE.emit([&]() {
-      OptimizationRemark R(DEBUG_TYPE, "Instrumented", CI);
+      OptimizationRemark R(DEBUG_TYPE, "Instrumented", L.Where,
+                           CI->getParent());
       bool Dist = Sched == SchedDistChunked || Sched == SchedDist;
       if (!BlockCyclic) {
         R << scheduleName(Sched) << " loop instrumented: each "

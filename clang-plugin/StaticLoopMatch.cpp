@@ -32,6 +32,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/BasicBlock.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
@@ -75,6 +76,32 @@ int64_t identFlags(const Value *Loc) {
     return -1;
   const auto *F = dyn_cast<ConstantInt>(CS->getOperand(1));
   return F ? F->getSExtValue() : -1;
+}
+
+DebugLoc loopLocation(const StaticLoop &L) {
+  const DISubprogram *SP = L.Init->getFunction()->getSubprogram();
+  if (SP && (L.Shape == LoopShape::IRBuilderChunkLoop ||
+             L.Shape == LoopShape::IRBuilderRange)) {
+    // The loop's count (the chunk loop's, or, for the single range, the
+    // count whose last iteration, count - 1, is the upper bound set before
+    // the call), else (a constant count) the chunk's trip count: the chunk
+    // loop's select, the single range's (ub - lb) + 1 right before ReportAt.
+    Value *Count = L.Count;
+    if (!Count && L.LastIter)
+      PatternMatch::match(L.LastIter,
+                          PatternMatch::m_Sub(PatternMatch::m_Value(Count),
+                                              PatternMatch::m_One()));
+    Value *Chunk = L.TripCount;
+    if (!Chunk && L.Shape == LoopShape::IRBuilderRange && L.ReportAt)
+      Chunk = L.ReportAt->getPrevNode();
+    for (Value *V : {Count, Chunk})
+      if (auto *I = dyn_cast_or_null<Instruction>(V)) {
+        const DebugLoc &DL = I->getDebugLoc();
+        if (DL && DL.getLine() && DL->getScope()->getSubprogram() == SP)
+          return DL;
+      }
+  }
+  return L.Init->getDebugLoc();
 }
 
 } // namespace grainchunk

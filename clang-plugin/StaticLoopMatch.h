@@ -11,6 +11,7 @@
 #define GRAINCHUNK_STATICLOOPMATCH_H
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/IR/DebugLoc.h"
 
 #include <cstdint>
 #include <string>
@@ -86,7 +87,18 @@ struct StaticLoop {
   // Lower, and the loop Count (LastIter = Count - 1, made at ReportAt).
   llvm::Value *TripCount = nullptr;
   llvm::Value *Count = nullptr;
+  // The loop's source location (loopLocation): the inserted calls carry it,
+  // and a chunk's psource is made from it when the init call's names none.
+  llvm::DebugLoc Where;
 };
+
+/// The source location of the loop \p L recognized at \p CI: for
+/// OpenMPIRBuilder's shapes the location of the loop's trip count (the
+/// canonical loop's own; flang leaves the runtime calls of some loops
+/// without a location, e.g. array reductions at -O1 and above, or with the
+/// procedure's first line, e.g. user-defined reductions), else the init
+/// call's.
+llvm::DebugLoc loopLocation(const StaticLoop &L);
 
 /// Checks that \p CI starts exactly one of Clang's static worksharing loops:
 /// the dispatch loop over chunks of schedule(static, N) (\p Chunked), or the

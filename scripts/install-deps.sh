@@ -15,17 +15,18 @@ apt_who=install-deps
 # shellcheck source=apt-lib.sh
 source "$root/scripts/apt-lib.sh"
 V="${GRAINCHUNK_LLVM_VERSION:-22}"
-# pkgconf, dpkg-dev, file and gcc: the install and package tests (gcc is
-# the other compiler find_package(grainchunk) must refuse).
+# pkgconf, dpkg-dev, file, gcc and gfortran: the install and package tests
+# (gcc and gfortran are the other compilers find_package(grainchunk) must
+# refuse).
 build_tools=(cmake ninja-build python3 libgtest-dev binutils
-             pkgconf dpkg-dev file gcc)
+             pkgconf dpkg-dev file gcc gfortran)
 # Sanitizer runtimes (the build-mode tests link -fsanitize=undefined):
 # libclang-rt-N-dev for every N, 14 included (clang-14 only recommends it;
 # a fresh machine installing without recommends lacks the UBSan runtime).
 toolchain=(clang-"$V" libclang-"$V"-dev llvm-"$V"-dev llvm-"$V"-tools
            libclang-rt-"$V"-dev)
 if [[ "$V" == 22 ]]; then
-  toolchain+=(libomp-22-dev flang-22) # flang-22: the Fortran graph test
+  toolchain+=(libomp-22-dev flang-22) # flang-22: the Fortran tests
 fi
 # grainchunk-graph's tests: rsvg-convert renders the timeline SVG to PNG
 # (librsvg2-bin, the renderer GNOME uses), python3-networkx reads the GraphML

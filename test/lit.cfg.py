@@ -96,6 +96,8 @@ if (os.path.exists(os.path.join(obj, "CPackConfig.cmake")) and
     config.available_features.add("deb-package")
 if shutil.which("gcc"):
     config.available_features.add("gcc")
+if shutil.which("gfortran"):
+    config.available_features.add("gfortran")
 # Clang 14 emits typed pointers (i32*), later versions opaque ones (ptr);
 # %i32ptr spells a pointer to i32. Before LLVM 19, IRBuilder folds a weak
 # function's null test into an icmp constant expression; %nullcheck names

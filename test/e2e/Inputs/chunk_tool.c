@@ -5,6 +5,8 @@
  *
  * CHUNK_TOOL_OUT=<file>      where to write the log (default stderr)
  * CHUNK_TOOL_NO_DISPATCH=1   register no dispatch callback; log only counts
+ * CHUNK_TOOL_PSOURCE=1       after each C line, an S line with the chunk's
+ *                            psource (grainchunk_get_chunk_info)
  *
  * Log lines:
  *   P <pid> <requested team size> <encountering tid>    parallel begin
@@ -14,6 +16,7 @@
  *   W <b|e> <pid> <tid> <wstype>                        loop work begin/end
  *   C <pid> <tid> <start> <iterations> <last|-> <ptrs> <kind>  loop chunk
  *     (kind 3: ws_loop_chunk, 5: distribute_chunk)
+ *   S <psource|-> (CHUNK_TOOL_PSOURCE)                   the chunk's loop
  *   D <pid> <tid> <kind>                                other dispatch
  *   SET dispatch <answer>                               registration answer
  * <ptrs> is "same" when parallel_data/task_data are the pointers the runtime
@@ -41,7 +44,7 @@ static atomic_ulong next_pid = 1, next_tid = 1;
 static atomic_ulong n_parallel, n_implicit, n_work, n_dispatch;
 static grainchunk_get_chunk_info_t get_info;
 static ompt_get_thread_data_t get_thread_data;
-static int no_dispatch;
+static int no_dispatch, log_psource;
 
 /* The implicit tasks this thread is in, innermost last (nested regions). */
 #define MAX_NEST 64
@@ -117,12 +120,19 @@ static void on_dispatch(ompt_data_t *pd, ompt_data_t *td, ompt_dispatch_t kind,
   const struct { uint64_t start, iterations; } *c = instance.ptr;
   grainchunk_chunk_info_t info;
   char last[8] = "-";
-  if (get_info && get_info(&info))
+  const char *psource = NULL;
+  if (get_info && get_info(&info)) {
     snprintf(last, sizeof last, "%d", info.is_last);
-  LOG("C %lu %lu %llu %llu %s %s %d\n", (unsigned long)pd->value,
-      (unsigned long)td->value, (unsigned long long)c->start,
-      (unsigned long long)c->iterations, last,
-      pd == cur_pd && td == cur_td ? "same" : "DIFFERENT", (int)kind);
+    psource = info.psource;
+  }
+  pthread_mutex_lock(&mu);
+  fprintf(out, "C %lu %lu %llu %llu %s %s %d\n", (unsigned long)pd->value,
+          (unsigned long)td->value, (unsigned long long)c->start,
+          (unsigned long long)c->iterations, last,
+          pd == cur_pd && td == cur_td ? "same" : "DIFFERENT", (int)kind);
+  if (log_psource)
+    fprintf(out, "S %s\n", psource ? psource : "-");
+  pthread_mutex_unlock(&mu);
 }
 
 static int initialize(ompt_function_lookup_t lookup, int dev,
@@ -167,5 +177,7 @@ ompt_start_tool_result_t *ompt_start_tool(unsigned v, const char *rt) {
   }
   const char *nd = getenv("CHUNK_TOOL_NO_DISPATCH");
   no_dispatch = nd && *nd == '1';
+  const char *ps = getenv("CHUNK_TOOL_PSOURCE");
+  log_psource = ps && *ps == '1';
   return &res;
 }
