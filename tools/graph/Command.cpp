@@ -445,6 +445,9 @@ int runCommand(const Options &o) {
     Written w = writeOutputs(*run, o, dir);
     writeSummary(*run, o, dir, w);
   } catch (const Error &e) {
+    // The recording that could not be analysed is kept only when asked.
+    if (running && !o.keepRaw)
+      removeTree(raw, err);
     if (!running || status == 0)
       throw;
     std::cerr << "grainchunk-graph: " << e.what() << std::endl;

@@ -119,9 +119,10 @@ std::vector<ProcessDir> findProcesses(const std::string &raw) {
     if (isFile(raw + "/" + d + "/meta.txt"))
       out.push_back(readProcessDir(raw + "/" + d));
   if (out.empty())
-    throw Error("no " + raw +
-                "/meta.txt: the recording tool did not finish (did the "
-                "program run under libomp, and exit normally?)");
+    throw Error("no recording in " + raw +
+                ": no process of the program started OpenMP with the "
+                "recording tool (is it built with -fopenmp and run with "
+                "LLVM's libomp, not GCC's libgomp?)");
   // One directory per process, in the order they started (their pids
   // where known, else by name).
   std::stable_sort(
