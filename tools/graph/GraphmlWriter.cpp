@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- GraphmlWriter.cpp - grains.graphml: the grain graph ----------------===//
 //
-// Nodes: grains, fork and join nodes (per loop instance: one fork, one
-// join; per task with children: a fork per child and a join per join
-// point). Edges: creation (fork->grain), synchronization (grain->join),
-// continuation (fork/join->next fork/join of the same parent), scope
-// (fork->join of the same loop instance). Written as it goes (GraphML lets
-// nodes and edges alternate; every node comes before its edges).
+// Every grain (below the cap): the process's DAG of GrainDag.h, its
+// nodes then its edges, with the prototype's type and ours (grain_type,
+// edge_type), the critical path (on_crit_path, weight_cycles) and the
+// grains' metrics. The graph is held while written (below the cap: at most
+// 25,000 grains by default). Above the cap, aggregated: per loop instance
+// a fork and a join (chained per region by continuation edges) with a node
+// per thread between, per task group a node after a fork of its parents'
+// chain; written as it goes.
 //
 //===----------------------------------------------------------------------===//
 #include "GrainDag.h"

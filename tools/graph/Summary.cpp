@@ -4,8 +4,9 @@
 // The summary (summary.txt, also printed on stderr): how the run was
 // recorded, then per loop (by name, in the order the loops first ran) its
 // instances, chunks, work per thread and imbalance, and the flagged grains;
-// the tasks. With several processes, a section per process. run.json: the
-// run's metadata (clock, processes, what was written, what was left out).
+// the tasks; the critical path. With several processes, a section per
+// process. run.json: the run's metadata (clock, processes and their
+// critical paths, what was written, what was left out).
 //
 //===----------------------------------------------------------------------===//
 #include "GrainDag.h"
