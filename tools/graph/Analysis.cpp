@@ -928,6 +928,15 @@ void Analysis::metrics() {
   chunkMetricsPass();
 }
 
+double Analysis::taskOwnWork(size_t k) const {
+  const Tasks &T = tasks;
+  double w = T.work[k];
+  if (std::isnan(w))
+    w = double(T.execc[k]) -
+        (T.kidOff[k] < T.kidOff[k + 1] ? joinWait(int64_t(k)) : 0.0);
+  return w > 0 ? w : 0.0;
+}
+
 GrainMetrics Analysis::taskMetrics(size_t k) const {
   const Tasks &T = tasks;
   GrainMetrics m;

@@ -146,6 +146,13 @@ struct GrainMetrics {
 
 class Baseline;
 
+/// The critical path's figures of one process (GrainDag.h): span and work
+/// in ticks; acyclic false if the graph had a cycle (then no figures).
+struct CritPath {
+  bool acyclic = false;
+  double span = 0, work = 0;
+};
+
 class Analysis {
 public:
   /// Reads and analyses one process's recording.
@@ -169,6 +176,7 @@ public:
   std::vector<double> deviations;
   uint64_t lastRecord = 0;            // the latest record time (where it ends)
   std::vector<std::string> readNotes; // threads whose file ended early
+  mutable std::optional<CritPath> crit; // critPath()'s, once computed
 
   std::vector<Region> regionList;
   std::unordered_map<uint64_t, size_t> regions; // parallel id -> regionList
@@ -185,6 +193,10 @@ public:
 
   GrainMetrics chunkMetrics(size_t i) const;
   GrainMetrics taskMetrics(size_t k) const;
+  /// A task's own work (ticks): work_cycles, or where that is NA (a
+  /// child's creation unmeasured) its execution less its waits at its
+  /// children's join points; never below 0.
+  double taskOwnWork(size_t k) const;
   bool chunkUnknown(size_t i) const;
 
   // Lineages (std::nullopt: NA).

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- GraphmlWriter.cpp - grains.graphml: the grain graph ----------------===//
 //
-// Nodes: grains, fork and join nodes (per loop instance: one fork, one
-// join; per task with children: a fork per child and a join per join
-// point). Edges: creation (fork->grain), synchronization (grain->join),
-// continuation (fork/join->next fork/join of the same parent), scope
-// (fork->join of the same loop instance). Written as it goes (GraphML lets
-// nodes and edges alternate; every node comes before its edges).
+// Every grain (below the cap): the process's DAG of GrainDag.h, its
+// nodes then its edges, with the prototype's type and ours (grain_type,
+// edge_type), the critical path (on_crit_path, weight_cycles) and the
+// grains' metrics. The graph is held while written (below the cap: at most
+// 25,000 grains by default). Above the cap, aggregated: per loop instance
+// a fork and a join (chained per region by continuation edges) with a node
+// per thread between, per task group a node after a fork of its parents'
+// chain; written as it goes.
 //
 //===----------------------------------------------------------------------===//
+#include "GrainDag.h"
 #include "Writers.h"
 
 #include <algorithm>
@@ -80,7 +83,10 @@ static const char *const Keys[][2] = {{"grain_type", "string"},
                                       {"first_iteration", "long"},
                                       {"last_iteration", "long"},
                                       {"label", "string"},
-                                      {"problem", "boolean"}};
+                                      {"problem", "boolean"},
+                                      {"type", "string"},
+                                      {"weight_cycles", "double"},
+                                      {"on_crit_path", "boolean"}};
 
 static void header(OutFile &o, bool aggregated) {
   o << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -95,6 +101,8 @@ static void header(OutFile &o, bool aggregated) {
     o << "  <key id=\"grains\" for=\"node\" attr.name=\"grains\" "
          "attr.type=\"long\"/>\n";
   o << "  <key id=\"edge_type\" for=\"edge\" attr.name=\"edge_type\" "
+       "attr.type=\"string\"/>\n"
+       "  <key id=\"etype\" for=\"edge\" attr.name=\"type\" "
        "attr.type=\"string\"/>\n";
   o << "  <graph id=\"grain-graph\" edgedefault=\"directed\">\n";
 }
@@ -135,83 +143,114 @@ void writeGraphml(Run &run, const std::string &path) {
   OutFile o(path);
   Writer w{o};
   header(o, false);
+  static const char *const EdgeTypes[][2] = {{"create", "creation"},
+                                             {"sync", "synchronization"},
+                                             {"continue", "continuation"},
+                                             {"scope", "scope"}};
   for (size_t p = 0; p < run.procs.size(); p++) {
     Analysis &an = *run.procs[p];
     std::string pre = run.prefix(p);
-    // Loops: a fork and a join per instance; then each chunk between them.
-    loopForks(w, an, pre);
+    GrainDag g(an);
     const Chunks &ch = an.chunks;
+    Tasks &T = an.tasks;
+    size_t n = T.size();
+    auto slotName = [&](int64_t ps) {
+      return (size_t(ps) < n ? "t" : "i") + std::to_string(T.slotId[ps]);
+    };
+    // A node's id (ids are computed twice: nothing per node is kept).
+    auto id = [&](uint32_t v) -> std::string {
+      uint64_t r = g.ref[v];
+      switch (g.kind[v]) {
+      case GrainDag::Start:
+        return pre + "start";
+      case GrainDag::End:
+        return pre + "end";
+      case GrainDag::RegionFork:
+        return pre + "f.P" + std::to_string(r);
+      case GrainDag::RegionJoin:
+        return pre + "j.P" + std::to_string(r);
+      case GrainDag::LoopFork:
+        return pre + "f.L" + std::to_string(r);
+      case GrainDag::LoopJoin:
+        return pre + "j.L" + std::to_string(r);
+      case GrainDag::Chunk:
+        return chunkId(run, p, r);
+      case GrainDag::Task:
+        return taskId(run, p, r);
+      case GrainDag::TaskFork:
+        return pre + "f." + slotName(T.pslot[r]) + "." +
+               std::to_string(T.childNumber[r]);
+      default:
+        return pre + "j." + slotName(g.joins[r].first) + "." +
+               std::to_string(g.joins[r].second);
+      }
+    };
     std::vector<std::string> locs;
     for (const Loop &lp : an.loops)
       locs.push_back(htmlEscape(lp.loc));
-    for (size_t i = 0; i < ch.size(); i++) {
-      int li = ch.loop[i];
-      GrainMetrics m = an.chunkMetrics(i);
-      std::string c = chunkId(run, p, i);
-      w.grainNode(c, "chunk", m.hasWork, int64_t(ch.end[i] - ch.start[i]),
-                  ch.thread[i], an.loopName(li), ch.creation[i], m);
-      o << "<data key=\"first_iteration\">";
-      o.u(ch.lower[i]) << "</data><data key=\"last_iteration\">";
-      o.u(ch.upper[i]) << "</data><data key=\"source_location\">" << locs[li]
-                       << "</data></node>\n";
-      w.edge(pre + "f.L" + std::to_string(li), c, "creation");
-      w.edge(c, pre + "j.L" + std::to_string(li), "synchronization");
-    }
-    // Tasks: children grouped by their parent and join point. A task is
-    // also its children's parent node, so all task-side nodes go first,
-    // then the edges: the same walk twice, nothing kept.
-    Tasks &T = an.tasks;
-    size_t n = T.size();
-    for (int nodes = 1; nodes >= 0; nodes--) {
-      for (uint32_t k0 :
-           T.order) { // parents in the order their first child was made
-        if (T.childNumber[k0])
-          continue;
-        int64_t ps = T.pslot[k0];
-        std::string pname =
-            (size_t(ps) < n ? "t" : "i") + std::to_string(T.slotId[ps]);
-        std::string prev = size_t(ps) < n ? pre + pname : "";
-        // The children by join point (creation order within each).
-        std::map<uint32_t, std::vector<uint32_t>> byJoin;
-        for (int64_t j = T.kidOff[ps]; j < T.kidOff[ps + 1]; j++)
-          byJoin[T.joinsAt[T.kids[j]]].push_back(T.kids[j]);
-        for (auto &[jn, group] : byJoin) {
-          for (uint32_t k : group) {
-            std::string f =
-                pre + "f." + pname + "." + std::to_string(T.childNumber[k]);
-            std::string t = taskId(run, p, k);
-            if (nodes) {
-              o << "    <node id=\"" << htmlEscape(f)
-                << "\"><data key=\"grain_type\">fork</data><data "
-                   "key=\"label\">fork "
-                << htmlEscape(pname) << "</data></node>\n";
-              GrainMetrics m = an.taskMetrics(k);
-              w.grainNode(t, "task", true, T.execc[k], T.thread[k],
-                          an.taskGrainName(k), T.creation[k], m);
-              o << "<data key=\"source_location\">"
-                << htmlEscape(an.maps.get(T.codeptr[k]).second)
-                << "</data></node>\n";
-            } else {
-              if (!prev.empty())
-                w.edge(prev, f, "continuation");
-              w.edge(f, t, "creation");
-            }
-            prev = f;
-          }
-          std::string j = pre + "j." + pname + "." + std::to_string(jn);
-          if (nodes) {
-            o << "    <node id=\"" << htmlEscape(j)
-              << "\"><data key=\"grain_type\">join</data><data "
-                 "key=\"label\">join "
-              << htmlEscape(pname) << "</data></node>\n";
-          } else {
-            w.edge(prev, j, "continuation");
-            for (uint32_t k : group)
-              w.edge(taskId(run, p, k), j, "synchronization");
-          }
-          prev = j;
-        }
+    for (uint32_t v = 0; v < g.kind.size(); v++) {
+      uint64_t r = g.ref[v];
+      uint8_t k = g.kind[v];
+      const char *crit = g.onPath[v] ? "true" : "false";
+      if (k == GrainDag::Chunk) {
+        int li = ch.loop[r];
+        GrainMetrics m = an.chunkMetrics(r);
+        w.grainNode(id(v), "chunk", m.hasWork, int64_t(ch.end[r] - ch.start[r]),
+                    ch.thread[r], an.loopName(li), ch.creation[r], m);
+        o << "<data key=\"first_iteration\">";
+        o.u(ch.lower[r]) << "</data><data key=\"last_iteration\">";
+        o.u(ch.upper[r]) << "</data><data key=\"source_location\">" << locs[li]
+                         << "</data>";
+      } else if (k == GrainDag::Task) {
+        GrainMetrics m = an.taskMetrics(r);
+        w.grainNode(id(v), "task", true, T.execc[r], T.thread[r],
+                    an.taskGrainName(r), T.creation[r], m);
+        o << "<data key=\"source_location\">"
+          << htmlEscape(an.maps.get(T.codeptr[r]).second) << "</data>";
+      } else {
+        const char *type =
+            k == GrainDag::Start ? "start"
+            : k == GrainDag::End ? "end"
+            : (k == GrainDag::RegionFork || k == GrainDag::LoopFork ||
+               k == GrainDag::TaskFork)
+                ? "fork"
+                : "join";
+        std::string label;
+        if (k == GrainDag::Start || k == GrainDag::End)
+          label = type;
+        else if (k == GrainDag::RegionFork || k == GrainDag::RegionJoin)
+          label = std::string(type) + " parallel " +
+                  an.maps.get(an.regionList[r].codeptr).second;
+        else if (k == GrainDag::LoopFork || k == GrainDag::LoopJoin)
+          label = std::string(type) + " " + an.loopName(int(r));
+        else
+          label =
+              std::string(type) + " " +
+              slotName(k == GrainDag::TaskFork ? T.pslot[r] : g.joins[r].first);
+        o << "    <node id=\"" << htmlEscape(id(v))
+          << "\"><data key=\"grain_type\">" << type
+          << "</data><data key=\"label\">" << htmlEscape(label) << "</data>";
       }
+      bool fork = k == GrainDag::RegionFork || k == GrainDag::LoopFork ||
+                  k == GrainDag::TaskFork;
+      const char *ptype = k == GrainDag::Start ? "start"
+                          : k == GrainDag::End ? "end"
+                          : k == GrainDag::Chunk || k == GrainDag::Task ? "task"
+                          : fork                                        ? "fork"
+                                 : "join";
+      o << "<data key=\"type\">" << ptype
+        << "</data><data key=\"weight_cycles\">";
+      o.num(g.weight(v)) << "</data><data key=\"on_crit_path\">" << crit
+                         << "</data></node>\n";
+    }
+    for (size_t e = 0; e < g.src.size(); e++) {
+      o << "    <edge id=\"e";
+      o.u(w.edges++) << "\" source=\"" << htmlEscape(id(g.src[e]))
+                     << "\" target=\"" << htmlEscape(id(g.dst[e]))
+                     << "\"><data key=\"edge_type\">"
+                     << EdgeTypes[g.ekind[e]][1]
+                     << "</data><data key=\"etype\">"
+                     << EdgeTypes[g.ekind[e]][0] << "</data></edge>\n";
     }
   }
   o << "  </graph>\n</graphml>\n";

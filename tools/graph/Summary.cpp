@@ -4,10 +4,12 @@
 // The summary (summary.txt, also printed on stderr): how the run was
 // recorded, then per loop (by name, in the order the loops first ran) its
 // instances, chunks, work per thread and imbalance, and the flagged grains;
-// the tasks. With several processes, a section per process. run.json: the
-// run's metadata (clock, processes, what was written, what was left out).
+// the tasks; the critical path. With several processes, a section per
+// process. run.json: the run's metadata (clock, processes and their
+// critical paths, what was written, what was left out).
 //
 //===----------------------------------------------------------------------===//
+#include "GrainDag.h"
 #include "Writers.h"
 
 #include <algorithm>
@@ -39,6 +41,19 @@ static std::string flaggedText(const Counter &c, bool skipZero) {
              Thresholds[p].op, Thresholds[p].value);
   }
   return s.empty() ? "none" : s;
+}
+
+/// The critical path: span, work and parallelism (work / span) of the
+/// grain graph (GrainDag.h).
+static std::string critPathText(const Analysis &an) {
+  const CritPath &c = critPath(an);
+  if (!c.acyclic)
+    return "critical path: none (the grain graph has a cycle: a recording "
+           "whose tasks or regions name each other as parents)";
+  double ms = an.clockNs() * 1e6;
+  return fmt("critical path: span %.6g ms, work %.6g ms, parallelism %s",
+             c.span / ms, c.work / ms,
+             c.span > 0 ? fmt("%.3g", c.work / c.span).c_str() : "NA");
 }
 
 std::string summaryOf(Analysis &an) {
@@ -226,6 +241,7 @@ std::string summaryOf(Analysis &an) {
                   (an.taskPbNa ? fmt("; parallel_benefit NA for %lld",
                                      (long long)an.taskPbNa)
                                : std::string()));
+  out.push_back(critPathText(an));
   std::string s;
   for (const std::string &l : out)
     s += l + "\n";
@@ -365,6 +381,19 @@ void writeRunJson(Run &run, const std::string &path,
       << ", \"tasks\": " << std::to_string(an.tasks.size())
       << ", \"ticks_per_ns\": ";
     o.jnum(an.clockNs());
+    const CritPath &c = critPath(an);
+    if (c.acyclic) {
+      o << ", \"critical_path\": {\"span_cycles\": ";
+      o.jnum(c.span) << ", \"work_cycles\": ";
+      o.jnum(c.work) << ", \"parallelism\": ";
+      if (c.span > 0)
+        o.jnum(c.work / c.span);
+      else
+        o << "null";
+      o << "}";
+    } else {
+      o << ", \"critical_path\": null";
+    }
     o << ", \"complete\": " << (p.complete ? "true" : "false")
       << ", \"ends_at\": "
       << (p.complete ? std::string("null") : jsonString(Run::endsAt(an)))

@@ -4,7 +4,8 @@
 // grains.csv, loops.csv, grains.graphml, trace.json, trace.otf2,
 // timeline.svg, run.json and the summary, and the caps above which a file
 // holds aggregates instead of every grain. Each writer streams (nothing per
-// grain is kept) and does not know the others. OutFile is their buffered output
+// grain is kept; the per-grain GraphML below its cap and the critical path
+// hold the grain graph, GrainDag.h) and does not know the others. OutFile is their buffered output
 // with number formatting as the Python grainchunk-graph wrote it.
 //
 //===----------------------------------------------------------------------===//

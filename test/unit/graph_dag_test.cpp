@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// The grain graph as one DAG per process (tools/graph/GrainDag) on
+// hand-made recordings: a task tree whose span is known by hand, and the
+// shape (one start, one end, every node on a start -> end path) of the
+// graphs of a loop and of a task program.
+#include "GrainDag.h"
+#include "Run.h"
+#include "Writers.h"
+#include "graph_recording.h"
+
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
+
+using namespace gcg;
+using namespace gcgtest;
+
+namespace {
+
+const uint64_t Par = 100, I0 = 200, I1 = 201;
+const uint64_t R = (1ull << 40) | 1, C1 = (1ull << 40) | 2,
+               C2 = (1ull << 40) | 3;
+
+// One thread. The implicit task makes the root task R at 10 and waits for
+// it 15..155; R runs 20..50, makes C1 (30) and C2 (40), waits 50..135
+// during which C1 runs 50..100 and C2 100..130, and runs on to 150.
+// Creation 5 ticks each. R: exec 30 + 0 + 20 = 50, overhead = its wait on
+// the CPU (130..135) + its children's creation (10) = 15: work 35. C1 50,
+// C2 30. Span: R's own work + the longer child = 35 + 50 = 85; work 115.
+void treeRecording(const std::string &dir) {
+  writeFile(dir + "/meta.txt", meta3());
+  Thread t;
+  t.rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 1)
+      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 1)
+      .task(10, R, I0, 0, 5.0)
+      .rec(R_SYNC_BEGIN, 15, I0, Par, 0, 5)
+      .rec(R_TASK_SWITCH, 20, I0, R)
+      .task(30, C1, R, 0, 5.0)
+      .task(40, C2, R, 0, 5.0)
+      .rec(R_SYNC_BEGIN, 50, R, Par, 0, 5)
+      .rec(R_TASK_SWITCH, 50, R, C1)
+      .rec(R_TASK_SWITCH, 100, C1, R, 0, 1)
+      .rec(R_TASK_SWITCH, 100, R, C2)
+      .rec(R_TASK_SWITCH, 130, C2, R, 0, 1)
+      .rec(R_SYNC_END, 135, R, Par, 0, 5)
+      .rec(R_TASK_SWITCH, 150, R, I0, 0, 1)
+      .rec(R_SYNC_END, 155, I0, Par, 0, 5)
+      .rec(R_IMPLICIT_END, 160, I0, 0);
+  t.write(dir + "/thread-0.bin");
+}
+
+// Two threads, one static loop of three chunks; the second chunk makes a
+// task that joins at the barrier.
+void loopTaskRecording(const std::string &dir) {
+  writeFile(dir + "/meta.txt", meta3());
+  Thread t0, t1;
+  t0.rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 2)
+      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 2)
+      .rec(R_LOOP_BEGIN, 10, I0, Par, 0, 0)
+      .chunk(10, 0, 0, 2)
+      .chunk(20, 2, 2, 2)
+      .task(25, R, I0, 0, 2.0)
+      .rec(R_LOOP_END, 40, I0, Par)
+      .rec(R_SYNC_BEGIN, 40, I0, Par, 0, 2)
+      .rec(R_TASK_SWITCH, 41, I0, R)
+      .rec(R_TASK_SWITCH, 45, R, I0, 0, 1)
+      .rec(R_SYNC_END, 50, I0, Par, 0, 2)
+      .rec(R_IMPLICIT_END, 60, I0, 0);
+  t1.rec(R_IMPLICIT_BEGIN, 0, I1, Par, 1, 2)
+      .rec(R_LOOP_BEGIN, 12, I1, Par, 0, 0)
+      .chunk(12, 1, 1, 2)
+      .rec(R_LOOP_END, 30, I1, Par)
+      .rec(R_SYNC_BEGIN, 30, I1, Par, 0, 2)
+      .rec(R_SYNC_END, 50, I1, Par, 0, 2)
+      .rec(R_IMPLICIT_END, 60, I1, 0);
+  t0.write(dir + "/thread-0.bin");
+  t1.write(dir + "/thread-1.bin");
+}
+
+// Every node is reached from the start node and reaches the end node.
+void expectOnStartEndPaths(const GrainDag &g) {
+  size_t nv = g.kind.size();
+  std::vector<std::vector<uint32_t>> out(nv), in(nv);
+  for (size_t e = 0; e < g.src.size(); e++) {
+    out[g.src[e]].push_back(g.dst[e]);
+    in[g.dst[e]].push_back(g.src[e]);
+  }
+  auto reach = [&](uint32_t from, const std::vector<std::vector<uint32_t>> &a) {
+    std::vector<uint8_t> seen(nv, 0);
+    std::vector<uint32_t> st{from};
+    seen[from] = 1;
+    while (!st.empty()) {
+      uint32_t u = st.back();
+      st.pop_back();
+      for (uint32_t v : a[u])
+        if (!seen[v])
+          seen[v] = 1, st.push_back(v);
+    }
+    return seen;
+  };
+  EXPECT_EQ(g.kind[0], GrainDag::Start);
+  EXPECT_EQ(g.kind[1], GrainDag::End);
+  EXPECT_EQ(std::count(g.kind.begin(), g.kind.end(), GrainDag::Start), 1);
+  EXPECT_EQ(std::count(g.kind.begin(), g.kind.end(), GrainDag::End), 1);
+  auto fromStart = reach(0, out), toEnd = reach(1, in);
+  for (size_t v = 0; v < nv; v++) {
+    EXPECT_TRUE(fromStart[v]) << "node " << v << " kind " << int(g.kind[v]);
+    EXPECT_TRUE(toEnd[v]) << "node " << v << " kind " << int(g.kind[v]);
+  }
+}
+
+} // namespace
+
+TEST(GraphDag, TaskTreeSpanIsRootPlusLongestChild) {
+  TempDir d;
+  treeRecording(d.path);
+  auto run = analyseRun({d.path}, {});
+  Analysis &an = *run->procs[0];
+  const Tasks &T = an.tasks;
+  ASSERT_EQ(T.size(), 3u);
+  int64_t r = T.index(R), c1 = T.index(C1), c2 = T.index(C2);
+  EXPECT_EQ(T.execc[r], 50);
+  EXPECT_EQ(T.execc[c1], 50);
+  EXPECT_EQ(T.execc[c2], 30);
+  EXPECT_DOUBLE_EQ(an.taskOwnWork(r), 35.0);
+  GrainDag g(an);
+  ASSERT_TRUE(g.acyclic);
+  EXPECT_DOUBLE_EQ(g.span, 85.0);
+  EXPECT_DOUBLE_EQ(g.work, 115.0);
+  expectOnStartEndPaths(g);
+  // On the path: R and C1, not C2; start and end.
+  for (uint32_t v = 0; v < g.kind.size(); v++)
+    if (g.kind[v] == GrainDag::Task)
+      EXPECT_EQ(g.onPath[v], int64_t(g.ref[v]) != c2) << "task " << g.ref[v];
+  EXPECT_TRUE(g.onPath[0]);
+  EXPECT_TRUE(g.onPath[1]);
+  // The path's weights sum to the span.
+  double sum = 0;
+  for (uint32_t v = 0; v < g.kind.size(); v++)
+    if (g.onPath[v])
+      sum += g.weight(v);
+  EXPECT_DOUBLE_EQ(sum, 85.0);
+  // The summary and run.json (ticks: 2 per ns).
+  std::string s = summary(*run);
+  EXPECT_NE(s.find("critical path: span 4.25e-05 ms, work 5.75e-05 ms, "
+                   "parallelism 1.35\n"),
+            std::string::npos)
+      << s;
+  writeRunJson(*run, d.path + "/run.json", {}, "test");
+  std::ifstream f(d.path + "/run.json");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  EXPECT_NE(ss.str().find("\"critical_path\": {\"span_cycles\": 85.0, "
+                          "\"work_cycles\": 115.0, \"parallelism\": "
+                          "1.3529411764705883}"),
+            std::string::npos)
+      << ss.str();
+}
+
+TEST(GraphDag, LoopWithTaskIsOneGraph) {
+  TempDir d;
+  loopTaskRecording(d.path);
+  auto run = analyseRun({d.path}, {});
+  Analysis &an = *run->procs[0];
+  ASSERT_EQ(an.chunks.size(), 3u);
+  ASSERT_EQ(an.tasks.size(), 1u);
+  ASSERT_GE(an.tasks.ctx[0], 0); // made in a chunk
+  GrainDag g(an);
+  ASSERT_TRUE(g.acyclic);
+  expectOnStartEndPaths(g);
+  // The task's fork hangs off the chunk that made it.
+  bool fromChunk = false;
+  for (size_t e = 0; e < g.src.size(); e++)
+    fromChunk |= g.kind[g.src[e]] == GrainDag::Chunk &&
+                 g.ref[g.src[e]] == uint64_t(an.tasks.ctx[0]) &&
+                 g.kind[g.dst[e]] == GrainDag::TaskFork;
+  EXPECT_TRUE(fromChunk);
+  // Chunks [0,0] 10..18, [2,2] 20..40, [1,1] 12..30; the task 41..45. The
+  // longest path: chunk [2,2] (20), then the task (4): 24.
+  EXPECT_DOUBLE_EQ(g.span, 24.0);
+  EXPECT_DOUBLE_EQ(g.work, 8.0 + 20 + 18 + 4);
+  // For the figures alone the two chunks that make nothing are one node
+  // (the longer, [1,1]): the same span and work.
+  GrainDag f(an, false);
+  ASSERT_TRUE(f.acyclic);
+  EXPECT_EQ(f.onPath.size() + 1, g.onPath.size()); // one chunk node less
+  EXPECT_DOUBLE_EQ(f.span, 24.0);
+  EXPECT_DOUBLE_EQ(f.work, 8.0 + 20 + 18 + 4);
+  EXPECT_DOUBLE_EQ(critPath(an).span, 24.0);
+}

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===- GrainDag.h - one process's grain graph as a DAG, its critical path -===//
+//
+// The grain graph of one process as one DAG from a start node to an end
+// node (docs/grain-graphs.md, "grains.graphml"): a fork and a join per
+// parallel region instance and per loop instance, the chunks between their
+// instance's fork and join, tasks between a fork and a join of the grain
+// that made them, continuation edges in program order. Nodes and edges are
+// numbers in columns (while it is built: about 130 bytes per task; for
+// the critical path alone, 5 bytes per chunk that makes nothing). The
+// critical path is the longest path weighted by the grains' work, found in
+// one pass over a topological order.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GRAINCHUNK_GRAPH_GRAINDAG_H
+#define GRAINCHUNK_GRAPH_GRAINDAG_H
+
+#include "Analysis.h"
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace gcg {
+
+struct GrainDag {
+  enum Kind : uint8_t {
+    Start,
+    End,
+    RegionFork, // ref: the region's index in regionList
+    RegionJoin,
+    LoopFork, // ref: the loop instance
+    LoopJoin,
+    Chunk,    // ref: the chunk
+    Task,     // ref: the task
+    TaskFork, // ref: the task it makes
+    TaskJoin  // ref: an index into joins
+  };
+  enum EdgeKind : uint8_t { Creation, Synchronization, Continuation, Scope };
+
+  std::vector<uint8_t> kind;
+  std::vector<uint64_t> ref;
+  std::vector<std::pair<int64_t, uint32_t>> joins; // (parent slot, join point)
+  std::vector<uint32_t> src, dst;
+  std::vector<uint8_t> ekind;
+
+  // The critical path (computed by the constructor).
+  bool acyclic = false;
+  std::vector<uint8_t> onPath; // per node
+  double span = 0, work = 0;   // ticks
+
+  /// Builds the graph of an and its critical path. everyGrain false: the
+  /// chunks of a loop instance that nothing hangs off are one node, the
+  /// longest of them (the same span and work; for the figures alone).
+  explicit GrainDag(const Analysis &an, bool everyGrain = true);
+  /// A node's weight: a grain's work (ticks), 0 for the others.
+  double weight(uint32_t v) const { return w[v]; }
+
+private:
+  void build(const Analysis &an, bool everyGrain);
+  uint32_t node(Kind k, uint64_t r, double weight = 0);
+  void edge(uint32_t s, uint32_t t, EdgeKind k);
+  void criticalPath(bool keep);
+  std::vector<double> w;
+};
+
+/// The critical path's figures of one process, computed once (the graph
+/// is not kept).
+const CritPath &critPath(const Analysis &an);
+
+} // namespace gcg
+
+#endif
