@@ -10,10 +10,11 @@
  * measure the creation time), or with GRAINCHUNK_RECORD_NO_EXT=1 the
  * standard dispatch event (ws_loop_chunk). The records go to <dir> through
  * the tool's real per-thread path (format 4: the thread file's shared
- * mapping, grown by segments; format 3: a buffer and write(2)). Prints ns per grain
- * (elapsed, and the process's CPU time, which a busy machine does not inflate),
- * the bytes written per grain, and the process's peak resident memory before
- * and after, which shows that memory does not grow with the grain count. */
+ * mapping, grown by segments; format 3: a buffer and write(2)). Prints ns per
+ * grain (elapsed, and the process's CPU time, which a busy machine does not
+ * inflate), the bytes written per grain, and the process's peak resident memory
+ * before and after, which shows that memory does not grow with the grain count.
+ */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <omp-tools.h>

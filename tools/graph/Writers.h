@@ -5,8 +5,9 @@
 // timeline.svg, run.json and the summary, and the caps above which a file
 // holds aggregates instead of every grain. Each writer streams (nothing per
 // grain is kept; the per-grain GraphML below its cap and the critical path
-// hold the grain graph, GrainDag.h) and does not know the others. OutFile is their buffered output
-// with number formatting as the Python grainchunk-graph wrote it.
+// hold the grain graph, GrainDag.h) and does not know the others. OutFile is
+// their buffered output with number formatting as the Python grainchunk-graph
+// wrote it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAINCHUNK_GRAPH_WRITERS_H
