@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Analysis.h"
+#include "Problems.h"
 
 #include <algorithm>
 #include <cstring>
@@ -18,11 +19,15 @@
 
 namespace gcg {
 
-const Threshold Thresholds[P_COUNT] = {
+const Threshold Thresholds[P_THRESHOLDS] = {
     {"parallel_benefit", '<', 1.0},   {"sibling_work_balance", '>', 2.0},
     {"chunk_work_balance", '>', 2.0}, {"chunk_work_cpu_balance", '>', 2.0},
     {"work_deviation", '>', 2.0},
 };
+
+const char *problemName(int p) {
+  return p < P_THRESHOLDS ? Thresholds[p].name : "outlier";
+}
 
 std::string problemsText(unsigned mask) {
   std::string s;
@@ -30,15 +35,15 @@ std::string problemsText(unsigned mask) {
     if (mask & (1u << p)) {
       if (!s.empty())
         s += '|';
-      s += Thresholds[p].name;
+      s += problemName(p);
     }
   return s;
 }
 
 static unsigned problems(const GrainMetrics &m) {
-  double v[P_COUNT] = {m.pb, m.swb, m.cwb, m.cpu, m.dev};
-  unsigned mask = 0;
-  for (int p = 0; p < P_COUNT; p++) {
+  double v[P_THRESHOLDS] = {m.pb, m.swb, m.cwb, m.cpu, m.dev};
+  unsigned mask = m.outlier ? 1u << P_OUTLIER : 0;
+  for (int p = 0; p < P_THRESHOLDS; p++) {
     if (std::isnan(v[p]))
       continue;
     if (Thresholds[p].op == '<' ? v[p] < Thresholds[p].value
@@ -1039,16 +1044,21 @@ void Analysis::chunkMetricsPass() {
                         Thresholds[P_PARALLEL_BENEFIT].value)
       lp.flagged[P_PARALLEL_BENEFIT]++;
   }
-  for (Loop &lp : loops) {
-    int64_t nn = lp.n();
-    if (!nn)
+  // The outlier chunks (Problems.h), instead of every chunk of an
+  // instance past chunk_work_balance or chunk_work_cpu_balance.
+  teamSize.assign(loops.size(), 0);
+  for (size_t i = 0; i < nc; i++) {
+    uint32_t &ts = teamSize[ch.loop[i]];
+    if (ts)
       continue;
-    if (!std::isnan(lp.cwb) && lp.cwb > Thresholds[P_CHUNK_WORK_BALANCE].value)
-      lp.flagged[P_CHUNK_WORK_BALANCE] = nn;
-    if (!std::isnan(lp.cpu) &&
-        lp.cpu > Thresholds[P_CHUNK_WORK_CPU_BALANCE].value)
-      lp.flagged[P_CHUNK_WORK_CPU_BALANCE] = nn;
+    auto it = implicit.find(ch.parent[i]);
+    if (it != implicit.end())
+      ts = it->second.team;
   }
+  outliers = outlierChunks(*this);
+  for (size_t i = 0; i < nc; i++)
+    if (outliers[i])
+      loops[ch.loop[i]].flagged[P_OUTLIER]++;
   baseInstance.assign(loops.size(), nullptr);
   if (!baseline)
     return;
@@ -1124,7 +1134,11 @@ GrainMetrics Analysis::chunkMetrics(size_t i) const {
   m.cpu = lp.cpu;
   m.dev = chunkDeviation(lp.index, chunks.lower[i], chunks.upper[i], m.hasWork,
                          m.work);
-  m.problems = problems(m);
+  m.outlier = i < outliers.size() && outliers[i];
+  // chunk_work_balance and chunk_work_cpu_balance are the instance's: they
+  // stay columns, not problems of each of its chunks.
+  m.problems = problems(m) &
+               ~(1u << P_CHUNK_WORK_BALANCE | 1u << P_CHUNK_WORK_CPU_BALANCE);
   return m;
 }
 

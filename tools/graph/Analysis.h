@@ -27,13 +27,20 @@
 
 namespace gcg {
 
-// The prototype's problem thresholds (configs/grain-problems.cfg), in order.
-enum Problem {
+// A grain's problem flags: the prototype's thresholds
+// (configs/grain-problems.cfg), in order, then ours: a chunk that is an
+// outlier of its loop instance (Problems.h). A chunk's problems hold
+// chunk_work_balance and chunk_work_cpu_balance no more (they are values
+// of the whole instance, so every chunk of it was flagged): the summary
+// counts the instances past them, for comparison with the prototype.
+enum ProblemFlag {
   P_PARALLEL_BENEFIT,
   P_SIBLING_WORK_BALANCE,
   P_CHUNK_WORK_BALANCE,
   P_CHUNK_WORK_CPU_BALANCE,
   P_WORK_DEVIATION,
+  P_THRESHOLDS, // the prototype's thresholds end here
+  P_OUTLIER = P_THRESHOLDS,
   P_COUNT
 };
 struct Threshold {
@@ -41,7 +48,9 @@ struct Threshold {
   char op; // '<' or '>'
   double value;
 };
-extern const Threshold Thresholds[P_COUNT];
+extern const Threshold Thresholds[P_THRESHOLDS];
+/// A flag's name in problems (a threshold's metric, or "outlier").
+const char *problemName(int p);
 /// "a|b" of the problems set in mask.
 std::string problemsText(unsigned mask);
 
@@ -141,6 +150,7 @@ struct GrainMetrics {
   bool hasWork = false;
   double work = NAN; // chunks: an integer
   double sync = NAN, pb = NAN, swb = NAN, cwb = NAN, cpu = NAN, dev = NAN;
+  bool outlier = false; // chunks: an outlier of its loop instance
   unsigned problems = 0;
 };
 
@@ -177,6 +187,11 @@ public:
   uint64_t lastRecord = 0;            // the latest record time (where it ends)
   std::vector<std::string> readNotes; // threads whose file ended early
   mutable std::optional<CritPath> crit; // critPath()'s, once computed
+  /// Per chunk: 1 if it is an outlier of its loop instance
+  /// (outlierChunks(), Problems.h).
+  std::vector<uint8_t> outliers;
+  /// Per loop instance: the size of the team that ran it (0: unknown).
+  std::vector<uint32_t> teamSize;
 
   std::vector<Region> regionList;
   std::unordered_map<uint64_t, size_t> regions; // parallel id -> regionList

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "GrainDag.h"
+#include "Problems.h"
 #include "Writers.h"
 
 #include <algorithm>
@@ -37,8 +38,13 @@ static std::string flaggedText(const Counter &c, bool skipZero) {
       continue;
     if (!s.empty())
       s += ", ";
-    s += fmt("%lld grains %s %c %g", (long long)n, Thresholds[p].name,
-             Thresholds[p].op, Thresholds[p].value);
+    if (p == P_OUTLIER)
+      s += fmt("%lld outlier grains (work above its instance's median by "
+               "more than %g MADs and %g%% of a thread's share)",
+               (long long)n, OutlierMads, OutlierShare * 100);
+    else
+      s += fmt("%lld grains %s %c %g", (long long)n, Thresholds[p].name,
+               Thresholds[p].op, Thresholds[p].value);
   }
   return s.empty() ? "none" : s;
 }
@@ -54,6 +60,44 @@ static std::string critPathText(const Analysis &an) {
   return fmt("critical path: span %.6g ms, work %.6g ms, parallelism %s",
              c.span / ms, c.work / ms,
              c.span > 0 ? fmt("%.3g", c.work / c.span).c_str() : "NA");
+}
+
+/// The problems ranked by time lost (Problems.h), the first ProblemsShown.
+static const size_t ProblemsShown = 5;
+static std::string problemsText(Analysis &an) {
+  std::vector<Problem> ps = rankProblems(an, 0);
+  if (ps.empty())
+    return "problems, ranked by time lost: none (no thread waited for "
+           "another in a loop, no creation or join time measured)";
+  std::string s =
+      fmt("problems, ranked by time lost (%zu of %zu; lost: thread time not "
+          "overlapped with work, as a share of the threads' time):",
+          std::min(ps.size(), ProblemsShown), ps.size());
+  for (size_t i = 0; i < ps.size() && i < ProblemsShown; i++) {
+    const Problem &p = ps[i];
+    s +=
+        fmt("\n  %zu. %s %s: lost %.3f ms (%.1f%%), work %.3f ms", i + 1,
+            p.kind.c_str(), p.where.c_str(), p.lostMs, p.share * 100, p.workMs);
+    if (p.kind == "loop")
+      s += fmt(", instances %u multi-thread, %u one-thread", p.instancesMulti,
+               p.instancesSingle) +
+           (std::isnan(p.imbalance) ? std::string()
+                                    : fmt(", imbalance %.2f", p.imbalance));
+    s += "\n     why: " + p.why;
+    if (!p.outlierGrains.empty()) {
+      s += "\n     outlier chunks:";
+      for (size_t k = 0; k < p.outlierGrains.size() && k < 5; k++) {
+        size_t c = p.outlierGrains[k];
+        s += fmt(" c%d.%zu", an.chunks.thread[c], c);
+      }
+      if (p.outlierGrains.size() > 5)
+        s += fmt(" (and %zu more; grains.csv: problems has outlier)",
+                 p.outlierGrains.size() - 5);
+    }
+    if (!p.suggestion.empty())
+      s += "\n     try: " + p.suggestion;
+  }
+  return s;
 }
 
 std::string summaryOf(Analysis &an) {
@@ -177,27 +221,37 @@ std::string summaryOf(Analysis &an) {
                    });
   for (const std::string &nm : order) {
     const std::vector<int> &lps = byName[nm];
-    std::map<int, int64_t> perThread;
+    // The imbalance counts the instances of multi-thread teams only: an
+    // instance run by a one-thread team (nested, serialized) has none.
+    std::map<int, int64_t> perThread, perThreadMulti;
     Counter flagged;
-    int64_t chunks = 0, unknown = 0;
+    int64_t chunks = 0, unknown = 0, single = 0, cwbOver = 0, cpuOver = 0;
     for (int li : lps) {
       const Loop &lp = an.loops[li];
+      bool one = std::max<size_t>(lp.shares.size(), an.teamSize[li]) <= 1;
+      single += one;
       for (const Share &s : lp.shares) {
-        if (s.hasWork)
+        if (s.hasWork) {
           perThread[s.th] += s.work;
+          if (!one)
+            perThreadMulti[s.th] += s.work;
+        }
         if (s.unknown)
           unknown += s.count;
       }
       flagged.update(lp.flagged);
       chunks += lp.n();
+      cwbOver += lp.cwb > Thresholds[P_CHUNK_WORK_BALANCE].value;
+      cpuOver += lp.cpu > Thresholds[P_CHUNK_WORK_CPU_BALANCE].value;
     }
     double sum = 0, mx = 0;
-    for (auto &[th, v] : perThread) {
+    for (auto &[th, v] : perThreadMulti) {
       sum += double(v);
       mx = std::max(mx, double(v));
     }
-    double imb =
-        !perThread.empty() && sum ? mx / (sum / double(perThread.size())) : NAN;
+    double imb = !perThreadMulti.empty() && sum
+                     ? mx / (sum / double(perThreadMulti.size()))
+                     : NAN;
     std::string work;
     for (auto &[th, v] : perThread)
       work +=
@@ -205,7 +259,13 @@ std::string summaryOf(Analysis &an) {
     out.push_back(
         fmt("loop %s: %zu instance(s), %lld chunks; work per thread (ms) ",
             nm.c_str(), lps.size(), (long long)chunks) +
-        work + fmt("; imbalance (max/mean) %.2f", imb));
+        work +
+        (std::isnan(imb) ? std::string("; imbalance (max/mean) NA")
+                         : fmt("; imbalance (max/mean) %.2f", imb)) +
+        (single ? fmt("; %lld of %zu instance(s) in one-thread teams (no "
+                      "imbalance counted)",
+                      (long long)single, lps.size())
+                : std::string()));
     if (b) {
       int64_t here = 0, there = 0, matched = 0;
       for (int li : lps) {
@@ -233,7 +293,11 @@ std::string summaryOf(Analysis &an) {
               "all reported before any ran (their work per thread is "
               "right); build it with the plugin, or use --no-ext",
               (long long)unknown));
-    out.push_back("  flagged: " + flaggedText(flagged, true));
+    out.push_back("  flagged: " + flaggedText(flagged, true) +
+                  fmt("; prototype's instance rules: chunk_work_balance > 2 "
+                      "in %lld, chunk_work_cpu_balance > 2 in %lld of %zu "
+                      "instance(s)",
+                      (long long)cwbOver, (long long)cpuOver, lps.size()));
   }
   if (an.tasks.size())
     out.push_back(fmt("tasks: %zu; flagged: ", an.tasks.size()) +
@@ -242,6 +306,7 @@ std::string summaryOf(Analysis &an) {
                                      (long long)an.taskPbNa)
                                : std::string()));
   out.push_back(critPathText(an));
+  out.push_back(problemsText(an));
   std::string s;
   for (const std::string &l : out)
     s += l + "\n";

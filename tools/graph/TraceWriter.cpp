@@ -32,7 +32,7 @@ static void metricArgs(OutFile &o, const GrainMetrics &m) {
     bool first = true;
     for (int p = 0; p < P_COUNT; p++)
       if (m.problems & (1u << p)) {
-        o << (first ? "\"" : ", \"") << Thresholds[p].name << '"';
+        o << (first ? "\"" : ", \"") << problemName(p) << '"';
         first = false;
       }
     o << ']';

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// Problems ranked by time lost (tools/graph/Problems.h) on hand-made
+// recordings with known numbers: the time lost of a loop instance, the
+// one-thread team instances counted apart, the robust outlier rule, and
+// the loop palette's distinct colours.
+#include "Palette.h"
+#include "Problems.h"
+#include "Run.h"
+#include "Writers.h"
+#include "graph_recording.h"
+
+#include <array>
+#include <cmath>
+#include <gtest/gtest.h>
+#include <set>
+
+using namespace gcg;
+using namespace gcgtest;
+
+namespace {
+
+const uint64_t Par = 100, Par2 = 101, I0 = 200, I1 = 201, I2 = 202;
+
+/// One loop instance on a thread: chunk k (iteration lo + k) does works[k]
+/// ticks; each chunk's making takes 1 tick, before it. Returns the end.
+uint64_t loopOn(Thread &t, uint64_t task, uint64_t par, uint64_t start,
+                const std::vector<uint64_t> &works, uint64_t lo) {
+  t.rec(R_LOOP_BEGIN, start, task, par, 0, 0).rec(R_SOURCE, 0, 0x77, 0);
+  uint64_t at = start + 1;
+  for (size_t k = 0; k < works.size(); k++) {
+    t.chunk(at, lo + k, lo + k, 1);
+    at += works[k] + (k + 1 < works.size() ? 1 : 0);
+  }
+  t.rec(R_LOOP_END, at, task, par);
+  return at;
+}
+
+/// Two threads in a team of 2 run one static loop; thread 0's chunks do
+/// w0, thread 1's w1 (then, when nested is set, thread 0 runs the same
+/// loop again in a nested one-thread team, its chunks doing `nested`).
+void teamRecording(const std::string &dir, const std::vector<uint64_t> &w0,
+                   const std::vector<uint64_t> &w1,
+                   const std::vector<uint64_t> &nested = {}) {
+  writeFile(dir + "/meta.txt", meta3());
+  Thread t0, t1;
+  t0.str(0x77, ";loops.c;work;12;3;;")
+      .rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 2)
+      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 2);
+  t1.rec(R_IMPLICIT_BEGIN, 0, I1, Par, 1, 2);
+  uint64_t e0 = loopOn(t0, I0, Par, 10, w0, 0);
+  uint64_t e1 = loopOn(t1, I1, Par, 10, w1, w0.size());
+  uint64_t end = std::max(e0, e1);
+  t0.rec(R_SYNC_BEGIN, e0, I0, Par, 0, 2).rec(R_SYNC_END, end, I0, Par, 0, 2);
+  t1.rec(R_SYNC_BEGIN, e1, I1, Par, 0, 2).rec(R_SYNC_END, end, I1, Par, 0, 2);
+  if (!nested.empty()) {
+    // A nested region of one thread, started by thread 0.
+    t0.rec(R_PARALLEL_BEGIN, end + 10, Par2, I0, 0, 1)
+        .rec(R_IMPLICIT_BEGIN, end + 10, I2, Par2, 0, 1);
+    uint64_t e = loopOn(t0, I2, Par2, end + 20, nested, 0);
+    t0.rec(R_IMPLICIT_END, e + 1, I2, 0).rec(R_PARALLEL_END, e + 2, Par2, I0);
+    end = e + 2;
+  }
+  t0.rec(R_IMPLICIT_END, end + 5, I0, 0);
+  t1.rec(R_IMPLICIT_END, end + 5, I1, 0);
+  t0.write(dir + "/thread-0.bin");
+  t1.write(dir + "/thread-1.bin");
+}
+
+size_t flaggedOutliers(Analysis &an) {
+  size_t n = 0;
+  for (size_t i = 0; i < an.chunks.size(); i++)
+    n += (an.chunkMetrics(i).problems >> P_OUTLIER) & 1;
+  return n;
+}
+
+} // namespace
+
+// Thread 0 works 30 + 30, thread 1 works 20: the team of two loses
+// 2 x 60 - 80 = 40 ticks to imbalance, plus the 3 chunks' creation (1 tick
+// each): 43 ticks, 21.5 ns at 2 ticks per ns.
+TEST(GraphProblems, TimeLostOfALoopInstance) {
+  TempDir d;
+  teamRecording(d.path, {30, 30}, {20});
+  auto run = analyseRun({d.path}, {});
+  Analysis &an = *run->procs[0];
+  ASSERT_EQ(an.chunks.size(), 3u);
+  EXPECT_EQ(an.teamSize[0], 2u);
+  std::vector<Problem> ps = rankProblems(an, 0);
+  ASSERT_EQ(ps.size(), 1u);
+  const Problem &p = ps[0];
+  EXPECT_EQ(p.kind, "loop");
+  EXPECT_EQ(p.where, "loops.c:12 (work)");
+  EXPECT_NEAR(p.lostMs, 43.0 / 2 / 1e6, 1e-15);
+  EXPECT_NEAR(p.workMs, 80.0 / 2 / 1e6, 1e-15);
+  EXPECT_EQ(p.instancesMulti, 1u);
+  EXPECT_EQ(p.instancesSingle, 0u);
+  EXPECT_NEAR(p.imbalance, 60.0 / 40, 1e-12);
+  EXPECT_NE(p.why.find("threads waited"), std::string::npos) << p.why;
+  // The ranking over a run is the same for its one process.
+  EXPECT_EQ(rankProblems(*run).size(), 1u);
+}
+
+// The same loop, once in the team of two and once in a nested one-thread
+// team whose chunks do 1000 ticks on thread 0: that instance has no
+// imbalance and loses only its creation (2 chunks: 2 ticks), and the
+// imbalance is the multi-thread instance's alone (not thread 0's 2060
+// against thread 1's 20).
+TEST(GraphProblems, OneThreadTeamsApart) {
+  TempDir d;
+  teamRecording(d.path, {30, 30}, {20}, {1000, 1000});
+  auto run = analyseRun({d.path}, {});
+  Analysis &an = *run->procs[0];
+  ASSERT_EQ(an.chunks.size(), 5u);
+  std::vector<Problem> ps = rankProblems(an, 0);
+  ASSERT_EQ(ps.size(), 1u);
+  EXPECT_EQ(ps[0].instancesMulti, 1u);
+  EXPECT_EQ(ps[0].instancesSingle, 1u);
+  EXPECT_NEAR(ps[0].imbalance, 60.0 / 40, 1e-12);
+  EXPECT_NEAR(ps[0].lostMs, 45.0 / 2 / 1e6, 1e-15);
+  std::string s = summary(*run);
+  EXPECT_NE(s.find("imbalance (max/mean) 1.50; 1 of 2 instance(s) in "
+                   "one-thread teams"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("problems, ranked by time lost (1 of 1"), std::string::npos)
+      << s;
+}
+
+// A team where only thread 0 ever runs the loop (one-thread teams only):
+// no imbalance at all, and the suggestion says it runs serialized.
+TEST(GraphProblems, SerializedLoopSuggestion) {
+  TempDir d;
+  writeFile(d.path + "/meta.txt", meta3());
+  Thread t0;
+  t0.str(0x77, ";loops.c;work;12;3;;")
+      .rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 1)
+      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 1);
+  uint64_t e = loopOn(t0, I0, Par, 10, {10, 500, 10}, 0);
+  t0.rec(R_IMPLICIT_END, e + 5, I0, 0);
+  t0.write(d.path + "/thread-0.bin");
+  auto run = analyseRun({d.path}, {});
+  std::vector<Problem> ps = rankProblems(*run->procs[0], 0);
+  ASSERT_EQ(ps.size(), 1u);
+  EXPECT_EQ(ps[0].instancesMulti, 0u);
+  EXPECT_EQ(ps[0].instancesSingle, 1u);
+  EXPECT_TRUE(std::isnan(ps[0].imbalance));
+  EXPECT_NEAR(ps[0].lostMs, 3.0 / 2 / 1e6, 1e-15); // creation only
+  EXPECT_NE(ps[0].suggestion.find("runs serialized"), std::string::npos)
+      << ps[0].suggestion;
+  EXPECT_NE(summary(*run).find("imbalance (max/mean) NA; 1 of 1 instance(s) "
+                               "in one-thread teams"),
+            std::string::npos);
+}
+
+// Uniform chunks (with a little jitter) and one slow chunk: exactly that
+// chunk is an outlier, the problem names it and suggests dynamic.
+TEST(GraphProblems, OneSlowChunkIsTheOutlier) {
+  std::vector<uint64_t> w0, w1;
+  for (int k = 0; k < 20; k++) {
+    w0.push_back(100 + k % 5);
+    w1.push_back(102 - k % 3);
+  }
+  w0[7] = 1500;
+  TempDir d;
+  teamRecording(d.path, w0, w1);
+  auto run = analyseRun({d.path}, {});
+  Analysis &an = *run->procs[0];
+  ASSERT_EQ(an.chunks.size(), 40u);
+  EXPECT_EQ(flaggedOutliers(an), 1u);
+  EXPECT_TRUE(an.chunkMetrics(7).outlier);
+  EXPECT_EQ(problemsText(an.chunkMetrics(7).problems).find("outlier"), 0u);
+  std::vector<Problem> ps = rankProblems(an, 0);
+  ASSERT_EQ(ps.size(), 1u);
+  ASSERT_EQ(ps[0].outlierGrains.size(), 1u);
+  EXPECT_EQ(ps[0].outlierGrains[0], 7u);
+  EXPECT_NE(ps[0].suggestion.find("schedule(dynamic,N)"), std::string::npos)
+      << ps[0].suggestion;
+}
+
+// Truly uniform: no outlier. And many uniform chunks with one three times
+// as long (a preempted chunk that does not matter to the instance): no
+// outlier either, where the prototype's max/mean rule (chunk_work_balance
+// > 2) holds for the instance, and flagged every chunk of it before.
+TEST(GraphProblems, UniformLoopsHaveNoOutliers) {
+  {
+    TempDir d;
+    teamRecording(d.path, std::vector<uint64_t>(16, 100),
+                  std::vector<uint64_t>(16, 100));
+    auto run = analyseRun({d.path}, {});
+    EXPECT_EQ(flaggedOutliers(*run->procs[0]), 0u);
+  }
+  std::vector<uint64_t> w0(20000), w1(20000);
+  for (size_t k = 0; k < w0.size(); k++) {
+    w0[k] = 100 + k % 7;
+    w1[k] = 100 + k % 5;
+  }
+  w1[123] = 330;
+  TempDir d;
+  teamRecording(d.path, w0, w1);
+  auto run = analyseRun({d.path}, {});
+  Analysis &an = *run->procs[0];
+  EXPECT_GT(an.loops[0].cwb, 2.0);
+  EXPECT_EQ(flaggedOutliers(an), 0u);
+  for (size_t i = 0; i < an.chunks.size(); i += 997)
+    EXPECT_EQ(an.chunkMetrics(i).problems & (1u << P_CHUNK_WORK_BALANCE), 0u);
+}
+
+// The loop palette: deterministic and at least 40 colours, each far from
+// every other (Euclidean distance in RGB above 40 of 441).
+TEST(GraphProblems, PaletteHasFortyDistinctColours) {
+  std::vector<std::array<int, 3>> rgb;
+  for (size_t k = 0; k < 40; k++) {
+    std::string c = paletteColour(k);
+    ASSERT_EQ(c.size(), 7u);
+    ASSERT_EQ(c[0], '#');
+    EXPECT_EQ(c, paletteColour(k));
+    rgb.push_back({std::stoi(c.substr(1, 2), nullptr, 16),
+                   std::stoi(c.substr(3, 2), nullptr, 16),
+                   std::stoi(c.substr(5, 2), nullptr, 16)});
+  }
+  double closest = 1e9;
+  for (size_t i = 0; i < rgb.size(); i++)
+    for (size_t j = i + 1; j < rgb.size(); j++) {
+      double s = 0;
+      for (int c = 0; c < 3; c++)
+        s += double(rgb[i][c] - rgb[j][c]) * (rgb[i][c] - rgb[j][c]);
+      closest = std::min(closest, std::sqrt(s));
+    }
+  EXPECT_GT(closest, 40.0);
+}

@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===- Problems.cpp - problems ranked by time lost, and outlier chunks ----===//
+//
+// The outlier chunks of each loop instance (median and MAD of its chunks'
+// work) and, per process, the loops and task creation sites ranked by the
+// time they lose, each with why and what to try (Problems.h).
+//
+//===----------------------------------------------------------------------===//
+#include "Problems.h"
+#include "Run.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <map>
+
+namespace gcg {
+
+static std::string fmt(const char *f, ...)
+    __attribute__((format(printf, 1, 2)));
+static std::string fmt(const char *f, ...) {
+  char b[512];
+  va_list ap;
+  va_start(ap, f);
+  std::vsnprintf(b, sizeof b, f, ap);
+  va_end(ap);
+  return b;
+}
+
+static double medianOf(std::vector<int64_t> &v) {
+  size_t h = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + h, v.end());
+  double m = double(v[h]);
+  if (v.size() % 2 == 0)
+    m = (m + double(*std::max_element(v.begin(), v.begin() + h))) / 2;
+  return m;
+}
+
+/// The threads of loop instance li's team: its team size where known, at
+/// least the threads that ran its chunks.
+static size_t teamOf(const Analysis &an, int li) {
+  size_t t = an.loops[li].shares.size();
+  if (size_t(li) < an.teamSize.size())
+    t = std::max(t, size_t(an.teamSize[li]));
+  return t;
+}
+
+std::vector<uint8_t> outlierChunks(const Analysis &an) {
+  const Chunks &ch = an.chunks;
+  size_t n = ch.size(), nl = an.loops.size();
+  std::vector<uint8_t> out(n, 0);
+  // The chunks with known times, grouped by loop instance.
+  std::vector<size_t> off(nl + 1, 0);
+  std::vector<uint8_t> known(n, 0);
+  for (size_t i = 0; i < n; i++)
+    if (!an.chunkUnknown(i))
+      known[i] = 1, off[ch.loop[i] + 1]++;
+  for (size_t l = 0; l < nl; l++)
+    off[l + 1] += off[l];
+  std::vector<uint64_t> idx(off[nl]);
+  {
+    std::vector<size_t> pos(off.begin(), off.end() - 1);
+    for (size_t i = 0; i < n; i++)
+      if (known[i])
+        idx[pos[ch.loop[i]]++] = i;
+  }
+  std::vector<uint8_t>().swap(known);
+  std::vector<int64_t> w, dev;
+  for (size_t l = 0; l < nl; l++) {
+    size_t b = off[l], e = off[l + 1];
+    if (e - b < 3)
+      continue;
+    w.clear();
+    int64_t total = 0;
+    for (size_t j = b; j < e; j++) {
+      int64_t x = int64_t(ch.end[idx[j]] - ch.start[idx[j]]);
+      w.push_back(x);
+      total += x;
+    }
+    std::vector<int64_t> sorted(w);
+    double med = medianOf(sorted);
+    dev.clear();
+    for (int64_t x : w)
+      dev.push_back(int64_t(std::llround(std::fabs(double(x) - med))));
+    double sigma = 1.4826 * medianOf(dev);
+    double material = OutlierShare * double(total) /
+                      double(std::max<size_t>(1, teamOf(an, int(l))));
+    for (size_t j = b; j < e; j++) {
+      double excess = double(w[j - b]) - med;
+      if (excess > OutlierMads * sigma && excess >= material && excess > 0)
+        out[idx[j]] = 1;
+    }
+  }
+  return out;
+}
+
+namespace {
+/// What one loop (all instances of one source loop) or task site adds up.
+struct Acc {
+  bool isLoop = true;
+  std::string where;
+  double first = INFINITY; // order of first appearance, for ties
+  // Loops.
+  unsigned multi = 0, single = 0;
+  double imbLost = 0, creation = 0, singleWork = 0, work = 0;
+  int64_t chunks = 0, creationMeasured = 0;
+  double iterations = 0;
+  std::map<int, double> perThread; // multi-thread instances
+  int64_t minCount = INT64_MAX, maxCount = 0;
+  std::vector<std::pair<double, uint64_t>> outliers; // (excess ratio, chunk)
+  // Task sites.
+  int64_t tasks = 0, pbBelow = 0;
+  double sync = 0;
+};
+} // namespace
+
+static std::string ms(double ticks, double tpn) {
+  return fmt("%.3f ms", ticks / tpn / 1e6);
+}
+static std::string us(double ticks, double tpn) {
+  double v = ticks / tpn / 1e3;
+  return v < 1000 ? fmt("%.3g us", v) : fmt("%.4g ms", v / 1e3);
+}
+
+static void explainLoop(const Acc &a, double tpn, Problem &p) {
+  std::vector<std::string> why;
+  if (a.multi)
+    why.push_back(fmt("threads waited %s for the slowest thread of %u "
+                      "multi-thread instance(s) (imbalance %.2f)",
+                      ms(a.imbLost, tpn).c_str(), a.multi, p.imbalance));
+  if (a.creation > 0)
+    why.push_back(fmt("making the chunks cost %s (%s per chunk for %s of "
+                      "work)",
+                      ms(a.creation, tpn).c_str(),
+                      us(a.creation / double(a.creationMeasured), tpn).c_str(),
+                      us(a.work / double(a.chunks), tpn).c_str()));
+  if (a.single)
+    why.push_back(fmt("%u of %u instance(s) ran in one-thread teams (%s of "
+                      "work on one thread, no imbalance counted)",
+                      a.single, a.single + a.multi,
+                      ms(a.singleWork, tpn).c_str()));
+  if (!a.outliers.empty())
+    why.push_back(fmt("%zu outlier chunk(s), up to x%.1f their instance's "
+                      "median",
+                      a.outliers.size(), a.outliers.front().first));
+  for (size_t i = 0; i < why.size(); i++)
+    p.why += (i ? "; " : "") + why[i];
+  if (a.single > a.multi) {
+    p.suggestion =
+        "runs serialized (nested region without nested parallelism, "
+        "if(false) or num_threads(1)): parallelise the enclosing loop "
+        "instead, or allow nesting (OMP_MAX_ACTIVE_LEVELS)";
+  } else if (a.creation > a.imbLost && a.creationMeasured && a.chunks &&
+             a.iterations > 0) {
+    double perIter = a.work / a.iterations;
+    double perChunk = a.creation / double(a.creationMeasured);
+    double n1 = perIter > 0 ? std::ceil(perChunk / perIter) : NAN;
+    p.suggestion =
+        fmt("chunks are small (%.0f iterations, %s of work each, "
+            "creation %s): use a larger chunk; parallel benefit "
+            "(work/creation) passes 1 at about %.0f iterations per chunk, "
+            "and at %.0f creation is a tenth of the work",
+            a.iterations / double(a.chunks),
+            us(a.work / double(a.chunks), tpn).c_str(),
+            us(perChunk, tpn).c_str(), n1, 10 * n1);
+  } else if (a.multi && !a.outliers.empty()) {
+    p.suggestion = "a few chunks take much longer than the others (the "
+                   "outlier chunks): smaller chunks or schedule(dynamic,N) "
+                   "let the other threads take over the rest of the work";
+  } else if (a.multi) {
+    p.suggestion =
+        fmt("work is spread unevenly over the threads although no chunk "
+            "stands out (%lld to %lld chunks per thread; or work that grows "
+            "with the iteration): schedule(dynamic,N) or schedule(guided) "
+            "balances it, a smaller static chunk interleaves it",
+            (long long)a.minCount, (long long)a.maxCount);
+  }
+}
+
+static void explainSite(const Acc &a, double tpn, Problem &p) {
+  p.why = fmt("%lld task(s): creating them cost %s, their parents waited %s "
+              "at their joins, for %s of work (%s per task)",
+              (long long)a.tasks, ms(a.creation, tpn).c_str(),
+              ms(a.sync, tpn).c_str(), ms(a.work, tpn).c_str(),
+              us(a.work / double(a.tasks), tpn).c_str());
+  if (a.pbBelow)
+    p.why += fmt("; parallel_benefit < 1 for %lld", (long long)a.pbBelow);
+  if (a.creation + a.sync > 0.1 * a.work)
+    p.suggestion =
+        a.creation >= a.sync
+            ? "tasks too small for what making them costs: make fewer, "
+              "larger tasks (a cut-off: an if() or final() clause, or a "
+              "size below which the work runs in the parent)"
+            : "the parents wait for their children at the joins: give them "
+              "other work before the taskwait, or fewer joins (a taskgroup "
+              "around more tasks)";
+}
+
+std::vector<Problem> rankProblems(Analysis &an, int process,
+                                  size_t maxOutliers) {
+  double tpn = an.clockNs();
+  std::vector<Acc> accs;
+  std::map<std::string, size_t> byName;
+  auto acc = [&](const std::string &nm, bool isLoop) -> Acc & {
+    auto it = byName.find((isLoop ? "L" : "T") + nm);
+    if (it == byName.end()) {
+      it = byName.emplace((isLoop ? "L" : "T") + nm, accs.size()).first;
+      accs.emplace_back();
+      accs.back().isLoop = isLoop;
+      accs.back().where = nm;
+    }
+    return accs[it->second];
+  };
+  // Loops: per instance, from the threads' shares.
+  std::vector<size_t> loopAcc(an.loops.size(), SIZE_MAX);
+  std::vector<double> instMedian(an.loops.size(), NAN);
+  for (const Loop &lp : an.loops) {
+    if (!lp.n())
+      continue;
+    Acc &a = acc(an.loopName(lp.index), true);
+    loopAcc[lp.index] = size_t(&a - accs.data());
+    if (lp.hasBegin)
+      a.first = std::min(a.first, double(lp.begin));
+    size_t team = teamOf(an, lp.index);
+    double sum = 0, mx = 0;
+    for (const Share &s : lp.shares) {
+      sum += double(s.work);
+      mx = std::max(mx, double(s.work));
+    }
+    a.work += sum;
+    if (team <= 1) {
+      a.single++;
+      a.singleWork += sum;
+      continue;
+    }
+    a.multi++;
+    a.imbLost += double(team) * mx - sum;
+    for (const Share &s : lp.shares) {
+      a.perThread[s.th] += double(s.work);
+      a.minCount = std::min(a.minCount, s.count);
+      a.maxCount = std::max(a.maxCount, s.count);
+    }
+    if (lp.shares.size() < team)
+      a.minCount = 0;
+  }
+  // Loops: per chunk (creation, iterations, outliers).
+  const Chunks &ch = an.chunks;
+  std::vector<std::vector<int64_t>> outl(an.loops.size());
+  for (size_t i = 0; i < ch.size(); i++) {
+    size_t k = loopAcc[ch.loop[i]];
+    if (k == SIZE_MAX)
+      continue;
+    Acc &a = accs[k];
+    a.chunks++;
+    a.iterations += double(ch.upper[i] - ch.lower[i] + 1);
+    if (!std::isnan(ch.creation[i])) {
+      a.creation += ch.creation[i];
+      a.creationMeasured++;
+    }
+    if (i < an.outliers.size() && an.outliers[i])
+      outl[ch.loop[i]].push_back(int64_t(i));
+  }
+  // The medians of the instances with outliers, for the excess ratio (one
+  // pass over the chunks).
+  std::vector<std::vector<int64_t>> works(outl.size());
+  for (size_t i = 0; i < ch.size(); i++)
+    if (!outl[ch.loop[i]].empty() && !an.chunkUnknown(i))
+      works[ch.loop[i]].push_back(int64_t(ch.end[i] - ch.start[i]));
+  for (size_t li = 0; li < outl.size(); li++) {
+    if (outl[li].empty())
+      continue;
+    double med = works[li].empty() ? 0 : medianOf(works[li]);
+    std::vector<int64_t>().swap(works[li]);
+    Acc &a = accs[loopAcc[li]];
+    for (int64_t i : outl[li])
+      a.outliers.push_back(
+          {med > 0 ? double(ch.end[i] - ch.start[i]) / med : INFINITY,
+           uint64_t(i)});
+  }
+  // Task sites.
+  const Tasks &T = an.tasks;
+  std::map<uint64_t, size_t> siteAcc;
+  for (size_t k = 0; k < T.size(); k++) {
+    auto it = siteAcc.find(T.codeptr[k]);
+    if (it == siteAcc.end()) {
+      Acc &a = acc(an.taskGrainName(k), false);
+      it = siteAcc.emplace(T.codeptr[k], size_t(&a - accs.data())).first;
+    }
+    Acc &a = accs[it->second];
+    a.first = std::min(a.first, double(T.create[k]));
+    a.tasks++;
+    if (!std::isnan(T.creation[k]))
+      a.creation += T.creation[k];
+    if (!std::isnan(T.sync[k]))
+      a.sync += T.sync[k];
+    a.work += an.taskOwnWork(k);
+    GrainMetrics m = an.taskMetrics(k);
+    a.pbBelow += (m.problems >> P_PARALLEL_BENEFIT) & 1;
+  }
+  double wall = double(an.lastInstant() - an.firstInstant());
+  double threadTime = wall * double(std::max<size_t>(1, an.threads.size()));
+  std::vector<Problem> out;
+  std::vector<double> firsts;
+  for (Acc &a : accs) {
+    Problem p;
+    p.kind = a.isLoop ? "loop" : "task-site";
+    p.where = a.where;
+    p.process = process;
+    double lost = a.isLoop ? a.imbLost + a.creation : a.creation + a.sync;
+    if (!(lost > 0))
+      continue;
+    p.lostMs = lost / tpn / 1e6;
+    p.workMs = a.work / tpn / 1e6;
+    p.share = threadTime > 0 ? lost / threadTime : NAN;
+    if (a.isLoop) {
+      p.instancesMulti = a.multi;
+      p.instancesSingle = a.single;
+      double s = 0, mx = 0;
+      for (auto &[th, v] : a.perThread)
+        s += v, mx = std::max(mx, v);
+      p.imbalance = a.perThread.empty() || !(s > 0)
+                        ? NAN
+                        : mx / (s / double(a.perThread.size()));
+      std::stable_sort(a.outliers.begin(), a.outliers.end(),
+                       [](auto &x, auto &y) { return x.first > y.first; });
+      for (size_t i = 0; i < a.outliers.size() && i < maxOutliers; i++)
+        p.outlierGrains.push_back(a.outliers[i].second);
+      explainLoop(a, tpn, p);
+    } else {
+      p.instancesMulti = unsigned(a.tasks);
+      p.imbalance = NAN;
+      explainSite(a, tpn, p);
+    }
+    out.push_back(std::move(p));
+    firsts.push_back(a.first);
+  }
+  std::vector<size_t> order(out.size());
+  for (size_t i = 0; i < order.size(); i++)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+    if (out[x].lostMs != out[y].lostMs)
+      return out[x].lostMs > out[y].lostMs;
+    return firsts[x] < firsts[y];
+  });
+  std::vector<Problem> ranked;
+  for (size_t i : order)
+    ranked.push_back(std::move(out[i]));
+  return ranked;
+}
+
+std::vector<Problem> rankProblems(const Run &run, size_t maxOutliers) {
+  std::vector<Problem> all;
+  for (size_t p = 0; p < run.procs.size(); p++) {
+    std::vector<Problem> v = rankProblems(*run.procs[p], int(p), maxOutliers);
+    for (Problem &x : v)
+      all.push_back(std::move(x));
+  }
+  return all;
+}
+
+} // namespace gcg

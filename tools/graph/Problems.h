@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===- Problems.h - problems ranked by time lost, and outlier chunks ------===//
+//
+// Per process, the loops and task creation sites ranked by the time they
+// lose (docs/grain-graphs.md, "Problems, ranked by time lost"): for a loop
+// instance in a team of several threads, the time its threads wait for
+// its slowest thread (the sum over the team's threads of the slowest
+// thread's work less theirs), plus the chunks' creation where measured;
+// for a task site, its tasks' creation and their parents' waits at their
+// joins. Instances run by one-thread teams are counted apart: they lose
+// nothing to imbalance. The outlier chunks of a loop instance are found
+// by robust statistics (median and MAD), not by max/mean.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GRAINCHUNK_GRAPH_PROBLEMS_H
+#define GRAINCHUNK_GRAPH_PROBLEMS_H
+
+#include "Analysis.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gcg {
+
+struct Run;
+
+/// A chunk is an outlier of its loop instance when its work exceeds the
+/// instance's median chunk work by more than OutlierMads times the scaled
+/// MAD (1.4826 x the median absolute deviation, the standard deviation of
+/// normal data) and by at least OutlierShare of the instance's work per
+/// thread (its work / its team's threads): the excess must matter to the
+/// instance, so one preempted chunk among 10^7 is not one. Instances of
+/// fewer than 3 chunks with known times have no outliers.
+constexpr double OutlierMads = 5.0;
+constexpr double OutlierShare = 0.05;
+
+/// Per chunk of an (after its metrics): 1 if it is an outlier of its loop
+/// instance. Uses an.teamSize; 8 bytes per chunk while it runs.
+std::vector<uint8_t> outlierChunks(const Analysis &an);
+
+struct Problem {
+  std::string kind;  // "loop" or "task-site"
+  std::string where; // file:line (function), as the summary names it
+  int process = 0;   // index in Run::procs
+  double lostMs = 0; // thread time lost (ms), see above
+  double workMs = 0; // the grains' work (ms)
+  double share = 0;  // lostMs / (the process's duration x its threads)
+  // Loops: instances run by teams of several threads, of one thread.
+  // Task sites: the tasks made there, and 0.
+  unsigned instancesMulti = 0, instancesSingle = 0;
+  // Loops: max/mean work per thread over the multi-thread instances
+  // (NaN when there is none); task sites: NaN.
+  double imbalance = 0;
+  std::string why, suggestion;
+  // The loop's outlier chunks, largest excess over its instance's median
+  // first, at most maxOutliers: indices into Analysis::chunks (chunkId()
+  // names them as the outputs do).
+  std::vector<uint64_t> outlierGrains;
+};
+
+/// The problems of process `process` of a run, largest time lost first
+/// (only those that lose time).
+std::vector<Problem> rankProblems(Analysis &an, int process,
+                                  size_t maxOutliers = 20);
+/// Every process's, process by process.
+std::vector<Problem> rankProblems(const Run &run, size_t maxOutliers = 20);
+
+} // namespace gcg
+
+#endif
