@@ -29,6 +29,9 @@
                               named SRC:line, timestamps in order
   check_graph.py aggregated OUT  the aggregated trace.json and grains.graphml
                               and loops.csv (pandas) against grains.csv
+  check_graph.py problems OUT  problems.c: the outlier chunk (iteration 5 of
+                              the first loop) and the prototype's attributes
+                              in grains.graphml (networkx) against grains.csv
 
 Prints one line per check; exits 1 with "FAILED: ..." on a mismatch.
 Debian's python3 with python3-networkx and python3-pil (install-deps.sh).
@@ -600,9 +603,76 @@ def aggregated(out):
           f"{len(lc)} rows")
 
 
+def problems(out):
+    import networkx as nx
+    rows, _ = grains(out)
+    g = nx.read_graphml(os.path.join(out, "grains.graphml"))
+    first = min(r["loop_instance"] for r in rows)
+    slow = [r for r in rows if r["loop_instance"] == first
+            and r["first_iteration"] == "5"]
+    if len(slow) != 1 or "outlier" not in slow[0]["problems"].split("|"):
+        fail(f"iteration 5's chunk: {slow}")
+    node = g.nodes[slow[0]["task"]]
+    if node.get("outlier") is not True or node.get("problem") is not True:
+        fail(f"iteration 5's node: {node}")
+    if any("chunk_work_balance" in r["problems"] for r in rows):
+        fail("a chunk flagged chunk_work_balance")
+    print("check_graph: OK problems: iteration 5's chunk is an outlier, in "
+          "grains.csv and grains.graphml")
+    grain = {n: d for n, d in g.nodes(data=True)
+             if d["grain_type"] in ("chunk", "task")}
+    want = ["type", "shape", "width", "height", "color", "border-color",
+            "last_to_finish", "num_siblings", "inst_par_min",
+            "inst_par_median", "inst_par_max"]
+    for n, d in g.nodes(data=True):
+        for k in (want if n in grain else want[:6]):
+            if k not in d:
+                fail(f"{n} has no {k}: {d}")
+        if d["border-color"] != ("#FF0000" if d["on_crit_path"] else "#000000"):
+            fail(f"{n}: border-color {d['border-color']}")
+        if not d["inst_par_min"] <= d["inst_par_median"] <= d["inst_par_max"] \
+                if n in grain else False:
+            fail(f"{n}: inst_par {d}")
+    print("check_graph: OK attributes: every grain has type, shape, width, "
+          "height, color, border-color, last_to_finish, num_siblings, "
+          "inst_par_min/median/max")
+    by_id = {r["task"]: r for r in rows}
+    latest = {}
+    for r in rows:
+        if r["exec_end_instant"] != "NA":
+            e = int(r["exec_end_instant"])
+            c = r["cpu_id"]
+            if c not in latest or e > latest[c][0]:
+                latest[c] = (e, r["task"])
+    marked = sorted(n for n, d in grain.items() if d["last_to_finish"])
+    if marked != sorted(t for _, t in latest.values()):
+        fail(f"last_to_finish {marked}, latest per thread {latest}")
+    print("check_graph: OK last_to_finish: one grain per thread, its latest end")
+    inst = collections.defaultdict(list)
+    for r in rows:
+        inst[r["loop_instance"]].append(int(r["cpu_id"]))
+    for n, d in grain.items():
+        r = by_id[n]
+        cpus = inst[r["loop_instance"]]
+        if d["num_siblings"] != len(cpus) or \
+                d.get("sibling_scatter", -1) != (max(cpus) - min(cpus)
+                                                 if len(cpus) > 1 else -1):
+            fail(f"{n}: siblings {d}, instance threads {cpus}")
+    print("check_graph: OK siblings: a chunk's num_siblings is its loop "
+          "instance's chunks, sibling_scatter its threads' spread")
+    colours = collections.defaultdict(set)
+    for n, d in grain.items():
+        colours[d["label"]].add(d["color"])
+    if any(len(c) != 1 for c in colours.values()) or \
+            len(set().union(*colours.values())) != len(colours):
+        fail(f"colours {dict(colours)}")
+    print(f"check_graph: OK colours: one per loop, {len(colours)} loops")
+
+
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
     {"known": known, "driver": driver, "graphml": graphml, "trace": trace,
      "png": lambda p, n: png(p, int(n)), "unknown": unknown,
      "peak": peak, "deviation": deviation, "tasks": tasks, "names": names,
-     "functions": functions, "otf2": otf2, "aggregated": aggregated}[cmd](*args)
+     "functions": functions, "otf2": otf2, "aggregated": aggregated,
+     "problems": problems}[cmd](*args)

@@ -282,8 +282,12 @@ void GrainDag::criticalPath(bool keep) {
   for (size_t v = 0; v < nv; v++)
     if (!indeg[v])
       queue.push_back(uint32_t(v));
+  if (keep)
+    earliest.assign(nv, 0);
   for (size_t q = 0; q < queue.size(); q++) {
     uint32_t u = queue[q];
+    if (keep)
+      earliest[u] = best[u];
     double du = best[u] += w[u];
     for (uint32_t x = off[u]; x < off[u + 1]; x++) {
       uint32_t v = adj[x];

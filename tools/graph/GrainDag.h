@@ -47,7 +47,10 @@ struct GrainDag {
   // The critical path (computed by the constructor).
   bool acyclic = false;
   std::vector<uint8_t> onPath; // per node
-  double span = 0, work = 0;   // ticks
+  // Per node (every-grain graphs only): its earliest start, the longest
+  // path weight before it from the start node (the prototype's root_dist).
+  std::vector<double> earliest;
+  double span = 0, work = 0; // ticks
 
   /// Builds the graph of an and its critical path. everyGrain false: the
   /// chunks of a loop instance that nothing hangs off are one node, the

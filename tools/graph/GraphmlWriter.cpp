@@ -12,6 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "GrainDag.h"
+#include "GraphAttrs.h"
+#include "Palette.h"
 #include "Writers.h"
 
 #include <algorithm>
@@ -86,7 +88,19 @@ static const char *const Keys[][2] = {{"grain_type", "string"},
                                       {"problem", "boolean"},
                                       {"type", "string"},
                                       {"weight_cycles", "double"},
-                                      {"on_crit_path", "boolean"}};
+                                      {"on_crit_path", "boolean"},
+                                      {"num_siblings", "int"},
+                                      {"sibling_scatter", "int"},
+                                      {"inst_par_min", "double"},
+                                      {"inst_par_median", "double"},
+                                      {"inst_par_max", "double"},
+                                      {"shape", "string"},
+                                      {"width", "double"},
+                                      {"height", "double"},
+                                      {"color", "string"},
+                                      {"border-color", "string"},
+                                      {"last_to_finish", "boolean"},
+                                      {"outlier", "boolean"}};
 
 static void header(OutFile &o, bool aggregated) {
   o << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -103,6 +117,8 @@ static void header(OutFile &o, bool aggregated) {
   o << "  <key id=\"edge_type\" for=\"edge\" attr.name=\"edge_type\" "
        "attr.type=\"string\"/>\n"
        "  <key id=\"etype\" for=\"edge\" attr.name=\"type\" "
+       "attr.type=\"string\"/>\n"
+       "  <key id=\"ecolor\" for=\"edge\" attr.name=\"color\" "
        "attr.type=\"string\"/>\n";
   o << "  <graph id=\"grain-graph\" edgedefault=\"directed\">\n";
 }
@@ -147,6 +163,17 @@ void writeGraphml(Run &run, const std::string &path) {
                                              {"sync", "synchronization"},
                                              {"continue", "continuation"},
                                              {"scope", "scope"}};
+  // The prototype's edge colours (configs/edge-properties.cfg), red on the
+  // critical path.
+  static const char *const EdgeColours[] = {"#2E8B57", "#FF7F50", "#000000",
+                                            "#000000"};
+  // Grain colours: one palette colour per loop or task site (by name, in
+  // the order first met over the processes).
+  std::map<std::string, size_t> colourOf;
+  auto colour = [&](const std::string &name) {
+    auto it = colourOf.emplace(name, colourOf.size()).first;
+    return paletteColour(it->second);
+  };
   for (size_t p = 0; p < run.procs.size(); p++) {
     Analysis &an = *run.procs[p];
     std::string pre = run.prefix(p);
@@ -154,6 +181,51 @@ void writeGraphml(Run &run, const std::string &path) {
     const Chunks &ch = an.chunks;
     Tasks &T = an.tasks;
     size_t n = T.size();
+    // The prototype's relational attributes (GraphAttrs.h) over the
+    // process's grains: chunks 0..nc-1, then tasks. A chunk's siblings are
+    // its loop instance's chunks, a task's the tasks of its parent that
+    // join at the same point.
+    size_t nc = ch.size();
+    std::vector<int64_t> cpu(nc + n);
+    std::vector<uint64_t> ends(nc + n, 0), group(nc + n);
+    std::map<std::pair<int64_t, uint32_t>, uint64_t> groupIds;
+    for (size_t i = 0; i < nc; i++)
+      cpu[i] = ch.thread[i], ends[i] = ch.end[i], group[i] = ch.loop[i];
+    for (size_t k = 0; k < n; k++) {
+      cpu[nc + k] = T.thread[k];
+      if (T.segOff[k + 1] > T.segOff[k])
+        ends[nc + k] = T.segEnd[T.segOff[k + 1] - 1];
+      group[nc + k] = an.loops.size() +
+                      groupIds
+                          .emplace(std::make_pair(T.pslot[k], T.joinsAt[k]),
+                                   groupIds.size())
+                          .first->second;
+    }
+    std::vector<uint8_t> last = lastToFinish(cpu, ends);
+    std::vector<uint32_t> nsib;
+    std::vector<int64_t> scatter;
+    siblings(group, cpu, nsib, scatter);
+    std::vector<int64_t>().swap(cpu);
+    std::vector<uint64_t>().swap(ends);
+    std::vector<uint64_t>().swap(group);
+    // Instantaneous parallelism and heights, over the grain nodes.
+    std::vector<uint32_t> grainNode;
+    std::vector<double> est, len;
+    double wlo = INFINITY, whi = -INFINITY;
+    for (uint32_t v = 0; v < g.kind.size(); v++)
+      if (g.kind[v] == GrainDag::Chunk || g.kind[v] == GrainDag::Task) {
+        grainNode.push_back(v);
+        est.push_back(g.earliest.empty() ? 0 : g.earliest[v]);
+        len.push_back(g.weight(v));
+        wlo = std::min(wlo, g.weight(v));
+        whi = std::max(whi, g.weight(v));
+      }
+    std::vector<double> ipMin, ipMed, ipMax;
+    if (g.acyclic)
+      instantaneousParallelism(est, len, ipMin, ipMed, ipMax);
+    std::vector<double>().swap(est);
+    std::vector<double>().swap(len);
+    size_t gi = 0; // the next grain node's index in grainNode
     auto slotName = [&](int64_t ps) {
       return (size_t(ps) < n ? "t" : "i") + std::to_string(T.slotId[ps]);
     };
@@ -188,6 +260,28 @@ void writeGraphml(Run &run, const std::string &path) {
     std::vector<std::string> locs;
     for (const Loop &lp : an.loops)
       locs.push_back(htmlEscape(lp.loc));
+    // A grain's relational and visual attributes (x: its index among the
+    // process's grains, chunks first).
+    auto grainAttrs = [&](uint32_t v, size_t x, const std::string &name,
+                          const char *shape) {
+      o << "<data key=\"last_to_finish\">" << (last[x] ? "true" : "false")
+        << "</data><data key=\"num_siblings\">";
+      o.u(nsib[x]) << "</data>";
+      if (scatter[x] >= 0) {
+        o << "<data key=\"sibling_scatter\">";
+        o.i(scatter[x]) << "</data>";
+      }
+      if (gi < grainNode.size() && grainNode[gi] == v && !ipMin.empty()) {
+        w.data("inst_par_min", ipMin[gi]);
+        w.data("inst_par_median", ipMed[gi]);
+        w.data("inst_par_max", ipMax[gi]);
+      }
+      gi++;
+      o << "<data key=\"shape\">" << shape
+        << "</data><data key=\"width\">30</data><data key=\"height\">";
+      o.num(stepSize(g.weight(v), wlo, whi))
+          << "</data><data key=\"color\">" << colour(name) << "</data>";
+    };
     for (uint32_t v = 0; v < g.kind.size(); v++) {
       uint64_t r = g.ref[v];
       uint8_t k = g.kind[v];
@@ -201,12 +295,17 @@ void writeGraphml(Run &run, const std::string &path) {
         o.u(ch.lower[r]) << "</data><data key=\"last_iteration\">";
         o.u(ch.upper[r]) << "</data><data key=\"source_location\">" << locs[li]
                          << "</data>";
+        o << "<data key=\"outlier\">" << (m.outlier ? "true" : "false")
+          << "</data>";
+        grainAttrs(v, r, an.loopName(li), "rectangle");
       } else if (k == GrainDag::Task) {
         GrainMetrics m = an.taskMetrics(r);
-        w.grainNode(id(v), "task", true, T.execc[r], T.thread[r],
-                    an.taskGrainName(r), T.creation[r], m);
+        std::string name = an.taskGrainName(r);
+        w.grainNode(id(v), "task", true, T.execc[r], T.thread[r], name,
+                    T.creation[r], m);
         o << "<data key=\"source_location\">"
           << htmlEscape(an.maps.get(T.codeptr[r]).second) << "</data>";
+        grainAttrs(v, nc + r, name, "roundrectangle");
       } else {
         const char *type =
             k == GrainDag::Start ? "start"
@@ -230,7 +329,20 @@ void writeGraphml(Run &run, const std::string &path) {
         o << "    <node id=\"" << htmlEscape(id(v))
           << "\"><data key=\"grain_type\">" << type
           << "</data><data key=\"label\">" << htmlEscape(label) << "</data>";
+        // The prototype's constants (configs/grain-properties.cfg).
+        bool ends = k == GrainDag::Start || k == GrainDag::End;
+        bool isFork = type[0] == 'f';
+        o << "<data key=\"shape\">" << (ends ? "rectangle" : "circle")
+          << "</data><data key=\"width\">" << (ends ? "15" : "10")
+          << "</data><data key=\"height\">" << (ends ? "15" : "10")
+          << "</data><data key=\"color\">"
+          << (ends     ? "#DEB887"
+              : isFork ? "#2E8B57"
+                       : "#FF7F50")
+          << "</data>";
       }
+      o << "<data key=\"border-color\">"
+        << (g.onPath[v] ? "#FF0000" : "#000000") << "</data>";
       bool fork = k == GrainDag::RegionFork || k == GrainDag::LoopFork ||
                   k == GrainDag::TaskFork;
       const char *ptype = k == GrainDag::Start ? "start"
@@ -250,7 +362,12 @@ void writeGraphml(Run &run, const std::string &path) {
                      << "\"><data key=\"edge_type\">"
                      << EdgeTypes[g.ekind[e]][1]
                      << "</data><data key=\"etype\">"
-                     << EdgeTypes[g.ekind[e]][0] << "</data></edge>\n";
+                     << EdgeTypes[g.ekind[e]][0]
+                     << "</data><data key=\"ecolor\">"
+                     << (g.onPath[g.src[e]] && g.onPath[g.dst[e]]
+                             ? "#FF0000"
+                             : EdgeColours[g.ekind[e]])
+                     << "</data></edge>\n";
     }
   }
   o << "  </graph>\n</graphml>\n";
