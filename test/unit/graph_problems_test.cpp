@@ -2,7 +2,9 @@
 // Problems ranked by time lost (tools/graph/Problems.h) on hand-made
 // recordings with known numbers: the time lost of a loop instance, the
 // one-thread team instances counted apart, the robust outlier rule, and
-// the loop palette's distinct colours.
+// the loop palette's distinct colours; the prototype's relational
+// grain attributes (GraphAttrs.h).
+#include "GraphAttrs.h"
 #include "Palette.h"
 #include "Problems.h"
 #include "Run.h"
@@ -11,7 +13,10 @@
 
 #include <array>
 #include <cmath>
+#include <cstdlib>
+#include <fstream>
 #include <gtest/gtest.h>
+#include <map>
 #include <set>
 
 using namespace gcg;
@@ -227,4 +232,101 @@ TEST(GraphProblems, PaletteHasFortyDistinctColours) {
       closest = std::min(closest, std::sqrt(s));
     }
   EXPECT_GT(closest, 40.0);
+}
+
+// The prototype's relational attributes (GraphAttrs.h) on hand-made
+// columns: last_to_finish per cpu, siblings and their scatter.
+TEST(GraphAttrs, LastToFinishAndSiblings) {
+  EXPECT_EQ(lastToFinish({0, 1, 0, 1, 2}, {10, 5, 20, 7, 1}),
+            (std::vector<uint8_t>{0, 0, 1, 1, 1}));
+  std::vector<uint32_t> num;
+  std::vector<int64_t> scatter;
+  siblings({9, 9, 4, 9}, {3, 7, 1, 5}, num, scatter);
+  EXPECT_EQ(num, (std::vector<uint32_t>{3, 3, 1, 3}));
+  EXPECT_EQ(scatter, (std::vector<int64_t>{4, 4, -1, 4}));
+}
+
+// Heights: 30 x the bin of 10 over [lo, hi], 30 when all are the same.
+TEST(GraphAttrs, StepSize) {
+  EXPECT_EQ(stepSize(0, 0, 100), 30);
+  EXPECT_EQ(stepSize(49, 0, 100), 150);
+  EXPECT_EQ(stepSize(100, 0, 100), 300);
+  EXPECT_EQ(stepSize(7, 7, 7), 30);
+}
+
+// Grains A and B run [0, 10], C [10, 20]: bins of 10 ticks ([0, 9],
+// [10, 19], [20, 29], ...) count 2, 3 and 1 grains (a grain ending at 10
+// overlaps [10, 19]); A overlaps bins 0 and 1 (min 2, median 2.5, max 3),
+// C bins 1 and 2 (1, 2, 3).
+TEST(GraphAttrs, InstantaneousParallelism) {
+  std::vector<double> mn, md, mx;
+  instantaneousParallelism({0, 0, 10}, {10, 10, 10}, mn, md, mx);
+  EXPECT_EQ(mn, (std::vector<double>{2, 2, 1}));
+  EXPECT_EQ(md, (std::vector<double>{2.5, 2.5, 2}));
+  EXPECT_EQ(mx, (std::vector<double>{3, 3, 3}));
+  // Nothing to bin: NA.
+  instantaneousParallelism({0}, {0}, mn, md, mx);
+  EXPECT_TRUE(std::isnan(mn[0]));
+}
+
+// The prototype's own processed data (anamud/grain-graphs,
+// prototype/test-data/{fib,for-loop}/task-stats.merged; not in this tree):
+// last_to_finish and sibling_scatter computed from its cpu_id,
+// exec_end_instant, parent and joins_at columns equal its values. Run with
+// GRAINCHUNK_PROTOTYPE_DATA=<clone>/prototype/test-data; skipped without.
+TEST(GraphAttrs, PrototypeTestData) {
+  const char *dir = std::getenv("GRAINCHUNK_PROTOTYPE_DATA");
+  if (!dir)
+    GTEST_SKIP() << "GRAINCHUNK_PROTOTYPE_DATA not set";
+  auto split = [](const std::string &l) {
+    std::vector<std::string> f(1);
+    bool quoted = false;
+    for (char c : l)
+      if (c == '"')
+        quoted = !quoted;
+      else if (c == ',' && !quoted)
+        f.emplace_back();
+      else
+        f.back() += c;
+    return f;
+  };
+  for (const char *prog : {"fib", "for-loop"}) {
+    std::ifstream in(std::string(dir) + "/" + prog + "/task-stats.merged");
+    ASSERT_TRUE(in.good()) << prog;
+    std::string line;
+    std::getline(in, line);
+    std::map<std::string, size_t> col;
+    std::vector<std::string> head = split(line);
+    for (size_t i = 0; i < head.size(); i++)
+      col[head[i]] = i;
+    std::vector<int64_t> cpu;
+    std::vector<uint64_t> end, group;
+    std::vector<std::string> ltf, scatter;
+    std::map<std::string, uint64_t> groups;
+    while (std::getline(in, line)) {
+      std::vector<std::string> f = split(line);
+      cpu.push_back(std::stoll(f[col.at("cpu_id")]));
+      end.push_back(std::stoull(f[col.at("exec_end_instant")]));
+      group.push_back(
+          groups
+              .emplace(f[col.at("parent")] + "/" + f[col.at("joins_at")],
+                       groups.size())
+              .first->second);
+      ltf.push_back(f[col.at("last_to_finish")]);
+      scatter.push_back(col.count("sibling_scatter") ? f[col["sibling_scatter"]]
+                                                     : std::string());
+    }
+    ASSERT_GT(cpu.size(), 100u) << prog;
+    std::vector<uint8_t> last = lastToFinish(cpu, end);
+    std::vector<uint32_t> num;
+    std::vector<int64_t> sc;
+    siblings(group, cpu, num, sc);
+    for (size_t i = 0; i < cpu.size(); i++) {
+      EXPECT_EQ(last[i] != 0, ltf[i] == "TRUE") << prog << " row " << i;
+      if (col.count("sibling_scatter"))
+        EXPECT_EQ(sc[i] < 0 ? std::string("NA") : std::to_string(sc[i]),
+                  scatter[i])
+            << prog << " row " << i;
+    }
+  }
 }
