@@ -186,10 +186,14 @@ static void explainSite(const Acc &a, double tpn, Problem &p) {
               us(a.work / double(a.tasks), tpn).c_str());
   if (a.pbBelow)
     p.why += fmt("; parallel_benefit < 1 for %lld", (long long)a.pbBelow);
-  if (a.creation + a.sync > 0.1 * a.work)
+  // Most tasks bring less work than they cost: they are too small,
+  // whatever dominates the cost.
+  bool small = 2 * a.pbBelow > a.tasks;
+  if (small || a.creation + a.sync > 0.1 * a.work)
     p.suggestion =
-        a.creation >= a.sync
-            ? "tasks too small for what making them costs: make fewer, "
+        small || a.creation >= a.sync
+            ? "tasks too small for what making and joining them costs: "
+              "make fewer, "
               "larger tasks (a cut-off: an if() or final() clause, or a "
               "size below which the work runs in the parent)"
             : "the parents wait for their children at the joins: give them "
