@@ -29,6 +29,8 @@
                               named SRC:line, timestamps in order
   check_graph.py aggregated OUT  the aggregated trace.json and grains.graphml
                               and loops.csv (pandas) against grains.csv
+  check_graph.py styles OUT DIR  the yEd and Cytoscape styles in DIR parse as
+                              XML and map only attributes grains.graphml has
   check_graph.py problems OUT  problems.c: the outlier chunk (iteration 5 of
                               the first loop) and the prototype's attributes
                               in grains.graphml (networkx) against grains.csv
@@ -669,10 +671,34 @@ def problems(out):
     print(f"check_graph: OK colours: one per loop, {len(colours)} loops")
 
 
+def styles(out, styledir):
+    import xml.etree.ElementTree as ET
+    keys = {"node": set(), "edge": set()}
+    for k in ET.parse(os.path.join(out, "grains.graphml")).getroot():
+        if k.tag.endswith("key"):
+            keys[k.get("for")].add(k.get("attr.name"))
+    yed = ET.parse(os.path.join(styledir, "grainchunk-yed.cnfx")).getroot()
+    used = []
+    for st in yed.iter("style"):
+        for src in st.iter("source"):
+            used.append((st.get("scope"), src.get("name")))
+    cy = ET.parse(os.path.join(styledir, "grainchunk-cytoscape.xml")).getroot()
+    for part in ("node", "edge"):
+        for el in cy.iter(part):
+            for m in el.iter():
+                if m.get("attributeName"):
+                    used.append((part, m.get("attributeName")))
+    missing = [u for u in used if u[1] not in keys[u[0]]]
+    if missing or len(used) < 10:
+        fail(f"styles map {used}; not in grains.graphml: {missing}")
+    print(f"check_graph: OK styles: {len(used)} mappings, every attribute in "
+          "grains.graphml")
+
+
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
     {"known": known, "driver": driver, "graphml": graphml, "trace": trace,
      "png": lambda p, n: png(p, int(n)), "unknown": unknown,
      "peak": peak, "deviation": deviation, "tasks": tasks, "names": names,
      "functions": functions, "otf2": otf2, "aggregated": aggregated,
-     "problems": problems}[cmd](*args)
+     "problems": problems, "styles": styles}[cmd](*args)
