@@ -582,8 +582,11 @@ def aggregated(out):
     if not nx.is_directed_acyclic_graph(g):
         fail("the aggregated graph has a cycle")
     kinds = collections.Counter()
-    for _, d in g.nodes(data=True):
+    for n, d in g.nodes(data=True):
         kinds[d["grain_type"]] += d.get("grains", 1)
+        if any(k not in d for k in ("shape", "width", "height", "color",
+                                    "border-color")):
+            fail(f"aggregated node {n} without the visual attributes: {d}")
     if kinds["chunk"] or kinds["task"] or kinds["chunks"] != len(chunks) \
             or kinds["tasks"] != len(tasks):
         fail(f"graph nodes {dict(kinds)}: {len(chunks)} chunks, {len(tasks)} tasks")

@@ -33,11 +33,27 @@ struct Writer {
                  << htmlEscape(t) << "\"><data key=\"edge_type\">" << kind
                  << "</data></edge>\n";
   }
+  /// A fork or join node of the aggregated graph, drawn as the
+  /// prototype draws them.
   void simpleNode(const std::string &id, const char *type,
                   const std::string &label) {
     o << "    <node id=\"" << htmlEscape(id) << "\"><data key=\"grain_type\">"
       << type << "</data><data key=\"label\">" << htmlEscape(label)
-      << "</data></node>\n";
+      << "</data><data key=\"shape\">circle</data><data "
+         "key=\"width\">10</data><data key=\"height\">10</data><data "
+         "key=\"color\">"
+      << (type[0] == 'f' ? "#2E8B57" : "#FF7F50")
+      << "</data><data key=\"border-color\">#000000</data></node>\n";
+  }
+  /// A group node's visual attributes: height by its work among the
+  /// process's groups of its kind (lo..hi), colour by its loop or site.
+  void groupLook(const char *shape, double work, double lo, double hi,
+                 const std::string &colour) {
+    o << "<data key=\"shape\">" << shape
+      << "</data><data key=\"width\">30</data><data key=\"height\">";
+    o.num(stepSize(work, lo, hi))
+        << "</data><data key=\"color\">" << colour
+        << "</data><data key=\"border-color\">#000000</data>";
   }
   void data(const char *k, double v) {
     if (std::isnan(v))
@@ -387,13 +403,23 @@ void writeGraphmlAggregated(Run &run, const std::string &path) {
     }
     w.data("work_cycles", work);
   };
+  std::map<std::string, size_t> colourOf; // as in writeGraphml
+  auto colour = [&](const std::string &name) {
+    auto it = colourOf.emplace(name, colourOf.size()).first;
+    return paletteColour(it->second);
+  };
   for (size_t p = 0; p < run.procs.size(); p++) {
     Analysis &an = *run.procs[p];
     std::string pre = run.prefix(p);
     // Loops: a fork and a join per instance, and between them a node per
     // thread for the chunks it ran.
     loopForks(w, an, pre);
-    for (const LoopThread &r : loopThreads(an, false)) {
+    std::vector<LoopThread> rows = loopThreads(an, false);
+    double lo = INFINITY, hi = -INFINITY;
+    for (const LoopThread &r : rows)
+      if (r.chunks && r.hasWork)
+        lo = std::min(lo, double(r.work)), hi = std::max(hi, double(r.work));
+    for (const LoopThread &r : rows) {
       if (!r.chunks)
         continue;
       const Loop &lp = an.loops[r.loop];
@@ -406,7 +432,10 @@ void writeGraphmlAggregated(Run &run, const std::string &path) {
         << htmlEscape(std::to_string(r.chunks) + " chunks of " +
                       an.loopName(r.loop) + " on thread " + th)
         << "</data><data key=\"source_location\">" << htmlEscape(lp.loc)
-        << "</data></node>\n";
+        << "</data>";
+      w.groupLook("rectangle", r.hasWork ? double(r.work) : NAN, lo, hi,
+                  colour(an.loopName(r.loop)));
+      o << "</node>\n";
       w.edge(pre + "f.L" + li, g, "creation");
       w.edge(g, pre + "j.L" + li, "synchronization");
     }
@@ -464,6 +493,10 @@ void writeGraphmlAggregated(Run &run, const std::string &path) {
       return g.second ? s + ".d" + std::to_string(g.second) : s;
     };
     auto gid = [&](uint32_t g) { return pre + "g" + std::to_string(g); };
+    lo = INFINITY, hi = -INFINITY;
+    for (const Group &G : groups)
+      if (!std::isnan(G.work))
+        lo = std::min(lo, G.work), hi = std::max(hi, G.work);
     for (size_t g = 0; g < groups.size(); g++) {
       const Group &G = groups[g];
       std::string name = an.taskGrainName(G.first);
@@ -475,7 +508,9 @@ void writeGraphmlAggregated(Run &run, const std::string &path) {
           << "</data><data key=\"label\">"
           << htmlEscape(std::to_string(G.count) + " x " + name)
           << "</data><data key=\"source_location\">"
-          << htmlEscape(an.maps.get(G.site).second) << "</data></node>\n";
+          << htmlEscape(an.maps.get(G.site).second) << "</data>";
+      w.groupLook("roundrectangle", G.work, lo, hi, colour(name));
+      o << "</node>\n";
       w.simpleNode(pre + "f.g" + std::to_string(g), "fork",
                    "fork " + genId({G.root, G.depth - 1}));
     }
