@@ -131,6 +131,23 @@ TEST(GraphProblems, OneThreadTeamsApart) {
       << s;
 }
 
+// A team of two where thread 1 runs none of the loop's chunks: it waits
+// for all of thread 0's work (60 ticks) and the imbalance is 2, in the
+// problems and in the summary's loop line alike.
+TEST(GraphProblems, AThreadWithoutChunksCounts) {
+  TempDir d;
+  teamRecording(d.path, {30, 30}, {});
+  auto run = analyseRun({d.path}, {});
+  Analysis &an = *run->procs[0];
+  ASSERT_EQ(an.chunks.size(), 2u);
+  std::vector<Problem> ps = rankProblems(an, 0);
+  ASSERT_EQ(ps.size(), 1u);
+  EXPECT_NEAR(ps[0].imbalance, 2.0, 1e-12);
+  EXPECT_NEAR(ps[0].lostMs, 62.0 / 2 / 1e6, 1e-15);
+  EXPECT_NE(summary(*run).find("imbalance (max/mean) 2.00"), std::string::npos)
+      << summary(*run);
+}
+
 // A team where only thread 0 ever runs the loop (one-thread teams only):
 // no imbalance at all, and the suggestion says it runs serialized.
 TEST(GraphProblems, SerializedLoopSuggestion) {

@@ -107,6 +107,7 @@ struct Acc {
   int64_t chunks = 0, creationMeasured = 0;
   double iterations = 0;
   std::map<int, double> perThread; // multi-thread instances
+  size_t team = 0;                 // their largest team
   int64_t minCount = INT64_MAX, maxCount = 0;
   std::vector<std::pair<double, uint64_t>> outliers; // (excess ratio, chunk)
   // Task sites.
@@ -239,6 +240,7 @@ std::vector<Problem> rankProblems(Analysis &an, int process,
       continue;
     }
     a.multi++;
+    a.team = std::max(a.team, team);
     a.imbLost += double(team) * mx - sum;
     for (const Share &s : lp.shares) {
       a.perThread[s.th] += double(s.work);
@@ -323,9 +325,10 @@ std::vector<Problem> rankProblems(Analysis &an, int process,
       double s = 0, mx = 0;
       for (auto &[th, v] : a.perThread)
         s += v, mx = std::max(mx, v);
-      p.imbalance = a.perThread.empty() || !(s > 0)
-                        ? NAN
-                        : mx / (s / double(a.perThread.size()));
+      p.imbalance =
+          a.perThread.empty() || !(s > 0)
+              ? NAN
+              : mx / (s / double(std::max(a.perThread.size(), a.team)));
       std::stable_sort(a.outliers.begin(), a.outliers.end(),
                        [](auto &x, auto &y) { return x.first > y.first; });
       for (size_t i = 0; i < a.outliers.size() && i < maxOutliers; i++)

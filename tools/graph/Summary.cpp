@@ -226,10 +226,13 @@ std::string summaryOf(Analysis &an) {
     std::map<int, int64_t> perThread, perThreadMulti;
     Counter flagged;
     int64_t chunks = 0, unknown = 0, single = 0, cwbOver = 0, cpuOver = 0;
+    size_t team = 0; // the largest team of a multi-thread instance
     for (int li : lps) {
       const Loop &lp = an.loops[li];
       bool one = std::max<size_t>(lp.shares.size(), an.teamSize[li]) <= 1;
       single += one;
+      if (!one)
+        team = std::max({team, lp.shares.size(), size_t(an.teamSize[li])});
       for (const Share &s : lp.shares) {
         if (s.hasWork) {
           perThread[s.th] += s.work;
@@ -249,9 +252,10 @@ std::string summaryOf(Analysis &an) {
       sum += double(v);
       mx = std::max(mx, double(v));
     }
-    double imb = !perThreadMulti.empty() && sum
-                     ? mx / (sum / double(perThreadMulti.size()))
-                     : NAN;
+    double imb =
+        !perThreadMulti.empty() && sum
+            ? mx / (sum / double(std::max(perThreadMulti.size(), team)))
+            : NAN;
     std::string work;
     for (auto &[th, v] : perThread)
       work +=
