@@ -148,6 +148,27 @@ TEST(GraphProblems, AThreadWithoutChunksCounts) {
       << summary(*run);
 }
 
+// What to try follows what was measured: chunks whose making (1 tick)
+// is half their work (2 ticks) are too small; chunks of 100 ticks evenly
+// shared lose 1% (their creation): little to gain.
+TEST(GraphProblems, SmallChunksAndLittleToGain) {
+  {
+    TempDir d;
+    teamRecording(d.path, {2, 2, 2, 2}, {2, 2, 2, 2});
+    auto run = analyseRun({d.path}, {});
+    std::vector<Problem> ps = rankProblems(*run->procs[0], 0);
+    ASSERT_EQ(ps.size(), 1u);
+    EXPECT_EQ(ps[0].suggestion.find("chunks are small (1 iterations"), 0u)
+        << ps[0].suggestion;
+  }
+  TempDir d;
+  teamRecording(d.path, {100, 100, 100, 100}, {100, 100, 100, 100});
+  auto run = analyseRun({d.path}, {});
+  std::vector<Problem> ps = rankProblems(*run->procs[0], 0);
+  ASSERT_EQ(ps.size(), 1u);
+  EXPECT_EQ(ps[0].suggestion, "little to gain: it loses 1.0% of its work");
+}
+
 // A team where only thread 0 ever runs the loop (one-thread teams only):
 // no imbalance at all, and the suggestion says it runs serialized.
 TEST(GraphProblems, SerializedLoopSuggestion) {

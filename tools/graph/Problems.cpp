@@ -152,10 +152,16 @@ static void explainLoop(const Acc &a, double tpn, Problem &p) {
         "runs serialized (nested region without nested parallelism, "
         "if(false) or num_threads(1)): parallelise the enclosing loop "
         "instead, or allow nesting (OMP_MAX_ACTIVE_LEVELS)";
-  } else if (a.creation > a.imbLost && a.creationMeasured && a.chunks &&
-             a.iterations > 0) {
+    return;
+  }
+  // Chunks too small: making them costs more than a tenth of their work,
+  // and more than the imbalance loses.
+  double perChunk =
+      a.creationMeasured ? a.creation / double(a.creationMeasured) : 0;
+  double workPerChunk = a.chunks ? a.work / double(a.chunks) : 0;
+  if (a.creation > a.imbLost && perChunk > 0.1 * workPerChunk &&
+      a.iterations > 0) {
     double perIter = a.work / a.iterations;
-    double perChunk = a.creation / double(a.creationMeasured);
     double n1 = perIter > 0 ? std::ceil(perChunk / perIter) : NAN;
     p.suggestion =
         fmt("chunks are small (%.0f iterations, %s of work each, "
@@ -165,6 +171,10 @@ static void explainLoop(const Acc &a, double tpn, Problem &p) {
             a.iterations / double(a.chunks),
             us(a.work / double(a.chunks), tpn).c_str(),
             us(perChunk, tpn).c_str(), n1, 10 * n1);
+  } else if (!(a.imbLost + a.creation > 0.05 * a.work)) {
+    p.suggestion =
+        fmt("little to gain: it loses %.1f%% of its work",
+            a.work > 0 ? 100 * (a.imbLost + a.creation) / a.work : 0.0);
   } else if (a.multi && !a.outliers.empty()) {
     p.suggestion = "a few chunks take much longer than the others (the "
                    "outlier chunks): smaller chunks or schedule(dynamic,N) "
