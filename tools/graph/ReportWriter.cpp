@@ -222,86 +222,114 @@ void graphOf(Run &run, size_t p, const Analysis &an, bool every, double t0ns,
   size_t nv = dag.kind.size();
   const Tasks &T = an.tasks;
   // Group keys: (type, a, b, c). Chunks: (loop instance, thread); tasks and
-  // their forks: (site, parent slot, join point); others: the node.
+  // their forks: (site, parent slot, join point), sibling tasks; others:
+  // the node. Where that makes more groups than are drawn, tasks, their
+  // forks and joins by generation (and site) instead, as the aggregated
+  // GraphML does.
   using Key = std::tuple<int, uint64_t, uint64_t, uint64_t>;
-  std::map<Key, uint32_t> byKey;
+  struct KeyHash {
+    size_t operator()(const Key &k) const {
+      return std::hash<uint64_t>()(std::get<1>(k) * 1000003u ^
+                                   std::get<2>(k) * 7919u ^ std::get<3>(k) ^
+                                   uint64_t(std::get<0>(k)) << 59);
+    }
+  };
+  std::unordered_map<Key, uint32_t, KeyHash> byKey;
   struct Grp {
     uint8_t kind = 0;
+    bool crit = false;
+    int th = -1, loop = -1; // chunk groups
+    uint32_t first = 0;     // its first node
     uint64_t ref = 0;
     int64_t count = 0;
     double work = 0;
-    bool crit = false;
-    int th = -1, loop = -1; // chunk groups
-    std::vector<uint32_t> nodes;
   };
   std::vector<Grp> grp;
   std::vector<uint32_t> groupOf(nv);
   std::vector<uint32_t> loopFork(an.loops.size(), UINT32_MAX),
       loopJoin(an.loops.size(), UINT32_MAX);
   std::vector<std::pair<uint32_t, uint32_t>> extra; // group edges
-  for (uint32_t v = 0; v < nv; v++) {
-    uint8_t k = dag.kind[v];
-    uint64_t r = dag.ref[v];
-    Key key;
-    if (k == GrainDag::Chunk)
-      key =
-          Key{k, uint64_t(an.chunks.loop[r]), uint64_t(an.chunks.thread[r]), 0};
-    else if (k == GrainDag::Task || k == GrainDag::TaskFork)
-      key = Key{k, T.codeptr[r], uint64_t(T.pslot[r]), T.joinsAt[r]};
-    else
-      key = Key{k, r, v, 0};
-    auto it = byKey.find(key);
-    uint32_t g;
-    if (it == byKey.end()) {
-      g = uint32_t(grp.size());
-      byKey.emplace(key, g);
-      grp.emplace_back();
-      grp.back().kind = k;
-      grp.back().ref = r;
-    } else {
-      g = it->second;
+  size_t nt = T.size();
+  std::vector<uint32_t> depth;
+  auto depthOf = [&](int64_t slot) -> uint64_t {
+    return slot >= 0 && size_t(slot) < nt ? depth[slot] + 1 : 1;
+  };
+  auto group = [&](bool coarse) {
+    byKey.clear();
+    grp.clear();
+    if (coarse && depth.empty()) {
+      depth.assign(nt, 1);
+      for (uint32_t k : T.order)
+        depth[k] = uint32_t(depthOf(T.pslot[k]));
     }
-    groupOf[v] = g;
-    if (k == GrainDag::LoopFork)
-      loopFork[r] = g;
-    if (k == GrainDag::LoopJoin)
-      loopJoin[r] = g;
-    Grp &G1 = grp[g];
-    G1.nodes.push_back(v);
-    if (k == GrainDag::Chunk) {
-      G1.th = an.chunks.thread[r];
-      G1.loop = an.chunks.loop[r];
+    for (uint32_t v = 0; v < nv; v++) {
+      uint8_t k = dag.kind[v];
+      uint64_t r = dag.ref[v];
+      Key key;
+      if (k == GrainDag::Chunk)
+        key = Key{k, uint64_t(an.chunks.loop[r]), uint64_t(an.chunks.thread[r]),
+                  0};
+      else if ((k == GrainDag::Task || k == GrainDag::TaskFork) && coarse)
+        key = Key{k, T.codeptr[r], depth[r], 0};
+      else if (k == GrainDag::Task || k == GrainDag::TaskFork)
+        key = Key{k, T.codeptr[r], uint64_t(T.pslot[r]), T.joinsAt[r]};
+      else if (k == GrainDag::TaskJoin && coarse)
+        key = Key{k, depthOf(dag.joins[r].first), 0, 0};
+      else
+        key = Key{k, r, v, 0};
+      auto ins = byKey.emplace(key, uint32_t(grp.size()));
+      uint32_t g = ins.first->second;
+      if (ins.second) {
+        grp.emplace_back();
+        grp.back().kind = k;
+        grp.back().ref = r;
+        grp.back().first = v;
+      }
+      groupOf[v] = g;
+      if (k == GrainDag::LoopFork)
+        loopFork[r] = g;
+      if (k == GrainDag::LoopJoin)
+        loopJoin[r] = g;
+      Grp &G1 = grp[g];
+      if (k == GrainDag::Chunk) {
+        G1.th = an.chunks.thread[r];
+        G1.loop = an.chunks.loop[r];
+      }
+      if (k == GrainDag::Chunk || k == GrainDag::Task)
+        G1.count++;
+      G1.work += dag.weight(v);
+      if (dag.acyclic && dag.onPath[v])
+        G1.crit = true;
     }
-    if (k == GrainDag::Chunk || k == GrainDag::Task)
-      G1.count++;
-    G1.work += dag.weight(v);
-    if (dag.acyclic && dag.onPath[v]) {
-      G1.crit = true;
-      if (k == GrainDag::Chunk && every)
-        chunkCrit[r] = 1;
-      if (k == GrainDag::Task)
-        taskCrit[r] = 1;
-    }
-  }
+  };
+  group(false);
+  if (grp.size() > MaxGraphGroups && nt)
+    group(true);
+  if (dag.acyclic)
+    for (uint32_t v = 0; v < nv; v++)
+      if (dag.onPath[v]) {
+        if (dag.kind[v] == GrainDag::Chunk && every)
+          chunkCrit[dag.ref[v]] = 1;
+        if (dag.kind[v] == GrainDag::Task)
+          taskCrit[dag.ref[v]] = 1;
+      }
   // Without every grain, a loop instance's chunk node stands for all of
   // them: the counts and work from the per-thread table.
   if (!every) {
     for (const LoopThread &r : loopThreads(an, false)) {
-      auto it =
-          byKey.find(Key{GrainDag::Chunk, uint64_t(r.loop), uint64_t(r.th), 0});
-      if (it == byKey.end()) {
+      auto ins = byKey.emplace(
+          Key{GrainDag::Chunk, uint64_t(r.loop), uint64_t(r.th), 0},
+          uint32_t(grp.size()));
+      if (ins.second) {
         uint32_t g = uint32_t(grp.size());
-        byKey.emplace(Key{GrainDag::Chunk, uint64_t(r.loop), uint64_t(r.th), 0},
-                      g);
         grp.emplace_back();
         grp.back().kind = GrainDag::Chunk;
-        it = byKey.find(
-            Key{GrainDag::Chunk, uint64_t(r.loop), uint64_t(r.th), 0});
+        grp.back().first = UINT32_MAX;
         // Its chunks are between the instance's fork and join.
         extra.push_back({loopFork[r.loop], g});
         extra.push_back({g, loopJoin[r.loop]});
       }
-      Grp &g = grp[it->second];
+      Grp &g = grp[ins.first->second];
       g.count = r.chunks;
       g.work = r.hasWork ? double(r.work) : 0;
       g.th = r.th;
@@ -401,7 +429,7 @@ void graphOf(Run &run, size_t p, const Analysis &an, bool every, double t0ns,
         ",\"k\":" + std::to_string(colour) +
         ",\"x\":" + (expandable[g] ? "1" : "0") + ",\"l\":" + str(label);
     if (grain && x.count == 1 && every) {
-      uint64_t r = dag.ref[x.nodes[0]];
+      uint64_t r = dag.ref[x.first];
       G.groups +=
           ",\"id\":" + str(x.kind == GrainDag::Chunk ? chunkId(run, p, r)
                                                      : taskId(run, p, r));
@@ -409,11 +437,12 @@ void graphOf(Run &run, size_t p, const Analysis &an, bool every, double t0ns,
     G.groups += "}";
   }
   // Members of expandable groups.
-  std::vector<int64_t> mid(nv, -1);
-  for (uint32_t g = 0; g < grp.size(); g++) {
+  std::vector<int32_t> mid(nv, -1);
+  for (uint32_t v = 0; v < nv; v++) {
+    uint32_t g = groupOf[v];
     if (!expandable[g] || gid[g] < 0)
       continue;
-    for (uint32_t v : grp[g].nodes) {
+    {
       mid[v] = int64_t(G.nMembers++);
       uint64_t r = dag.ref[v];
       bool chunk = dag.kind[v] == GrainDag::Chunk;

@@ -371,7 +371,7 @@
     if (t === 'chunk' || t === 'task') return nodeSize(n) * (n.m < 0 && n.d.n > 1 ? 1.6 : 1);
     return t === 'start' || t === 'end' ? 9 : 6;
   }
-  function drawGraph(keepView) {
+  function drawGraph(keepView, fitAll) {
     const model = graphModel(), L = layout(model);
     while (gsvg.firstChild) gsvg.removeChild(gsvg.firstChild);
     const ge = svg('g', { id: 'edges' }), gn = svg('g', { id: 'nodes' });
@@ -416,7 +416,14 @@
       grp.addEventListener('dblclick', () => { if (n.m >= 0) { expanded.delete(n.g); drawGraph(true); } });
       gn.append(grp);
     }
-    if (!keepView || !gview) gview = { x: 0, y: 0, w: Math.max(L.width, 200), h: Math.max(L.height, 200) };
+    // A new view: the top of the graph at a readable scale (at least 1400
+    // units across the box; drag for the rest), or with fit the whole.
+    if (!keepView || !gview) {
+      const r = gsvg.getBoundingClientRect(), aspect = r.width > 0 && r.height > 0 ? r.height / r.width : 0.5;
+      let w = Math.max(L.width, 200), h = Math.max(L.height, 200);
+      if (!fitAll) { w = Math.max(w, 1400); h = w * aspect; }
+      gview = { x: fitAll ? 0 : (L.width - w) / 2, y: 0, w, h };
+    }
     gsvg.setAttribute('viewBox', gview.x + ' ' + gview.y + ' ' + gview.w + ' ' + gview.h);
     state.graphNodes = model.nodes.size;
   }
@@ -440,7 +447,7 @@
   });
   $('expand-all').addEventListener('click', () => { G.groups.forEach((g, i) => { if (g.x) expanded.add(i); }); drawGraph(false); });
   $('collapse-all').addEventListener('click', () => { expanded.clear(); drawGraph(false); });
-  $('fit').addEventListener('click', () => drawGraph(false));
+  $('fit').addEventListener('click', () => drawGraph(false, true));
   $('critpath').textContent = D.procs.map((p) => (multi ? 'pid ' + p.pid + ': ' : '') +
     (p.acyclic ? 'span ' + fmtNs(p.span) + ', work ' + fmtNs(p.work) + ', parallelism ' + p.parallelism : 'no critical path (cycle)')).join('; ');
 
