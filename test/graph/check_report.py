@@ -200,12 +200,15 @@ def known(out, shot=None):
         ok(f"the legend names the {len(loops)} loops")
         # The critical path, every group expanded.
         b.js("document.getElementById('expand-all').click()")
+        # A grain node names its grain (data-id); a group too large to
+        # expand names its grains on the path (data-crit-ids).
         drawn_crit = set(b.js(
             "[...document.querySelectorAll('#graph .node.crit')]"
-            ".map(n => n.dataset.id).filter(x => x)"))
+            ".flatMap(n => [n.dataset.id, ...(n.dataset.critIds || '').split(' ')])"
+            ".filter(x => x)"))
         left = b.js("[...document.querySelectorAll('#graph .node.crit')]"
-                    ".filter(n => !n.dataset.id && (n.classList.contains('chunk')"
-                    " || n.classList.contains('task'))).length")
+                    ".filter(n => !n.dataset.id && !n.dataset.critIds && "
+                    "(n.classList.contains('chunk') || n.classList.contains('task'))).length")
         want_crit = crit_in_graphml(out, {r["task"] for r in rows})
         if not want_crit:
             fail("grains.graphml has no grain on the critical path")
@@ -272,8 +275,9 @@ def known(out, shot=None):
         if not titles or not titles[0].startswith(worst + ":"):
             fail(f"problems panel {titles}, want {worst!r} first")
         ok(f"the problems panel lists first {titles[0]}")
-        rect = b.js("(() => { const r = document.querySelector('#problems li.problem')"
-                    ".getBoundingClientRect(); return {x: r.left + 20, y: r.top + 5}; })()")
+        rect = b.js("(() => { const li = document.querySelector('#problems li.problem');"
+                    " li.scrollIntoView({block: 'center'}); const r = li.getBoundingClientRect();"
+                    " return {x: r.left + 20, y: r.top + 5}; })()")
         b.mouse("mousePressed", rect["x"], rect["y"], button="left", clickCount=1)
         b.mouse("mouseReleased", rect["x"], rect["y"], button="left", clickCount=1)
         det = b.js("document.getElementById('details').textContent")

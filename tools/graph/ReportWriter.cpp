@@ -305,9 +305,12 @@ void graphOf(Run &run, size_t p, const Analysis &an, bool every, double t0ns,
   group(false);
   if (grp.size() > MaxGraphGroups && nt)
     group(true);
+  std::vector<uint32_t> pathNodes; // the grains on the critical path
   if (dag.acyclic)
     for (uint32_t v = 0; v < nv; v++)
       if (dag.onPath[v]) {
+        if (dag.kind[v] == GrainDag::Chunk || dag.kind[v] == GrainDag::Task)
+          pathNodes.push_back(v);
         if (dag.kind[v] == GrainDag::Chunk && every)
           chunkCrit[dag.ref[v]] = 1;
         if (dag.kind[v] == GrainDag::Task)
@@ -433,6 +436,20 @@ void graphOf(Run &run, size_t p, const Analysis &an, bool every, double t0ns,
       G.groups +=
           ",\"id\":" + str(x.kind == GrainDag::Chunk ? chunkId(run, p, r)
                                                      : taskId(run, p, r));
+    }
+    // The grains of a group that cannot be expanded on the critical path.
+    if (every && grain && x.count > 1 && !expandable[g] && x.crit) {
+      G.groups += ",\"ci\":[";
+      bool firstId = true;
+      for (uint32_t v : pathNodes)
+        if (groupOf[v] == g) {
+          uint64_t r = dag.ref[v];
+          G.groups += (firstId ? "" : ",") + str(dag.kind[v] == GrainDag::Chunk
+                                                     ? chunkId(run, p, r)
+                                                     : taskId(run, p, r));
+          firstId = false;
+        }
+      G.groups += "]";
     }
     G.groups += "}";
   }

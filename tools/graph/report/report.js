@@ -387,6 +387,7 @@
       const t = n.m >= 0 ? g.t : d.t;
       const grp = svg('g', { class: 'node ' + t + (d.c ? ' crit' : '') + (n.m < 0 && d.x ? ' expandable' : ''), transform: 'translate(' + p.x + ',' + p.y + ')' });
       if (d.id) grp.dataset.id = d.id;
+      if (d.ci) grp.dataset.critIds = d.ci.join(' ');
       grp.dataset.key = n.key;
       let shape;
       const colour = g.k >= 0 ? (t === 'chunk' ? loopColour(g.k) : siteColour(g.k)) : '#bbb';
@@ -403,7 +404,7 @@
       }
       grp.append(shape);
       const title = svg('title', {});
-      title.textContent = (d.l || t) + (d.w > 0 ? '\nwork ' + fmtNs(d.w) : '') + (d.c ? '\non the critical path' : '') + (n.m < 0 && d.x ? '\nclick to expand' : '');
+      title.textContent = (d.l || t) + (d.w > 0 ? '\nwork ' + fmtNs(d.w) : '') + (d.c ? '\non the critical path' + (d.ci ? ': ' + d.ci.join(', ') : '') : '') + (n.m < 0 && d.x ? '\nclick to expand' : '');
       grp.append(title);
       if (n.m < 0 && d.n > 1) { const tx = svg('text', { 'text-anchor': 'middle', y: 4 }); tx.textContent = '×' + d.n; grp.append(tx); }
       grp.addEventListener('click', (ev) => {
