@@ -76,4 +76,15 @@ if [[ "${1:-}" == --update-docs ]]; then
   cp "$out/graph.stock/timeline.png" "$root/docs/timeline-stock.png"
   cp "$out/graph.grainchunk/timeline.png" "$root/docs/timeline-grainchunk.png"
   echo "copied into docs/timeline-stock.png and docs/timeline-grainchunk.png"
+  # The report's screenshot, taken in headless Chromium by the report test's
+  # checker (which checks the page on the way: test/graph/check_report.py).
+  if [[ -x /usr/bin/chromium ]]; then
+    /usr/bin/python3 "$root/test/graph/check_report.py" known \
+      "$out/graph.grainchunk" "$root/docs/report-demo.png" >"$out/report-check.txt" ||
+      { echo "demo: the report's check failed: $(tail -1 "$out/report-check.txt")" >&2; exit 1; }
+    echo "copied the report's screenshot into docs/report-demo.png"
+  fi
 fi
+# Last: the page to open first (grainchunk-graph writes it by default).
+echo
+echo "report: $(rel "$out")/graph.grainchunk/report.html (open it in a browser: file://$out/graph.grainchunk/report.html)"

@@ -36,13 +36,16 @@ fi
 # (binutils: addr2line, c++filt name the loops).
 graph_tools=(librsvg2-bin python3-networkx python3-pil python3-pandas
              openmpi-bin libopenmpi-dev)
+# report.html is tested in a real browser: Debian's chromium, headless,
+# driven over the DevTools protocol from python3 (python3-websocket).
+browser=(chromium python3-websocket)
 # OTF2: grainchunk-graph writes trace.otf2 with Debian's OTF2 library (built
 # against libopen-trace-format2-dev); its tests read it back with otf2-print
 # (otf2-tools).
 otf2=(libopen-trace-format2-dev otf2-tools)
 
 missing=$(apt_missing "${build_tools[@]}" "${toolchain[@]}" "${graph_tools[@]}" \
-  "${otf2[@]}")
+  "${otf2[@]}" "${browser[@]}")
 if [[ -n $missing ]]; then
   start=$SECONDS
   echo "install-deps: clang-$V: to install: $missing"
@@ -53,6 +56,7 @@ if [[ -n $missing ]]; then
   apt_install_group "clang-$V toolchain" "${toolchain[@]}"
   apt_install_group "grainchunk-graph test tools" "${graph_tools[@]}"
   apt_install_group "OTF2" "${otf2[@]}"
+  apt_install_group "browser for the report test" "${browser[@]}"
   echo "install-deps: installed in $((SECONDS - start)) s"
 fi
 echo "install-deps: clang-$V toolchain ready"

@@ -82,6 +82,15 @@ if shutil.which("rsvg-convert") and subprocess.run(
         ["/usr/bin/python3", "-c", "import networkx, PIL"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
     config.available_features.add("graph-readers")
+# report.html is checked in headless Chromium (Debian's chromium, driven over
+# the DevTools protocol with python3-websocket; both from install-deps.sh).
+config.substitutions.append(
+    ("%report_check",
+     f"/usr/bin/python3 {config.grainchunk_src}/test/graph/check_report.py"))
+if os.path.exists("/usr/bin/chromium") and subprocess.run(
+        ["/usr/bin/python3", "-c", "import websocket, PIL"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
+    config.available_features.add("chromium")
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 # Tests set their own tool; never inherit one from the caller.

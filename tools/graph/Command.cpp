@@ -9,6 +9,7 @@
 #include "Command.h"
 #include "Launch.h"
 #include "OutputDir.h"
+#include "ReportWriter.h"
 #include "Writers.h"
 
 #include <algorithm>
@@ -30,8 +31,8 @@ const char *const HelpText =
     "\n"
     "Run an OpenMP program under grainchunk's recording tool and write "
     "grains.csv,\n"
-    "loops.csv, grains.graphml, trace.json, trace.otf2, timeline.svg and a\n"
-    "per-loop summary.\n"
+    "loops.csv, grains.graphml, trace.json, trace.otf2, timeline.svg,\n"
+    "report.html (the page to open first) and a per-loop summary.\n"
     "\n"
     "positional arguments:\n"
     "  cmd\n"
@@ -51,9 +52,9 @@ const char *const HelpText =
     "to\n"
     "                        this command)\n"
     "  --outputs LIST        which files to write, comma-separated, from\n"
-    "                        csv,graphml,trace,svg,otf2 (default: all; the\n"
-    "                        summary, loops.csv and run.json are always "
-    "written)\n"
+    "                        csv,graphml,trace,svg,otf2,report (default: all;\n"
+    "                        the summary, loops.csv and run.json are always\n"
+    "                        written)\n"
     "  --max-trace-grains N  trace.json has every grain up to N grains "
     "(default\n"
     "                        250000; chrome://tracing fails near 256 MB), "
@@ -72,6 +73,11 @@ const char *const HelpText =
     "                        250000) unless --outputs names csv; loops.csv "
     "has\n"
     "                        every loop instance and thread\n"
+    "  --max-report-grains N report.html draws every grain up to N grains\n"
+    "                        (default 100000), above it a bar per loop "
+    "instance\n"
+    "                        and thread and per task creation site and "
+    "thread\n"
     "  --baseline            run the program once more on one thread first\n"
     "                        (OMP_THREAD_LIMIT=1; its output goes to\n"
     "                        OUT/baseline.out) for work_deviation\n"
@@ -80,7 +86,7 @@ const char *const HelpText =
     "recording\n";
 
 bool parseOptions(int argc, char **argv, Options &o) {
-  std::string outputs = "csv,graphml,trace,svg,otf2";
+  std::string outputs = "csv,graphml,trace,svg,otf2,report";
   int i = 1;
   auto value = [&](const std::string &a, const std::string &name,
                    size_t eq) -> std::string {
@@ -141,6 +147,8 @@ bool parseOptions(int argc, char **argv, Options &o) {
       o.caps.graph = cap(a, name, eq);
     } else if (name == "--max-csv-grains") {
       o.caps.csv = cap(a, name, eq);
+    } else if (name == "--max-report-grains") {
+      o.caps.report = cap(a, name, eq);
     } else if (name == "--baseline") {
       o.baseline = true;
     } else if (name == "--baseline-from-raw") {
@@ -152,7 +160,7 @@ bool parseOptions(int argc, char **argv, Options &o) {
   }
   for (; i < argc; i++)
     o.cmd.push_back(argv[i]);
-  std::string bad, all = "csv,graphml,trace,svg,otf2";
+  std::string bad, all = "csv,graphml,trace,svg,otf2,report";
   size_t b = 0;
   while (b <= outputs.size()) {
     size_t e = outputs.find(',', b);
@@ -242,7 +250,12 @@ Written writeOutputs(Run &run, const Options &o, OutputDir &dir) {
     return std::to_string(grains) + " grains, above the cap of " +
            std::to_string(cap);
   };
+  bool report = false;
   for (const std::string &w : o.outputs) {
+    if (w == "report") { // last: it lists what the others left out
+      report = true;
+      continue;
+    }
     if (w == "csv" && grains > o.caps.csv && !o.outputsGiven) {
       out.leftOut.push_back(
           {"grains.csv",
@@ -306,6 +319,12 @@ Written writeOutputs(Run &run, const Options &o, OutputDir &dir) {
     throw Error(err);
   writeLoopsCsv(run, dir.path("loops.csv"));
   out.files.push_back("loops.csv");
+  if (report) {
+    if (!dir.claim("report.html", err))
+      throw Error(err);
+    writeReport(run, dir.path("report.html"), o.caps, Version, out.leftOut);
+    out.files.push_back("report.html");
+  }
   return out;
 }
 
@@ -313,6 +332,8 @@ void writeSummary(Run &run, const Options &o, OutputDir &dir,
                   const Written &w) {
   (void)o;
   std::string text = summary(run) + leftOutText(w.leftOut), err;
+  if (std::find(w.files.begin(), w.files.end(), "report.html") != w.files.end())
+    text += "report: " + dir.path("report.html") + " (open it in a browser)\n";
   if (!dir.claim("summary.txt", err) || !dir.claim("run.json", err))
     throw Error(err);
   {

@@ -41,9 +41,9 @@ void GrainDag::edge(uint32_t s, uint32_t t, EdgeKind k) {
   ekind.push_back(k);
 }
 
-GrainDag::GrainDag(const Analysis &an, bool everyGrain) {
+GrainDag::GrainDag(const Analysis &an, bool everyGrain, bool keep) {
   build(an, everyGrain); // its tables of node numbers are gone after it
-  criticalPath(everyGrain);
+  criticalPath(keep);
 }
 
 void GrainDag::build(const Analysis &an, bool everyGrain) {

@@ -55,7 +55,11 @@ struct GrainDag {
   /// Builds the graph of an and its critical path. everyGrain false: the
   /// chunks of a loop instance that nothing hangs off are one node, the
   /// longest of them (the same span and work; for the figures alone).
-  explicit GrainDag(const Analysis &an, bool everyGrain = true);
+  explicit GrainDag(const Analysis &an, bool everyGrain = true)
+      : GrainDag(an, everyGrain, everyGrain) {}
+  /// keep: the nodes and edges stay after the critical path is found, also
+  /// when everyGrain is false (report.html draws that graph above its cap).
+  GrainDag(const Analysis &an, bool everyGrain, bool keep);
   /// A node's weight: a grain's work (ticks), 0 for the others.
   double weight(uint32_t v) const { return w[v]; }
 

@@ -246,8 +246,8 @@ const char *const UnknownTime =
     "of the thread's chunks were reported before any ran; their span is "
     "the thread's share";
 
-const std::vector<std::string> OutputNames = {"csv", "graphml", "trace", "svg",
-                                              "otf2"};
+const std::vector<std::string> OutputNames = {"csv", "graphml", "trace",
+                                              "svg", "otf2",    "report"};
 
 std::string outputFile(const std::string &name) {
   if (name == "csv")
@@ -260,6 +260,8 @@ std::string outputFile(const std::string &name) {
     return "timeline.svg";
   if (name == "otf2")
     return "trace.otf2";
+  if (name == "report")
+    return "report.html";
   return name;
 }
 

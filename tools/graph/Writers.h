@@ -101,6 +101,11 @@ struct Caps {
   /// About 270 bytes per grain: 67 MB.
   static constexpr uint64_t DefaultCsv = 250000;
   uint64_t trace = DefaultTrace, graph = DefaultGraph, csv = DefaultCsv;
+  /// report.html draws every grain up to it (about 25 bytes per grain in
+  /// the page: 2.5 MB), above it per loop instance and thread
+  /// (ReportWriter.h).
+  static constexpr uint64_t DefaultReport = 100000;
+  uint64_t report = DefaultReport;
 };
 
 /// Something a file does not hold, and the option that gets it (run.json's

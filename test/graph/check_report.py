@@ -1,0 +1,375 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""Checks report.html where users look at it: in headless Chromium.
+
+  check_report.py known OUT [SCREENSHOT.png]  OUT/report.html of a program
+      with grains.csv and grains.graphml: no script errors, no network
+      request, the chunks drawn per thread equal grains.csv's, the legend
+      names the loops, the graph's critical-path grains (all groups
+      expanded) equal grains.graphml's on_crit_path, hovering a chunk shows
+      its row, wheel zoom and drag pan change the visible range and reset
+      restores it, the problems panel lists first the loop that lost the
+      most thread time to imbalance (from grains.csv) and clicking it
+      selects that loop; then a screenshot of the page (not blank).
+  check_report.py aggregated OUT  a page above its cap (--max-report-grains):
+      no errors, the chunks per thread (from the bars' counts) equal
+      loops.csv's, the page says it is aggregated.
+  check_report.py escape OUT NAME  a program named NAME (with markup in it),
+      built from NAME.c: the page runs without errors, adds no element from
+      the names and shows them as text (heading, legend).
+
+Drives /usr/bin/chromium over the DevTools protocol (python3-websocket),
+run as root: --headless --no-sandbox with a fresh profile. Prints one line
+per check; exits 1 with "FAILED: ..." on a mismatch.
+"""
+import base64
+import collections
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import xml.etree.ElementTree as ET
+
+import websocket
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+def fail(msg):
+    print(f"check_report: FAILED: {msg}")
+    sys.exit(1)
+
+
+def ok(msg):
+    print(f"check_report: OK {msg}")
+
+
+class Browser:
+    def __init__(self):
+        self.profile = tempfile.mkdtemp(prefix="gc-chromium-")
+        self.proc = subprocess.Popen(
+            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+             "--disable-quic", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update",
+             "--disable-sync", "--hide-scrollbars",
+             f"--user-data-dir={self.profile}", "--remote-debugging-port=0",
+             "--window-size=1400,1000", "about:blank"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        port_file = os.path.join(self.profile, "DevToolsActivePort")
+        for _ in range(300):
+            if os.path.exists(port_file) and open(port_file).read().strip():
+                break
+            if self.proc.poll() is not None:
+                fail(f"chromium exited with {self.proc.returncode}")
+            time.sleep(0.1)
+        else:
+            fail("chromium did not start its DevTools endpoint in 30 s")
+        port = open(port_file).read().split()[0]
+        for _ in range(100):
+            targets = json.load(urllib.request.urlopen(
+                f"http://127.0.0.1:{port}/json/list"))
+            pages = [t for t in targets if t["type"] == "page"]
+            if pages:
+                break
+            time.sleep(0.1)
+        self.ws = websocket.create_connection(
+            pages[0]["webSocketDebuggerUrl"], timeout=60)
+        self.next = 0
+        self.events = []
+
+    def call(self, method, **params):
+        self.next += 1
+        mid = self.next
+        self.ws.send(json.dumps({"id": mid, "method": method,
+                                 "params": params}))
+        while True:
+            m = json.loads(self.ws.recv())
+            if m.get("id") == mid:
+                if "error" in m:
+                    fail(f"{method}: {m['error']}")
+                return m["result"]
+            self.events.append(m)
+
+    def wait_event(self, method, timeout=60):
+        end = time.time() + timeout
+        while time.time() < end:
+            for i, e in enumerate(self.events):
+                if e.get("method") == method:
+                    return self.events.pop(i)
+            self.events.append(json.loads(self.ws.recv()))
+        fail(f"no {method} in {timeout} s")
+
+    def js(self, expr):
+        r = self.call("Runtime.evaluate", expression=expr, returnByValue=True,
+                      awaitPromise=True)
+        if "exceptionDetails" in r:
+            fail(f"{expr}: {r['exceptionDetails']}")
+        return r["result"].get("value")
+
+    def mouse(self, kind, x, y, **kw):
+        self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, **kw)
+
+    def close(self):
+        try:
+            self.ws.close()
+        finally:
+            self.proc.terminate()
+            self.proc.wait()
+            shutil.rmtree(self.profile, ignore_errors=True)
+
+
+def open_report(out):
+    b = Browser()
+    for domain in ("Runtime", "Log", "Network", "Page"):
+        b.call(f"{domain}.enable")
+    b.call("Emulation.setDeviceMetricsOverride", width=1400, height=1000,
+           deviceScaleFactor=1, mobile=False)
+    url = "file://" + os.path.abspath(os.path.join(out, "report.html"))
+    b.call("Page.navigate", url=url)
+    b.wait_event("Page.loadEventFired")
+    b.js("new Promise(r => requestAnimationFrame(() => r(1)))")
+    return b
+
+
+def problems_of(b):
+    """Script errors, console errors and requests other than the page."""
+    bad = []
+    for e in b.events:
+        m, p = e.get("method"), e.get("params", {})
+        if m == "Runtime.exceptionThrown":
+            bad.append("exception: " + json.dumps(p["exceptionDetails"])[:300])
+        elif m == "Runtime.consoleAPICalled" and p.get("type") in ("error",
+                                                                   "assert"):
+            bad.append("console error: " + json.dumps(p.get("args"))[:300])
+        elif m == "Log.entryAdded" and p["entry"]["level"] == "error":
+            bad.append("log error: " + p["entry"]["text"][:300])
+        elif m == "Network.requestWillBeSent":
+            u = p["request"]["url"]
+            if not (u.startswith("file://") and u.endswith("report.html")) \
+                    and not u.startswith("data:"):
+                bad.append("network request: " + u)
+    return bad
+
+
+def check_clean(b, what):
+    bad = problems_of(b)
+    if bad:
+        fail(f"{what}: " + "; ".join(bad))
+    ok(f"{what}: no script error, no console error, no network request")
+
+
+def read_grains(out):
+    with open(os.path.join(out, "grains.csv"), newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def crit_in_graphml(out, ids):
+    ns = "{http://graphml.graphdrawing.org/xmlns}"
+    root = ET.parse(os.path.join(out, "grains.graphml")).getroot()
+    crit = set()
+    for n in root.iter(ns + "node"):
+        d = {x.get("key"): x.text for x in n.findall(ns + "data")}
+        if d.get("on_crit_path") in ("true", "1") and n.get("id") in ids:
+            crit.add(n.get("id"))
+    return crit
+
+
+def known(out, shot=None):
+    rows = read_grains(out)
+    chunks = [r for r in rows if r["grain_type"] == "chunk"]
+    b = open_report(out)
+    try:
+        # Chunks drawn per thread (the whole run is in view).
+        drawn = json.loads(b.js("document.getElementById('timeline').dataset.drawn"))
+        want = collections.Counter(f"0:{r['cpu_id']}" for r in chunks)
+        got = {k: v for k, v in drawn.items() if v}
+        if got != dict(want):
+            fail(f"chunks drawn per thread {got}, grains.csv has {dict(want)}")
+        ok(f"chunks drawn per thread equal grains.csv's: {dict(sorted(want.items()))}")
+        # The legend names the loops.
+        legend = b.js("[...document.querySelectorAll('#legend .item.loop .name')]"
+                      ".map(e => e.textContent)")
+        loops = sorted({r["loop"] for r in chunks})
+        if sorted(legend) != loops:
+            fail(f"legend {legend}, grains.csv's loops {loops}")
+        ok(f"the legend names the {len(loops)} loops")
+        # The critical path, every group expanded.
+        b.js("document.getElementById('expand-all').click()")
+        # A grain node names its grain (data-id); a group too large to
+        # expand names its grains on the path (data-crit-ids).
+        drawn_crit = set(b.js(
+            "[...document.querySelectorAll('#graph .node.crit')]"
+            ".flatMap(n => [n.dataset.id, ...(n.dataset.critIds || '').split(' ')])"
+            ".filter(x => x)"))
+        left = b.js("[...document.querySelectorAll('#graph .node.crit')]"
+                    ".filter(n => !n.dataset.id && !n.dataset.critIds && "
+                    "(n.classList.contains('chunk') || n.classList.contains('task'))).length")
+        want_crit = crit_in_graphml(out, {r["task"] for r in rows})
+        if not want_crit:
+            fail("grains.graphml has no grain on the critical path")
+        if drawn_crit != want_crit or left:
+            fail(f"critical path drawn {sorted(drawn_crit)} (+{left} groups), "
+                 f"grains.graphml's {sorted(want_crit)}")
+        ok(f"the graph highlights grains.graphml's critical path: {len(want_crit)} grains")
+        edges = b.js("document.querySelectorAll('#graph .edge.crit').length")
+        if edges < 1:
+            fail("no critical-path edge highlighted")
+        b.js("document.getElementById('collapse-all').click()")
+        # Hover over a chunk: its row.
+        box = b.js("(() => { const D = gcReport.data; let best = -1;"
+                   " for (let i = 0; i < D.bars.k.length; i++)"
+                   "  if (D.bars.k[i] >= 0 && (best < 0 || D.bars.d[i] > D.bars.d[best])) best = i;"
+                   " return Object.assign(gcReport.barBox(best), {i: best}); })()")
+        b.js(f"window.scrollTo(0, {box['y']} - 300)")
+        box = b.js(f"gcReport.barBox({box['i']})")
+        b.mouse("mouseMoved", box["x"], box["y"])
+        tip = b.js("(() => { const t = document.getElementById('tip');"
+                   " return t.hidden ? null : t.textContent; })()")
+        if not tip or "iterations" not in tip or "thread" not in tip \
+                or "duration" not in tip or not any(l in tip for l in loops):
+            fail(f"hovering a chunk shows {tip!r}")
+        ok("hovering a chunk shows its loop, iterations, thread, start and duration: "
+           + tip.splitlines()[0])
+        # Zoom (wheel) and pan (drag) change the visible range; reset.
+        r0 = b.js("document.getElementById('range').textContent")
+        v0 = b.js("gcReport.view.t1 - gcReport.view.t0")
+        b.mouse("mouseWheel", box["x"], box["y"], deltaX=0, deltaY=-500)
+        r1 = b.js("document.getElementById('range').textContent")
+        v1 = b.js("gcReport.view.t1 - gcReport.view.t0")
+        if not (r1 != r0 and v1 < v0 / 2):
+            fail(f"wheel zoom: range {r0!r} -> {r1!r}")
+        ok(f"wheel zoom: {r0} -> {r1}")
+        t0 = b.js("gcReport.view.t0")
+        b.mouse("mousePressed", box["x"], box["y"], button="left", clickCount=1)
+        b.mouse("mouseMoved", box["x"] - 200, box["y"], button="left")
+        b.mouse("mouseReleased", box["x"] - 200, box["y"], button="left",
+                clickCount=1)
+        t1 = b.js("gcReport.view.t0")
+        if not t1 > t0:
+            fail(f"drag left did not move the view later: {t0} -> {t1}")
+        ok("drag pans")
+        b.js("document.getElementById('reset').click()")
+        if b.js("document.getElementById('range').textContent") != r0:
+            fail("reset did not restore the whole run")
+        ok("reset shows the whole run again")
+        # The problems panel: the loop with the most thread time lost to
+        # imbalance first (from grains.csv: per instance, the slowest
+        # thread's work minus each thread's).
+        work = collections.defaultdict(lambda: collections.defaultdict(float))
+        name = {}
+        for r in chunks:
+            work[r["loop_instance"]][r["cpu_id"]] += float(r["exec_cycles"])
+            name[r["loop_instance"]] = r["loop"]
+        lost = collections.Counter()
+        for inst, per in work.items():
+            m = max(per.values())
+            lost[name[inst]] += sum(m - v for v in per.values()) if len(per) > 1 else 0
+        worst = lost.most_common(1)[0][0]
+        titles = b.js("[...document.querySelectorAll('#problems li.problem .title')]"
+                      ".map(e => e.textContent)")
+        if not titles or not titles[0].startswith(worst + ":"):
+            fail(f"problems panel {titles}, want {worst!r} first")
+        ok(f"the problems panel lists first {titles[0]}")
+        rect = b.js("(() => { const li = document.querySelector('#problems li.problem');"
+                    " li.scrollIntoView({block: 'center'}); const r = li.getBoundingClientRect();"
+                    " return {x: r.left + 20, y: r.top + 5}; })()")
+        b.mouse("mousePressed", rect["x"], rect["y"], button="left", clickCount=1)
+        b.mouse("mouseReleased", rect["x"], rect["y"], button="left", clickCount=1)
+        det = b.js("document.getElementById('details').textContent")
+        if worst not in det or "selected" not in det:
+            fail(f"clicking the first problem: details {det!r}")
+        ok("clicking it selects its chunks in the timeline: " + det)
+        b.js("document.getElementById('reset').click()")
+        # The palette: 40 loops, 40 colours far apart (RGB distance), none
+        # near the critical path's red.
+        cols = b.js("(() => { const c = document.createElement('canvas').getContext('2d');"
+                    " return [...Array(40).keys()].map(i => { c.fillStyle = gcReport.loopColour(i);"
+                    " c.fillRect(0, 0, 1, 1); return [...c.getImageData(0, 0, 1, 1).data].slice(0, 3); }); })()")
+        dist = min(sum((a - b2) ** 2 for a, b2 in zip(x, y)) ** 0.5
+                   for i, x in enumerate(cols) for y in cols[i + 1:])
+        red = min(sum((a - b2) ** 2 for a, b2 in zip(x, (208, 0, 0))) ** 0.5 for x in cols)
+        if dist < 20 or red < 60:
+            fail(f"40 loop colours: closest pair {dist:.0f} apart, {red:.0f} from red")
+        ok(f"40 loop colours are distinct: closest pair {dist:.0f} apart (RGB), "
+           f"{red:.0f} from the critical path's red")
+        check_clean(b, "the page")
+        if shot:
+            b.js("gcReport.selectLoop(-1); window.scrollTo(0, 0)")
+            h = b.js("document.documentElement.scrollHeight")
+            b.call("Emulation.setDeviceMetricsOverride", width=1400,
+                   height=min(h, 4000), deviceScaleFactor=1, mobile=False)
+            b.js("gcReport.draw(); new Promise(r => requestAnimationFrame(() => r(1)))")
+            png = base64.b64decode(b.call("Page.captureScreenshot",
+                                          format="png")["data"])
+            with open(shot, "wb") as f:
+                f.write(png)
+            from PIL import Image
+            im = Image.open(shot).convert("RGB")
+            colours = len(im.getcolors(1 << 24) or [])
+            if im.size[0] != 1400 or colours < 50:
+                fail(f"screenshot {im.size}, {colours} colours: blank?")
+            ok(f"screenshot {shot}: {im.size[0]}x{im.size[1]}, {colours} colours")
+    finally:
+        b.close()
+
+
+def aggregated(out):
+    """A page above its cap: bars per loop instance and thread."""
+    with open(os.path.join(out, "loops.csv"), newline="") as f:
+        loops = list(csv.DictReader(f))
+    b = open_report(out)
+    try:
+        drawn = json.loads(b.js("document.getElementById('timeline').dataset.drawn"))
+        want = collections.Counter()
+        for r in loops:
+            want[f"0:{r['thread']}"] += int(r["chunks"])
+        got = {k: v for k, v in drawn.items() if v}
+        if got != dict(want):
+            fail(f"aggregated: chunks drawn per thread {got}, loops.csv has {dict(want)}")
+        ok(f"aggregated: chunks drawn per thread equal loops.csv's: {dict(sorted(want.items()))}")
+        text = b.js("document.body.innerText")
+        if "left out: report.html: aggregated" not in text:
+            fail("aggregated: the page does not say it is aggregated")
+        ok("aggregated: the page says what it left out")
+        b.js("document.getElementById('expand-all').click()")
+        check_clean(b, "the page")
+    finally:
+        b.close()
+
+
+def escape(out, name):
+    b = open_report(out)
+    try:
+        check_clean(b, "the page")
+        tags = b.js("[...document.body.querySelectorAll('*')].map(e => e.tagName)")
+        if "B" in tags:
+            fail("the name's <b> became an element")
+        prog = b.js("document.getElementById('program').textContent")
+        if not prog.endswith(name):
+            fail(f"the program's name is {prog!r}, not ...{name!r}")
+        ok(f"the program's name is text on the page: {prog!r}")
+        base = name.split("/")[-1] + ".c:"
+        legend = b.js("[...document.querySelectorAll('#legend .name')]"
+                      ".map(e => e.textContent)")
+        mine = [x for x in legend if x.startswith(base)]
+        if not mine:
+            fail(f"the legend {legend} does not show {base!r} as text")
+        ok(f"the loop's name is text on the page: {mine[0]!r}")
+        n = b.js("gcReport.data.bars.k.length")
+        if not n:
+            fail("no grains drawn")
+        ok(f"{n} grains drawn")
+    finally:
+        b.close()
+
+
+if __name__ == "__main__":
+    cmds = {"known": known, "aggregated": aggregated, "escape": escape}
+    if len(sys.argv) < 3 or sys.argv[1] not in cmds:
+        fail(__doc__)
+    cmds[sys.argv[1]](*sys.argv[2:])

@@ -1,0 +1,683 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===- ReportWriter.cpp - report.html: one self-contained page of the run -===//
+//
+// Builds the page's data as one JSON object and puts it, with the page's
+// script and style (ReportPage.inc, made by CMake from tools/graph/report/),
+// into one HTML file. The JSON is inside a <script type="application/json">
+// element: every '<', '>' and '&' in it is written \u003c, \u003e, \u0026
+// (they only occur inside strings), so no name from the program (a file
+// named "</script>...") can end the element; the script reads the names
+// with JSON.parse and puts them on the page as text, never as markup.
+//
+// The data: the run's facts; the loops (legend, palette index) and task
+// sites; timeline rows (process, thread); per grain (start, duration,
+// loop or site, instance, iterations, critical path) up to Caps::report
+// grains, above it per loop instance and thread and per task site and
+// thread; the grain graph per process (GrainDag.h) collapsed into groups
+// (the chunks of a loop instance on one thread, sibling tasks of one site,
+// their forks), each group's members listed where it can be expanded; the
+// problems (problemsForReport).
+//
+//===----------------------------------------------------------------------===//
+#include "ReportWriter.h"
+#include "Problems.h"
+
+#include "GrainDag.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+#include <unordered_map>
+
+namespace gcg {
+
+namespace {
+#include "ReportPage.inc"
+
+/// Groups drawn in the graph at most (the page lays them out itself).
+constexpr size_t MaxGraphGroups = 3000;
+/// A group of at most this many grains can be expanded on the page.
+constexpr int64_t MaxExpand = 64;
+
+std::string num(double v, int digits = 3) {
+  if (!std::isfinite(v))
+    return "null";
+  char b[64];
+  std::snprintf(b, sizeof b, "%.*f", digits, v);
+  std::string s = b;
+  if (s.find('.') != std::string::npos) {
+    while (s.back() == '0')
+      s.pop_back();
+    if (s.back() == '.')
+      s.pop_back();
+  }
+  return s == "-0" ? "0" : s;
+}
+
+std::string str(const std::string &s) { return jsonString(s); }
+
+/// Indexes of distinct names, in the order met.
+struct Names {
+  std::unordered_map<std::string, int> index;
+  std::vector<std::string> list;
+  int operator()(const std::string &s) {
+    auto it = index.find(s);
+    if (it != index.end())
+      return it->second;
+    index.emplace(s, int(list.size()));
+    list.push_back(s);
+    return int(list.size() - 1);
+  }
+};
+
+/// A growing JSON array of integers.
+struct IntArray {
+  std::string s = "[";
+  bool first = true;
+  void add(int64_t v) {
+    if (!first)
+      s += ',';
+    first = false;
+    s += std::to_string(v);
+  }
+  std::string done() const { return s + "]"; }
+};
+
+} // namespace
+
+std::vector<ReportProblem> problemsForReport(const Run &run) {
+  // The summary's ranking (Problems.h), every process's, largest first.
+  std::vector<Problem> ps = rankProblems(run);
+  std::stable_sort(ps.begin(), ps.end(), [](const Problem &x, const Problem &y) {
+    return x.lostMs > y.lostMs;
+  });
+  auto ms = [](double v) { return num(v, 3) + " ms"; };
+  std::vector<ReportProblem> out;
+  for (const Problem &q : ps) {
+    ReportProblem p;
+    p.loop = q.kind == "loop" ? q.where : std::string();
+    p.lostNs = q.lostMs * 1e6;
+    const ProcessDir &pd = run.procs[size_t(q.process)]->proc;
+    std::string who;
+    if (run.procs.size() > 1)
+      who = pd.rank >= 0 ? "rank " + std::to_string(pd.rank) + ": "
+                         : "pid " + std::to_string(pd.pid) + ": ";
+    p.title = who + (q.kind == "loop" ? "" : "tasks of ") + q.where + ": " +
+              ms(q.lostMs) + " of thread time lost";
+    if (std::isfinite(q.share))
+      p.title += " (" + num(q.share * 100, 1) + "% of the threads' time)";
+    p.detail = q.why;
+    p.suggest = q.suggestion;
+    for (uint64_t i : q.outlierGrains)
+      p.outliers.push_back(chunkId(run, size_t(q.process), size_t(i)));
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+namespace {
+
+/// The timeline rows and the per-grain or aggregated bars.
+struct Timeline {
+  std::string rows = "[";
+  std::map<std::pair<size_t, int>, int> rowOf;
+  int row(size_t p, int th) {
+    auto it = rowOf.find({p, th});
+    if (it != rowOf.end())
+      return it->second;
+    int r = int(rowOf.size());
+    rowOf.emplace(std::make_pair(p, th), r);
+    return r;
+  }
+};
+
+struct Graph {
+  std::string groups = "[", members = "[", gedges = "[", medges = "[";
+  size_t nGroups = 0, nMembers = 0, dropped = 0;
+};
+
+void graphOf(Run &run, size_t p, const Analysis &an, bool every, double t0ns,
+             Names &loops, Names &sites, Graph &G,
+             std::vector<uint8_t> &chunkCrit, std::vector<uint8_t> &taskCrit) {
+  (void)t0ns;
+  Analysis &man = *run.procs[p];
+  GrainDag dag(an, every, true);
+  double tpn = an.clockNs();
+  size_t nv = dag.kind.size();
+  const Tasks &T = an.tasks;
+  // Group keys: (type, a, b, c). Chunks: (loop instance, thread); tasks and
+  // their forks: (site, parent slot, join point), sibling tasks; others:
+  // the node. Where that makes more groups than are drawn, tasks, their
+  // forks and joins by generation (and site) instead, as the aggregated
+  // GraphML does.
+  using Key = std::tuple<int, uint64_t, uint64_t, uint64_t>;
+  struct KeyHash {
+    size_t operator()(const Key &k) const {
+      return std::hash<uint64_t>()(std::get<1>(k) * 1000003u ^
+                                   std::get<2>(k) * 7919u ^ std::get<3>(k) ^
+                                   uint64_t(std::get<0>(k)) << 59);
+    }
+  };
+  std::unordered_map<Key, uint32_t, KeyHash> byKey;
+  struct Grp {
+    uint8_t kind = 0;
+    bool crit = false;
+    int th = -1, loop = -1; // chunk groups
+    uint32_t first = 0;     // its first node
+    uint64_t ref = 0;
+    int64_t count = 0;
+    double work = 0;
+  };
+  std::vector<Grp> grp;
+  std::vector<uint32_t> groupOf(nv);
+  std::vector<uint32_t> loopFork(an.loops.size(), UINT32_MAX),
+      loopJoin(an.loops.size(), UINT32_MAX);
+  std::vector<std::pair<uint32_t, uint32_t>> extra; // group edges
+  size_t nt = T.size();
+  std::vector<uint32_t> depth;
+  auto depthOf = [&](int64_t slot) -> uint64_t {
+    return slot >= 0 && size_t(slot) < nt ? depth[slot] + 1 : 1;
+  };
+  auto group = [&](bool coarse) {
+    byKey.clear();
+    grp.clear();
+    if (coarse && depth.empty()) {
+      depth.assign(nt, 1);
+      for (uint32_t k : T.order)
+        depth[k] = uint32_t(depthOf(T.pslot[k]));
+    }
+    for (uint32_t v = 0; v < nv; v++) {
+      uint8_t k = dag.kind[v];
+      uint64_t r = dag.ref[v];
+      Key key;
+      if (k == GrainDag::Chunk)
+        key = Key{k, uint64_t(an.chunks.loop[r]), uint64_t(an.chunks.thread[r]),
+                  0};
+      else if ((k == GrainDag::Task || k == GrainDag::TaskFork) && coarse)
+        key = Key{k, T.codeptr[r], depth[r], 0};
+      else if (k == GrainDag::Task || k == GrainDag::TaskFork)
+        key = Key{k, T.codeptr[r], uint64_t(T.pslot[r]), T.joinsAt[r]};
+      else if (k == GrainDag::TaskJoin && coarse)
+        key = Key{k, depthOf(dag.joins[r].first), 0, 0};
+      else
+        key = Key{k, r, v, 0};
+      auto ins = byKey.emplace(key, uint32_t(grp.size()));
+      uint32_t g = ins.first->second;
+      if (ins.second) {
+        grp.emplace_back();
+        grp.back().kind = k;
+        grp.back().ref = r;
+        grp.back().first = v;
+      }
+      groupOf[v] = g;
+      if (k == GrainDag::LoopFork)
+        loopFork[r] = g;
+      if (k == GrainDag::LoopJoin)
+        loopJoin[r] = g;
+      Grp &G1 = grp[g];
+      if (k == GrainDag::Chunk) {
+        G1.th = an.chunks.thread[r];
+        G1.loop = an.chunks.loop[r];
+      }
+      if (k == GrainDag::Chunk || k == GrainDag::Task)
+        G1.count++;
+      G1.work += dag.weight(v);
+      if (dag.acyclic && dag.onPath[v])
+        G1.crit = true;
+    }
+  };
+  group(false);
+  if (grp.size() > MaxGraphGroups && nt)
+    group(true);
+  std::vector<uint32_t> pathNodes; // the grains on the critical path
+  if (dag.acyclic)
+    for (uint32_t v = 0; v < nv; v++)
+      if (dag.onPath[v]) {
+        if (dag.kind[v] == GrainDag::Chunk || dag.kind[v] == GrainDag::Task)
+          pathNodes.push_back(v);
+        if (dag.kind[v] == GrainDag::Chunk && every)
+          chunkCrit[dag.ref[v]] = 1;
+        if (dag.kind[v] == GrainDag::Task)
+          taskCrit[dag.ref[v]] = 1;
+      }
+  // Without every grain, a loop instance's chunk node stands for all of
+  // them: the counts and work from the per-thread table.
+  if (!every) {
+    for (const LoopThread &r : loopThreads(an, false)) {
+      auto ins = byKey.emplace(
+          Key{GrainDag::Chunk, uint64_t(r.loop), uint64_t(r.th), 0},
+          uint32_t(grp.size()));
+      if (ins.second) {
+        uint32_t g = uint32_t(grp.size());
+        grp.emplace_back();
+        grp.back().kind = GrainDag::Chunk;
+        grp.back().first = UINT32_MAX;
+        // Its chunks are between the instance's fork and join.
+        extra.push_back({loopFork[r.loop], g});
+        extra.push_back({g, loopJoin[r.loop]});
+      }
+      Grp &g = grp[ins.first->second];
+      g.count = r.chunks;
+      g.work = r.hasWork ? double(r.work) : 0;
+      g.th = r.th;
+      g.loop = r.loop;
+    }
+  }
+  // Which groups are drawn: all up to MaxGraphGroups, else the start and
+  // end, the critical path's and the most work.
+  std::vector<uint8_t> keep(grp.size(), 1);
+  if (grp.size() > MaxGraphGroups) {
+    std::vector<uint32_t> idx;
+    std::fill(keep.begin(), keep.end(), 0);
+    size_t kept = 0;
+    for (uint32_t g = 0; g < grp.size(); g++) {
+      if (grp[g].crit || grp[g].kind == GrainDag::Start ||
+          grp[g].kind == GrainDag::End) {
+        keep[g] = 1;
+        kept++;
+      } else {
+        idx.push_back(g);
+      }
+    }
+    std::sort(idx.begin(), idx.end(), [&](uint32_t a, uint32_t b) {
+      return grp[a].work > grp[b].work;
+    });
+    for (uint32_t g : idx)
+      if (kept < MaxGraphGroups) {
+        keep[g] = 1;
+        kept++;
+      }
+    G.dropped += grp.size() - kept;
+  }
+  std::vector<int64_t> gid(grp.size(), -1);
+  std::vector<uint8_t> expandable(grp.size(), 0);
+  auto kindName = [](uint8_t k) -> const char * {
+    switch (k) {
+    case GrainDag::Start:
+      return "start";
+    case GrainDag::End:
+      return "end";
+    case GrainDag::RegionFork:
+    case GrainDag::LoopFork:
+    case GrainDag::TaskFork:
+      return "fork";
+    case GrainDag::RegionJoin:
+    case GrainDag::LoopJoin:
+    case GrainDag::TaskJoin:
+      return "join";
+    case GrainDag::Chunk:
+      return "chunk";
+    default:
+      return "task";
+    }
+  };
+  std::string pre = run.prefix(p);
+  for (uint32_t g = 0; g < grp.size(); g++) {
+    if (!keep[g])
+      continue;
+    Grp &x = grp[g];
+    gid[g] = int64_t(G.nGroups++);
+    std::string label;
+    int colour = -1;
+    if (x.kind == GrainDag::Chunk) {
+      int li = x.loop;
+      std::string th = std::to_string(x.th);
+      colour = loops(an.loopName(li));
+      label = x.count == 1
+                  ? "chunk of " + an.loopName(li) + " (L" + std::to_string(li) +
+                        ") on thread " + th
+                  : std::to_string(x.count) + " chunks of " + an.loopName(li) +
+                        " (L" + std::to_string(li) + ") on thread " + th;
+    } else if (x.kind == GrainDag::Task) {
+      std::string site = man.taskGrainName(x.ref);
+      colour = sites(site);
+      label = x.count == 1 ? site
+                           : std::to_string(x.count) + " sibling tasks " + site;
+    } else if (x.kind == GrainDag::TaskFork) {
+      label = "fork of " + man.taskGrainName(x.ref);
+    } else if (x.kind == GrainDag::LoopFork || x.kind == GrainDag::LoopJoin) {
+      label = std::string(kindName(x.kind)) + " of " + an.loopName(int(x.ref)) +
+              " (L" + std::to_string(x.ref) + ")";
+    } else if (x.kind == GrainDag::RegionFork ||
+               x.kind == GrainDag::RegionJoin) {
+      label = std::string(kindName(x.kind)) + " of a parallel region";
+    } else if (x.kind == GrainDag::TaskJoin) {
+      label = "join of tasks (taskwait, taskgroup or barrier)";
+    } else {
+      label = kindName(x.kind);
+    }
+    bool grain = x.kind == GrainDag::Chunk || x.kind == GrainDag::Task;
+    expandable[g] = every && grain && x.count > 1 && x.count <= MaxExpand;
+    G.groups += (gid[g] ? ",\n" : "\n");
+    G.groups +=
+        "{\"p\":" + std::to_string(p) + ",\"t\":\"" + kindName(x.kind) +
+        "\",\"n\":" + std::to_string(x.count) +
+        ",\"w\":" + num(x.work / tpn, 0) + ",\"c\":" + (x.crit ? "1" : "0") +
+        ",\"k\":" + std::to_string(colour) +
+        ",\"x\":" + (expandable[g] ? "1" : "0") + ",\"l\":" + str(label);
+    if (grain && x.count == 1 && every) {
+      uint64_t r = dag.ref[x.first];
+      G.groups +=
+          ",\"id\":" + str(x.kind == GrainDag::Chunk ? chunkId(run, p, r)
+                                                     : taskId(run, p, r));
+    }
+    // The grains of a group that cannot be expanded on the critical path.
+    if (every && grain && x.count > 1 && !expandable[g] && x.crit) {
+      G.groups += ",\"ci\":[";
+      bool firstId = true;
+      for (uint32_t v : pathNodes)
+        if (groupOf[v] == g) {
+          uint64_t r = dag.ref[v];
+          G.groups += (firstId ? "" : ",") + str(dag.kind[v] == GrainDag::Chunk
+                                                     ? chunkId(run, p, r)
+                                                     : taskId(run, p, r));
+          firstId = false;
+        }
+      G.groups += "]";
+    }
+    G.groups += "}";
+  }
+  // Members of expandable groups.
+  std::vector<int32_t> mid(nv, -1);
+  for (uint32_t v = 0; v < nv; v++) {
+    uint32_t g = groupOf[v];
+    if (!expandable[g] || gid[g] < 0)
+      continue;
+    {
+      mid[v] = int64_t(G.nMembers++);
+      uint64_t r = dag.ref[v];
+      bool chunk = dag.kind[v] == GrainDag::Chunk;
+      std::string label = chunk
+                              ? "chunk " + std::to_string(an.chunks.lower[r]) +
+                                    ".." + std::to_string(an.chunks.upper[r]) +
+                                    " of " + an.loopName(an.chunks.loop[r])
+                              : man.taskGrainName(r);
+      G.members += (mid[v] ? ",\n" : "\n");
+      G.members +=
+          "{\"g\":" + std::to_string(gid[g]) +
+          ",\"w\":" + num(dag.weight(v) / tpn, 0) +
+          ",\"c\":" + (dag.acyclic && dag.onPath[v] ? "1" : "0") +
+          ",\"id\":" + str(chunk ? chunkId(run, p, r) : taskId(run, p, r)) +
+          ",\"l\":" + str(label) + "}";
+    }
+  }
+  // Edges: between members where either end is a member, else between
+  // groups (once each, no self-loops).
+  std::map<std::pair<int64_t, int64_t>, int> gseen, mseen;
+  bool gfirst = G.gedges.size() == 1, mfirst = G.medges.size() == 1;
+  for (size_t e = 0; e < dag.src.size(); e++) {
+    uint32_t s = dag.src[e], t = dag.dst[e];
+    uint32_t gs = groupOf[s], gt = groupOf[t];
+    if (gid[gs] < 0 || gid[gt] < 0)
+      continue;
+    bool crit = dag.acyclic && dag.onPath[s] && dag.onPath[t];
+    if (mid[s] >= 0 || mid[t] >= 0) {
+      int64_t a = mid[s] >= 0 ? -1 - mid[s] : gid[gs];
+      int64_t b = mid[t] >= 0 ? -1 - mid[t] : gid[gt];
+      auto ins = mseen.emplace(std::make_pair(a, b), int(crit));
+      if (!ins.second) {
+        ins.first->second |= int(crit);
+        continue;
+      }
+    } else {
+      if (gs == gt)
+        continue;
+      auto ins = gseen.emplace(std::make_pair(gid[gs], gid[gt]), int(crit));
+      if (!ins.second)
+        ins.first->second |= int(crit);
+    }
+  }
+  for (auto &x : extra)
+    if (x.first != UINT32_MAX && x.second != UINT32_MAX && gid[x.first] >= 0 &&
+        gid[x.second] >= 0)
+      gseen.emplace(std::make_pair(gid[x.first], gid[x.second]), 0);
+  for (auto &kv : gseen) {
+    G.gedges += gfirst ? "" : ",";
+    gfirst = false;
+    G.gedges += "[" + std::to_string(kv.first.first) + "," +
+                std::to_string(kv.first.second) + "," +
+                std::to_string(kv.second) + "]";
+  }
+  for (auto &kv : mseen) {
+    G.medges += mfirst ? "" : ",";
+    mfirst = false;
+    G.medges += "[" + std::to_string(kv.first.first) + "," +
+                std::to_string(kv.first.second) + "," +
+                std::to_string(kv.second) + "]";
+  }
+}
+
+/// Every '<', '>' and '&' as a JSON escape (they occur only in strings),
+/// and U+2028/U+2029 too: the text cannot end its script element.
+std::string pageSafe(const std::string &json) {
+  std::string o;
+  o.reserve(json.size() + json.size() / 50);
+  for (size_t i = 0; i < json.size(); i++) {
+    char c = json[i];
+    if (c == '<')
+      o += "\\u003c";
+    else if (c == '>')
+      o += "\\u003e";
+    else if (c == '&')
+      o += "\\u0026";
+    else if (c == '\xe2' && i + 2 < json.size() && json[i + 1] == '\x80' &&
+             (json[i + 2] == '\xa8' || json[i + 2] == '\xa9')) {
+      o += json[i + 2] == '\xa8' ? "\\u2028" : "\\u2029";
+      i += 2;
+    } else
+      o += c;
+  }
+  return o;
+}
+
+} // namespace
+
+void writeReport(Run &run, const std::string &path, const Caps &caps,
+                 const std::string &version, std::vector<LeftOut> &leftOut) {
+  uint64_t grains = run.grains();
+  bool every = grains <= caps.report;
+  if (!every)
+    leftOut.push_back(
+        {"report.html",
+         "aggregated: " + std::to_string(grains) +
+             " grains, above the cap of " + std::to_string(caps.report) +
+             "; the timeline has a bar per loop instance and thread and per "
+             "task creation site and thread, the graph a node per group",
+         "--max-report-grains " + std::to_string(grains) +
+             " draws every grain"});
+  Names loops, sites;
+  Timeline tl;
+  Graph G;
+  uint64_t t0 = run.firstInstant();
+  IntArray gRow, gS, gD, gK, gI, gLo, gHi, gC, gN, gCount;
+  int64_t prevS = 0, prevI = 0, prevLo = 0, prevN = 0;
+  double endNs = 0;
+  std::string procs = "[";
+  int64_t nChunks = 0, nTasks = 0;
+  for (size_t p = 0; p < run.procs.size(); p++) {
+    Analysis &an = *run.procs[p];
+    double tpn = an.clockNs();
+    auto ns = [&](uint64_t t) {
+      return int64_t(std::llround(double(int64_t(t - t0)) / tpn));
+    };
+    for (int th : an.threads)
+      tl.row(p, th);
+    std::vector<uint8_t> chunkCrit(an.chunks.size(), 0),
+        taskCrit(an.tasks.size(), 0);
+    graphOf(run, p, an, every, 0, loops, sites, G, chunkCrit, taskCrit);
+    const Chunks &ch = an.chunks;
+    const Tasks &T = an.tasks;
+    nChunks += int64_t(ch.size());
+    nTasks += int64_t(T.size());
+    auto bar = [&](int row, int64_t s, int64_t d, int k, int64_t inst,
+                   int64_t lo, int64_t hi, int c, int64_t n, int64_t count) {
+      // Start, first iteration, instance and number as differences from
+      // the bar before (small numbers: fewer bytes); the last iteration
+      // as the count less one; the count only when aggregated.
+      gRow.add(row);
+      gS.add(s - prevS);
+      prevS = s;
+      gD.add(d);
+      gK.add(k);
+      gI.add(inst - prevI);
+      prevI = inst;
+      gLo.add(lo - prevLo);
+      prevLo = lo;
+      gHi.add(hi - lo);
+      gC.add(c);
+      gN.add(n - prevN);
+      prevN = n;
+      if (!every)
+        gCount.add(count);
+      endNs = std::max(endNs, double(s + d));
+    };
+    if (every) {
+      for (size_t i = 0; i < ch.size(); i++) {
+        int k = loops(an.loopName(ch.loop[i]));
+        int64_t s = ns(ch.start[i]), e = ns(ch.end[i]);
+        bar(tl.row(p, ch.thread[i]), s, std::max<int64_t>(e - s, 0), k,
+            ch.loop[i], int64_t(ch.lower[i]), int64_t(ch.upper[i]),
+            chunkCrit[i] | (an.chunkUnknown(i) ? 2 : 0), int64_t(i), 1);
+      }
+      for (uint32_t k : T.order) {
+        int site = sites(an.taskGrainName(k));
+        for (int64_t j = T.segOff[k]; j < T.segOff[k + 1]; j++) {
+          int64_t s = ns(T.segStart[j]), e = ns(T.segEnd[j]);
+          bar(tl.row(p, T.segThread[j]), s, std::max<int64_t>(e - s, 0),
+              -1 - site, -1, -1, -1, taskCrit[k], int64_t(T.id[k]), 1);
+        }
+      }
+    } else {
+      for (const LoopThread &r : loopThreads(an, false)) {
+        if (!r.chunks)
+          continue;
+        int k = loops(an.loopName(r.loop));
+        int64_t s = ns(r.first), e = ns(r.last);
+        bar(tl.row(p, r.th), s, std::max<int64_t>(e - s, 0), k, r.loop, -1, -1,
+            r.hasWork ? 0 : 2,
+            r.hasWork ? int64_t(std::llround(double(r.work) / tpn)) : -1,
+            r.chunks);
+      }
+      // Tasks: per creation site and thread, from the first segment's
+      // start to the last's end; n: the running time (ns).
+      struct Agg {
+        int64_t s = INT64_MAX, e = INT64_MIN, exec = 0, count = 0;
+      };
+      std::map<std::pair<int, int>, Agg> agg;
+      for (uint32_t k : T.order) {
+        int site = sites(an.taskGrainName(k));
+        int lastTh = -1;
+        for (int64_t j = T.segOff[k]; j < T.segOff[k + 1]; j++) {
+          Agg &a = agg[{site, T.segThread[j]}];
+          a.s = std::min(a.s, ns(T.segStart[j]));
+          a.e = std::max(a.e, ns(T.segEnd[j]));
+          a.exec += int64_t(T.segEnd[j] - T.segStart[j]);
+          if (T.segThread[j] != lastTh)
+            a.count++;
+          lastTh = T.segThread[j];
+        }
+      }
+      for (auto &kv : agg)
+        bar(tl.row(p, kv.first.second), kv.second.s,
+            std::max<int64_t>(kv.second.e - kv.second.s, 0),
+            -1 - kv.first.first, -1, -1, -1, 0,
+            int64_t(std::llround(double(kv.second.exec) / tpn)),
+            kv.second.count);
+    }
+    const CritPath &cp = critPath(an);
+    procs += (p ? "," : "");
+    procs += "{\"pid\":" + std::to_string(an.proc.pid) +
+             ",\"rank\":" + std::to_string(an.proc.rank) +
+             ",\"host\":" + str(an.proc.host) + ",\"exe\":" + str(an.proc.exe) +
+             ",\"threads\":" + std::to_string(an.threads.size()) +
+             ",\"chunks\":" + std::to_string(ch.size()) +
+             ",\"tasks\":" + std::to_string(T.size()) +
+             ",\"complete\":" + (an.proc.complete ? "true" : "false") +
+             ",\"acyclic\":" + (cp.acyclic ? "true" : "false") +
+             ",\"span\":" + num(cp.span / tpn, 0) +
+             ",\"work\":" + num(cp.work / tpn, 0) + ",\"parallelism\":" +
+             num(cp.acyclic && cp.span > 0 ? cp.work / cp.span : NAN, 2) + "}";
+  }
+  procs += "]";
+  if (G.dropped)
+    leftOut.push_back(
+        {"report.html",
+         "graph: " + std::to_string(G.dropped) +
+             " groups not drawn (more than " + std::to_string(MaxGraphGroups) +
+             " per process): the critical path's and those with the most "
+             "work are",
+         "grains.graphml has the whole graph"});
+  // Rows: [process, thread].
+  std::vector<std::pair<int, std::pair<size_t, int>>> rows;
+  for (auto &kv : tl.rowOf)
+    rows.push_back({kv.second, kv.first});
+  std::sort(rows.begin(), rows.end());
+  std::string rowJson = "[";
+  for (size_t r = 0; r < rows.size(); r++) {
+    size_t p = rows[r].second.first;
+    rowJson += (r ? "," : "");
+    rowJson += "[" + std::to_string(p) + "," +
+               std::to_string(rows[r].second.second) + "," +
+               str(run.prefix(p)) + "]";
+  }
+  rowJson += "]";
+  std::string loopJson = "[", siteJson = "[";
+  for (size_t i = 0; i < loops.list.size(); i++)
+    loopJson += (i ? "," : "") + str(loops.list[i]);
+  for (size_t i = 0; i < sites.list.size(); i++)
+    siteJson += (i ? "," : "") + str(sites.list[i]);
+  std::string probJson = "[";
+  std::vector<ReportProblem> probs = problemsForReport(run);
+  for (size_t i = 0; i < probs.size(); i++) {
+    const ReportProblem &q = probs[i];
+    probJson += (i ? ",\n" : "\n");
+    probJson += "{\"loop\":" + str(q.loop) + ",\"title\":" + str(q.title) +
+                ",\"detail\":" + str(q.detail) +
+                ",\"suggest\":" + str(q.suggest) +
+                ",\"lost\":" + num(q.lostNs, 0) + ",\"outliers\":[";
+    for (size_t j = 0; j < q.outliers.size(); j++)
+      probJson += (j ? "," : "") + str(q.outliers[j]);
+    probJson += "]}";
+  }
+  std::string leftJson = "[";
+  for (size_t i = 0; i < leftOut.size(); i++)
+    leftJson += std::string(i ? "," : "") +
+                "{\"file\":" + str(leftOut[i].file) +
+                ",\"what\":" + str(leftOut[i].what) +
+                ",\"how\":" + str(leftOut[i].option) + "}";
+  const Analysis &first = *run.procs[0];
+  std::string data =
+      "{\"version\":" + str(version) + ",\"program\":" + str(first.proc.exe) +
+      ",\"aggregated\":" + (every ? "false" : "true") +
+      ",\"cap\":" + std::to_string(caps.report) +
+      ",\"grains\":" + std::to_string(grains) +
+      ",\"chunks\":" + std::to_string(nChunks) +
+      ",\"tasks\":" + std::to_string(nTasks) + ",\"end\":" + num(endNs, 0) +
+      ",\"procs\":" + procs + ",\"rows\":" + rowJson +
+      ",\"loops\":" + loopJson + "],\"sites\":" + siteJson +
+      "],\"bars\":{\"row\":" + gRow.done() + ",\"s\":" + gS.done() +
+      ",\"d\":" + gD.done() + ",\"k\":" + gK.done() + ",\"inst\":" + gI.done() +
+      ",\"lo\":" + gLo.done() + ",\"hi\":" + gHi.done() +
+      ",\"c\":" + gC.done() + ",\"n\":" + gN.done() +
+      ",\"count\":" + gCount.done() + "},\n\"graph\":{\"groups\":" + G.groups +
+      "],\"members\":" + G.members + "],\"gedges\":" + G.gedges +
+      "],\"medges\":" + G.medges + "]},\n\"problems\":" + probJson +
+      "],\"leftOut\":" + leftJson + "]}";
+  std::string page = ReportHtml;
+  auto put = [&](const std::string &mark, const std::string &text) {
+    size_t at = page.find(mark);
+    if (at == std::string::npos)
+      throw Error("report page template lacks " + mark);
+    page.replace(at, mark.size(), text);
+  };
+  // The data last: it may hold the other marks' text.
+  put("/*@CSS@*/", ReportCss);
+  put("/*@JS@*/", ReportJs);
+  put("@DATA@", pageSafe(data));
+  OutFile o(path);
+  o << page;
+  o.close();
+}
+
+} // namespace gcg

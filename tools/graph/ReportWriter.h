@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===- ReportWriter.h - report.html: one self-contained page of the run ---===//
+//
+// out/report.html, the page a user opens first: the run's facts, a timeline
+// per process and thread, the grain graph (aggregated, expandable) with its
+// critical path, and the problems ranked by time lost, each linking to its
+// grains. One file: the page's script and style (tools/graph/report/,
+// embedded at build time) and the run's data as JSON, inline; no network.
+// Every grain up to Caps::report grains, above it one bar per loop instance
+// and thread and per task creation site and thread.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GRAINCHUNK_GRAPH_REPORTWRITER_H
+#define GRAINCHUNK_GRAPH_REPORTWRITER_H
+
+#include "Writers.h"
+
+#include <string>
+#include <vector>
+
+namespace gcg {
+
+/// One problem the report's panel lists: a loop or task creation site, the
+/// thread time it lost, and what to do about it.
+struct ReportProblem {
+  std::string loop;    // a loop's name (the legend's), selects its grains;
+                       // empty for a task creation site
+  std::string title;   // one line
+  std::string detail;  // the figures behind it
+  std::string suggest; // what to try
+  double lostNs = 0;   // thread time lost (ns): the rank
+  std::vector<std::string> outliers; // its outlier chunks' ids (chunkId)
+};
+
+/// The problems the report lists, most time lost first: the summary's
+/// ranking (Problems.h, rankProblems) over every process.
+std::vector<ReportProblem> problemsForReport(const Run &run);
+
+/// Writes report.html; leftOut is what the other files left out (listed
+/// on the page), and gets the report's own entry when it aggregates.
+void writeReport(Run &run, const std::string &path, const Caps &caps,
+                 const std::string &version, std::vector<LeftOut> &leftOut);
+
+} // namespace gcg
+
+#endif

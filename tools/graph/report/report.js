@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// report.html's script (embedded into the page at build time): reads the
+// run's data (the JSON element gc-data) and draws the facts, the problems,
+// the timeline (canvas) and the grain graph (SVG). Names from the program
+// go on the page as text (textContent), never as markup. window.gcReport
+// gives the page's state to the browser test (test/graph/check_report.py).
+'use strict';
+(function () {
+  const D = JSON.parse(document.getElementById('gc-data').textContent);
+  const $ = (id) => document.getElementById(id);
+  const SVGNS = 'http://www.w3.org/2000/svg';
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function svg(tag, attrs) {
+    const e = document.createElementNS(SVGNS, tag);
+    for (const k in attrs) e.setAttribute(k, attrs[k]);
+    return e;
+  }
+  // Loop colours: ten hues far apart (none near the critical path's red)
+  // at four lightness and saturation levels: 40 colours at least 40 apart
+  // in RGB (the browser test measures it); from the 41st the hues move half
+  // a step. Task sites: greyer, hatched in the legend.
+  const HUES = [210, 30, 130, 280, 55, 180, 330, 95, 240, 155];
+  const LEVELS = [[72, 46], [60, 68], [80, 30], [45, 57]];
+  function loopColour(i) {
+    const h = (HUES[i % 10] + (Math.floor(i / 40) % 2) * 18) % 360, lv = LEVELS[Math.floor(i / 10) % 4];
+    return 'hsl(' + h + ',' + lv[0] + '%,' + lv[1] + '%)';
+  }
+  function siteColour(i) {
+    const h = (i * 137.508 + 60) % 360;
+    return 'hsl(' + h.toFixed(1) + ',22%,' + [58, 44, 70][i % 3] + '%)';
+  }
+  function fmtNs(ns) {
+    const a = Math.abs(ns);
+    if (a >= 1e9) return (ns / 1e9).toFixed(3) + ' s';
+    if (a >= 1e6) return (ns / 1e6).toFixed(3) + ' ms';
+    if (a >= 1e3) return (ns / 1e3).toFixed(3) + ' µs';
+    return Math.round(ns) + ' ns';
+  }
+  const multi = D.procs.length > 1;
+
+  // ---- The run's facts ----
+  $('program').textContent = D.program || '(unknown program)';
+  document.title = 'grainchunk report: ' + (D.program || '');
+  const facts = $('facts');
+  function fact(k, v) {
+    const tr = el('tr');
+    tr.append(el('td', '', k), el('td', '', v));
+    facts.append(tr);
+  }
+  fact('processes', D.procs.map((p) => 'pid ' + p.pid + (p.rank >= 0 ? ' rank ' + p.rank : '') +
+    (p.host ? ' on ' + p.host : '') + (p.complete ? '' : ' (recording incomplete)')).join('; '));
+  fact('threads', D.procs.map((p) => String(p.threads)).join(', '));
+  fact('grains', D.grains + ' (' + D.chunks + ' chunks, ' + D.tasks + ' tasks)' +
+    (D.aggregated ? '; above ' + D.cap + ' grains the timeline shows a bar per loop instance and thread' : ''));
+  D.procs.forEach((p, i) => {
+    fact('critical path' + (multi ? ' (pid ' + p.pid + ')' : ''), p.acyclic
+      ? 'span ' + fmtNs(p.span) + ', work ' + fmtNs(p.work) + ', parallelism ' + p.parallelism
+      : 'none: the graph has a cycle');
+  });
+  fact('loops, task sites', D.loops.length + ', ' + D.sites.length);
+  for (const l of D.leftOut) {
+    $('leftout').append(el('li', '', 'left out: ' + l.file + ': ' + l.what + ' (' + l.how + ')'));
+  }
+
+  // ---- The bars (grains, or aggregates) ----
+  const B = D.bars, nb = B.row.length;
+  // Differences from the bar before, as the writer made them.
+  const start = new Float64Array(nb);
+  for (const key of ['s', 'inst', 'lo', 'n']) {
+    let acc = 0;
+    const a = B[key];
+    for (let i = 0; i < nb; i++) { acc += a[i]; a[i] = acc; }
+  }
+  for (let i = 0; i < nb; i++) { start[i] = B.s[i]; B.hi[i] += B.lo[i]; }
+  if (!D.aggregated) B.count = new Array(nb).fill(1);
+  const nrows = D.rows.length;
+  const byRow = Array.from({ length: nrows }, () => []);
+  for (let i = 0; i < nb; i++) byRow[B.row[i]].push(i);
+  for (const r of byRow) r.sort((a, b) => start[a] - start[b]);
+  let tMin = Infinity, tMax = -Infinity;
+  for (let i = 0; i < nb; i++) { tMin = Math.min(tMin, start[i]); tMax = Math.max(tMax, start[i] + B.d[i]); }
+  if (!(tMin < tMax)) { tMin = 0; tMax = 1; }
+  const pad = (tMax - tMin) * 0.01;
+  const full = { t0: tMin - pad, t1: tMax + pad };
+  const view = { t0: full.t0, t1: full.t1 };
+  function rowName(r) {
+    const [p, th] = D.rows[r];
+    return (multi ? 'pid ' + D.procs[p].pid + ' ' : '') + 'thread ' + th;
+  }
+  function grainId(i) {
+    const p = D.rows[B.row[i]][0], pre = D.rows[B.row[i]][2];
+    if (D.aggregated) return null;
+    return B.k[i] >= 0 ? pre + 'c' + D.rows[B.row[i]][1] + '.' + B.n[i] : pre + 't' + B.n[i];
+  }
+  function barText(i) {
+    const lines = [];
+    const k = B.k[i];
+    if (D.aggregated) {
+      if (k >= 0) {
+        lines.push(B.count[i] + ' chunks of loop ' + D.loops[k] + ', instance L' + B.inst[i]);
+        lines.push('work ' + (B.n[i] >= 0 ? fmtNs(B.n[i]) : 'unknown'));
+      } else {
+        lines.push(B.count[i] + ' tasks of ' + D.sites[-1 - k]);
+        lines.push('running ' + fmtNs(B.n[i]));
+      }
+    } else if (k >= 0) {
+      lines.push('chunk ' + grainId(i) + ' of loop ' + D.loops[k] + ', instance L' + B.inst[i]);
+      lines.push('iterations ' + B.lo[i] + '..' + B.hi[i] + ' (' + (B.hi[i] - B.lo[i] + 1) + ')');
+    } else {
+      lines.push('task ' + grainId(i) + ': ' + D.sites[-1 - k]);
+    }
+    lines.push(rowName(B.row[i]));
+    lines.push('start ' + fmtNs(start[i]) + ', duration ' + ((B.c[i] & 2) ? 'unknown' : fmtNs(B.d[i])));
+    if (B.c[i] & 1) lines.push('on the critical path');
+    return lines.join('\n');
+  }
+
+  // ---- Timeline ----
+  const canvas = $('timeline'), ctx = canvas.getContext('2d');
+  const ROW = 22, TOP = 22, GUTTER = 120;
+  let selectedBar = -1, selectedLoop = -1;
+  const state = { drawn: {} };
+  function width() { return canvas.clientWidth || 800; }
+  function xOf(t) { return GUTTER + (t - view.t0) * (width() - GUTTER) / (view.t1 - view.t0); }
+  function tOf(x) { return view.t0 + (x - GUTTER) * (view.t1 - view.t0) / (width() - GUTTER); }
+  function draw() {
+    const dpr = window.devicePixelRatio || 1, W = width(), H = TOP + nrows * ROW + 4;
+    canvas.style.height = H + 'px';
+    canvas.width = Math.round(W * dpr);
+    canvas.height = Math.round(H * dpr);
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, W, H);
+    ctx.font = '11px sans-serif';
+    // Axis.
+    const span = view.t1 - view.t0;
+    const step = Math.pow(10, Math.floor(Math.log10(span / 6)));
+    const mult = span / step > 30 ? 5 : span / step > 12 ? 2 : 1;
+    const st = step * mult;
+    ctx.fillStyle = '#555';
+    ctx.strokeStyle = '#eee';
+    for (let t = Math.ceil(view.t0 / st) * st; t <= view.t1; t += st) {
+      const x = xOf(t);
+      ctx.beginPath(); ctx.moveTo(x, TOP - 4); ctx.lineTo(x, H); ctx.stroke();
+      ctx.fillText(fmtNs(t), x + 2, 12);
+    }
+    const drawn = {};
+    for (let r = 0; r < nrows; r++) {
+      const y = TOP + r * ROW;
+      ctx.fillStyle = r % 2 ? '#f6f6f6' : '#fff';
+      ctx.fillRect(GUTTER, y, W - GUTTER, ROW);
+      ctx.fillStyle = '#222';
+      ctx.fillText(rowName(r), 4, y + 15);
+      let count = 0;
+      ctx.save();
+      ctx.beginPath(); ctx.rect(GUTTER, y, W - GUTTER, ROW); ctx.clip();
+      for (const i of byRow[r]) {
+        const s = start[i], e = s + B.d[i];
+        if (e < view.t0 || s > view.t1) continue;
+        const x0 = xOf(s), x1 = Math.max(xOf(e), x0 + 1);
+        const k = B.k[i];
+        const chunk = k >= 0;
+        if (chunk) count += D.aggregated ? B.count[i] : 1;
+        ctx.globalAlpha = selectedLoop >= 0 && k !== selectedLoop ? 0.2 : 1;
+        ctx.fillStyle = chunk ? loopColour(k) : siteColour(-1 - k);
+        const h = chunk ? ROW - 4 : ROW - 10;
+        const yy = chunk ? y + 2 : y + 5;
+        ctx.fillRect(x0, yy, x1 - x0, h);
+        if (D.aggregated) { ctx.strokeStyle = '#0006'; ctx.strokeRect(x0 + 0.5, yy + 0.5, x1 - x0 - 1, h - 1); }
+        if (B.c[i] & 1) { ctx.fillStyle = '#d00000'; ctx.fillRect(x0, y + ROW - 3, x1 - x0, 2); }
+        if (x1 - x0 > 70 && chunk) {
+          ctx.fillStyle = '#fff';
+          ctx.fillText(D.loops[k].slice(0, Math.floor((x1 - x0 - 6) / 6)), x0 + 3, y + 15);
+        }
+        if (i === selectedBar) {
+          ctx.globalAlpha = 1; ctx.strokeStyle = '#0050ff'; ctx.lineWidth = 2;
+          ctx.strokeRect(x0, yy, x1 - x0, h); ctx.lineWidth = 1;
+        }
+      }
+      ctx.restore();
+      ctx.globalAlpha = 1;
+      drawn[D.rows[r][0] + ':' + D.rows[r][1]] = count;
+    }
+    state.drawn = drawn;
+    canvas.dataset.drawn = JSON.stringify(drawn);
+    $('range').textContent = fmtNs(view.t0) + ' – ' + fmtNs(view.t1) + ' (' + fmtNs(view.t1 - view.t0) + ' shown)';
+  }
+  function barAt(x, y) {
+    const r = Math.floor((y - TOP) / ROW);
+    if (r < 0 || r >= nrows || x < GUTTER) return -1;
+    const t = tOf(x), slack = 3 * (view.t1 - view.t0) / (width() - GUTTER);
+    let best = -1, bestD = Infinity;
+    for (const i of byRow[r]) {
+      const s = start[i];
+      if (s - slack > t) break;
+      if (s + B.d[i] + slack >= t && B.d[i] < bestD) { best = i; bestD = B.d[i]; }
+    }
+    return best;
+  }
+  let drag = null;
+  canvas.addEventListener('wheel', (ev) => {
+    ev.preventDefault();
+    const rect = canvas.getBoundingClientRect();
+    const t = tOf(Math.max(ev.clientX - rect.left, GUTTER));
+    const f = Math.exp(ev.deltaY * 0.002);
+    const n0 = t - (t - view.t0) * f, n1 = t + (view.t1 - t) * f;
+    if (n1 - n0 < 10) return;
+    view.t0 = n0; view.t1 = n1;
+    draw();
+  }, { passive: false });
+  canvas.addEventListener('mousedown', (ev) => { drag = { x: ev.clientX, t0: view.t0, t1: view.t1, moved: false }; });
+  window.addEventListener('mouseup', (ev) => {
+    if (drag && !drag.moved) {
+      const rect = canvas.getBoundingClientRect();
+      if (ev.target === canvas) selectBar(barAt(ev.clientX - rect.left, ev.clientY - rect.top));
+    }
+    drag = null;
+  });
+  canvas.addEventListener('mousemove', (ev) => {
+    const rect = canvas.getBoundingClientRect();
+    if (drag) {
+      const dx = ev.clientX - drag.x;
+      if (Math.abs(dx) > 2) drag.moved = true;
+      const dt = dx * (drag.t1 - drag.t0) / (width() - GUTTER);
+      view.t0 = drag.t0 - dt; view.t1 = drag.t1 - dt;
+      draw();
+      return;
+    }
+    const i = barAt(ev.clientX - rect.left, ev.clientY - rect.top);
+    const tip = $('tip');
+    if (i < 0) { tip.hidden = true; return; }
+    tip.textContent = barText(i);
+    tip.hidden = false;
+    tip.style.left = Math.min(ev.clientX - rect.left + 12, width() - 320) + 'px';
+    tip.style.top = (ev.clientY - rect.top + 14) + 'px';
+  });
+  canvas.addEventListener('mouseleave', () => { $('tip').hidden = true; });
+  $('reset').addEventListener('click', () => { view.t0 = full.t0; view.t1 = full.t1; draw(); });
+  function selectBar(i) {
+    selectedBar = i;
+    $('details').textContent = i >= 0 ? barText(i) : 'Hover over a grain for its figures; click to select it.';
+    draw();
+  }
+  function selectLoop(k) {
+    selectedLoop = k;
+    let s = Infinity, e = -Infinity, n = 0;
+    for (let i = 0; i < nb; i++) if (B.k[i] === k) { s = Math.min(s, start[i]); e = Math.max(e, start[i] + B.d[i]); n += B.count[i]; }
+    if (k >= 0 && s < e) { const p = (e - s) * 0.02; view.t0 = s - p; view.t1 = e + p; }
+    $('details').textContent = k >= 0 ? 'selected: the ' + n + ' chunks of loop ' + D.loops[k] + ' (the others dimmed)' : '';
+    for (const li of document.querySelectorAll('#problems li')) li.classList.toggle('selected', Number(li.dataset.loop) === k && k >= 0);
+    draw();
+  }
+  function selectGrain(id) {
+    for (let i = 0; i < nb; i++) if (grainId(i) === id) {
+      const d = Math.max(B.d[i], 1) * 20;
+      view.t0 = start[i] - d; view.t1 = start[i] + B.d[i] + d;
+      selectBar(i);
+      return true;
+    }
+    return false;
+  }
+
+  // ---- Legend ----
+  const legend = $('legend');
+  D.loops.forEach((name, k) => {
+    const it = el('div', 'item loop');
+    const sw = el('span', 'swatch'); sw.style.background = loopColour(k);
+    it.append(sw, el('span', 'name', name));
+    it.addEventListener('click', () => selectLoop(selectedLoop === k ? -1 : k));
+    legend.append(it);
+  });
+  D.sites.forEach((name, k) => {
+    const it = el('div', 'item task');
+    const sw = el('span', 'swatch'); sw.style.backgroundColor = siteColour(k);
+    it.append(sw, el('span', 'name', name));
+    legend.append(it);
+  });
+
+  // ---- Problems ----
+  const plist = $('problems');
+  if (!D.problems.length) plist.append(el('li', 'none', 'No loop or task creation site lost thread time.'));
+  D.problems.forEach((p) => {
+    const li = el('li', 'problem');
+    const k = D.loops.indexOf(p.loop);
+    li.dataset.loop = k;
+    li.append(el('div', 'title', p.title), el('div', 'detail', p.detail), el('div', 'suggest', 'try: ' + p.suggest));
+    if (p.outliers.length && !D.aggregated) {
+      const o = el('div', 'outliers', 'outlier chunks: ');
+      p.outliers.forEach((id) => {
+        const a = el('a', 'grain', id);
+        a.href = '#';
+        a.addEventListener('click', (ev) => {
+          ev.preventDefault(); ev.stopPropagation();
+          selectGrain(id);
+          $('timeline-section').scrollIntoView({ block: 'start' });
+        });
+        o.append(a, ' ');
+      });
+      li.append(o);
+    }
+    li.addEventListener('click', () => {
+      selectLoop(k);
+      $('timeline-section').scrollIntoView({ block: 'start' });
+    });
+    plist.append(li);
+  });
+
+  // ---- Grain graph ----
+  const G = D.graph, gsvg = $('graph');
+  const expanded = new Set();
+  let gview = null;
+  function graphModel() {
+    const nodes = new Map(), edges = new Map();
+    G.groups.forEach((g, i) => { if (!expanded.has(i)) nodes.set('g' + i, { key: 'g' + i, g: i, m: -1, d: g }); });
+    G.members.forEach((m, j) => { if (expanded.has(m.g)) nodes.set('m' + j, { key: 'm' + j, g: m.g, m: j, d: m }); });
+    const rep = (a) => a >= 0 ? 'g' + a : (expanded.has(G.members[-1 - a].g) ? 'm' + (-1 - a) : 'g' + G.members[-1 - a].g);
+    const add = (a, b, c) => {
+      if (a === b) return;
+      const key = a + '>' + b;
+      const e = edges.get(key);
+      if (e) e.c = e.c || c; else edges.set(key, { a, b, c });
+    };
+    for (const [a, b, c] of G.gedges) add('g' + a, 'g' + b, c);
+    for (const [a, b, c] of G.medges) add(rep(a), rep(b), c);
+    return { nodes, edges: [...edges.values()] };
+  }
+  function layout(model) {
+    const succ = new Map(), indeg = new Map(), preds = new Map();
+    for (const k of model.nodes.keys()) { succ.set(k, []); preds.set(k, []); indeg.set(k, 0); }
+    for (const e of model.edges) {
+      if (!succ.has(e.a) || !succ.has(e.b)) continue;
+      succ.get(e.a).push(e.b); preds.get(e.b).push(e.a); indeg.set(e.b, indeg.get(e.b) + 1);
+    }
+    const layer = new Map(), queue = [];
+    for (const [k, d] of indeg) if (d === 0) queue.push(k);
+    let done = 0;
+    const seen = new Set();
+    for (;;) {
+      while (queue.length) {
+        const k = queue.shift();
+        seen.add(k); done++;
+        let l = 0;
+        for (const p of preds.get(k)) if (layer.has(p)) l = Math.max(l, layer.get(p) + 1);
+        layer.set(k, l);
+        for (const s of succ.get(k)) { indeg.set(s, indeg.get(s) - 1); if (indeg.get(s) === 0) queue.push(s); }
+      }
+      if (done >= model.nodes.size) break;
+      // A cycle (from grouping): go on from a node not yet placed.
+      for (const k of model.nodes.keys()) if (!seen.has(k) && !queue.includes(k)) { indeg.set(k, 0); queue.push(k); break; }
+    }
+    const layers = [];
+    for (const [k, l] of layer) (layers[l] = layers[l] || []).push(k);
+    const pos = new Map();
+    layers.forEach((ks, l) => {
+      if (l > 0) {
+        const bc = (k) => { const ps = preds.get(k).filter((p) => pos.has(p)); return ps.length ? ps.reduce((s, p) => s + pos.get(p).i, 0) / ps.length : 0; };
+        ks.sort((a, b) => bc(a) - bc(b));
+      }
+      ks.forEach((k, i) => pos.set(k, { i, l }));
+    });
+    // Each layer left to right at the nodes' own widths, centred.
+    const H = 60, GAP = 14;
+    let half = 0;
+    for (const ks of layers) {
+      if (!ks) continue;
+      let x = 0;
+      for (const k of ks) { const p = pos.get(k); p.x = x + halfWidth(model.nodes.get(k)); x += 2 * halfWidth(model.nodes.get(k)) + GAP; }
+      for (const k of ks) pos.get(k).x -= x / 2;
+      half = Math.max(half, x / 2);
+    }
+    for (const p of pos.values()) { p.x += half + 20; p.y = p.l * H + 30; }
+    return { pos, width: 2 * half + 40, height: layers.length * H + 60 };
+  }
+  // A node's half width: grains and groups by their work (log scale).
+  function nodeSize(n) {
+    const w = n.d.w > 0 ? 10 + 6 * Math.log10(1 + n.d.w / 1000) : 10;
+    return Math.min(w, 50);
+  }
+  function halfWidth(n) {
+    const t = n.m >= 0 ? G.groups[n.g].t : n.d.t;
+    if (t === 'chunk' || t === 'task') return nodeSize(n) * (n.m < 0 && n.d.n > 1 ? 1.6 : 1);
+    return t === 'start' || t === 'end' ? 9 : 6;
+  }
+  function drawGraph(keepView, fitAll) {
+    const model = graphModel(), L = layout(model);
+    while (gsvg.firstChild) gsvg.removeChild(gsvg.firstChild);
+    const ge = svg('g', { id: 'edges' }), gn = svg('g', { id: 'nodes' });
+    gsvg.append(ge, gn);
+    for (const e of model.edges) {
+      const a = L.pos.get(e.a), b = L.pos.get(e.b);
+      if (!a || !b) continue;
+      const my = (a.y + b.y) / 2;
+      ge.append(svg('path', { class: 'edge' + (e.c ? ' crit' : ''), d: 'M' + a.x + ',' + a.y + ' C' + a.x + ',' + my + ' ' + b.x + ',' + my + ' ' + b.x + ',' + b.y }));
+    }
+    for (const n of model.nodes.values()) {
+      const p = L.pos.get(n.key), d = n.d, g = G.groups[n.g];
+      const t = n.m >= 0 ? g.t : d.t;
+      const grp = svg('g', { class: 'node ' + t + (d.c ? ' crit' : '') + (n.m < 0 && d.x ? ' expandable' : ''), transform: 'translate(' + p.x + ',' + p.y + ')' });
+      if (d.id) grp.dataset.id = d.id;
+      if (d.ci) grp.dataset.critIds = d.ci.join(' ');
+      grp.dataset.key = n.key;
+      let shape;
+      const colour = g.k >= 0 ? (t === 'chunk' ? loopColour(g.k) : siteColour(g.k)) : '#bbb';
+      if (t === 'chunk') {
+        const w = halfWidth(n);
+        shape = svg('rect', { class: 'shape', x: -w, y: -10, width: 2 * w, height: 20, rx: 3, fill: colour });
+      } else if (t === 'task') {
+        const w = halfWidth(n);
+        shape = svg('ellipse', { class: 'shape', rx: w, ry: 11, fill: colour });
+      } else if (t === 'start' || t === 'end') {
+        shape = svg('rect', { class: 'shape', x: -9, y: -9, width: 18, height: 18, fill: '#444' });
+      } else {
+        shape = svg('circle', { class: 'shape', r: 6, fill: t === 'fork' ? '#777' : '#fff' });
+      }
+      grp.append(shape);
+      const title = svg('title', {});
+      title.textContent = (d.l || t) + (d.w > 0 ? '\nwork ' + fmtNs(d.w) : '') + (d.c ? '\non the critical path' + (d.ci ? ': ' + d.ci.join(', ') : '') : '') + (n.m < 0 && d.x ? '\nclick to expand' : '');
+      grp.append(title);
+      if (n.m < 0 && d.n > 1) { const tx = svg('text', { 'text-anchor': 'middle', y: 4 }); tx.textContent = '×' + d.n; grp.append(tx); }
+      grp.addEventListener('click', (ev) => {
+        ev.stopPropagation();
+        $('graph-details').textContent = (d.l || t) + (d.w > 0 ? '; work ' + fmtNs(d.w) : '') + (d.c ? '; on the critical path' : '');
+        if (n.m < 0 && d.x) { expanded.add(n.g); drawGraph(true); return; }
+        if (n.m >= 0 && !d.id) return;
+        if (d.id) selectGrain(d.id);
+      });
+      grp.addEventListener('dblclick', () => { if (n.m >= 0) { expanded.delete(n.g); drawGraph(true); } });
+      gn.append(grp);
+    }
+    // A new view: the top of the graph at a readable scale (at least 1400
+    // units across the box; drag for the rest), or with fit the whole.
+    if (!keepView || !gview) {
+      const r = gsvg.getBoundingClientRect(), aspect = r.width > 0 && r.height > 0 ? r.height / r.width : 0.5;
+      let w = Math.max(L.width, 200), h = Math.max(L.height, 200);
+      if (!fitAll) { w = Math.max(w, 1400); h = w * aspect; }
+      gview = { x: fitAll ? 0 : (L.width - w) / 2, y: 0, w, h };
+    }
+    gsvg.setAttribute('viewBox', gview.x + ' ' + gview.y + ' ' + gview.w + ' ' + gview.h);
+    state.graphNodes = model.nodes.size;
+  }
+  let gdrag = null;
+  gsvg.addEventListener('wheel', (ev) => {
+    ev.preventDefault();
+    const r = gsvg.getBoundingClientRect();
+    const fx = (ev.clientX - r.left) / r.width, fy = (ev.clientY - r.top) / r.height;
+    const f = Math.exp(ev.deltaY * 0.002);
+    const nw = gview.w * f, nh = gview.h * f;
+    gview.x += (gview.w - nw) * fx; gview.y += (gview.h - nh) * fy; gview.w = nw; gview.h = nh;
+    gsvg.setAttribute('viewBox', gview.x + ' ' + gview.y + ' ' + gview.w + ' ' + gview.h);
+  }, { passive: false });
+  gsvg.addEventListener('mousedown', (ev) => { gdrag = { x: ev.clientX, y: ev.clientY, vx: gview.x, vy: gview.y }; });
+  window.addEventListener('mouseup', () => { gdrag = null; });
+  gsvg.addEventListener('mousemove', (ev) => {
+    if (!gdrag) return;
+    const r = gsvg.getBoundingClientRect(), s = Math.max(gview.w / r.width, gview.h / r.height);
+    gview.x = gdrag.vx - (ev.clientX - gdrag.x) * s; gview.y = gdrag.vy - (ev.clientY - gdrag.y) * s;
+    gsvg.setAttribute('viewBox', gview.x + ' ' + gview.y + ' ' + gview.w + ' ' + gview.h);
+  });
+  $('expand-all').addEventListener('click', () => { G.groups.forEach((g, i) => { if (g.x) expanded.add(i); }); drawGraph(false); });
+  $('collapse-all').addEventListener('click', () => { expanded.clear(); drawGraph(false); });
+  $('fit').addEventListener('click', () => drawGraph(false, true));
+  $('critpath').textContent = D.procs.map((p) => (multi ? 'pid ' + p.pid + ': ' : '') +
+    (p.acyclic ? 'span ' + fmtNs(p.span) + ', work ' + fmtNs(p.work) + ', parallelism ' + p.parallelism : 'no critical path (cycle)')).join('; ');
+
+  // Where bar i is drawn, in the window's coordinates (for the test).
+  function barBox(i) {
+    const r = canvas.getBoundingClientRect();
+    const x0 = xOf(start[i]), x1 = Math.max(xOf(start[i] + B.d[i]), x0 + 1);
+    return { x: r.left + (x0 + x1) / 2, y: r.top + TOP + B.row[i] * ROW + ROW / 2, w: x1 - x0 };
+  }
+  window.gcReport = { data: D, state, view, selectLoop, selectGrain, draw, barBox, loopColour };
+  draw();
+  drawGraph(false);
+  window.addEventListener('resize', draw);
+})();
