@@ -137,10 +137,9 @@ struct Graph {
   size_t nGroups = 0, nMembers = 0, dropped = 0;
 };
 
-void graphOf(Run &run, size_t p, const Analysis &an, bool every, double t0ns,
-             Names &loops, Names &sites, Graph &G,
-             std::vector<uint8_t> &chunkCrit, std::vector<uint8_t> &taskCrit) {
-  (void)t0ns;
+void graphOf(Run &run, size_t p, const Analysis &an, bool every, Names &loops,
+             Names &sites, Graph &G, std::vector<uint8_t> &chunkCrit,
+             std::vector<uint8_t> &taskCrit) {
   Analysis &man = *run.procs[p];
   GrainDag dag(an, every, true);
   double tpn = an.clockNs();
@@ -505,7 +504,7 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
       tl.row(p, th);
     std::vector<uint8_t> chunkCrit(an.chunks.size(), 0),
         taskCrit(an.tasks.size(), 0);
-    graphOf(run, p, an, every, 0, loops, sites, G, chunkCrit, taskCrit);
+    graphOf(run, p, an, every, loops, sites, G, chunkCrit, taskCrit);
     const Chunks &ch = an.chunks;
     const Tasks &T = an.tasks;
     nChunks += int64_t(ch.size());
