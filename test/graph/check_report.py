@@ -14,6 +14,10 @@
   check_report.py aggregated OUT  a page above its cap (--max-report-grains):
       no errors, the chunks per thread (from the bars' counts) equal
       loops.csv's, the page says it is aggregated.
+  check_report.py outliers OUT  a program with outlier chunks (problems.c):
+      the first problem links exactly its loop's outlier chunks of
+      grains.csv (problems has "outlier"), and a click on one selects that
+      chunk in the timeline.
   check_report.py escape OUT NAME  a program named NAME (with markup in it),
       built from NAME.c: the page runs without errors, adds no element from
       the names and shows them as text (heading, legend).
@@ -342,6 +346,31 @@ def aggregated(out):
         b.close()
 
 
+def outliers(out):
+    rows = read_grains(out)
+    b = open_report(out)
+    try:
+        check_clean(b, "the page")
+        first = b.js("(() => { const li = document.querySelector('#problems li.problem');"
+                     " return {title: li.querySelector('.title').textContent,"
+                     " ids: [...li.querySelectorAll('.outliers a.grain')].map(a => a.textContent)}; })()")
+        loop = first["title"].split(": ")[0]
+        want = sorted(r["task"] for r in rows if r["loop"] == loop
+                      and "outlier" in r["problems"].split("|"))
+        if not want or sorted(first["ids"]) != want:
+            fail(f"first problem {loop!r} links {first['ids']}, grains.csv's "
+                 f"outliers of it are {want}")
+        ok(f"the first problem ({loop}) links its outlier chunks {want}")
+        b.js("document.querySelector('#problems li.problem .outliers a.grain').click()")
+        det = b.js("document.getElementById('details').textContent")
+        if first["ids"][0] not in det:
+            fail(f"clicking outlier {first['ids'][0]}: details {det!r}")
+        ok(f"clicking {first['ids'][0]} selects it: {det[:80]}")
+        check_clean(b, "after the clicks")
+    finally:
+        b.close()
+
+
 def escape(out, name):
     b = open_report(out)
     try:
@@ -369,7 +398,8 @@ def escape(out, name):
 
 
 if __name__ == "__main__":
-    cmds = {"known": known, "aggregated": aggregated, "escape": escape}
+    cmds = {"known": known, "aggregated": aggregated, "outliers": outliers,
+            "escape": escape}
     if len(sys.argv) < 3 or sys.argv[1] not in cmds:
         fail(__doc__)
     cmds[sys.argv[1]](*sys.argv[2:])
