@@ -103,7 +103,7 @@ std::vector<ReportProblem> problemsForReport(const Run &run) {
     if (run.procs.size() > 1)
       who = pd.rank >= 0 ? "rank " + std::to_string(pd.rank) + ": "
                          : "pid " + std::to_string(pd.pid) + ": ";
-    p.title = who + (q.kind == "loop" ? "" : "tasks of ") + q.where + ": " +
+    p.title = who + q.where + ": " +
               ms(q.lostMs) + " of thread time lost";
     if (std::isfinite(q.share))
       p.title += " (" + num(q.share * 100, 1) + "% of the threads' time)";

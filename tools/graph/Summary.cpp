@@ -76,8 +76,10 @@ static std::string problemsText(Analysis &an) {
   for (size_t i = 0; i < ps.size() && i < ProblemsShown; i++) {
     const Problem &p = ps[i];
     s +=
-        fmt("\n  %zu. %s %s: lost %.3f ms (%.1f%%), work %.3f ms", i + 1,
-            p.kind.c_str(), p.where.c_str(), p.lostMs, p.share * 100, p.workMs);
+        // A task site's name already says "task ...".
+        fmt("\n  %zu. %s%s: lost %.3f ms (%.1f%%), work %.3f ms", i + 1,
+            p.kind == "loop" ? "loop " : "", p.where.c_str(), p.lostMs,
+            p.share * 100, p.workMs);
     if (p.kind == "loop")
       s += fmt(", instances %u multi-thread, %u one-thread", p.instancesMulti,
                p.instancesSingle) +
