@@ -203,7 +203,16 @@ TEST(GraphProblems, OneSlowChunkIsTheOutlier) {
     w0.push_back(100 + k % 5);
     w1.push_back(102 - k % 3);
   }
-  w0[7] = 1500;
+  // Below OutlierMinNs over the median (2 ticks per ns): not an outlier,
+  // whatever its ratio to the others.
+  w0[7] = 100 + 2 * 4900;
+  {
+    TempDir d;
+    teamRecording(d.path, w0, w1);
+    auto run = analyseRun({d.path}, {});
+    EXPECT_EQ(flaggedOutliers(*run->procs[0]), 0u);
+  }
+  w0[7] = 30000;
   TempDir d;
   teamRecording(d.path, w0, w1);
   auto run = analyseRun({d.path}, {});

@@ -67,6 +67,7 @@ std::vector<uint8_t> outlierChunks(const Analysis &an) {
   }
   std::vector<uint8_t>().swap(known);
   std::vector<int64_t> w, dev;
+  const double floorTicks = OutlierMinNs * an.clockNs();
   for (size_t l = 0; l < nl; l++) {
     size_t b = off[l], e = off[l + 1];
     if (e - b < 3)
@@ -88,7 +89,8 @@ std::vector<uint8_t> outlierChunks(const Analysis &an) {
                       double(std::max<size_t>(1, teamOf(an, int(l))));
     for (size_t j = b; j < e; j++) {
       double excess = double(w[j - b]) - med;
-      if (excess > OutlierMads * sigma && excess >= material && excess > 0)
+      if (excess > OutlierMads * sigma && excess >= material &&
+          excess >= floorTicks && excess > 0)
         out[idx[j]] = 1;
     }
   }

@@ -40,8 +40,9 @@ static std::string flaggedText(const Counter &c, bool skipZero) {
       s += ", ";
     if (p == P_OUTLIER)
       s += fmt("%lld outlier grains (work above its instance's median by "
-               "more than %g MADs and %g%% of a thread's share)",
-               (long long)n, OutlierMads, OutlierShare * 100);
+               "more than %g MADs, %g%% of a thread's share and %g us)",
+               (long long)n, OutlierMads, OutlierShare * 100,
+               OutlierMinNs / 1000);
     else
       s += fmt("%lld grains %s %c %g", (long long)n, Thresholds[p].name,
                Thresholds[p].op, Thresholds[p].value);
