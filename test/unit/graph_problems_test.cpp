@@ -233,6 +233,24 @@ TEST(GraphProblems, OneSlowChunkIsTheOutlier) {
 // as long (a preempted chunk that does not matter to the instance): no
 // outlier either, where the prototype's max/mean rule (chunk_work_balance
 // > 2) holds for the instance, and flagged every chunk of it before.
+// In a run of several processes the summary names outlier chunks as the
+// output files do, with the process prefix (Run::prefix).
+TEST(GraphProblems, OutlierIdsCarryTheProcessPrefix) {
+  std::vector<uint64_t> w0(20, 100), w1(20, 101);
+  w0[7] = 30000;
+  TempDir d1, d2;
+  teamRecording(d1.path, w0, w1);
+  teamRecording(d2.path, w0, w1);
+  auto run = analyseRun({d1.path, d2.path}, {});
+  ASSERT_TRUE(run->multi());
+  std::string s = summary(*run);
+  for (size_t i = 0; i < 2; i++) {
+    std::string id = run->prefix(i) + "c0.7";
+    EXPECT_NE(s.find("outlier chunks: " + id), std::string::npos) << s;
+    EXPECT_EQ(chunkId(*run, i, 7), id);
+  }
+}
+
 TEST(GraphProblems, UniformLoopsHaveNoOutliers) {
   {
     TempDir d;

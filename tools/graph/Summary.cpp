@@ -65,7 +65,7 @@ static std::string critPathText(const Analysis &an) {
 
 /// The problems ranked by time lost (Problems.h), the first ProblemsShown.
 static const size_t ProblemsShown = 5;
-static std::string problemsText(Analysis &an) {
+static std::string problemsText(Analysis &an, const std::string &idPrefix) {
   std::vector<Problem> ps = rankProblems(an, 0);
   if (ps.empty())
     return "problems, ranked by time lost: none (no thread waited for "
@@ -91,7 +91,7 @@ static std::string problemsText(Analysis &an) {
       s += "\n     outlier chunks:";
       for (size_t k = 0; k < p.outlierGrains.size() && k < 5; k++) {
         size_t c = p.outlierGrains[k];
-        s += fmt(" c%d.%zu", an.chunks.thread[c], c);
+        s += fmt(" %sc%d.%zu", idPrefix.c_str(), an.chunks.thread[c], c);
       }
       if (p.outlierGrains.size() > 5)
         s += fmt(" (and %zu more; grains.csv: problems has outlier)",
@@ -103,7 +103,7 @@ static std::string problemsText(Analysis &an) {
   return s;
 }
 
-std::string summaryOf(Analysis &an) {
+std::string summaryOf(Analysis &an, const std::string &idPrefix) {
   double tpn = an.clockNs();
   std::vector<std::string> out;
   const Meta &meta = an.proc.meta;
@@ -313,7 +313,7 @@ std::string summaryOf(Analysis &an) {
                                      (long long)an.taskPbNa)
                                : std::string()));
   out.push_back(critPathText(an));
-  out.push_back(problemsText(an));
+  out.push_back(problemsText(an, idPrefix));
   std::string s;
   for (const std::string &l : out)
     s += l + "\n";
@@ -384,7 +384,7 @@ static std::string acrossProcesses(Run &run) {
 
 std::string summary(Run &run) {
   if (!run.multi())
-    return summaryOf(*run.procs[0]);
+    return summaryOf(*run.procs[0], run.prefix(0));
   size_t chunks = 0, tasks = 0;
   for (auto &a : run.procs)
     chunks += a->chunks.size(), tasks += a->tasks.size();
@@ -392,13 +392,14 @@ std::string summary(Run &run) {
       fmt("grainchunk-graph: %zu processes, %zu chunks, %zu tasks%s\n",
           run.procs.size(), chunks, tasks,
           run.complete() ? "" : " (INCOMPLETE: see the processes below)");
-  for (auto &a : run.procs) {
+  for (size_t i = 0; i < run.procs.size(); i++) {
+    Analysis *a = run.procs[i].get();
     const ProcessDir &p = a->proc;
     s += fmt("process %lld (parent %lld, rank %s, host %s)%s:\n",
              (long long)p.pid, (long long)p.ppid, Run::rankText(p).c_str(),
              p.host.empty() ? "?" : p.host.c_str(),
              p.complete ? "" : " INCOMPLETE");
-    std::string part = summaryOf(*a);
+    std::string part = summaryOf(*a, run.prefix(i));
     size_t b = 0;
     while (b < part.size()) {
       size_t e = part.find('\n', b);

@@ -153,7 +153,8 @@ void writeRunJson(Run &run, const std::string &path,
 std::string leftOutText(const std::vector<LeftOut> &leftOut);
 /// The per-loop summary (summary.txt, also printed on stderr).
 std::string summary(Run &run);
-std::string summaryOf(Analysis &an);
+/// One process's summary; idPrefix starts its grain ids (Run::prefix).
+std::string summaryOf(Analysis &an, const std::string &idPrefix = "");
 
 } // namespace gcg
 
