@@ -156,11 +156,13 @@ Instruction *hoistableTest(const grainchunk::StaticLoop &L) {
 /// The ident_t the chunk calls pass (the runtime library answers its psource
 /// in grainchunk_get_chunk_info): the init call's, unless flang's psource
 /// misnames the loop at \p Where (loopLocation): it names no place
-/// (";unknown;unknown;0;0;;", flang's when the call has no location) or
-/// another line or column than the loop's (";FIRModule;f;LINE;COL;;", with
-/// the procedure's first line for loops with user-defined reductions). Then
-/// a copy whose psource is ";file;function;line;column;;" from \p Where
-/// (the function: flang's name, or the outlined region's up to "..omp_par").
+/// (";unknown;unknown;0;0;;", flang's when the call has no location), or
+/// no file (";FIRModule;f;LINE;COL;;": OpenMPIRBuilder names the file after
+/// the module, which flang calls "FIRModule"), or another line or column
+/// than the loop's (the procedure's first line for loops with user-defined
+/// reductions). Then a copy whose psource is ";file;function;line;column;;"
+/// from \p Where (the function: flang's name, or the outlined region's up
+/// to "..omp_par").
 Value *chunkIdent(CallInst *CI, const DebugLoc &Where) {
   Value *Loc = CI->getArgOperand(0);
   if (!Where)
@@ -185,7 +187,8 @@ Value *chunkIdent(CallInst *CI, const DebugLoc &Where) {
   const DILocation *DIL = Where.get();
   std::string Line = std::to_string(DIL->getLine());
   std::string Col = std::to_string(DIL->getColumn());
-  if (Parts[1] == "FIRModule" && Parts[3] == Line && Parts[4] == Col)
+  if (Parts[1] == "FIRModule" && Parts[3] == Line && Parts[4] == Col &&
+      DIL->getFilename().empty())
     return Loc;
   StringRef Fn = Parts[2];
   if (Fn == "unknown") {
