@@ -169,6 +169,52 @@ TEST(GraphProblems, SmallChunksAndLittleToGain) {
   EXPECT_EQ(ps[0].suggestion, "little to gain: it loses 1.0% of its work");
 }
 
+// One chunk per thread whose making costs half its work: there is no
+// larger chunk to make, the loop is too small for its team.
+TEST(GraphProblems, OneChunkPerThreadTooSmall) {
+  TempDir d;
+  teamRecording(d.path, {2}, {2});
+  auto run = analyseRun({d.path}, {});
+  std::vector<Problem> ps = rankProblems(*run->procs[0], 0);
+  ASSERT_EQ(ps.size(), 1u);
+  EXPECT_EQ(ps[0].suggestion.find("the loop is too small for its team"), 0u)
+      << ps[0].suggestion;
+}
+
+// Two instances of one loop: thread 0 is the slow one in the first,
+// thread 1 in the second. Each loses to its slowest thread, but over the
+// instances the threads' work is even: variation, not the split.
+TEST(GraphProblems, TheSlowThreadChangesBetweenInstances) {
+  TempDir d;
+  writeFile(d.path + "/meta.txt", meta3());
+  Thread t0, t1;
+  t0.str(0x77, ";loops.c;work;12;3;;")
+      .rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 2)
+      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 2);
+  t1.rec(R_IMPLICIT_BEGIN, 0, I1, Par, 1, 2);
+  uint64_t a0 = loopOn(t0, I0, Par, 10, {100, 100, 300}, 0);
+  uint64_t a1 = loopOn(t1, I1, Par, 10, {100, 100, 100}, 3);
+  uint64_t m = std::max(a0, a1);
+  t0.rec(R_SYNC_BEGIN, a0, I0, Par, 0, 2).rec(R_SYNC_END, m, I0, Par, 0, 2);
+  t1.rec(R_SYNC_BEGIN, a1, I1, Par, 0, 2).rec(R_SYNC_END, m, I1, Par, 0, 2);
+  uint64_t b0 = loopOn(t0, I0, Par, m + 10, {100, 100, 100}, 0);
+  uint64_t b1 = loopOn(t1, I1, Par, m + 10, {100, 100, 300}, 3);
+  uint64_t e = std::max(b0, b1);
+  t0.rec(R_SYNC_BEGIN, b0, I0, Par, 0, 2).rec(R_SYNC_END, e, I0, Par, 0, 2);
+  t1.rec(R_SYNC_BEGIN, b1, I1, Par, 0, 2).rec(R_SYNC_END, e, I1, Par, 0, 2);
+  t0.rec(R_IMPLICIT_END, e + 5, I0, 0);
+  t1.rec(R_IMPLICIT_END, e + 5, I1, 0);
+  t0.write(d.path + "/thread-0.bin");
+  t1.write(d.path + "/thread-1.bin");
+  auto run = analyseRun({d.path}, {});
+  std::vector<Problem> ps = rankProblems(*run->procs[0], 0);
+  ASSERT_EQ(ps.size(), 1u);
+  EXPECT_EQ(ps[0].instancesMulti, 2u);
+  EXPECT_NEAR(ps[0].imbalance, 1.0, 1e-9);
+  EXPECT_EQ(ps[0].suggestion.find("the slowest thread changes"), 0u)
+      << ps[0].suggestion;
+}
+
 // A team where only thread 0 ever runs the loop (one-thread teams only):
 // no imbalance at all, and the suggestion says it runs serialized.
 TEST(GraphProblems, SerializedLoopSuggestion) {

@@ -162,7 +162,18 @@ static void explainLoop(const Acc &a, double tpn, Problem &p) {
       a.creationMeasured ? a.creation / double(a.creationMeasured) : 0;
   double workPerChunk = a.chunks ? a.work / double(a.chunks) : 0;
   if (a.creation > a.imbLost && perChunk > 0.1 * workPerChunk &&
-      a.iterations > 0) {
+      a.iterations > 0 && a.maxCount <= 1) {
+    // One chunk per thread already: no larger chunk to make.
+    p.suggestion =
+        fmt("the loop is too small for its team: each thread runs one chunk "
+            "(%.0f iterations, %s of work) and making it costs %s: run it on "
+            "one thread (an if() clause on its parallel region, or a size "
+            "threshold), or fuse it with a neighbouring loop",
+            a.iterations / double(a.chunks),
+            us(a.work / double(a.chunks), tpn).c_str(),
+            us(perChunk, tpn).c_str());
+  } else if (a.creation > a.imbLost && perChunk > 0.1 * workPerChunk &&
+             a.iterations > 0) {
     double perIter = a.work / a.iterations;
     double n1 = perIter > 0 ? std::ceil(perChunk / perIter) : NAN;
     p.suggestion =
@@ -181,13 +192,29 @@ static void explainLoop(const Acc &a, double tpn, Problem &p) {
     p.suggestion = "a few chunks take much longer than the others (the "
                    "outlier chunks): smaller chunks or schedule(dynamic,N) "
                    "let the other threads take over the rest of the work";
+  } else if (a.multi > 1 && p.imbalance < 1.05) {
+    // Each instance has a slowest thread, but over the instances the
+    // threads' work is even: not the split of the iterations.
+    p.suggestion =
+        fmt("the slowest thread changes from instance to instance (over "
+            "the %u instances the threads' work is even, imbalance %.2f): "
+            "the time is lost to variation between runs of the loop (other "
+            "processes, interrupts, memory) rather than to how its "
+            "iterations are split; schedule(dynamic,N) absorbs it, and a "
+            "run on an idle machine tells how much is the machine's",
+            a.multi, p.imbalance);
   } else if (a.multi) {
+    std::string per =
+        a.minCount == a.maxCount
+            ? fmt("%lld chunk(s) per thread", (long long)a.maxCount)
+            : fmt("%lld to %lld chunks per thread", (long long)a.minCount,
+                  (long long)a.maxCount);
     p.suggestion =
         fmt("work is spread unevenly over the threads although no chunk "
-            "stands out (%lld to %lld chunks per thread; or work that grows "
-            "with the iteration): schedule(dynamic,N) or schedule(guided) "
-            "balances it, a smaller static chunk interleaves it",
-            (long long)a.minCount, (long long)a.maxCount);
+            "stands out (%s; or work that grows with the iteration): "
+            "schedule(dynamic,N) or schedule(guided) balances it, a smaller "
+            "static chunk interleaves it",
+            per.c_str());
   }
 }
 
