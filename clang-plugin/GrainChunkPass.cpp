@@ -91,7 +91,8 @@ PreservedAnalyses GrainChunkPass::run(Function &F,
   const TargetLibraryInfo &TLI = FAM.getResult<TargetLibraryAnalysis>(F);
   auto Missed = [&](CallInst *CI, StringRef Key, const std::string &Why) {
     ORE.emit([&]() {
-      return OptimizationRemarkMissed(DEBUG_TYPE, Key, CI)
+      return OptimizationRemarkMissed(DEBUG_TYPE, Key, callLocation(CI),
+                                      CI->getParent())
              << "loop not instrumented: " << Why;
     });
   };

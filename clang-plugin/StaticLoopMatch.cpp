@@ -101,7 +101,22 @@ DebugLoc loopLocation(const StaticLoop &L) {
           return DL;
       }
   }
-  return L.Init->getDebugLoc();
+  return callLocation(L.Init);
+}
+
+DebugLoc callLocation(const CallInst *CI) {
+  if (const DebugLoc &DL = CI->getDebugLoc())
+    return DL;
+  const DISubprogram *SP = CI->getFunction()->getSubprogram();
+  if (!SP)
+    return DebugLoc();
+  for (const Value *Arg : CI->args())
+    if (const auto *I = dyn_cast<Instruction>(Arg)) {
+      const DebugLoc &DL = I->getDebugLoc();
+      if (DL && DL.getLine() && DL->getScope()->getSubprogram() == SP)
+        return DL;
+    }
+  return DebugLoc();
 }
 
 } // namespace grainchunk

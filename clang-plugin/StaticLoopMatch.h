@@ -97,8 +97,14 @@ struct StaticLoop {
 /// canonical loop's own; flang leaves the runtime calls of some loops
 /// without a location, e.g. array reductions at -O1 and above, or with the
 /// procedure's first line, e.g. user-defined reductions), else the init
-/// call's.
+/// call's, or, if that has none, callLocation's.
 llvm::DebugLoc loopLocation(const StaticLoop &L);
+
+/// The source location of the runtime call \p CI: its own, or, where it has
+/// none (flang-19's `__kmpc_dispatch_init_*` and some of its static loops,
+/// even with -g), that of the first of its arguments computed in the same
+/// procedure with one (the canonical loop's trip count).
+llvm::DebugLoc callLocation(const llvm::CallInst *CI);
 
 /// Checks that \p CI starts exactly one of Clang's static worksharing loops:
 /// the dispatch loop over chunks of schedule(static, N) (\p Chunked), or the

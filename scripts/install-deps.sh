@@ -28,6 +28,11 @@ toolchain=(clang-"$V" libclang-"$V"-dev llvm-"$V"-dev llvm-"$V"-tools
 if [[ "$V" == 22 ]]; then
   toolchain+=(libomp-22-dev flang-22) # flang-22: the Fortran tests
 fi
+# flang-19: the Fortran tests of the clang-19 build (scripts/test-matrix.sh
+# 19); only when 19 is asked, CI (22 and 14) does not pay for it.
+if [[ "$V" == 19 ]]; then
+  toolchain+=(flang-19)
+fi
 # grainchunk-graph's tests: rsvg-convert renders the timeline SVG to PNG
 # (librsvg2-bin, the renderer GNOME uses), python3-networkx reads the GraphML
 # back, python3-pil reads the PNG, python3-pandas reads grains.csv as a data

@@ -4,6 +4,8 @@
 # ships: 14 15 16 19 22), builds grainchunk against each into build-N (build/
 # for 22) with a private copy of libomp-N-dev, runs the whole test suite
 # (ctest: lit codegen + end-to-end, GoogleTest) and prints a pass/fail table.
+# The Fortran tests run with flang-N where flang-N is installed: flang-22
+# (always installed) and flang-19 (installed only when 19 is asked).
 # Installs every toolchain first (a version's suite loads the plugin into
 # another Clang). Exits non-zero if any version fails. Logs:
 # <build>/test-matrix.log.

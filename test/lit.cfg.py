@@ -119,13 +119,20 @@ config.substitutions += [
     ("%nullcheck", "FOLDED" if major < 19 else "INST"),
     ("%llvm_major", str(major)),
 ]
-# flang-22 loads the pass plugin built for LLVM 22 (-fpass-plugin); it
-# takes no -isystem (%omp_link).
-flang = shutil.which("flang-new-22")
-if flang and major == 22:
-    config.available_features.add("flang-22")
-    config.substitutions += [("%flang_omp_link", f"-L{omp} -Wl,-rpath,{omp}"),
-                             ("%flang", flang)]
+# flang-N of the LLVM under test (Debian's flang-N: bin/flang in LLVM 22,
+# bin/flang-new in 19) loads the pass plugin built for it (-fpass-plugin);
+# it takes no -isystem (%omp_link). Features: "flang" (any version; tests
+# of what every flang must do) and "flang-N" (tests of one version's IR,
+# remarks or names).
+for name in ("flang", "flang-new"):
+    flang = f"/usr/lib/llvm-{major}/bin/{name}"
+    if os.path.exists(flang):
+        config.available_features.add("flang")
+        config.available_features.add(f"flang-{major}")
+        config.substitutions += [
+            ("%flang_omp_link", f"-L{omp} -Wl,-rpath,{omp}"),
+            ("%flang", flang)]
+        break
 # Another installed Clang (any major version but the one under test), to load
 # this plugin into the wrong Clang.
 for other in (22, 19, 16, 15, 14):

@@ -36,8 +36,20 @@ libgrainchunk-rt, runs the stock build with no tool and the grainchunk build
 under the test tool, and requires: both outputs equal the model's, and the
 tool saw every chunk exactly once, on the right thread, with exact bounds.
 
+With --lang fortran the programs are Fortran, built with the build's flang
+(stock, and with -fpass-plugin=libGrainChunkPass.so): `!$omp do` loops over
+DO variables of integer kinds 1, 2, 4 and 8 with random bounds (also next to
+the kind's limits, literal or set at run time) and steps (negative and
+non-unit), schedule(static[, chunk]) (literal or run-time chunk) or none,
+as `parallel do`, `parallel do simd`, `do` in a parallel region (with or
+without nowait), orphaned `do` in a module procedure or an external
+subroutine, collapse(2), lastprivate, a `parallel do` nested in another's
+iterations; every loop reduces into an integer(8); -O0 to -O3, with or
+without -g. The checks are the same.
+
 usage:
-  gcfuzz.py --build BUILD_DIR [--count N] [--seed S] [--jobs J] [--keep DIR]
+  gcfuzz.py --build BUILD_DIR [--lang c|fortran] [--count N] [--seed S]
+            [--jobs J] [--keep DIR]
 A failing program is kept in DIR (default BUILD_DIR/fuzz-failures) with its
 source, the model, both outputs, the tool log and a reproduce.sh.
 """
@@ -65,6 +77,8 @@ TEAMS = [1, 2, 3, 4, 7]
 # with a (non)monotonic modifier wrongly even without grainchunk (every
 # thread runs every iteration): no modifiers for them.
 CLANG_MAJOR = 22
+# flang's major version (the build's GRAINCHUNK_FLANG).
+FLANG_MAJOR = 22
 
 
 def type_range(bits, signed):
@@ -498,6 +512,299 @@ def gen_program(rng):
     return "\n".join(src), expect_out, "\n".join(model) + "\n"
 
 
+# ---------------------------------------------------------------------------
+# Fortran (flang with -fpass-plugin): the same differential test on random
+# `!$omp do` loops. The body adds w(i) = modulo(i, 1000003) * 3 + 1 to an
+# integer(8) reduction variable (no overflow, so the program's meaning does
+# not depend on the optimization level).
+
+# Integer kinds of the DO variable: kind, bits. flang takes 1 and 2 too.
+FKINDS = [(1, 8), (2, 16), (4, 32), (4, 32), (4, 32), (8, 64), (8, 64)]
+
+
+def fw(v):
+    """What the Fortran loop body adds for DO-variable value v."""
+    return (v % 1000003) * 3 + 1  # Python's % is Fortran's MODULO
+
+
+def f_int(v, kind):
+    """A Fortran literal of value v and the given kind."""
+    if v >= 0:
+        return f"{v}_{kind}"
+    if v == -(1 << (kind * 8 - 1)):  # -128_1 is not a literal
+        return f"(-{-v - 1}_{kind} - 1_{kind})"
+    return f"(-{-v}_{kind})"
+
+
+class FLoop:
+    """One DO loop: do VAR = lo, hi, step (step may be negative)."""
+
+    def __init__(self, rng, var, max_trip=1000):
+        self.var = var
+        self.kind, bits = rng.choice(FKINDS)
+        tmin, tmax = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+        trip = rng.choice([0, 1, 2, 3, 5, 7, 10, 17, 40, 100, 333, 1000])
+        trip = min(trip, max_trip)
+        step = rng.choice([1, 1, 1, 2, 3, 5, 7, 64]) * \
+            (-1 if rng.random() < 0.35 else 1)
+        span = trip * abs(step)
+        # flang computes the trip count, (hi - lo + step) / step, in the DO
+        # variable's kind: keep it inside the kind (Fortran's rule too).
+        if span > tmax // 2:
+            step = 1 if step > 0 else -1
+            span = min(trip, tmax // 2)
+        where = rng.choice(["zero", "zero", "zero", "big", "limit"])
+        if where == "zero":
+            base = rng.randrange(-50, 50)
+        elif where == "big":  # beyond 32 bits for kind 8
+            base = rng.choice([1, -1]) * rng.randrange(0, tmax // 4) \
+                if bits < 64 else rng.choice([1, -1]) * (3 << 31) + \
+                rng.randrange(-9, 9)
+        else:  # next to the kind's limit, in the loop's direction
+            base = tmax - span - rng.randrange(0, 4) if step > 0 else \
+                tmin + span + rng.randrange(0, 4)
+            if bits == 64:  # keep (hi - lo + step) inside integer(8)
+                base = base // 2
+        lo = base
+        hi = lo + (span if step > 0 else -span)
+        hi += rng.choice([0, 0, 1, -1])
+        # flang-19 divides by zero on an empty loop with a negative step
+        # (SIGFPE in a stock build; flang-22 runs it): ascending there.
+        if trip == 0 and step < 0 and FLANG_MAJOR < 22:
+            step = -step
+        if trip == 0:  # an empty loop: hi before lo in the step's direction
+            hi = lo - rng.randint(1, 5) * (1 if step > 0 else -1)
+        lo, hi = min(max(lo, tmin), tmax), min(max(hi, tmin), tmax)
+        # hi - lo + step stays inside the kind.
+        if abs(hi - lo) + abs(step) > tmax:
+            hi = lo + (tmax - abs(step)) * (1 if hi > lo else -1)
+        self.lo, self.hi, self.step = lo, hi, step
+        # Bounds and step as literals or as variables set at run time.
+        self.runtime = rng.random() < 0.3
+        self.implicit_step = rng.random() < 0.5
+
+    def values(self):
+        if self.step > 0:
+            return list(range(self.lo, self.hi + 1, self.step))
+        return list(range(self.lo, self.hi - 1, self.step))
+
+    def header(self, tag):
+        k = self.kind
+        if self.runtime:
+            b = f"b{tag}_{self.var}"
+            return f"do {self.var} = {b}(1), {b}(2), {b}(3)"
+        st = "" if self.step == 1 and self.implicit_step else \
+            f", {f_int(self.step, k)}"
+        return (f"do {self.var} = {f_int(self.lo, k)}, "
+                f"{f_int(self.hi, k)}{st}")
+
+    def decl(self, tag):
+        """Module declaration of the run-time bounds, if any."""
+        if not self.runtime:
+            return None
+        return f"integer({self.kind}) :: b{tag}_{self.var}(3)"
+
+    def init(self, tag):
+        if not self.runtime:
+            return None
+        k = self.kind
+        return (f"b{tag}_{self.var} = [{f_int(self.lo, k)}, "
+                f"{f_int(self.hi, k)}, {f_int(self.step, k)}]")
+
+
+class FRegion:
+    KINDS = ["pdo", "pdo", "pdo_simd", "do_in_par", "orphan", "orphan_ext",
+             "collapse2", "lastprivate", "nested"]
+
+    def __init__(self, rng, idx):
+        self.idx = idx
+        self.kind = rng.choice(self.KINDS)
+        self.serial = rng.random() < 0.07 and self.kind != "nested"
+        self.threads = 1 if self.serial else rng.choice(TEAMS)
+        if self.kind == "nested":
+            self.threads = rng.choice([1, 2, 3])
+            self.outer_trip = rng.choice([1, 2, 3, 5])
+            self.outer_chunk = rng.choice([0, 1, 2])
+            self.inner_threads = rng.choice([1, 2, 3])
+        multi = self.kind in ("do_in_par", "orphan", "orphan_ext")
+        nloops = 2 if multi and rng.random() < 0.5 else 1
+        self.loops = []
+        for j in range(nloops):
+            while True:
+                nest = [FLoop(rng, f"i{j}")]
+                if self.kind == "collapse2":
+                    nest.append(FLoop(rng, f"j{j}", 200))
+                trip = 1
+                for lp in nest:
+                    trip *= len(lp.values())
+                # flang-22 rejects `parallel do simd` over an integer(8)
+                # DO variable with run-time bounds or a negative step
+                # ("'omp.simd' op operand #1 must be variadic of 32-bit
+                # signless integer"): not a loop grainchunk can be tested on.
+                if self.kind == "pdo_simd" and nest[0].kind == 8:
+                    continue
+                # Combined constructs get loops with iterations (a region
+                # without effects may be deleted); collapsed nests stay
+                # small.
+                if (multi or trip > 0) and trip <= 4000:
+                    break
+            chunk = rng.choice([0, 0, 1, 1, 2, 3, 4, 5, 7, 8, 16, 33, 64,
+                                1000])
+            runtime_chunk = chunk and rng.random() < 0.3
+            nowait = multi and rng.random() < 0.5
+            self.loops.append((nest, chunk, runtime_chunk, nowait, trip))
+
+    def sums(self):
+        out = []
+        for nest, _, _, _, _ in self.loops:
+            if len(nest) == 2:
+                a, b = nest[0].values(), nest[1].values()
+                out.append(sum(fw(x) * 3 + fw(y) for x in a for y in b))
+            else:
+                s = sum(fw(v) for v in nest[0].values())
+                if self.kind == "nested":
+                    s = sum(s * (k + 1) for k in range(self.outer_trip))
+                out.append(s)
+                if self.kind == "lastprivate":
+                    vals = nest[0].values()
+                    out.append(vals[-1] if vals else 0)
+        return out
+
+    def model(self):
+        lines = [f"REGION {self.threads}"]
+        if self.kind == "nested":
+            lines.append(f"LOOP {self.outer_trip} {self.outer_chunk}")
+            for _ in range(self.outer_trip):
+                lines.append(f"NESTED {self.inner_threads}")
+                lines += [f"LOOP {t} {c}" for _, c, _, _, t in self.loops]
+            return lines
+        return lines + [f"LOOP {t} {c}" for _, c, _, _, t in self.loops]
+
+
+def f_loop(rng, r, j, nest, chunk, rt, nowait, directive, acc):
+    """The lines of one worksharing loop (`directive` is the OpenMP
+    construct and its clauses before the schedule)."""
+    tag = f"{r.idx}_{j}"
+    ch = f"ch{tag}" if rt else str(chunk)
+    if chunk:
+        sched = f" schedule(static, {ch})"
+    else:
+        sched = rng.choice([" schedule(static)", ""])
+    clauses = sched
+    if len(nest) == 2:
+        clauses += " collapse(2)"
+    clauses += f" reduction(+:{acc})"
+    if r.kind == "lastprivate":
+        clauses += " lastprivate(last)"
+    lines = [f"!$omp {directive}{clauses}", nest[0].header(tag + "0")]
+    if len(nest) == 2:
+        lines.append("  " + nest[1].header(tag + "1"))
+        lines.append(f"    {acc} = {acc} + w(int({nest[0].var}, 8)) * 3 + "
+                     f"w(int({nest[1].var}, 8))")
+        lines.append("  end do")
+    else:
+        lines.append(f"  {acc} = {acc} + w(int({nest[0].var}, 8))")
+        if r.kind == "lastprivate":
+            lines.append(f"  last = int({nest[0].var}, 8)")
+    lines.append("end do")
+    end = directive.split(" num_threads")[0].split(" if(")[0]
+    if directive.startswith("do"):
+        lines.append(f"!$omp end {end}" + (" nowait" if nowait else ""))
+    else:
+        lines.append(f"!$omp end {end}")
+    return lines
+
+
+def gen_fortran_program(rng):
+    regions = [FRegion(rng, k) for k in range(rng.randint(1, 4))]
+    mod = ["module gcf", "implicit none", "integer(8) :: last"]
+    procs = ["contains",
+             "pure integer(8) function w(v)",
+             "  integer(8), intent(in) :: v",
+             "  w = modulo(v, 1000003_8) * 3_8 + 1_8",
+             "end function"]
+    ext, main, inits = [], [], []
+    for r in regions:
+        par = f" num_threads({r.threads})" + (" if(.false.)" if r.serial
+                                              else "")
+        for j, (nest, chunk, rt, nowait, _) in enumerate(r.loops):
+            tag = f"{r.idx}_{j}"
+            for k, lp in enumerate(nest):
+                if lp.decl(tag + str(k)):
+                    mod.append(lp.decl(tag + str(k)))
+                    inits.append(lp.init(tag + str(k)))
+            if rt:
+                mod.append(f"integer :: ch{tag}")
+                inits.append(f"ch{tag} = {chunk}")
+            mod.append(f"integer(8) :: s{tag}")
+        ivars = [f"integer({lp.kind}) :: {lp.var}"
+                 for nest, *_ in r.loops for lp in nest]
+        body = [f"s{r.idx}_{j} = 0" for j in range(len(r.loops))]
+        if r.kind == "nested":
+            nest, chunk, rt, _, _ = r.loops[0]
+            osched = (f"schedule(static, {r.outer_chunk})" if r.outer_chunk
+                      else "schedule(static)")
+            procs += [f"subroutine inner{r.idx}(t)",
+                      "  integer(8), intent(inout) :: t",
+                      f"  {ivars[0]}"]
+            procs += ["  " + x for x in f_loop(
+                rng, r, 0, nest, chunk, rt, False,
+                f"parallel do num_threads({r.inner_threads})", "t")]
+            procs.append("end subroutine")
+            body += [f"!$omp parallel do {osched}{par} private(t) "
+                     f"reduction(+:s{r.idx}_0)",
+                     f"do k = 1, {r.outer_trip}",
+                     "  t = 0",
+                     f"  call inner{r.idx}(t)",
+                     f"  s{r.idx}_0 = s{r.idx}_0 + t * k",
+                     "end do",
+                     "!$omp end parallel do"]
+        elif r.kind in ("pdo", "pdo_simd", "collapse2", "lastprivate"):
+            nest, chunk, rt, _, _ = r.loops[0]
+            d = "parallel do simd" if r.kind == "pdo_simd" else "parallel do"
+            if r.kind == "lastprivate":
+                body.append("last = 0")
+            body += f_loop(rng, r, 0, nest, chunk, rt, False, d + par,
+                           f"s{r.idx}_0")
+        elif r.kind == "do_in_par":
+            body.append(f"!$omp parallel{par}")
+            for j, (nest, chunk, rt, nowait, _) in enumerate(r.loops):
+                body += ["  " + x for x in f_loop(
+                    rng, r, j, nest, chunk, rt, nowait, "do",
+                    f"s{r.idx}_{j}")]
+            body.append("!$omp end parallel")
+        else:  # orphaned: a module procedure or an external subroutine
+            where = procs if r.kind == "orphan" else ext
+            name = f"orph{r.idx}"
+            where += [f"subroutine {name}()"]
+            if r.kind == "orphan_ext":
+                where.append("  use gcf")
+            where += ["  " + x for x in ivars]
+            for j, (nest, chunk, rt, nowait, _) in enumerate(r.loops):
+                where += ["  " + x for x in f_loop(
+                    rng, r, j, nest, chunk, rt, nowait, "do",
+                    f"s{r.idx}_{j}")]
+            where.append("end subroutine")
+            body += [f"!$omp parallel{par}", f"call {name}()",
+                     "!$omp end parallel"]
+        out = [f"write (*, '(a,i0)') 'sum ', s{r.idx}_{j}"
+               for j in range(len(r.loops))]
+        if r.kind == "lastprivate":
+            out.append("write (*, '(a,i0)') 'sum ', last")
+        # Each region in a block of its own, with its DO variables.
+        main += ["block"] + ["  " + x for x in ivars] + \
+            ["  integer :: k", "  integer(8) :: t"] + \
+            ["  " + x for x in body + out] + ["end block"]
+    src = mod + procs + ["end module", ""] + ext + \
+        ["program fuzz", "use gcf", "implicit none"] + inits + main + \
+        ["end program", ""]
+    expect = "".join(f"sum {s}\n" for r in regions for s in r.sums())
+    model = []
+    for r in regions:
+        model += r.model()
+    return "\n".join(src), expect, "\n".join(model) + "\n"
+
+
 def read_cache(build):
     vals = {}
     with open(os.path.join(build, "CMakeCache.txt")) as f:
@@ -514,6 +821,9 @@ class Env:
         self.clang = cache["GRAINCHUNK_CLANG"]
         omp = cache["GRAINCHUNK_OMP_LIBDIR"]
         self.plugin = os.path.join(build, "clang-plugin", "libgrainchunk.so")
+        self.passlib = os.path.join(build, "clang-plugin",
+                                    "libGrainChunkPass.so")
+        self.flang = cache.get("GRAINCHUNK_FLANG", "")
         shim = os.path.join(build, "runtime-shim")
         self.tool = os.path.join(build, "test", "libchunk_tool.so")
         self.omp_link = [f"-L{omp}", f"-Wl,-rpath,{omp}"]
@@ -526,8 +836,9 @@ class Env:
                          "(bash scripts/build.sh)")
         v = subprocess.run([self.clang, "--version"], capture_output=True,
                            text=True).stdout
-        global CLANG_MAJOR
+        global CLANG_MAJOR, FLANG_MAJOR
         CLANG_MAJOR = int(v.split("version ", 1)[1].split(".", 1)[0])
+        FLANG_MAJOR = CLANG_MAJOR  # GRAINCHUNK_FLANG is the same LLVM's
 
 
 def clean_env():
@@ -540,6 +851,20 @@ def clean_env():
     env["KMP_TEAMS_THREAD_LIMIT"] = "8"
     env["OMP_MAX_ACTIVE_LEVELS"] = "2"
     return env
+
+
+def make_sh(d):
+    def sh(args, env=None, timeout=300):
+        """Runs args in the program's directory; a run that times out
+        returns code 124 (as timeout(1) does) instead of raising."""
+        try:
+            return subprocess.run(args, cwd=d, capture_output=True,
+                                  text=True, env=env or clean_env(),
+                                  timeout=timeout)
+        except subprocess.TimeoutExpired as t:
+            return subprocess.CompletedProcess(args, 124, t.stdout or "",
+                                               "timed out")
+    return sh
 
 
 def run_one(env, seed, index, workdir):
@@ -582,31 +907,9 @@ def run_one(env, seed, index, workdir):
     stock = cc + ["prog.c", "-o", "prog.stock"] + env.omp_link
     gc = cc + [f"-fplugin={env.plugin}", "-Rpass-missed=grainchunk",
                "prog.c", "-o", "prog.gc"] + env.omp_link + env.shim_link
-    cmds = [" ".join(stock), " ".join(gc),
-            "export KMP_TEAMS_THREAD_LIMIT=8 OMP_MAX_ACTIVE_LEVELS=2",
-            "./prog.stock > stock.out",
-            f"OMP_TOOL_LIBRARIES={env.tool} CHUNK_TOOL_OUT=tool.log "
-            "./prog.gc > gc.out",
-            f"python3 {CHECK_CHUNKS} model.txt tool.log"]
-    with open(os.path.join(d, "reproduce.sh"), "w") as f:
-        f.write("#!/bin/sh\n# gcfuzz seed %s program %d (%s%s)\nset -ex\n"
-                "cd \"$(dirname \"$0\")\"\n" % (seed, index, opt + (
-                    " " + flag if flag else ""), ", C++" if cxx else "")
-                + "\n".join(cmds) + "\ncmp expected.out stock.out\n"
-                "cmp expected.out gc.out\n")
-    problems = []
-
-    def sh(args, env=None, timeout=300):
-        """Runs args in the program's directory; a run that times out
-        returns code 124 (as timeout(1) does) instead of raising."""
-        try:
-            return subprocess.run(args, cwd=d, capture_output=True,
-                                  text=True, env=env or clean_env(),
-                                  timeout=timeout)
-        except subprocess.TimeoutExpired as t:
-            return subprocess.CompletedProcess(args, 124, t.stdout or "",
-                                               "timed out")
-
+    write_reproducer(d, seed, index, opt + (" " + flag if flag else "") +
+                     (", C++" if cxx else ""), stock, gc, env)
+    sh = make_sh(d)
     if limits:
         # The logical iteration variable's signedness decides where a
         # one-thread team's chunk walk fits (see LimitsRegion.model).
@@ -620,11 +923,62 @@ def run_one(env, seed, index, workdir):
         model = lregion.model(calls[0] in ("4", "8"))
         with open(os.path.join(d, "model.txt"), "w") as f:
             f.write(model)
+    how = opt + (" C++" if cxx else " C") + (" irbuilder" if irbuilder
+                                             else "") + \
+        (" " + flag if flag else "") + (" near-limit" if limits else "")
+    return build_and_compare(env, index, d, stock, gc, expect_out, limits,
+                             how, sh)
+
+
+def run_one_fortran(env, seed, index, workdir):
+    rng = random.Random(f"{seed}/fortran/{index}")
+    src, expect_out, model = gen_fortran_program(rng)
+    opt = rng.choice(["-O0", "-O1", "-O2", "-O3"])
+    debug = rng.random() < 0.25
+    d = os.path.join(workdir, f"p{index}")
+    os.makedirs(d, exist_ok=True)
+    for name, text in (("prog.f90", src), ("expected.out", expect_out),
+                       ("model.txt", model)):
+        with open(os.path.join(d, name), "w") as f:
+            f.write(text)
+    fc = [env.flang, "-fopenmp", opt] + (["-g"] if debug else [])
+    stock = fc + ["prog.f90", "-o", "prog.stock"] + env.omp_link
+    gc = fc + [f"-fpass-plugin={env.passlib}", "-Rpass-missed=grainchunk",
+               "prog.f90", "-o", "prog.gc"] + env.omp_link + env.shim_link
+    write_reproducer(d, seed, index, f"{opt}{' -g' if debug else ''}, "
+                     "Fortran", stock, gc, env)
+    how = opt + (" -g" if debug else "") + " Fortran"
+    return build_and_compare(env, index, d, stock, gc, expect_out, False,
+                             how, make_sh(d))
+
+
+def write_reproducer(d, seed, index, what, stock, gc, env):
+    cmds = [" ".join(stock), " ".join(gc),
+            "export KMP_TEAMS_THREAD_LIMIT=8 OMP_MAX_ACTIVE_LEVELS=2",
+            "./prog.stock > stock.out",
+            f"OMP_TOOL_LIBRARIES={env.tool} CHUNK_TOOL_OUT=tool.log "
+            "./prog.gc > gc.out",
+            f"python3 {CHECK_CHUNKS} model.txt tool.log"]
+    with open(os.path.join(d, "reproduce.sh"), "w") as f:
+        f.write("#!/bin/sh\n# gcfuzz seed %s program %d (%s)\nset -ex\n"
+                "cd \"$(dirname \"$0\")\"\n" % (seed, index, what)
+                + "\n".join(cmds) + "\ncmp expected.out stock.out\n"
+                "cmp expected.out gc.out\n")
+
+
+def build_and_compare(env, index, d, stock, gc, expect_out, limits, how, sh):
+    """Builds the program in d stock (the command `stock`) and with
+    grainchunk (`gc`), runs both (the grainchunk build under the chunk tool)
+    and compares their outputs with expect_out and the tool's chunks with
+    d/model.txt. Returns (index, how, problems or None if the program
+    cannot be compared, or "slow", d)."""
+    problems = []
     r = sh(stock)
     if r.returncode:
         # Not a program grainchunk can be compared on (stock Clang crashed).
-        how = "stock Clang failed: " + r.stderr.strip().splitlines()[0][:200]
-        return index, how, None, d
+        what = "stock compiler failed: " + \
+            (r.stderr.strip().splitlines() or ["?"])[0][:200]
+        return index, what, None, d
     r = sh(gc)
     if r.returncode:
         problems.append(f"grainchunk build failed: {r.stderr.strip()[:400]}")
@@ -679,9 +1033,6 @@ def run_one(env, seed, index, workdir):
                             "tool.log"], cwd=d, capture_output=True, text=True)
         if c.returncode:
             problems.append("chunk stream: " + c.stdout.strip()[-600:])
-    how = opt + (" C++" if cxx else " C") + (" irbuilder" if irbuilder
-                                             else "") + \
-        (" " + flag if flag else "") + (" near-limit" if limits else "")
     return index, how, problems, d
 
 
@@ -692,16 +1043,27 @@ def main():
     ap.add_argument("--seed", default="1")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--keep", help="where failing programs are kept")
+    ap.add_argument("--lang", choices=["c", "fortran"], default="c",
+                    help="C/C++ programs built with Clang, or Fortran "
+                    "programs built with the build's flang")
     ap.add_argument("--verbose", action="store_true")
     a = ap.parse_args()
     env = Env(os.path.abspath(a.build))
+    one = run_one
+    if a.lang == "fortran":
+        one = run_one_fortran
+        if not os.path.exists(env.flang):
+            sys.exit(f"gcfuzz: {env.flang or 'flang'} is missing (the "
+                     "build's GRAINCHUNK_FLANG); install flang-N of the "
+                     "build's LLVM (bash scripts/install-deps.sh) and "
+                     "reconfigure")
     keep = a.keep or os.path.join(os.path.abspath(a.build), "fuzz-failures")
     work = tempfile.mkdtemp(prefix="gcfuzz-")
     failed = skipped = slow = 0
     loops = 0
     try:
         with ThreadPoolExecutor(a.jobs) as ex:
-            futs = [ex.submit(run_one, env, a.seed, i, work)
+            futs = [ex.submit(one, env, a.seed, i, work)
                     for i in range(a.count)]
             for fut in futs:
                 index, how, problems, d = fut.result()
@@ -716,7 +1078,8 @@ def main():
                     shutil.rmtree(d, ignore_errors=True)
                     continue
                 with open(os.path.join(d, "model.txt")) as f:
-                    loops += sum(1 for line in f if line.startswith("LOOP"))
+                    loops += sum(1 for line in f if line.startswith("LOOP")
+                                 and line.split()[1] != "0")
                 if problems:
                     failed += 1
                     dest = os.path.join(keep, f"seed{a.seed}-p{index}")
@@ -731,10 +1094,11 @@ def main():
                 shutil.rmtree(d, ignore_errors=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print(f"gcfuzz: seed {a.seed}: {a.count} programs, {loops} loops with "
-          f"iterations, {failed} failed"
-          + (f", {skipped} skipped (stock Clang failed or ran the program "
-             "wrongly)" if skipped else "")
+    lang = "Fortran " if a.lang == "fortran" else ""
+    print(f"gcfuzz: seed {a.seed}: {a.count} {lang}programs, {loops} loops "
+          f"with iterations, {failed} failed"
+          + (f", {skipped} skipped (the stock compiler failed or ran the "
+             "program wrongly)" if skipped else "")
           + (f", {slow} near-limit not compared (grainchunk build not "
              "folded)" if slow else ""))
     return 1 if failed else 0
