@@ -337,7 +337,19 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
     L.LastIter = TB.CreateSub(L.Count, One, "grainchunk.lastiter");
   }
   Value *Guard = Want;
-  if (!L.Chunked) {
+  if (L.RangeCount) {
+    // OpenMPIRBuilder's single range runs (ub - lb) + 1 iterations, in the
+    // iteration variable's type: none when that is 0, as for an empty loop
+    // (ub = count - 1 is all ones, lb is 0: lb <= ub holds, yet nothing
+    // runs). Its own test, not lb <= ub.
+    IRBuilder<> GB(L.ReportAt);
+    GB.SetCurrentDebugLocation(DL);
+    Guard = GB.CreateAnd(
+        Want,
+        GB.CreateICmpNE(L.RangeCount,
+                        ConstantInt::get(L.RangeCount->getType(), 0)),
+        "grainchunk.nonempty");
+  } else if (!L.Chunked) {
     IRBuilder<> GB(L.ReportAt);
     GB.SetCurrentDebugLocation(DL);
     Guard = GB.CreateAnd(

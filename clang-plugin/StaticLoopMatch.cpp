@@ -505,6 +505,7 @@ std::string matchIRBuilderLoop(CallInst *CI, const Bounds &B, bool Chunked,
         if (InitUB && match(TC, m_Add(m_Sub(m_Specific(LdUB), m_Specific(LdLB)),
                                       m_One()))) {
           L.Shape = grainchunk::LoopShape::IRBuilderRange;
+          L.RangeCount = TC;
           L.ReportAt = cast<Instruction>(TC)->getNextNode();
           L.Lower = LdLB;
           L.Upper = LdUB;

@@ -87,6 +87,10 @@ struct StaticLoop {
   // Lower, and the loop Count (LastIter = Count - 1, made at ReportAt).
   llvm::Value *TripCount = nullptr;
   llvm::Value *Count = nullptr;
+  // OpenMPIRBuilder's single range: its iterations, (ub - lb) + 1 in the
+  // iteration variable's type. The range runs exactly when it is not 0
+  // (an empty loop's ub is count - 1 = all ones, and lb <= ub holds).
+  llvm::Value *RangeCount = nullptr;
   // The loop's source location (loopLocation): the inserted calls carry it,
   // and a chunk's psource is made from it when the init call's names none.
   llvm::DebugLoc Where;

@@ -164,14 +164,13 @@ static void explainLoop(const Acc &a, double tpn, Problem &p) {
   if (a.creation > a.imbLost && perChunk > 0.1 * workPerChunk &&
       a.iterations > 0 && a.maxCount <= 1) {
     // One chunk per thread already: no larger chunk to make.
-    p.suggestion =
-        fmt("the loop is too small for its team: each thread runs one chunk "
-            "(%.0f iterations, %s of work) and making it costs %s: run it on "
-            "one thread (an if() clause on its parallel region, or a size "
-            "threshold), or fuse it with a neighbouring loop",
-            a.iterations / double(a.chunks),
-            us(a.work / double(a.chunks), tpn).c_str(),
-            us(perChunk, tpn).c_str());
+    p.suggestion = fmt(
+        "the loop is too small for its team: each thread runs one chunk "
+        "(%.0f iterations, %s of work) and making it costs %s: run it on "
+        "one thread (an if() clause on its parallel region, or a size "
+        "threshold), or fuse it with a neighbouring loop",
+        a.iterations / double(a.chunks),
+        us(a.work / double(a.chunks), tpn).c_str(), us(perChunk, tpn).c_str());
   } else if (a.creation > a.imbLost && perChunk > 0.1 * workPerChunk &&
              a.iterations > 0) {
     double perIter = a.work / a.iterations;

@@ -89,9 +89,9 @@ struct IntArray {
 std::vector<ReportProblem> problemsForReport(const Run &run) {
   // The summary's ranking (Problems.h), every process's, largest first.
   std::vector<Problem> ps = rankProblems(run);
-  std::stable_sort(ps.begin(), ps.end(), [](const Problem &x, const Problem &y) {
-    return x.lostMs > y.lostMs;
-  });
+  std::stable_sort(
+      ps.begin(), ps.end(),
+      [](const Problem &x, const Problem &y) { return x.lostMs > y.lostMs; });
   auto ms = [](double v) { return num(v, 3) + " ms"; };
   std::vector<ReportProblem> out;
   for (const Problem &q : ps) {
@@ -103,8 +103,7 @@ std::vector<ReportProblem> problemsForReport(const Run &run) {
     if (run.procs.size() > 1)
       who = pd.rank >= 0 ? "rank " + std::to_string(pd.rank) + ": "
                          : "pid " + std::to_string(pd.pid) + ": ";
-    p.title = who + q.where + ": " +
-              ms(q.lostMs) + " of thread time lost";
+    p.title = who + q.where + ": " + ms(q.lostMs) + " of thread time lost";
     if (std::isfinite(q.share))
       p.title += " (" + num(q.share * 100, 1) + "% of the threads' time)";
     p.detail = q.why;
