@@ -20,6 +20,7 @@ import argparse
 import os
 import re
 import subprocess
+import tempfile
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -46,10 +47,14 @@ def remarks(build, lang, src, opt):
     else:
         cc = [cache["GRAINCHUNK_FLANG"], "-fpass-plugin=" +
               os.path.join(build, "clang-plugin", "libGrainChunkPass.so")]
-    r = subprocess.run(cc + ["-fopenmp"] + opt.split() +
-                       ["-Rpass=grainchunk", "-Rpass-missed=grainchunk",
-                        "-c", src, "-o", os.devnull],
-                       capture_output=True, text=True)
+    # flang writes the input's module file (formsmod.mod): into a
+    # directory of its own, not the caller's working directory.
+    with tempfile.TemporaryDirectory() as mods:
+        extra = [] if lang == "cxx" else ["-J", mods]
+        r = subprocess.run(cc + ["-fopenmp"] + opt.split() + extra +
+                           ["-Rpass=grainchunk", "-Rpass-missed=grainchunk",
+                            "-c", src, "-o", os.devnull],
+                           capture_output=True, text=True)
     if r.returncode:
         sys.exit(f"loop_forms: compiling {src} failed:\n{r.stderr}")
     out = []
