@@ -8,9 +8,9 @@
       names the loops, the graph's critical-path grains (all groups
       expanded) equal grains.graphml's on_crit_path, hovering a chunk shows
       its row, wheel zoom and drag pan change the visible range and reset
-      restores it, the problems panel lists first the loop that lost the
-      most thread time to imbalance (from grains.csv) and clicking it
-      selects that loop; then a screenshot of the page (not blank).
+      restores it, the problems panel ranks as the summary does, lists
+      first among the loops the one that lost the most thread time to
+      imbalance (from grains.csv), and clicking it selects that loop; then a screenshot of the page (not blank).
   check_report.py aggregated OUT  a page above its cap (--max-report-grains):
       no errors, the chunks per thread (from the bars' counts) equal
       loops.csv's, the page says it is aggregated.
@@ -261,9 +261,10 @@ def known(out, shot=None):
         if b.js("document.getElementById('range').textContent") != r0:
             fail("reset did not restore the whole run")
         ok("reset shows the whole run again")
-        # The problems panel: the loop with the most thread time lost to
-        # imbalance first (from grains.csv: per instance, the slowest
-        # thread's work minus each thread's).
+        # The problems panel: the summary's ranking (summary.txt), in its
+        # order; among the loops, the one with the most thread time lost to
+        # imbalance (from grains.csv: per instance, the slowest thread's
+        # work minus each thread's) comes first.
         work = collections.defaultdict(lambda: collections.defaultdict(float))
         name = {}
         for r in chunks:
@@ -276,17 +277,28 @@ def known(out, shot=None):
         worst = lost.most_common(1)[0][0]
         titles = b.js("[...document.querySelectorAll('#problems li.problem .title')]"
                       ".map(e => e.textContent)")
-        if not titles or not titles[0].startswith(worst + ":"):
-            fail(f"problems panel {titles}, want {worst!r} first")
-        ok(f"the problems panel lists first {titles[0]}")
-        rect = b.js("(() => { const li = document.querySelector('#problems li.problem');"
+        with open(os.path.join(out, "summary.txt")) as f:
+            ranked = [l.split(". ", 1)[1].split(": lost ")[0]
+                      for l in f.read().split("problems, ranked by time lost", 1)[1].splitlines()
+                      if l.startswith("  ") and l.strip()[:1].isdigit()]
+        ranked = [x[len("loop "):] if x.startswith("loop ") else x for x in ranked]
+        got = [t.split(": ")[0] for t in titles][:len(ranked)]
+        if not titles or got != ranked:
+            fail(f"problems panel {got}, the summary ranks {ranked}")
+        ok(f"the problems panel ranks as the summary: {got}")
+        loops = [t for t in titles if not t.startswith("task ")]
+        if not loops or not loops[0].startswith(worst + ":"):
+            fail(f"problems panel loops {loops}, want {worst!r} first")
+        ok(f"the problems panel lists first among loops {loops[0]}")
+        k = titles.index(loops[0])
+        rect = b.js("(() => { const li = document.querySelectorAll('#problems li.problem')[%d];"
                     " li.scrollIntoView({block: 'center'}); const r = li.getBoundingClientRect();"
-                    " return {x: r.left + 20, y: r.top + 5}; })()")
+                    " return {x: r.left + 20, y: r.top + 5}; })()" % k)
         b.mouse("mousePressed", rect["x"], rect["y"], button="left", clickCount=1)
         b.mouse("mouseReleased", rect["x"], rect["y"], button="left", clickCount=1)
         det = b.js("document.getElementById('details').textContent")
         if worst not in det or "selected" not in det:
-            fail(f"clicking the first problem: details {det!r}")
+            fail(f"clicking the loop's problem: details {det!r}")
         ok("clicking it selects its chunks in the timeline: " + det)
         b.js("document.getElementById('reset').click()")
         # The palette: 40 loops, 40 colours far apart (RGB distance), none

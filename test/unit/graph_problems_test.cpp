@@ -279,6 +279,15 @@ TEST(GraphProblems, OneSlowChunkIsTheOutlier) {
 // as long (a preempted chunk that does not matter to the instance): no
 // outlier either, where the prototype's max/mean rule (chunk_work_balance
 // > 2) holds for the instance, and flagged every chunk of it before.
+// The lines are formatted at any length: a long loop or file name is not
+// cut at a buffer's size.
+TEST(GraphProblems, LongNamesAreNotCut) {
+  std::string name(3000, 'x');
+  std::string s = fmt("loop %s: lost %.3f ms", name.c_str(), 1.5);
+  EXPECT_EQ(s, "loop " + name + ": lost 1.500 ms");
+  EXPECT_EQ(fmt("%d", 7), "7");
+}
+
 // In a run of several processes the summary names outlier chunks as the
 // output files do, with the process prefix (Run::prefix).
 TEST(GraphProblems, OutlierIdsCarryTheProcessPrefix) {

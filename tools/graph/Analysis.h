@@ -51,6 +51,9 @@ struct Threshold {
 extern const Threshold Thresholds[P_THRESHOLDS];
 /// A flag's name in problems (a threshold's metric, or "outlier").
 const char *problemName(int p);
+/// printf into a string, of any length (the summary's and the problems'
+/// lines).
+std::string fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
 /// "a|b" of the problems set in mask.
 std::string problemsText(unsigned mask);
 

@@ -17,17 +17,6 @@
 
 namespace gcg {
 
-static std::string fmt(const char *f, ...)
-    __attribute__((format(printf, 1, 2)));
-static std::string fmt(const char *f, ...) {
-  char b[512];
-  va_list ap;
-  va_start(ap, f);
-  std::vsnprintf(b, sizeof b, f, ap);
-  va_end(ap);
-  return b;
-}
-
 static double medianOf(std::vector<int64_t> &v) {
   size_t h = v.size() / 2;
   std::nth_element(v.begin(), v.begin() + h, v.end());
@@ -324,6 +313,28 @@ std::vector<Problem> rankProblems(Analysis &an, int process,
   }
   // Task sites.
   const Tasks &T = an.tasks;
+  // A parent's waits at its joins are for the work its children still had
+  // to do: each child's site takes a share in proportion to the child's
+  // work, not an equal share (sync_cycles_per_child): sixteen empty tasks
+  // do not make their parent wait for the two long ones made beside them.
+  std::vector<double> waitShare(T.size(), NAN);
+  for (size_t p = 0; p + 1 < T.kidOff.size(); p++) {
+    int64_t lo = T.kidOff[p], hi = T.kidOff[p + 1];
+    double wait = 0, work = 0;
+    for (int64_t j = lo; j < hi; j++) {
+      uint32_t k = T.kids[j];
+      if (!std::isnan(T.sync[k]))
+        wait += T.sync[k];
+      work += std::max(0.0, an.taskOwnWork(k));
+    }
+    for (int64_t j = lo; j < hi; j++) {
+      uint32_t k = T.kids[j];
+      if (std::isnan(T.sync[k]))
+        continue;
+      waitShare[k] = work > 0 ? wait * std::max(0.0, an.taskOwnWork(k)) / work
+                              : wait / double(hi - lo);
+    }
+  }
   std::map<uint64_t, size_t> siteAcc;
   for (size_t k = 0; k < T.size(); k++) {
     auto it = siteAcc.find(T.codeptr[k]);
@@ -336,8 +347,8 @@ std::vector<Problem> rankProblems(Analysis &an, int process,
     a.tasks++;
     if (!std::isnan(T.creation[k]))
       a.creation += T.creation[k];
-    if (!std::isnan(T.sync[k]))
-      a.sync += T.sync[k];
+    if (!std::isnan(waitShare[k]))
+      a.sync += waitShare[k];
     a.work += an.taskOwnWork(k);
     GrainMetrics m = an.taskMetrics(k);
     a.pbBelow += (m.problems >> P_PARALLEL_BENEFIT) & 1;

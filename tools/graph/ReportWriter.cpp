@@ -430,20 +430,18 @@ void graphOf(Run &run, size_t p, const Analysis &an, bool every, Names &loops,
     if (x.first != UINT32_MAX && x.second != UINT32_MAX && gid[x.first] >= 0 &&
         gid[x.second] >= 0)
       gseen.emplace(std::make_pair(gid[x.first], gid[x.second]), 0);
-  for (auto &kv : gseen) {
-    G.gedges += gfirst ? "" : ",";
-    gfirst = false;
-    G.gedges += "[" + std::to_string(kv.first.first) + "," +
-                std::to_string(kv.first.second) + "," +
-                std::to_string(kv.second) + "]";
-  }
-  for (auto &kv : mseen) {
-    G.medges += mfirst ? "" : ",";
-    mfirst = false;
-    G.medges += "[" + std::to_string(kv.first.first) + "," +
-                std::to_string(kv.first.second) + "," +
-                std::to_string(kv.second) + "]";
-  }
+  // Each edge as [from, to, on the critical path].
+  auto edges = [](const auto &seen, std::string &out, bool &first) {
+    for (auto &kv : seen) {
+      out += first ? "" : ",";
+      first = false;
+      out += "[" + std::to_string(kv.first.first) + "," +
+             std::to_string(kv.first.second) + "," + std::to_string(kv.second) +
+             "]";
+    }
+  };
+  edges(gseen, G.gedges, gfirst);
+  edges(mseen, G.medges, mfirst);
 }
 
 /// Every '<', '>' and '&' as a JSON escape (they occur only in strings),

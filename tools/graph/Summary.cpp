@@ -20,15 +20,22 @@
 
 namespace gcg {
 
-static std::string fmt(const char *f, ...)
-    __attribute__((format(printf, 1, 2)));
-static std::string fmt(const char *f, ...) {
-  char b[512];
+std::string fmt(const char *f, ...) {
   va_list ap;
   va_start(ap, f);
-  std::vsnprintf(b, sizeof b, f, ap);
+  char b[512];
+  int n = std::vsnprintf(b, sizeof b, f, ap);
   va_end(ap);
-  return b;
+  if (n < 0)
+    return std::string();
+  if (size_t(n) < sizeof b)
+    return std::string(b, size_t(n));
+  // Longer (a long loop or file name): format again into a string that fits.
+  std::string s(size_t(n), '\0');
+  va_start(ap, f);
+  std::vsnprintf(&s[0], s.size() + 1, f, ap);
+  va_end(ap);
+  return s;
 }
 
 static std::string flaggedText(const Counter &c, bool skipZero) {
