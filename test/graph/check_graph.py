@@ -42,6 +42,7 @@ import collections
 import csv
 import json
 import os
+import re
 import sys
 
 
@@ -674,6 +675,24 @@ def problems(out):
     print(f"check_graph: OK colours: one per loop, {len(colours)} loops")
 
 
+def estimate(summary, where):
+    """The schedule estimate of the first problem at `where` loses less
+    than half of what the loop loses now, under both schedules."""
+    text = open(summary).read()
+    m = re.search(re.escape(where) + r":\d+ .*?try: .*?the (\d+) instance\(s\) "
+                  r"that lose ([0-9.]+) ms now would lose ([0-9.]+) ms with "
+                  r"schedule\(dynamic,(\d+)\) and ([0-9.]+) ms with "
+                  r"schedule\(guided\)", text, re.S)
+    if not m:
+        fail("estimate: no estimate for " + where)
+    now, dyn, guided = float(m.group(2)), float(m.group(3)), float(m.group(5))
+    if not (now > 0 and dyn < now / 2 and guided < now / 2):
+        fail("estimate: %s: now %.3f ms, dynamic,%s %.3f ms, guided %.3f ms"
+             % (where, now, m.group(4), dyn, guided))
+    print("check_graph: OK estimate: %s: dynamic and guided lose less than "
+          "half of %.3f ms" % (where, now))
+
+
 def styles(out, styledir):
     import xml.etree.ElementTree as ET
     keys = {"node": set(), "edge": set()}
@@ -704,4 +723,4 @@ if __name__ == "__main__":
      "png": lambda p, n: png(p, int(n)), "unknown": unknown,
      "peak": peak, "deviation": deviation, "tasks": tasks, "names": names,
      "functions": functions, "otf2": otf2, "aggregated": aggregated,
-     "problems": problems, "styles": styles}[cmd](*args)
+     "problems": problems, "styles": styles, "estimate": estimate}[cmd](*args)

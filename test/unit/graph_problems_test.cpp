@@ -26,14 +26,16 @@ namespace {
 
 const uint64_t Par = 100, Par2 = 101, I0 = 200, I1 = 201, I2 = 202;
 
-/// One loop instance on a thread: chunk k (iteration lo + k) does works[k]
-/// ticks; each chunk's making takes 1 tick, before it. Returns the end.
+/// One loop instance on a thread: chunk k (iterations lo + k x iters to
+/// lo + (k + 1) x iters - 1) does works[k] ticks; each chunk's making
+/// takes 1 tick, before it. Returns the end.
 uint64_t loopOn(Thread &t, uint64_t task, uint64_t par, uint64_t start,
-                const std::vector<uint64_t> &works, uint64_t lo) {
+                const std::vector<uint64_t> &works, uint64_t lo,
+                uint64_t iters = 1) {
   t.rec(R_LOOP_BEGIN, start, task, par, 0, 0).rec(R_SOURCE, 0, 0x77, 0);
   uint64_t at = start + 1;
   for (size_t k = 0; k < works.size(); k++) {
-    t.chunk(at, lo + k, lo + k, 1);
+    t.chunk(at, lo + k * iters, lo + (k + 1) * iters - 1, 1);
     at += works[k] + (k + 1 < works.size() ? 1 : 0);
   }
   t.rec(R_LOOP_END, at, task, par);
@@ -45,15 +47,16 @@ uint64_t loopOn(Thread &t, uint64_t task, uint64_t par, uint64_t start,
 /// loop again in a nested one-thread team, its chunks doing `nested`).
 void teamRecording(const std::string &dir, const std::vector<uint64_t> &w0,
                    const std::vector<uint64_t> &w1,
-                   const std::vector<uint64_t> &nested = {}) {
+                   const std::vector<uint64_t> &nested = {},
+                   uint64_t iters = 1) {
   writeFile(dir + "/meta.txt", meta3());
   Thread t0, t1;
   t0.str(0x77, ";loops.c;work;12;3;;")
       .rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 2)
       .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 2);
   t1.rec(R_IMPLICIT_BEGIN, 0, I1, Par, 1, 2);
-  uint64_t e0 = loopOn(t0, I0, Par, 10, w0, 0);
-  uint64_t e1 = loopOn(t1, I1, Par, 10, w1, w0.size());
+  uint64_t e0 = loopOn(t0, I0, Par, 10, w0, 0, iters);
+  uint64_t e1 = loopOn(t1, I1, Par, 10, w1, w0.size() * iters, iters);
   uint64_t end = std::max(e0, e1);
   t0.rec(R_SYNC_BEGIN, e0, I0, Par, 0, 2).rec(R_SYNC_END, end, I0, Par, 0, 2);
   t1.rec(R_SYNC_BEGIN, e1, I1, Par, 0, 2).rec(R_SYNC_END, end, I1, Par, 0, 2);
@@ -449,4 +452,62 @@ TEST(GraphAttrs, PrototypeTestData) {
             << prog << " row " << i;
     }
   }
+}
+
+// The work of iterations as a function of the recorded chunks: each
+// chunk's work spread evenly over its iterations; gaps and overlaps are
+// refused.
+TEST(GraphProblems, WorkCurveFromChunks) {
+  WorkCurve w;
+  ASSERT_TRUE(w.build({{150, 199, 300}, {100, 149, 100}}));
+  EXPECT_EQ(w.iterations(), 100);
+  EXPECT_EQ(w.total(), 400);
+  EXPECT_DOUBLE_EQ(w.before(50), 100);
+  EXPECT_DOUBLE_EQ(w.before(75), 250);
+  EXPECT_DOUBLE_EQ(w.before(100), 400);
+  EXPECT_FALSE(w.build({{0, 9, 1}, {11, 20, 1}}));
+  EXPECT_FALSE(w.build({{0, 9, 1}, {5, 20, 1}}));
+  EXPECT_FALSE(w.build({}));
+}
+
+// Iterations 0-49 do 2 ticks each, 50-99 do 6 (static on 2 threads: 100
+// against 300, 200 ticks lost). Worked by hand, chunks to the thread free
+// first: dynamic,10 ends at 220 (40 lost), 225 when each chunk costs 1
+// (50 lost); guided (chunks of 25, 18, 14, 10, 8, 6, 4, 3, 3, 2, then
+// seven of 1) ends with both threads at 200: nothing lost.
+TEST(GraphProblems, SimulatedSchedules) {
+  WorkCurve w;
+  ASSERT_TRUE(w.build({{0, 49, 100}, {50, 99, 300}}));
+  EXPECT_DOUBLE_EQ(simulateSchedule(w, 2, 10, 0), 40);
+  EXPECT_DOUBLE_EQ(simulateSchedule(w, 2, 10, 1), 50);
+  EXPECT_DOUBLE_EQ(simulateSchedule(w, 2, 0, 0), 0);
+  // One chunk of everything: one thread works, the other waits.
+  EXPECT_DOUBLE_EQ(simulateSchedule(w, 2, 1000, 0), 400);
+  // More chunks than allowed: no answer.
+  EXPECT_TRUE(std::isnan(simulateSchedule(w, 2, 1, 0, 50)));
+  // guided with at most 3 x team iterations: chunks of one.
+  WorkCurve s;
+  ASSERT_TRUE(s.build({{0, 5, 60}}));
+  EXPECT_DOUBLE_EQ(simulateSchedule(s, 2, 0, 0), 0);
+  EXPECT_DOUBLE_EQ(simulateSchedule(s, 4, 0, 0), 4 * 20 - 60);
+}
+
+// A loop of 100 iterations whose thread 1 does three times thread 0's
+// work (one chunk of 50 iterations each, schedule(static)): the
+// suggestion carries the estimate, and a dynamic schedule by it loses
+// much less than the 200 ticks lost now.
+TEST(GraphProblems, ScheduleEstimateInTheSuggestion) {
+  TempDir d;
+  teamRecording(d.path, {100}, {300}, {}, 50);
+  auto run = analyseRun({d.path}, {});
+  std::vector<Problem> ps = rankProblems(*run->procs[0], 0);
+  ASSERT_EQ(ps.size(), 1u);
+  const Problem &p = ps[0];
+  EXPECT_EQ(p.estInstances, 1u);
+  EXPECT_NEAR(p.nowLostMs, 202.0 / 2 / 1e6, 1e-15); // + 2 chunks made
+  EXPECT_LT(p.dynLostMs, p.nowLostMs / 4);
+  EXPECT_LT(p.guidedLostMs, p.nowLostMs / 4);
+  EXPECT_NE(p.suggestion.find("would lose"), std::string::npos) << p.suggestion;
+  EXPECT_NE(p.suggestion.find("with schedule(guided)"), std::string::npos)
+      << p.suggestion;
 }

@@ -14,6 +14,8 @@
 #include <cstdarg>
 #include <cstdio>
 #include <map>
+#include <numeric>
+#include <queue>
 
 namespace gcg {
 
@@ -86,6 +88,76 @@ std::vector<uint8_t> outlierChunks(const Analysis &an) {
   return out;
 }
 
+bool WorkCurve::build(std::vector<std::array<uint64_t, 3>> chunks) {
+  off.clear();
+  cum.clear();
+  if (chunks.empty())
+    return false;
+  std::sort(chunks.begin(), chunks.end());
+  uint64_t first = chunks[0][0];
+  double c = 0;
+  for (size_t i = 0; i < chunks.size(); i++) {
+    const auto &k = chunks[i];
+    // Contiguous: each chunk starts where the one before ended.
+    if (k[1] < k[0] || (i && k[0] != chunks[i - 1][1] + 1)) {
+      off.clear();
+      cum.clear();
+      return false;
+    }
+    off.push_back(double(k[0] - first));
+    cum.push_back(c);
+    c += double(k[2]);
+  }
+  off.push_back(double(chunks.back()[1] - first) + 1);
+  cum.push_back(c);
+  return true;
+}
+
+double WorkCurve::before(double x) const {
+  if (off.empty() || x <= 0)
+    return 0;
+  if (x >= off.back())
+    return cum.back();
+  size_t k = size_t(std::upper_bound(off.begin(), off.end(), x) - off.begin());
+  // off[k-1] <= x < off[k]: a part of chunk k-1, evenly.
+  double f = (x - off[k - 1]) / (off[k] - off[k - 1]);
+  return cum[k - 1] + f * (cum[k] - cum[k - 1]);
+}
+
+double simulateSchedule(const WorkCurve &w, size_t team, uint64_t chunk,
+                        double perChunk, size_t maxChunks) {
+  double n = w.iterations();
+  if (!(n > 0) || team == 0)
+    return NAN;
+  // The threads' finish times, earliest first.
+  std::priority_queue<double, std::vector<double>, std::greater<double>> free;
+  for (size_t t = 0; t < team; t++)
+    free.push(0);
+  double T = double(team), at = 0, last = 0;
+  // libomp's guided: chunks of one iteration when there are at most
+  // 3 x team iterations, or once fewer than 4 x team remain.
+  bool allOnes = chunk == 0 && n <= 3 * T;
+  size_t count = 0;
+  while (at < n) {
+    if (++count > maxChunks)
+      return NAN;
+    double size;
+    if (chunk)
+      size = double(chunk);
+    else if (allOnes || n - at < 4 * T)
+      size = 1;
+    else
+      size = std::floor((n - at) / (2 * T));
+    double end = std::min(n, at + size);
+    double t = free.top() + (w.before(end) - w.before(at)) + perChunk;
+    free.pop();
+    free.push(t);
+    last = std::max(last, t);
+    at = end;
+  }
+  return T * last - w.total();
+}
+
 namespace {
 /// What one loop (all instances of one source loop) or task site adds up.
 struct Acc {
@@ -101,6 +173,11 @@ struct Acc {
   size_t team = 0;                 // their largest team
   int64_t minCount = INT64_MAX, maxCount = 0;
   std::vector<std::pair<double, uint64_t>> outliers; // (excess ratio, chunk)
+  // The schedule estimate (estimateSchedules): over estInstances
+  // instances, the time lost now, under dynamic(estChunk), under guided.
+  unsigned estInstances = 0;
+  double estNow = 0, estDyn = NAN, estGuided = NAN;
+  uint64_t estChunk = 0;
   // Task sites.
   int64_t tasks = 0, pbBelow = 0;
   double sync = 0;
@@ -113,6 +190,33 @@ static std::string ms(double ticks, double tpn) {
 static std::string us(double ticks, double tpn) {
   double v = ticks / tpn / 1e3;
   return v < 1000 ? fmt("%.3g us", v) : fmt("%.4g ms", v / 1e3);
+}
+
+/// What a dynamic or guided schedule would have lost, as a clause for the
+/// suggestions about imbalance ("" when not estimated).
+static std::string estimateText(const Acc &a, double tpn) {
+  if (!a.estInstances || std::isnan(a.estDyn))
+    return "";
+  double perChunk =
+      a.creationMeasured ? a.creation / double(a.creationMeasured) : 0;
+  std::string s =
+      fmt("; estimated from the measured work of each chunk (spread evenly "
+          "over its iterations, each chunk costing %s as in this run; a "
+          "dynamic dispatch costs more): the %u instance(s) that lose %s now "
+          "would lose %s with schedule(dynamic,%llu)",
+          us(perChunk, tpn).c_str(), a.estInstances, ms(a.estNow, tpn).c_str(),
+          ms(a.estDyn, tpn).c_str(), (unsigned long long)a.estChunk);
+  if (!std::isnan(a.estGuided))
+    s += fmt(" and %s with schedule(guided)", ms(a.estGuided, tpn).c_str());
+  // The estimate is optimistic (work spread evenly within chunks): when
+  // even it keeps most of the loss, no schedule will do much better.
+  double best =
+      std::isnan(a.estGuided) ? a.estDyn : std::min(a.estDyn, a.estGuided);
+  if (best > 0.5 * a.estNow)
+    s += ": no schedule of these iterations avoids most of it, the time "
+         "is in iterations too long to share; split their work (tasks or "
+         "a nested loop inside them)";
+  return s;
 }
 
 static void explainLoop(const Acc &a, double tpn, Problem &p) {
@@ -179,7 +283,8 @@ static void explainLoop(const Acc &a, double tpn, Problem &p) {
   } else if (a.multi && !a.outliers.empty()) {
     p.suggestion = "a few chunks take much longer than the others (the "
                    "outlier chunks): smaller chunks or schedule(dynamic,N) "
-                   "let the other threads take over the rest of the work";
+                   "let the other threads take over the rest of the work" +
+                   estimateText(a, tpn);
   } else if (a.multi > 1 && p.imbalance < 1.05) {
     // Each instance has a slowest thread, but over the instances the
     // threads' work is even: not the split of the iterations.
@@ -190,7 +295,8 @@ static void explainLoop(const Acc &a, double tpn, Problem &p) {
             "processes, interrupts, memory) rather than to how its "
             "iterations are split; schedule(dynamic,N) absorbs it, and a "
             "run on an idle machine tells how much is the machine's",
-            a.multi, p.imbalance);
+            a.multi, p.imbalance) +
+        estimateText(a, tpn);
   } else if (a.multi) {
     std::string per =
         a.minCount == a.maxCount
@@ -202,7 +308,160 @@ static void explainLoop(const Acc &a, double tpn, Problem &p) {
             "stands out (%s; or work that grows with the iteration): "
             "schedule(dynamic,N) or schedule(guided) balances it, a smaller "
             "static chunk interleaves it",
-            per.c_str());
+            per.c_str()) +
+        estimateText(a, tpn);
+  }
+}
+
+/// Whether loop instance lp was run by a dynamic or guided schedule, as
+/// the loop-begin event said (grainchunk's extension event, or
+/// OpenMP 6's ompt_work_loop_dynamic/guided).
+static bool dispatchedLoop(const Loop &lp) {
+  uint32_t ext = lp.sched >> 8, ws = lp.sched & 0xff;
+  return ext == 2 || ext == 3 || ws == 11 || ws == 12;
+}
+
+/// For the loops that lose most to imbalance, what a dynamic and a guided
+/// schedule would lose on the same instances (simulateSchedule on each
+/// instance's measured chunk work), into their Acc's est* fields. The
+/// dynamic chunk size is the best of the instances' median iterations
+/// over 1, 2, 4, ..., 64 chunks per thread; simulation stops at a budget
+/// of chunks per loop and says over how many instances it ran.
+static void estimateSchedules(const Analysis &an, std::vector<Acc> &accs,
+                              const std::vector<size_t> &loopAcc) {
+  constexpr size_t MaxLoops = 32, MaxInstanceChunks = size_t(1) << 22;
+  constexpr double ChunkBudget = 2e7;
+  std::vector<size_t> cand;
+  for (size_t k = 0; k < accs.size(); k++) {
+    const Acc &a = accs[k];
+    if (a.isLoop && a.multi && a.single <= a.multi && a.imbLost > a.creation &&
+        a.imbLost > 0.05 * a.work)
+      cand.push_back(k);
+  }
+  std::stable_sort(cand.begin(), cand.end(), [&](size_t x, size_t y) {
+    return accs[x].imbLost > accs[y].imbLost;
+  });
+  if (cand.size() > MaxLoops)
+    cand.resize(MaxLoops);
+  if (cand.empty())
+    return;
+  std::vector<uint8_t> want(accs.size(), 0);
+  for (size_t k : cand)
+    want[k] = 1;
+  // The multi-thread instances of those loops with every chunk's time
+  // known, and their chunks, grouped by instance.
+  const Chunks &ch = an.chunks;
+  size_t nl = an.loops.size();
+  std::vector<uint8_t> inst(nl, 0);
+  for (const Loop &lp : an.loops) {
+    size_t k = loopAcc[lp.index];
+    if (k == SIZE_MAX || !want[k] || teamOf(an, lp.index) <= 1 ||
+        dispatchedLoop(lp))
+      continue;
+    bool known = true;
+    for (const Share &s : lp.shares)
+      known = known && !s.unknown;
+    inst[lp.index] = known;
+  }
+  std::vector<size_t> off(nl + 1, 0);
+  for (size_t i = 0; i < ch.size(); i++)
+    if (inst[ch.loop[i]])
+      off[ch.loop[i] + 1]++;
+  for (size_t l = 0; l < nl; l++)
+    off[l + 1] += off[l];
+  std::vector<uint64_t> idx(off[nl]);
+  {
+    std::vector<size_t> pos(off.begin(), off.end() - 1);
+    for (size_t i = 0; i < ch.size(); i++)
+      if (inst[ch.loop[i]])
+        idx[pos[ch.loop[i]]++] = i;
+  }
+  std::vector<std::vector<int>> byAcc(accs.size());
+  for (size_t l = 0; l < nl; l++)
+    if (inst[l] && off[l + 1] > off[l] &&
+        off[l + 1] - off[l] <= MaxInstanceChunks)
+      byAcc[loopAcc[l]].push_back(int(l));
+  std::vector<std::array<uint64_t, 3>> pieces;
+  WorkCurve w;
+  for (size_t k : cand) {
+    Acc &a = accs[k];
+    if (byAcc[k].empty())
+      continue;
+    double perChunk =
+        a.creationMeasured ? a.creation / double(a.creationMeasured) : 0;
+    // The candidate chunk sizes, from the median instance.
+    std::vector<double> iters;
+    size_t team = 0;
+    for (int l : byAcc[k]) {
+      double n = 0;
+      for (size_t j = off[l]; j < off[l + 1]; j++)
+        n += double(ch.upper[idx[j]] - ch.lower[idx[j]] + 1);
+      iters.push_back(n);
+      team = std::max(team, teamOf(an, l));
+    }
+    std::nth_element(iters.begin(), iters.begin() + iters.size() / 2,
+                     iters.end());
+    double med = iters[iters.size() / 2];
+    std::vector<uint64_t> sizes;
+    for (int m = 1; m <= 64; m *= 2) {
+      uint64_t c = uint64_t(std::max(1.0, std::floor(med / double(team * m))));
+      if (sizes.empty() || sizes.back() != c)
+        sizes.push_back(c);
+    }
+    std::vector<double> dyn(sizes.size(), 0);
+    std::vector<uint8_t> dynOk(sizes.size(), 1);
+    double now = 0, guided = 0, spent = 0;
+    bool guidedOk = true;
+    unsigned done = 0;
+    for (int l : byAcc[k]) {
+      if (spent > ChunkBudget)
+        break;
+      size_t t = teamOf(an, l);
+      pieces.clear();
+      std::map<int, double> perThread;
+      double created = 0;
+      for (size_t j = off[l]; j < off[l + 1]; j++) {
+        size_t i = idx[j];
+        uint64_t wk = ch.end[i] - ch.start[i];
+        pieces.push_back({ch.lower[i], ch.upper[i], wk});
+        perThread[ch.thread[i]] += double(wk);
+        if (!std::isnan(ch.creation[i]))
+          created += ch.creation[i];
+      }
+      if (!w.build(pieces))
+        continue;
+      double mx = 0;
+      for (auto &kv : perThread)
+        mx = std::max(mx, kv.second);
+      now += double(t) * mx - w.total() + created;
+      for (size_t c = 0; c < sizes.size(); c++) {
+        double v = simulateSchedule(w, t, sizes[c], perChunk);
+        if (std::isnan(v))
+          dynOk[c] = 0;
+        else
+          dyn[c] += v;
+        spent += std::min(w.iterations() / double(sizes[c]), 1e9);
+      }
+      double g = simulateSchedule(w, t, 0, perChunk);
+      guidedOk = guidedOk && !std::isnan(g);
+      guided += std::isnan(g) ? 0 : g;
+      spent += 2 * double(t) * std::log(std::max(2.0, w.iterations()));
+      done++;
+    }
+    if (!done)
+      continue;
+    // The best dynamic chunk size; ties to the larger (fewer dispatches).
+    int best = -1;
+    for (size_t c = 0; c < sizes.size(); c++)
+      if (dynOk[c] && (best < 0 || dyn[c] < dyn[size_t(best)]))
+        best = int(c);
+    if (best < 0)
+      continue;
+    a.estInstances = done;
+    a.estNow = now;
+    a.estDyn = dyn[size_t(best)];
+    a.estChunk = sizes[size_t(best)];
+    a.estGuided = guidedOk ? guided : NAN;
   }
 }
 
@@ -311,6 +570,7 @@ std::vector<Problem> rankProblems(Analysis &an, int process,
           {med > 0 ? double(ch.end[i] - ch.start[i]) / med : INFINITY,
            uint64_t(i)});
   }
+  estimateSchedules(an, accs, loopAcc);
   // Task sites.
   const Tasks &T = an.tasks;
   // A parent's waits at its joins are for the work its children still had
@@ -382,6 +642,13 @@ std::vector<Problem> rankProblems(Analysis &an, int process,
                        [](auto &x, auto &y) { return x.first > y.first; });
       for (size_t i = 0; i < a.outliers.size() && i < maxOutliers; i++)
         p.outlierGrains.push_back(a.outliers[i].second);
+      if (a.estInstances) {
+        p.estInstances = a.estInstances;
+        p.nowLostMs = a.estNow / tpn / 1e6;
+        p.dynLostMs = a.estDyn / tpn / 1e6;
+        p.dynChunk = a.estChunk;
+        p.guidedLostMs = a.estGuided / tpn / 1e6;
+      }
       explainLoop(a, tpn, p);
     } else {
       p.instancesMulti = unsigned(a.tasks);

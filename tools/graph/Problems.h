@@ -17,6 +17,7 @@
 
 #include "Analysis.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -56,11 +57,46 @@ struct Problem {
   // (NaN when there is none); task sites: NaN.
   double imbalance = 0;
   std::string why, suggestion;
+  // Loops whose time is lost to imbalance: the time the same instances
+  // would lose under schedule(dynamic, dynChunk) and schedule(guided), by
+  // simulateSchedule on their measured chunk work, against what they lose
+  // now (NaN: not estimated). estInstances of instancesMulti were
+  // estimated (those with every chunk's time known).
+  double nowLostMs = NAN, dynLostMs = NAN, guidedLostMs = NAN;
+  uint64_t dynChunk = 0;
+  unsigned estInstances = 0;
   // The loop's outlier chunks, largest excess over its instance's median
   // first, at most maxOutliers: indices into Analysis::chunks (chunkId()
   // names them as the outputs do).
   std::vector<uint64_t> outlierGrains;
 };
+
+/// A loop instance's measured work as a function of its iterations: the
+/// recorded chunks, sorted by first iteration and contiguous, each chunk's
+/// work spread evenly over its iterations.
+struct WorkCurve {
+  std::vector<double> off, cum; // per chunk: first iteration (from 0) and
+                                // the work before it; one more at the end
+  /// From (lower, upper, work) per chunk; false (and empty) when the
+  /// chunks overlap or leave a gap.
+  bool build(std::vector<std::array<uint64_t, 3>> chunks);
+  double iterations() const { return off.empty() ? 0 : off.back(); }
+  double total() const { return cum.empty() ? 0 : cum.back(); }
+  /// The work of iterations [0, x).
+  double before(double x) const;
+};
+
+/// Simulates a team of `team` threads taking the iterations of `w` in
+/// order, each next chunk going to the thread that is free first (as a
+/// dynamic or guided schedule hands them out), every chunk costing
+/// `perChunk` besides its work. chunk > 0: schedule(dynamic, chunk);
+/// chunk == 0: schedule(guided) as libomp hands it out (a chunk is the
+/// remaining iterations over twice the team, down to one iteration once
+/// fewer than 4 x team remain). Returns the time the team loses, team x
+/// (the last thread's finish) - the work, or NaN when more than maxChunks
+/// chunks would be needed.
+double simulateSchedule(const WorkCurve &w, size_t team, uint64_t chunk,
+                        double perChunk, size_t maxChunks = 1 << 20);
 
 /// The problems of process `process` of a run, largest time lost first
 /// (only those that lose time).
