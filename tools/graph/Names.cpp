@@ -262,6 +262,21 @@ static bool isDigits(const std::string &s) {
                                    [](char c) { return c >= '0' && c <= '9'; });
 }
 
+/// A Fortran external procedure's name as its source spells it: flang
+/// (like gfortran) appends one underscore to it for the linker
+/// (initialize_ for `subroutine initialize`); module procedures and the
+/// main program have _Q names (fortranName). Only for a Fortran file.
+static std::string fortranExternal(const std::string &fn,
+                                   const std::string &file) {
+  static const std::regex fortranFile(
+      R"(.*\.(f|for|ftn|fpp|f77|f90|f95|f03|f08|F|FOR|FTN|FPP|F77|F90|F95|F03|F08)$)");
+  static const std::regex linkName(R"([A-Za-z][A-Za-z0-9_]*_)");
+  if (fn.size() > 1 && fn.back() == '_' && std::regex_match(fn, linkName) &&
+      std::regex_match(file, fortranFile))
+    return fn.substr(0, fn.size() - 1);
+  return fn;
+}
+
 std::pair<std::string, std::string> psourceLocation(const std::string &s) {
   std::vector<std::string> parts;
   size_t b = 0;
@@ -274,7 +289,7 @@ std::pair<std::string, std::string> psourceLocation(const std::string &s) {
     b = e + 1;
   }
   if (parts.size() >= 5 && isDigits(parts[3]))
-    return {demangle({userFunction(parts[2])})[0],
+    return {fortranExternal(demangle({userFunction(parts[2])})[0], parts[1]),
             baseName(parts[1]) + ":" + parts[3]};
   return {"?", s};
 }
@@ -362,6 +377,7 @@ void Maps::resolve(const std::vector<uint64_t> &ptrs) {
         std::string f = c == std::string::npos ? "" : loc.substr(0, c);
         std::string line = c == std::string::npos ? loc : loc.substr(c + 1);
         loc = baseName(f) + ":" + line;
+        fns[k] = fortranExternal(fns[k], f);
       }
       cache[items[k].first] = {fns[k], loc};
     }

@@ -1,5 +1,6 @@
-! fortran.test: schedule(static,N) loops in two internal procedures and
-! the main program, each in its own outlined function.
+! fortran.test: schedule(static,N) loops in two internal procedures, the
+! main program and an external procedure (linker name scale_all_), each in
+! its own outlined function.
 program twoloops
   implicit none
   integer, parameter :: n = 40
@@ -9,6 +10,7 @@ program twoloops
   b = 0
   call first()
   call second()
+  call scale_all(b, n)
   !$omp parallel do schedule(static, 5) num_threads(2)
   do i = 1, n
     b(i) = b(i) + 1
@@ -39,3 +41,14 @@ contains
     !$omp end parallel
   end subroutine second
 end program twoloops
+
+subroutine scale_all(x, m)
+  implicit none
+  integer :: m, l
+  real(8) :: x(m)
+  !$omp parallel do schedule(static, 6) num_threads(2)
+  do l = 1, m
+    x(l) = x(l) * 3
+  end do
+  !$omp end parallel do
+end subroutine scale_all
