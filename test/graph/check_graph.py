@@ -675,6 +675,24 @@ def problems(out):
     print(f"check_graph: OK colours: one per loop, {len(colours)} loops")
 
 
+def task_outliers(out):
+    """task-outlier.c: exactly one task is an outlier, the longest, in
+    grains.csv and grains.graphml."""
+    import networkx as nx
+    rows, _ = grains(out)
+    tasks = [r for r in rows if r["grain_type"] == "task"]
+    flagged = [r for r in tasks if "outlier" in r["problems"].split("|")]
+    longest = max(tasks, key=lambda r: float(r["work_cycles"]))
+    if len(tasks) != 32 or len(flagged) != 1 or flagged[0] is not longest:
+        fail(f"task_outliers: {len(tasks)} tasks, flagged {flagged}")
+    g = nx.read_graphml(os.path.join(out, "grains.graphml"))
+    marked = [n for n, d in g.nodes(data=True) if d.get("outlier") is True]
+    if marked != [longest["task"]]:
+        fail(f"task_outliers: graphml marks {marked}")
+    print("check_graph: OK task_outliers: the 40 ms task is the one outlier, "
+          "in grains.csv and grains.graphml")
+
+
 def estimate(summary, where):
     """The schedule estimate of the first problem at `where` loses less
     than half of what the loop loses now, under both schedules."""
@@ -723,4 +741,5 @@ if __name__ == "__main__":
      "png": lambda p, n: png(p, int(n)), "unknown": unknown,
      "peak": peak, "deviation": deviation, "tasks": tasks, "names": names,
      "functions": functions, "otf2": otf2, "aggregated": aggregated,
-     "problems": problems, "styles": styles, "estimate": estimate}[cmd](*args)
+     "problems": problems, "styles": styles, "estimate": estimate,
+     "task_outliers": task_outliers}[cmd](*args)

@@ -923,6 +923,7 @@ void Analysis::metrics() {
         T.deviation[k] = w / it->second;
     }
   }
+  taskOutliers = outlierTasks(*this);
   for (size_t k = 0; k < n; k++) {
     GrainMetrics m = taskMetrics(k);
     for (int p = 0; p < P_COUNT; p++)
@@ -952,6 +953,7 @@ GrainMetrics Analysis::taskMetrics(size_t k) const {
   m.pb = cost > 0 ? m.work / cost : NAN; // NaN in, NaN out
   m.swb = T.swb[k];
   m.dev = T.deviation.empty() ? NAN : T.deviation[k];
+  m.outlier = k < taskOutliers.size() && taskOutliers[k];
   m.problems = problems(m);
   return m;
 }

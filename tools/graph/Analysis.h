@@ -153,7 +153,7 @@ struct GrainMetrics {
   bool hasWork = false;
   double work = NAN; // chunks: an integer
   double sync = NAN, pb = NAN, swb = NAN, cwb = NAN, cpu = NAN, dev = NAN;
-  bool outlier = false; // chunks: an outlier of its loop instance
+  bool outlier = false; // an outlier of its loop instance or siblings
   unsigned problems = 0;
 };
 
@@ -193,6 +193,9 @@ public:
   /// Per chunk: 1 if it is an outlier of its loop instance
   /// (outlierChunks(), Problems.h).
   std::vector<uint8_t> outliers;
+  /// Per task: 1 if it is an outlier among its siblings (outlierTasks(),
+  /// Problems.h).
+  std::vector<uint8_t> taskOutliers;
   /// Per loop instance: the size of the team that ran it (0: unknown).
   std::vector<uint32_t> teamSize;
 

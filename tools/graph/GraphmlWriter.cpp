@@ -321,6 +321,8 @@ void writeGraphml(Run &run, const std::string &path) {
                     T.creation[r], m);
         o << "<data key=\"source_location\">"
           << htmlEscape(an.maps.get(T.codeptr[r]).second) << "</data>";
+        o << "<data key=\"outlier\">" << (m.outlier ? "true" : "false")
+          << "</data>";
         grainAttrs(v, nc + r, name, "roundrectangle");
       } else {
         const char *type =

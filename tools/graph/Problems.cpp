@@ -37,6 +37,24 @@ static size_t teamOf(const Analysis &an, int li) {
   return t;
 }
 
+/// The members of values (work in ticks) that exceed its median by more
+/// than OutlierMads scaled MADs, `material` and the OutlierMinNs floor.
+static void markOutliers(const std::vector<int64_t> &w, double material,
+                         double floorTicks, std::vector<uint8_t> &isOut) {
+  std::vector<int64_t> sorted(w);
+  double med = medianOf(sorted);
+  std::vector<int64_t> dev;
+  for (int64_t x : w)
+    dev.push_back(int64_t(std::llround(std::fabs(double(x) - med))));
+  double sigma = 1.4826 * medianOf(dev);
+  isOut.assign(w.size(), 0);
+  for (size_t j = 0; j < w.size(); j++) {
+    double excess = double(w[j]) - med;
+    isOut[j] = excess > OutlierMads * sigma && excess >= material &&
+               excess >= floorTicks && excess > 0;
+  }
+}
+
 std::vector<uint8_t> outlierChunks(const Analysis &an) {
   const Chunks &ch = an.chunks;
   size_t n = ch.size(), nl = an.loops.size();
@@ -57,7 +75,8 @@ std::vector<uint8_t> outlierChunks(const Analysis &an) {
         idx[pos[ch.loop[i]]++] = i;
   }
   std::vector<uint8_t>().swap(known);
-  std::vector<int64_t> w, dev;
+  std::vector<int64_t> w;
+  std::vector<uint8_t> isOut;
   const double floorTicks = OutlierMinNs * an.clockNs();
   for (size_t l = 0; l < nl; l++) {
     size_t b = off[l], e = off[l + 1];
@@ -70,20 +89,12 @@ std::vector<uint8_t> outlierChunks(const Analysis &an) {
       w.push_back(x);
       total += x;
     }
-    std::vector<int64_t> sorted(w);
-    double med = medianOf(sorted);
-    dev.clear();
-    for (int64_t x : w)
-      dev.push_back(int64_t(std::llround(std::fabs(double(x) - med))));
-    double sigma = 1.4826 * medianOf(dev);
     double material = OutlierShare * double(total) /
                       double(std::max<size_t>(1, teamOf(an, int(l))));
-    for (size_t j = b; j < e; j++) {
-      double excess = double(w[j - b]) - med;
-      if (excess > OutlierMads * sigma && excess >= material &&
-          excess >= floorTicks && excess > 0)
+    markOutliers(w, material, floorTicks, isOut);
+    for (size_t j = b; j < e; j++)
+      if (isOut[j - b])
         out[idx[j]] = 1;
-    }
   }
   return out;
 }
@@ -158,6 +169,42 @@ double simulateSchedule(const WorkCurve &w, size_t team, uint64_t chunk,
   return T * last - w.total();
 }
 
+std::vector<uint8_t> outlierTasks(const Analysis &an) {
+  const Tasks &T = an.tasks;
+  std::vector<uint8_t> out(T.size(), 0);
+  const double floorTicks = OutlierMinNs * an.clockNs();
+  double threads = double(std::max<size_t>(1, an.threads.size()));
+  std::map<std::pair<uint32_t, uint64_t>, std::vector<uint32_t>> groups;
+  std::vector<int64_t> w;
+  std::vector<uint8_t> isOut;
+  for (size_t p = 0; p + 1 < T.kidOff.size(); p++) {
+    int64_t lo = T.kidOff[p], hi = T.kidOff[p + 1];
+    if (hi - lo < 3)
+      continue;
+    groups.clear();
+    for (int64_t j = lo; j < hi; j++) {
+      uint32_t k = T.kids[j];
+      if (!std::isnan(T.work[k]))
+        groups[{T.joinsAt[k], T.codeptr[k]}].push_back(k);
+    }
+    for (auto &kv : groups) {
+      if (kv.second.size() < 3)
+        continue;
+      w.clear();
+      double total = 0;
+      for (uint32_t k : kv.second) {
+        w.push_back(int64_t(std::llround(std::max(0.0, T.work[k]))));
+        total += double(w.back());
+      }
+      markOutliers(w, OutlierShare * total / threads, floorTicks, isOut);
+      for (size_t j = 0; j < w.size(); j++)
+        if (isOut[j])
+          out[kv.second[j]] = 1;
+    }
+  }
+  return out;
+}
+
 namespace {
 /// What one loop (all instances of one source loop) or task site adds up.
 struct Acc {
@@ -179,7 +226,7 @@ struct Acc {
   double estNow = 0, estDyn = NAN, estGuided = NAN;
   uint64_t estChunk = 0;
   // Task sites.
-  int64_t tasks = 0, pbBelow = 0;
+  int64_t tasks = 0, pbBelow = 0, taskOutliers = 0;
   double sync = 0;
 };
 } // namespace
@@ -473,6 +520,21 @@ static void explainSite(const Acc &a, double tpn, Problem &p) {
               us(a.work / double(a.tasks), tpn).c_str());
   if (a.pbBelow)
     p.why += fmt("; parallel_benefit < 1 for %lld", (long long)a.pbBelow);
+  if (a.taskOutliers)
+    p.why += fmt("; %lld outlier task(s), far above their siblings' median "
+                 "(grains.csv: problems has outlier)",
+                 (long long)a.taskOutliers);
+  // The parents wait at the joins mostly for a few outlier tasks: their
+  // waits make every sibling's parallel_benefit (the prototype's, with an
+  // equal share of the waits) look small; the outliers are the problem.
+  if (a.taskOutliers && a.sync > a.creation && a.sync > 0.1 * a.work) {
+    p.suggestion =
+        "the parents wait at the joins for a few tasks that take much "
+        "longer than their siblings (the outlier tasks): split those tasks' "
+        "work into more tasks, or give the parents other work before the "
+        "taskwait";
+    return;
+  }
   // Most tasks bring less work than they cost: they are too small,
   // whatever dominates the cost.
   bool small = 2 * a.pbBelow > a.tasks;
@@ -612,6 +674,7 @@ std::vector<Problem> rankProblems(Analysis &an, int process,
     a.work += an.taskOwnWork(k);
     GrainMetrics m = an.taskMetrics(k);
     a.pbBelow += (m.problems >> P_PARALLEL_BENEFIT) & 1;
+    a.taskOutliers += m.outlier;
   }
   double wall = double(an.lastInstant() - an.firstInstant());
   double threadTime = wall * double(std::max<size_t>(1, an.threads.size()));

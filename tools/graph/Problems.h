@@ -43,6 +43,13 @@ constexpr double OutlierMinNs = 5000;
 /// instance. Uses an.teamSize; 8 bytes per chunk while it runs.
 std::vector<uint8_t> outlierChunks(const Analysis &an);
 
+/// Per task of an (after its work is known): 1 if it is an outlier among
+/// its siblings, the tasks made at the same site by the same parent and
+/// joined at the same point, by the same rule, the share being of the
+/// siblings' work per thread of the process. Groups of fewer than 3 tasks
+/// with known work have none.
+std::vector<uint8_t> outlierTasks(const Analysis &an);
+
 struct Problem {
   std::string kind;  // "loop" or "task-site"
   std::string where; // file:line (function), as the summary names it

@@ -46,7 +46,8 @@ static std::string flaggedText(const Counter &c, bool skipZero) {
     if (!s.empty())
       s += ", ";
     if (p == P_OUTLIER)
-      s += fmt("%lld outlier grains (work above its instance's median by "
+      s += fmt("%lld outlier grains (work above its loop instance's or "
+               "sibling tasks' median by "
                "more than %g MADs, %g%% of a thread's share and %g us)",
                (long long)n, OutlierMads, OutlierShare * 100,
                OutlierMinNs / 1000);
