@@ -91,8 +91,9 @@ void runs(Thread &th, uint64_t it, std::vector<uint64_t> ids, uint64_t t) {
 }
 
 void chunkTaskRecording(const std::string &dir, bool oneThread,
-                        uint64_t lo1 = 2, uint32_t f1 = CH_EXT) {
-  writeFile(dir + "/meta.txt", meta3());
+                        uint64_t lo1 = 2, uint32_t f1 = CH_EXT,
+                        const std::string &meta = meta3()) {
+  writeFile(dir + "/meta.txt", meta);
   Thread t0, t1;
   t0.rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, oneThread ? 1 : 2)
       .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, oneThread ? 1 : 2)
@@ -298,6 +299,31 @@ TEST(GraphAnalysis, TasksInChunksWithoutIterationOrder) {
   Analysis &a = *ra->procs[0];
   for (uint64_t id : {tid(0, 1), tid(0, 7), tid(1, 2), tid(1, 3)})
     EXPECT_EQ(lin(a, id), "NA");
+  // A stock runtime (a thread's later static chunks unreported), a thread
+  // lost or records dropped: the chunk a task was made in is not known.
+  std::string m = meta3();
+  auto set = [&](const std::string &key, const std::string &v) {
+    std::string t = m;
+    size_t at = t.find(key + " ");
+    t.replace(at, t.find('\n', at) - at, key + " " + v);
+    return t;
+  };
+  std::string stock = meta3(false);
+  stock.replace(stock.find("grainchunk_runtime 1"), 20, "grainchunk_runtime 0");
+  for (const std::string &mt :
+       {stock, set("lost_threads", "1"), set("dropped", "5")}) {
+    TempDir d;
+    chunkTaskRecording(d.path, false, 2, CH_EXT, mt);
+    auto r = analyseRun({d.path}, {});
+    Analysis &an = *r->procs[0];
+    for (uint64_t id : {tid(0, 1), tid(0, 7), tid(1, 2), tid(1, 3)})
+      EXPECT_EQ(lin(an, id), "NA") << mt;
+  }
+  // The same with the grainchunk runtime: named.
+  TempDir ok;
+  chunkTaskRecording(ok.path, false, 2, CH_EXT, meta3(false));
+  auto rk = analyseRun({ok.path}, {});
+  EXPECT_EQ(lin(*rk->procs[0], tid(1, 2)), "/p?#0/L0>t4");
 }
 
 TEST(GraphAnalysis, CsvQuotingAndRunJson) {

@@ -1223,10 +1223,11 @@ void Analysis::iterationOrder(std::unordered_map<int64_t, int32_t> &perChunk,
   // iterations, each run in order, so as long as every iteration makes the
   // same grains the ranks are the same in every team. They hold up to the
   // first gap in the recorded iterations (a chunk not recorded: a run cut
-  // short, records dropped); not at all where a task's chunk is not known:
-  // chunks reported ahead of running (a loop compiled without the plugin),
-  // a thread that left the loop early, a stock runtime (it reports a
-  // thread's first static chunk only). In: perChunk, per chunk the root
+  // short); not at all where a task's chunk is not known: chunks reported
+  // ahead of running (a loop compiled without the plugin), a thread that
+  // left the loop early, a stock runtime (it reports a thread's first
+  // static chunk only), records dropped or threads lost (a chunk before
+  // the task's may be missing). In: perChunk, per chunk the root
   // tasks made in it; out: per chunk their first rank (-1: unknown).
   // Only the instances with such grains are sorted.
   const Chunks &ch = chunks;
@@ -1248,7 +1249,8 @@ void Analysis::iterationOrder(std::unordered_map<int64_t, int32_t> &perChunk,
   });
   const Meta &m = proc.meta;
   bool known = (m.get("grainchunk_runtime") == "1" || extChunk) &&
-               m.get("dropped", "0") == "0";
+               m.get("dropped", "0") == "0" &&
+               m.get("lost_threads", "0") == "0";
   // Per chunk that started a region: 1 if in the known prefix.
   std::unordered_map<int64_t, uint8_t> regionChunk;
   for (const Region &r : regionList)
