@@ -34,6 +34,10 @@
   check_graph.py problems OUT  problems.c: the outlier chunk (iteration 5 of
                               the first loop) and the prototype's attributes
                               in grains.graphml (networkx) against grains.csv
+  check_graph.py chunk_tasks OUT PROGRAM_OUTPUT  chunk_tasks.c: every task
+                              (made inside loop chunks) has a lineage and a
+                              work_deviation, lineages are distinct; the
+                              chunks matched (all of the static,3 loop)
 
 Prints one line per check; exits 1 with "FAILED: ..." on a mismatch.
 Debian's python3 with python3-networkx and python3-pil (install-deps.sh).
@@ -735,6 +739,36 @@ def styles(out, styledir):
           "grains.graphml")
 
 
+def chunk_tasks(out, prog_out):
+    """chunk_tasks.c with a one-thread baseline: tasks made inside chunks
+    are matched whatever the team size; chunks only where the bounds are
+    the same in both runs (schedule(static, 3), the second loop of the
+    top region, and every chunk of a one-thread nested team)."""
+    import re
+    with open(prog_out) as f:
+        made = int(re.search(r"tasks (\d+)", f.read()).group(1))
+    rows, _ = grains(out)
+    tasks = [r for r in rows if r["grain_type"] == "task"]
+    chunks = [r for r in rows if r["grain_type"] == "chunk"]
+    if len(tasks) != made:
+        fail(f"{len(tasks)} tasks in grains.csv, the program made {made}")
+    lin = [r["lineage"] for r in rows if r["lineage"] != "NA"]
+    if len(lin) != len(rows) or len(set(lin)) != len(lin):
+        fail(f"{len(rows)} grains, {len(lin)} lineages, {len(set(lin))} distinct")
+    nodev = [r["lineage"] for r in tasks if r["work_deviation"] == "NA"]
+    if nodev:
+        fail(f"{len(nodev)} of {len(tasks)} tasks without work_deviation: "
+             + ", ".join(nodev[:8]))
+    chunked = [r for r in chunks if re.match(r"^/p[^/]*/L1:", r["lineage"])]
+    if not chunked or any(r["work_deviation"] == "NA" for r in chunked):
+        fail(f"schedule(static, 3) chunks without work_deviation: "
+             + ", ".join(r["lineage"] for r in chunked if r["work_deviation"] == "NA"))
+    matched = sum(1 for r in chunks if r["work_deviation"] != "NA")
+    print(f"check_graph: OK chunk tasks: {len(tasks)} tasks, all matched; "
+          f"{matched} of {len(chunks)} chunks matched, "
+          f"{len(chunked)} of them schedule(static, 3)")
+
+
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
     {"known": known, "driver": driver, "graphml": graphml, "trace": trace,
@@ -742,4 +776,4 @@ if __name__ == "__main__":
      "peak": peak, "deviation": deviation, "tasks": tasks, "names": names,
      "functions": functions, "otf2": otf2, "aggregated": aggregated,
      "problems": problems, "styles": styles, "estimate": estimate,
-     "task_outliers": task_outliers}[cmd](*args)
+     "task_outliers": task_outliers, "chunk_tasks": chunk_tasks}[cmd](*args)

@@ -73,6 +73,73 @@ void taskRecording(const std::string &dir) {
   t.write(dir + "/thread-0.bin");
 }
 
+// The BOTS sparselu_for shape: a loop of 4 iterations whose iteration i
+// makes task A_i (iteration 0 also B_0, and A_0 a child C); iteration 3
+// starts a nested region that makes task N. With two threads (the
+// recording) thread 0 runs chunk lo0..up0 and thread 1 chunk lo1..up1
+// (flags f1); thread 1 makes its tasks first. With one thread (baseline)
+// the only chunk 0..3 makes them in iteration order. Ids: thread+1 << 40.
+const uint64_t P2 = 300, I2 = 301;
+uint64_t tid(int th, int n) { return (uint64_t(th) + 1) << 40 | uint64_t(n); }
+
+// The implicit task it runs the tasks ids, 5 ticks each, from t on.
+void runs(Thread &th, uint64_t it, std::vector<uint64_t> ids, uint64_t t) {
+  for (uint64_t id : ids) {
+    th.rec(R_TASK_SWITCH, t, it, id).rec(R_TASK_SWITCH, t + 5, id, it, 0, 1);
+    t += 5;
+  }
+}
+
+void chunkTaskRecording(const std::string &dir, bool oneThread,
+                        uint64_t lo1 = 2, uint32_t f1 = CH_EXT,
+                        const std::string &meta = meta3()) {
+  writeFile(dir + "/meta.txt", meta);
+  Thread t0, t1;
+  t0.rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, oneThread ? 1 : 2)
+      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, oneThread ? 1 : 2)
+      .rec(R_LOOP_BEGIN, 10, I0, Par, 0, 0)
+      .chunk(10, 0, oneThread ? 3 : 1, 2)
+      .task(20, tid(0, 1), I0, 0, 1.0)  // A_0
+      .task(21, tid(0, 2), I0, 0, 1.0)  // B_0
+      .task(22, tid(0, 3), I0, 0, 1.0); // A_1
+  if (oneThread)
+    t0.task(23, tid(0, 4), I0, 0, 1.0)   // A_2
+        .task(24, tid(0, 5), I0, 0, 1.0) // A_3
+        .rec(R_PARALLEL_BEGIN, 25, P2, I0, 0, 1)
+        .rec(R_IMPLICIT_BEGIN, 25, I2, P2, 0, 1)
+        .task(26, tid(0, 6), I2, 0, 1.0) // N
+        .rec(R_TASK_SWITCH, 27, I2, tid(0, 6))
+        .rec(R_TASK_SWITCH, 29, tid(0, 6), I2, 0, 1)
+        .rec(R_IMPLICIT_END, 29, I2, 0);
+  t0.rec(R_TASK_SWITCH, 30, I0, tid(0, 1))
+      .task(31, tid(0, 7), tid(0, 1), 0, 1.0) // C
+      .rec(R_TASK_SWITCH, 32, tid(0, 1), I0, 0, 1)
+      .rec(R_LOOP_END, 40, I0, Par);
+  if (oneThread)
+    runs(t0, I0, {tid(0, 2), tid(0, 3), tid(0, 4), tid(0, 5), tid(0, 7)}, 41);
+  else
+    runs(t0, I0, {tid(0, 2), tid(0, 3), tid(0, 7)}, 41);
+  t0.rec(R_IMPLICIT_END, 100, I0, 0);
+  t0.write(dir + "/thread-0.bin");
+  if (oneThread)
+    return;
+  t1.rec(R_IMPLICIT_BEGIN, 0, I1, Par, 1, 2)
+      .rec(R_LOOP_BEGIN, 11, I1, Par, 0, 0)
+      .chunk(11, lo1, 3, 2, f1)
+      .task(12, tid(1, 1), I1, 0, 1.0) // A_2
+      .task(13, tid(1, 2), I1, 0, 1.0) // A_3
+      .rec(R_PARALLEL_BEGIN, 14, P2, I1, 0, 1)
+      .rec(R_IMPLICIT_BEGIN, 14, I2, P2, 0, 1)
+      .task(15, tid(1, 3), I2, 0, 1.0) // N
+      .rec(R_TASK_SWITCH, 16, I2, tid(1, 3))
+      .rec(R_TASK_SWITCH, 18, tid(1, 3), I2, 0, 1)
+      .rec(R_IMPLICIT_END, 18, I2, 0)
+      .rec(R_LOOP_END, 40, I1, Par);
+  runs(t1, I1, {tid(1, 1), tid(1, 2)}, 41);
+  t1.rec(R_IMPLICIT_END, 100, I1, 0);
+  t1.write(dir + "/thread-1.bin");
+}
+
 std::vector<std::string> lines(const std::string &path) {
   std::ifstream f(path);
   std::vector<std::string> v;
@@ -167,6 +234,96 @@ TEST(GraphAnalysis, TasksChildrenJoinsAndMetrics) {
   EXPECT_NE(s.find("tasks: 4; flagged: 2 grains parallel_benefit < 1"),
             std::string::npos)
       << s;
+}
+
+TEST(GraphAnalysis, TasksInChunksNamedInIterationOrder) {
+  // The chunks differ with the team size, the tasks' lineages do not: the
+  // instance and the rank in iteration order (the first chunk's tasks,
+  // then the second's), children and nested regions as before.
+  TempDir one, two;
+  chunkTaskRecording(one.path, true);
+  chunkTaskRecording(two.path, false);
+  const std::string L = "/p?#0/L0";
+  auto lin = [](Analysis &an, uint64_t id) {
+    return an.taskLineage(size_t(an.tasks.index(id))).value_or("NA");
+  };
+  auto r1 = analyseRun({one.path}, {});
+  Analysis &a1 = *r1->procs[0];
+  EXPECT_EQ(lin(a1, tid(0, 1)), L + ">t0");
+  EXPECT_EQ(lin(a1, tid(0, 2)), L + ">t1");
+  EXPECT_EQ(lin(a1, tid(0, 3)), L + ">t2");
+  EXPECT_EQ(lin(a1, tid(0, 4)), L + ">t3");
+  EXPECT_EQ(lin(a1, tid(0, 5)), L + ">t4");
+  EXPECT_EQ(lin(a1, tid(0, 6)), L + "/p?#0>t0");
+  EXPECT_EQ(lin(a1, tid(0, 7)), L + ">t0.0");
+  auto r2 = analyseRun({two.path}, {one.path});
+  Analysis &a2 = *r2->procs[0];
+  EXPECT_EQ(lin(a2, tid(0, 1)), L + ">t0");
+  EXPECT_EQ(lin(a2, tid(0, 2)), L + ">t1");
+  EXPECT_EQ(lin(a2, tid(0, 3)), L + ">t2");
+  EXPECT_EQ(lin(a2, tid(1, 1)), L + ">t3");
+  EXPECT_EQ(lin(a2, tid(1, 2)), L + ">t4");
+  EXPECT_EQ(lin(a2, tid(1, 3)), L + "/p?#0>t0");
+  EXPECT_EQ(lin(a2, tid(0, 7)), L + ">t0.0");
+  EXPECT_EQ(a2.chunkLineage(1).value(), L + ":2-3");
+  // Every task has its twin; the chunks none (other bounds).
+  EXPECT_EQ(a2.matches.tasks, 7u);
+  EXPECT_EQ(a2.matches.chunks, 0u);
+  EXPECT_EQ(a2.matches.chunkNoTwin, 2u);
+  std::string s = summary(*r2);
+  EXPECT_NE(s.find("matched: chunks 0 of 2 (2 without a twin: the one-thread "
+                   "run split their iterations otherwise"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("), tasks 7 of 7\n"), std::string::npos) << s;
+}
+
+TEST(GraphAnalysis, TasksInChunksWithoutIterationOrder) {
+  // Iteration 2 not recorded (chunk [3,3] on thread 1): thread 0's tasks
+  // keep their ranks, thread 1's (after the gap) and the region it started
+  // are NA. A chunk reported ahead (its tasks' chunk unknown): all NA.
+  TempDir gap, ahead;
+  chunkTaskRecording(gap.path, false, 3);
+  chunkTaskRecording(ahead.path, false, 2, CH_EXT | CH_AHEAD);
+  auto lin = [](Analysis &an, uint64_t id) {
+    return an.taskLineage(size_t(an.tasks.index(id))).value_or("NA");
+  };
+  auto rg = analyseRun({gap.path}, {});
+  Analysis &g = *rg->procs[0];
+  EXPECT_EQ(lin(g, tid(0, 2)), "/p?#0/L0>t1");
+  EXPECT_EQ(lin(g, tid(0, 7)), "/p?#0/L0>t0.0");
+  EXPECT_EQ(lin(g, tid(1, 1)), "NA");
+  EXPECT_EQ(lin(g, tid(1, 3)), "NA");
+  EXPECT_EQ(g.chunkLineage(1).value(), "/p?#0/L0:3-3");
+  auto ra = analyseRun({ahead.path}, {});
+  Analysis &a = *ra->procs[0];
+  for (uint64_t id : {tid(0, 1), tid(0, 7), tid(1, 2), tid(1, 3)})
+    EXPECT_EQ(lin(a, id), "NA");
+  // A stock runtime (a thread's later static chunks unreported), a thread
+  // lost or records dropped: the chunk a task was made in is not known.
+  std::string m = meta3();
+  auto set = [&](const std::string &key, const std::string &v) {
+    std::string t = m;
+    size_t at = t.find(key + " ");
+    t.replace(at, t.find('\n', at) - at, key + " " + v);
+    return t;
+  };
+  std::string stock = meta3(false);
+  stock.replace(stock.find("grainchunk_runtime 1"), 20, "grainchunk_runtime 0");
+  for (const std::string &mt :
+       {stock, set("lost_threads", "1"), set("dropped", "5")}) {
+    TempDir d;
+    chunkTaskRecording(d.path, false, 2, CH_EXT, mt);
+    auto r = analyseRun({d.path}, {});
+    Analysis &an = *r->procs[0];
+    for (uint64_t id : {tid(0, 1), tid(0, 7), tid(1, 2), tid(1, 3)})
+      EXPECT_EQ(lin(an, id), "NA") << mt;
+  }
+  // The same with the grainchunk runtime: named.
+  TempDir ok;
+  chunkTaskRecording(ok.path, false, 2, CH_EXT, meta3(false));
+  auto rk = analyseRun({ok.path}, {});
+  EXPECT_EQ(lin(*rk->procs[0], tid(1, 2)), "/p?#0/L0>t4");
 }
 
 TEST(GraphAnalysis, CsvQuotingAndRunJson) {

@@ -915,12 +915,22 @@ void Analysis::metrics() {
     for (size_t k = 0; k < n; k++) {
       double w = T.work[k];
       auto lin = taskLineage(k);
-      if (std::isnan(w) || !lin)
+      if (!lin) {
+        matches.taskNoLineage++;
         continue;
+      }
+      if (std::isnan(w)) {
+        matches.taskNoWork++;
+        continue;
+      }
       auto it = baseline->tasks.find(*lin);
       if (it != baseline->tasks.end() && it->second != 0 &&
-          !std::isnan(it->second))
+          !std::isnan(it->second)) {
         T.deviation[k] = w / it->second;
+        matches.tasks++;
+      } else {
+        matches.taskNoTwin++;
+      }
     }
   }
   taskOutliers = outlierTasks(*this);
@@ -1084,6 +1094,14 @@ void Analysis::chunkMetricsPass() {
     }
     double d = chunkDeviation(li, ch.lower[i], ch.upper[i], !sh->unknown,
                               double(int64_t(ch.end[i] - ch.start[i])));
+    if (ilinState[li] == 2) // NA (every instance's was asked above)
+      matches.chunkNoLineage++;
+    else if (sh->unknown)
+      matches.chunkUnknown++;
+    else if (std::isnan(d))
+      matches.chunkNoTwin++;
+    else
+      matches.chunks++;
     if (!std::isnan(d)) {
       deviations.push_back(d);
       if (d > thr)
@@ -1178,14 +1196,20 @@ uint64_t Analysis::lastInstant() const {
 // whatever the team sizes, so that its twin in a one-thread run can be
 // found (work_deviation; the prototype's lineage and chunk_lineage keys):
 //   region         <context>/p<its code's file:line>#<k-th such region in the
-//   context> loop instance  <region>/L<n-th worksharing loop of the region>
+//                  context>
+//   loop instance  <region>/L<n-th worksharing loop of the region>
 //   chunk          <loop instance>:<first>-<last iteration>
-//   task           <creating chunk>>t<k>, <region>>t<k> or >t<k> (the
-//                  initial task), then .<child number> per generation
-// <context> is the lineage of the chunk or task that started the region
-// ("" at the top). NA where no such name is unique: a nested region started
-// outside a loop by a thread of a bigger team, root tasks of a region
-// created outside loops by more than one thread.
+//   task           <loop instance>>t<k> (made in a chunk), <region>>t<k> or
+//                  >t<k> (the initial task), then .<child number> per
+//                  generation
+// <context> is the lineage of the loop instance (started in a chunk) or
+// task that started the region ("" at the top). Grains made in chunks are
+// numbered in the instance's iteration order (iterationOrder()), not per
+// chunk: the chunks' bounds depend on the team size, the order of the
+// iterations does not. NA where no such name is unique: a nested region
+// started outside a loop by a thread of a bigger team, root tasks of a
+// region created outside loops by more than one thread, grains made in an
+// instance whose iteration order is not known.
 std::optional<uint64_t> Analysis::rootRegion(size_t k) const {
   auto im = implicit.find(tasks.parent[k]);
   if (im != implicit.end() && regions.count(im->second.par))
@@ -1193,9 +1217,98 @@ std::optional<uint64_t> Analysis::rootRegion(size_t k) const {
   return std::nullopt;
 }
 
+void Analysis::iterationOrder(std::unordered_map<int64_t, int32_t> &perChunk,
+                              std::vector<int32_t> &regionRank) {
+  // The root tasks made in a loop instance's chunks, and the regions
+  // started there, ranked by (their chunk's first iteration, their order in
+  // the chunk). The chunks of an instance are disjoint ranges of its
+  // iterations, each run in order, so as long as every iteration makes the
+  // same grains the ranks are the same in every team. They hold up to the
+  // first gap in the recorded iterations (a chunk not recorded: a run cut
+  // short); not at all where a task's chunk is not known: chunks reported
+  // ahead of running (a loop compiled without the plugin), a thread that
+  // left the loop early, a stock runtime (it reports a thread's first
+  // static chunk only), records dropped or threads lost (a chunk before
+  // the task's may be missing). In: perChunk, per chunk the root
+  // tasks made in it; out: per chunk their first rank (-1: unknown).
+  // Only the instances with such grains are sorted.
+  const Chunks &ch = chunks;
+  std::vector<uint8_t> need(loops.size(), 0);
+  for (auto &kv : perChunk)
+    need[ch.loop[kv.first]] = 1;
+  for (const Region &r : regionList)
+    if (r.chunk >= 0)
+      need[ch.loop[r.chunk]] = 1;
+  std::vector<uint32_t> idx;
+  for (size_t i = 0; i < ch.size(); i++)
+    if (need[ch.loop[i]])
+      idx.push_back(uint32_t(i));
+  if (idx.empty())
+    return;
+  std::sort(idx.begin(), idx.end(), [&](uint32_t x, uint32_t y) {
+    return std::make_tuple(ch.loop[x], ch.lower[x], ch.upper[x], x) <
+           std::make_tuple(ch.loop[y], ch.lower[y], ch.upper[y], y);
+  });
+  const Meta &m = proc.meta;
+  bool known = (m.get("grainchunk_runtime") == "1" || extChunk) &&
+               m.get("dropped", "0") == "0" &&
+               m.get("lost_threads", "0") == "0";
+  // Per chunk that started a region: 1 if in the known prefix.
+  std::unordered_map<int64_t, uint8_t> regionChunk;
+  for (const Region &r : regionList)
+    if (r.chunk >= 0)
+      regionChunk[r.chunk] = 0;
+  for (size_t a = 0; a < idx.size();) {
+    int li = ch.loop[idx[a]];
+    size_t b = a;
+    bool ok = known;
+    for (; b < idx.size() && ch.loop[idx[b]] == li; b++)
+      if (ch.flags[idx[b]] & (CH_AHEAD | CH_MAY_NOT_RUN))
+        ok = false;
+    for (const Share &s : loops[li].shares)
+      if (s.unknown)
+        ok = false;
+    int64_t rank = 0;
+    for (size_t j = a; j < b; j++) {
+      uint32_t i = idx[j];
+      if (j > a && ch.lower[i] != ch.upper[idx[j - 1]] + 1)
+        ok = false; // a gap, or chunks that overlap
+      auto it = perChunk.find(i);
+      if (it != perChunk.end()) {
+        int32_t c = it->second;
+        it->second = ok && rank + c <= INT32_MAX ? int32_t(rank) : -1;
+        rank += c;
+      }
+      auto rc = regionChunk.find(i);
+      if (rc != regionChunk.end())
+        rc->second = ok;
+    }
+    a = b;
+  }
+  // Regions started in chunks: numbered per (instance, code location) in
+  // the same order; the regions of a chunk in the order they began.
+  std::vector<size_t> rs;
+  for (size_t i = 0; i < regionList.size(); i++)
+    if (regionList[i].chunk >= 0)
+      rs.push_back(i);
+  auto key = [&](size_t i) {
+    const Region &r = regionList[i];
+    return std::make_tuple(ch.loop[r.chunk], ch.lower[r.chunk], r.t, i);
+  };
+  std::sort(rs.begin(), rs.end(),
+            [&](size_t x, size_t y) { return key(x) < key(y); });
+  std::map<std::pair<int, std::string>, int32_t> counts;
+  for (size_t i : rs) {
+    const Region &r = regionList[i];
+    int32_t k = counts[{ch.loop[r.chunk], maps.get(r.codeptr).second}]++;
+    regionRank[i] = regionChunk[r.chunk] ? k : -1;
+  }
+}
+
 void Analysis::lineages() {
   // Root tasks (made by an implicit task): numbered in creation order per
-  // creating chunk, or per region when one implicit task made them.
+  // creating chunk, then in the instance's iteration order
+  // (iterationOrder()), or per region when one implicit task made them.
   Tasks &T = tasks;
   size_t n = T.size();
   T.rootk.assign(n, 0);
@@ -1216,10 +1329,17 @@ void Analysis::lineages() {
   for (auto &kv : makers)
     if (kv.second.size() == 1)
       oneMaker.push_back(kv.first);
+  std::vector<int32_t> regionRank(regionList.size(), -1);
+  iterationOrder(perChunk, regionRank);
+  for (size_t k = 0; k < n; k++)
+    if (T.pslot[k] >= int64_t(n) && T.ctx[k] >= 0) {
+      int32_t base = perChunk[T.ctx[k]];
+      T.rootk[k] =
+          base < 0 || T.rootk[k] > INT32_MAX - base ? -1 : base + T.rootk[k];
+    }
   ilinState.assign(loops.size(), 0);
   ilin.assign(loops.size(), std::string());
   // Regions in the order they began: a region's context began before it.
-  std::vector<std::pair<uint64_t, size_t>> byTime; // (t, index), stable
   std::vector<uint64_t> ids(regionList.size());
   for (auto &kv : regions)
     ids[kv.second] = kv.first;
@@ -1232,20 +1352,25 @@ void Analysis::lineages() {
   for (size_t i : idx) {
     const Region &r = regionList[i];
     uint64_t par = ids[i];
-    std::optional<std::string> ctx;
+    rlin[par] = std::nullopt;
     if (r.chunk >= 0) {
-      ctx = chunkLineage(size_t(r.chunk));
-    } else if (T.index(r.enc) >= 0) {
+      // Started in a chunk: its instance, its rank in iteration order.
+      auto il = instanceLineage(chunks.loop[r.chunk]);
+      if (il && regionRank[i] >= 0)
+        rlin[par] = *il + "/p" + maps.get(r.codeptr).second + "#" +
+                    std::to_string(regionRank[i]);
+      continue;
+    }
+    std::optional<std::string> ctx;
+    if (T.index(r.enc) >= 0) {
       ctx = taskLineage(size_t(T.index(r.enc)));
     } else {
       auto im = implicit.find(r.enc);
       if (im == implicit.end() || !regions.count(im->second.par))
         ctx = std::string();
     }
-    if (!ctx) {
-      rlin[par] = std::nullopt;
+    if (!ctx)
       continue;
-    }
     std::pair<std::string, std::string> key{*ctx, maps.get(r.codeptr).second};
     rlin[par] = *ctx + "/p" + key.second + "#" + std::to_string(counts[key]++);
   }
@@ -1254,10 +1379,12 @@ void Analysis::lineages() {
 std::optional<std::string> Analysis::rootLineage(size_t k) {
   Tasks &T = tasks;
   if (T.ctx[k] >= 0) {
-    auto cl = chunkLineage(size_t(T.ctx[k]));
-    if (!cl)
+    if (T.rootk[k] < 0)
       return std::nullopt;
-    return *cl + ">t" + std::to_string(T.rootk[k]);
+    auto il = instanceLineage(chunks.loop[size_t(T.ctx[k])]);
+    if (!il)
+      return std::nullopt;
+    return *il + ">t" + std::to_string(T.rootk[k]);
   }
   auto r = rootRegion(k);
   if (std::find(oneMaker.begin(), oneMaker.end(), r) == oneMaker.end())

@@ -132,6 +132,8 @@ struct Tasks {
   std::vector<uint64_t> wBegin;
   std::vector<int64_t> wTime;
   std::vector<double> overhead, sync, swb, work, deviation;
+  // Root tasks: their number in their region, or in the iteration order
+  // of the loop instance they were made in (-1: unknown); lineages().
   std::vector<int32_t> rootk;
   size_t size() const { return id.size(); }
   /// The index of the explicit task with id tid, or -1.
@@ -220,6 +222,13 @@ public:
   double taskOwnWork(size_t k) const;
   bool chunkUnknown(size_t i) const;
 
+  /// With a baseline: the chunks and tasks that have a twin there, and
+  /// why the others have none (the summary's "matched" line).
+  struct Matches {
+    size_t chunks = 0, chunkNoLineage = 0, chunkUnknown = 0, chunkNoTwin = 0;
+    size_t tasks = 0, taskNoLineage = 0, taskNoWork = 0, taskNoTwin = 0;
+  } matches;
+
   // Lineages (std::nullopt: NA).
   std::optional<std::string> instanceLineage(int li);
   std::optional<std::string> chunkLineage(size_t i);
@@ -241,6 +250,8 @@ private:
   void finish();
   void finishTasks();
   void lineages();
+  void iterationOrder(std::unordered_map<int64_t, int32_t> &perChunk,
+                      std::vector<int32_t> &regionRank);
   void metrics();
   void chunkMetricsPass();
   std::string siteFunction(uint64_t codeptr, uint64_t task);

@@ -204,6 +204,32 @@ std::string summaryOf(Analysis &an, const std::string &idPrefix) {
                thr);
     }
     out.push_back(s);
+    // Which grains have a twin, and why the others have none.
+    const Analysis::Matches &m = an.matches;
+    s = fmt("  matched: chunks %zu of %zu", m.chunks, an.chunks.size());
+    std::vector<std::string> why;
+    if (m.chunkNoTwin)
+      why.push_back(fmt("%zu without a twin: the one-thread run split their "
+                        "iterations otherwise (schedule(static) without a "
+                        "chunk size, dynamic, guided)",
+                        m.chunkNoTwin));
+    if (m.chunkUnknown)
+      why.push_back(fmt("%zu with unknown times", m.chunkUnknown));
+    if (m.chunkNoLineage)
+      why.push_back(fmt("%zu with no lineage", m.chunkNoLineage));
+    for (size_t i = 0; i < why.size(); i++)
+      s += (i ? "; " : " (") + why[i] + (i + 1 == why.size() ? ")" : "");
+    s += fmt(", tasks %zu of %zu", m.tasks, an.tasks.size());
+    why.clear();
+    if (m.taskNoTwin)
+      why.push_back(fmt("%zu without a twin", m.taskNoTwin));
+    if (m.taskNoLineage)
+      why.push_back(fmt("%zu with no lineage", m.taskNoLineage));
+    if (m.taskNoWork)
+      why.push_back(fmt("%zu with unknown work", m.taskNoWork));
+    for (size_t i = 0; i < why.size(); i++)
+      s += (i ? "; " : " (") + why[i] + (i + 1 == why.size() ? ")" : "");
+    out.push_back(s);
     if (b->threads != 1)
       out.push_back(
           "  WARNING: the baseline recording ran on more than one thread");
