@@ -161,7 +161,13 @@ TEST(GraphProblems, SmallChunksAndLittleToGain) {
     auto run = analyseRun({d.path}, {});
     std::vector<Problem> ps = rankProblems(*run->procs[0], 0);
     ASSERT_EQ(ps.size(), 1u);
-    EXPECT_EQ(ps[0].suggestion.find("chunks are small (1 iterations"), 0u)
+    // One iteration (2 ticks) already does more than making its chunk
+    // (1 tick) costs: the suggestion gives the size where creation is a
+    // tenth, not where parallel benefit passes 1.
+    EXPECT_EQ(ps[0].suggestion,
+              "chunks are small (1 iterations, 0.001 us of work each, "
+              "creation 0.0005 us, 50% of it): use a larger chunk; at about 5 "
+              "iterations per chunk creation is a tenth of the work")
         << ps[0].suggestion;
   }
   TempDir d;
@@ -218,8 +224,9 @@ TEST(GraphProblems, TheSlowThreadChangesBetweenInstances) {
       << ps[0].suggestion;
 }
 
-// A team where only thread 0 ever runs the loop (one-thread teams only):
-// no imbalance at all, and the suggestion says it runs serialized.
+// A region of one thread, not nested (an if() that was false): no
+// imbalance at all, and the suggestion says the region ran on one thread
+// and what that cost (the making of its chunks), not that it is nested.
 TEST(GraphProblems, SerializedLoopSuggestion) {
   TempDir d;
   writeFile(d.path + "/meta.txt", meta3());
@@ -237,11 +244,43 @@ TEST(GraphProblems, SerializedLoopSuggestion) {
   EXPECT_EQ(ps[0].instancesSingle, 1u);
   EXPECT_TRUE(std::isnan(ps[0].imbalance));
   EXPECT_NEAR(ps[0].lostMs, 3.0 / 2 / 1e6, 1e-15); // creation only
-  EXPECT_NE(ps[0].suggestion.find("runs serialized"), std::string::npos)
+  EXPECT_EQ(ps[0].suggestion.find("its region ran on one thread in 1 of 1 "
+                                  "instance(s), not nested in another"),
+            0u)
       << ps[0].suggestion;
   EXPECT_NE(summary(*run).find("imbalance (max/mean) NA; 1 of 1 instance(s) "
                                "in one-thread teams"),
             std::string::npos);
+}
+
+// A region of two threads each of which runs the loop in a nested region
+// of one thread (nested parallelism off): it runs serialized.
+TEST(GraphProblems, NestedSerializedLoopSuggestion) {
+  TempDir d;
+  writeFile(d.path + "/meta.txt", meta3());
+  Thread t0, t1;
+  const uint64_t P0 = 300, P1 = 301, J0 = 400, J1 = 401;
+  t0.str(0x77, ";loops.c;work;12;3;;")
+      .rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 2)
+      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 2)
+      .rec(R_PARALLEL_BEGIN, 5, P0, I0, 0, 1)
+      .rec(R_IMPLICIT_BEGIN, 5, J0, P0, 0, 1);
+  t1.rec(R_IMPLICIT_BEGIN, 0, I1, Par, 1, 2)
+      .rec(R_PARALLEL_BEGIN, 5, P1, I1, 0, 1)
+      .rec(R_IMPLICIT_BEGIN, 5, J1, P1, 0, 1);
+  uint64_t e0 = loopOn(t0, J0, P0, 10, {10, 10, 10}, 0);
+  uint64_t e1 = loopOn(t1, J1, P1, 10, {10, 10, 10}, 0);
+  t0.rec(R_IMPLICIT_END, e0 + 1, J0, 0).rec(R_PARALLEL_END, e0 + 2, P0, I0);
+  t1.rec(R_IMPLICIT_END, e1 + 1, J1, 0).rec(R_PARALLEL_END, e1 + 2, P1, I1);
+  t0.rec(R_IMPLICIT_END, e0 + 5, I0, 0);
+  t1.rec(R_IMPLICIT_END, e1 + 5, I1, 0);
+  t0.write(d.path + "/thread-0.bin");
+  t1.write(d.path + "/thread-1.bin");
+  auto run = analyseRun({d.path}, {});
+  std::vector<Problem> ps = rankProblems(*run->procs[0], 0);
+  ASSERT_EQ(ps.size(), 1u);
+  EXPECT_EQ(ps[0].instancesSingle, 2u);
+  EXPECT_EQ(ps[0].suggestion.find("runs serialized"), 0u) << ps[0].suggestion;
 }
 
 // Uniform chunks (with a little jitter) and one slow chunk: exactly that

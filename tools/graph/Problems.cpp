@@ -205,6 +205,22 @@ std::vector<uint8_t> outlierTasks(const Analysis &an) {
   return out;
 }
 
+/// Whether loop instance lp's region is nested in another region (its
+/// encountering task is an implicit or explicit task of a region); true
+/// where that is not known (a loop not bound to a region's instance).
+static bool nestedInstance(const Analysis &an, const Loop &lp) {
+  if (lp.keyKind != 0)
+    return true;
+  auto r = an.regions.find(lp.k0);
+  if (r == an.regions.end())
+    return true;
+  uint64_t enc = an.regionList[r->second].enc;
+  if (an.tasks.index(enc) >= 0)
+    return true;
+  auto im = an.implicit.find(enc);
+  return im != an.implicit.end() && an.regions.count(im->second.par);
+}
+
 namespace {
 /// What one loop (all instances of one source loop) or task site adds up.
 struct Acc {
@@ -212,7 +228,8 @@ struct Acc {
   std::string where;
   double first = INFINITY; // order of first appearance, for ties
   // Loops.
-  unsigned multi = 0, single = 0;
+  unsigned multi = 0, single = 0, singleTop = 0; // top: not nested
+  double singleCreation = 0;                     // creation in one-thread teams
   double imbLost = 0, creation = 0, singleWork = 0, work = 0;
   int64_t chunks = 0, creationMeasured = 0;
   double iterations = 0;
@@ -227,6 +244,8 @@ struct Acc {
   uint64_t estChunk = 0;
   // Task sites.
   int64_t tasks = 0, pbBelow = 0, taskOutliers = 0;
+  int64_t tiny = 0;     // tasks whose own work is below their creation
+  int64_t children = 0; // the tasks the site's tasks made
   double sync = 0;
 };
 } // namespace
@@ -289,11 +308,22 @@ static void explainLoop(const Acc &a, double tpn, Problem &p) {
                       a.outliers.size(), a.outliers.front().first));
   for (size_t i = 0; i < why.size(); i++)
     p.why += (i ? "; " : "") + why[i];
-  if (a.single > a.multi) {
-    p.suggestion =
-        "runs serialized (nested region without nested parallelism, "
-        "if(false) or num_threads(1)): parallelise the enclosing loop "
-        "instead, or allow nesting (OMP_MAX_ACTIVE_LEVELS)";
+  // Mostly one-thread teams, and the loss is not their multi-thread
+  // instances' imbalance.
+  if (a.single > a.multi && !(a.imbLost > 0.5 * (a.imbLost + a.creation))) {
+    if (2 * a.singleTop >= a.single)
+      p.suggestion = fmt(
+          "its region ran on one thread in %u of %u instance(s), not nested "
+          "in another (an if() clause that was false, num_threads(1), or one "
+          "thread available): no imbalance there, only the making of its "
+          "chunks (%s); if that is meant, a schedule without a chunk size "
+          "makes one chunk per thread",
+          a.single, a.single + a.multi, ms(a.singleCreation, tpn).c_str());
+    else
+      p.suggestion =
+          "runs serialized (nested region without nested parallelism, "
+          "if(false) or num_threads(1)): parallelise the enclosing loop "
+          "instead, or allow nesting (OMP_MAX_ACTIVE_LEVELS)";
     return;
   }
   // Chunks too small: making them costs more than a tenth of their work,
@@ -315,14 +345,24 @@ static void explainLoop(const Acc &a, double tpn, Problem &p) {
              a.iterations > 0) {
     double perIter = a.work / a.iterations;
     double n1 = perIter > 0 ? std::ceil(perChunk / perIter) : NAN;
-    p.suggestion =
-        fmt("chunks are small (%.0f iterations, %s of work each, "
-            "creation %s): use a larger chunk; parallel benefit "
-            "(work/creation) passes 1 at about %.0f iterations per chunk, "
-            "and at %.0f creation is a tenth of the work",
-            a.iterations / double(a.chunks),
-            us(a.work / double(a.chunks), tpn).c_str(),
-            us(perChunk, tpn).c_str(), n1, 10 * n1);
+    double n10 = perIter > 0 ? std::ceil(10 * perChunk / perIter) : NAN;
+    double iters = a.iterations / double(a.chunks);
+    if (n1 > iters)
+      p.suggestion =
+          fmt("chunks are small (%.0f iterations, %s of work each, "
+              "creation %s): use a larger chunk; parallel benefit "
+              "(work/creation) passes 1 at about %.0f iterations per chunk, "
+              "and at %.0f creation is a tenth of the work",
+              iters, us(a.work / double(a.chunks), tpn).c_str(),
+              us(perChunk, tpn).c_str(), n1, n10);
+    else
+      p.suggestion =
+          fmt("chunks are small (%.0f iterations, %s of work each, creation "
+              "%s, %.0f%% of it): use a larger chunk; at about %.0f iterations "
+              "per chunk creation is a tenth of the work",
+              iters, us(a.work / double(a.chunks), tpn).c_str(),
+              us(perChunk, tpn).c_str(),
+              workPerChunk > 0 ? 100 * perChunk / workPerChunk : 0.0, n10);
   } else if (!(a.imbLost + a.creation > 0.05 * a.work)) {
     p.suggestion =
         fmt("little to gain: it loses %.1f%% of its work",
@@ -535,9 +575,11 @@ static void explainSite(const Acc &a, double tpn, Problem &p) {
         "taskwait";
     return;
   }
-  // Most tasks bring less work than they cost: they are too small,
-  // whatever dominates the cost.
-  bool small = 2 * a.pbBelow > a.tasks;
+  // Most tasks do less work than making them costs: they are too small,
+  // whatever dominates the cost. (Not parallel_benefit: it counts the
+  // parents' waits, which for a task that makes others are waits for
+  // its whole subtree.)
+  bool small = 2 * a.tiny > a.tasks;
   if (small || a.creation + a.sync > 0.1 * a.work)
     p.suggestion =
         small || a.creation >= a.sync
@@ -545,6 +587,14 @@ static void explainSite(const Acc &a, double tpn, Problem &p) {
               "make fewer, "
               "larger tasks (a cut-off: an if() or final() clause, or a "
               "size below which the work runs in the parent)"
+        : a.children
+            ? fmt("the parents wait at the joins for these tasks and the "
+                  "%lld task(s) they made below them, not for their "
+                  "creation: the threads run out of ready work there (see "
+                  "the critical path); make work ready sooner (more, "
+                  "smaller tasks below them) or give the parents other "
+                  "work before the join",
+                  (long long)a.children)
             : "the parents wait for their children at the joins: give them "
               "other work before the taskwait, or fewer joins (a taskgroup "
               "around more tasks)";
@@ -585,6 +635,7 @@ std::vector<Problem> rankProblems(Analysis &an, int process,
     if (team <= 1) {
       a.single++;
       a.singleWork += sum;
+      a.singleTop += !nestedInstance(an, lp);
       continue;
     }
     a.multi++;
@@ -611,6 +662,8 @@ std::vector<Problem> rankProblems(Analysis &an, int process,
     if (!std::isnan(ch.creation[i])) {
       a.creation += ch.creation[i];
       a.creationMeasured++;
+      if (teamOf(an, ch.loop[i]) <= 1)
+        a.singleCreation += ch.creation[i];
     }
     if (i < an.outliers.size() && an.outliers[i])
       outl[ch.loop[i]].push_back(int64_t(i));
@@ -675,6 +728,9 @@ std::vector<Problem> rankProblems(Analysis &an, int process,
     GrainMetrics m = an.taskMetrics(k);
     a.pbBelow += (m.problems >> P_PARALLEL_BENEFIT) & 1;
     a.taskOutliers += m.outlier;
+    if (!std::isnan(T.creation[k]) && an.taskOwnWork(k) < T.creation[k])
+      a.tiny++;
+    a.children += T.kidOff[k + 1] - T.kidOff[k];
   }
   double wall = double(an.lastInstant() - an.firstInstant());
   double threadTime = wall * double(std::max<size_t>(1, an.threads.size()));
