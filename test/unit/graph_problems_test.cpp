@@ -550,3 +550,50 @@ TEST(GraphProblems, ScheduleEstimateInTheSuggestion) {
   EXPECT_NE(p.suggestion.find("with schedule(guided)"), std::string::npos)
       << p.suggestion;
 }
+
+// A generator task G (site 0xA0) on thread 1 makes 4 tasks (site 0xB0)
+// and runs them at its taskwait, while its parent on thread 0 waits for it
+// at a taskwait: G's own work is well above its creation, so G is not "too
+// small" (the prototype's parallel_benefit, counting the parent's wait,
+// would say so); its parent waits for its subtree. The 4 leaves have
+// little to gain.
+TEST(GraphProblems, AGeneratorTaskIsNotTooSmall) {
+  TempDir d;
+  writeFile(d.path + "/meta.txt", meta3());
+  auto tid = [](int th, int n) { return (uint64_t(th) + 1) << 40 | n; };
+  uint64_t G = tid(0, 1);
+  Thread t0, t1;
+  t0.rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 2)
+      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 2)
+      .task(10, G, I0, 0xA0, 1.0)
+      .rec(R_SYNC_BEGIN, 12, I0, Par, 0, 5)
+      .rec(R_SYNC_END, 200, I0, Par, 0, 5)
+      .rec(R_IMPLICIT_END, 210, I0, 0);
+  t1.rec(R_IMPLICIT_BEGIN, 0, I1, Par, 1, 2).rec(R_TASK_SWITCH, 20, I1, G);
+  for (int c = 1; c <= 4; c++)
+    t1.task(20 + c, tid(1, c), G, 0xB0, 1.0);
+  t1.rec(R_SYNC_BEGIN, 25, G, Par, 0, 5);
+  uint64_t at = 25;
+  for (int c = 1; c <= 4; c++, at += 40)
+    t1.rec(R_TASK_SWITCH, at, G, tid(1, c))
+        .rec(R_TASK_SWITCH, at + 40, tid(1, c), G, 0, 1);
+  t1.rec(R_SYNC_END, 190, G, Par, 0, 5)
+      .rec(R_TASK_SWITCH, 195, G, I1, 0, 1)
+      .rec(R_IMPLICIT_END, 210, I1, 0);
+  t0.write(d.path + "/thread-0.bin");
+  t1.write(d.path + "/thread-1.bin");
+  auto run = analyseRun({d.path}, {});
+  std::vector<Problem> ps = rankProblems(*run->procs[0], 0);
+  ASSERT_EQ(ps.size(), 2u);
+  const Problem *gen = ps[0].instancesMulti == 1 ? &ps[0] : &ps[1];
+  const Problem *leaf = gen == &ps[0] ? &ps[1] : &ps[0];
+  EXPECT_EQ(gen->suggestion.find("the parents wait at the joins for these "
+                                 "tasks and the 4 task(s) they made below"),
+            0u)
+      << gen->why << "\n"
+      << gen->suggestion;
+  EXPECT_EQ(leaf->instancesMulti, 4u);
+  // G ran them at its taskwait: it waited idle 5 ticks (185 to 190), they
+  // lose that and their creation, 9 of 160 ticks.
+  EXPECT_EQ(leaf->suggestion, "little to gain: it loses 5.6% of its work");
+}

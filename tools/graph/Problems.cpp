@@ -598,6 +598,9 @@ static void explainSite(const Acc &a, double tpn, Problem &p) {
             : "the parents wait for their children at the joins: give them "
               "other work before the taskwait, or fewer joins (a taskgroup "
               "around more tasks)";
+  else
+    p.suggestion = fmt("little to gain: it loses %.1f%% of its work",
+                       a.work > 0 ? 100 * (a.creation + a.sync) / a.work : 0.0);
 }
 
 std::vector<Problem> rankProblems(Analysis &an, int process,
