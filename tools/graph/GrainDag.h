@@ -71,8 +71,8 @@ private:
   std::vector<double> w;
 };
 
-/// The critical path's figures of one process, computed once (the graph
-/// is not kept).
+/// The critical path's figures of one process and the grains on it,
+/// computed once (the graph is not kept).
 const CritPath &critPath(const Analysis &an);
 
 } // namespace gcg
