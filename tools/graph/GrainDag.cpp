@@ -312,12 +312,12 @@ const CritPath &critPath(const Analysis &an) {
   if (!an.crit) {
     GrainDag g(an, false, true); // kept: which grains are on the path
     CritPath c{g.acyclic, g.span, g.work, {}, {}};
-    if (g.acyclic)
-      for (size_t v = 0; v < g.onPath.size(); v++)
-        if (g.onPath[v] && g.kind[v] == GrainDag::Chunk)
-          c.chunks.push_back(g.ref[v]);
-        else if (g.onPath[v] && g.kind[v] == GrainDag::Task)
-          c.tasks.push_back(g.ref[v]);
+    for (size_t v = 0; g.acyclic && v < g.onPath.size(); v++) {
+      if (g.onPath[v] && g.kind[v] == GrainDag::Chunk)
+        c.chunks.push_back(g.ref[v]);
+      else if (g.onPath[v] && g.kind[v] == GrainDag::Task)
+        c.tasks.push_back(g.ref[v]);
+    }
     an.crit = std::move(c);
   }
   return *an.crit;
