@@ -38,6 +38,13 @@
                               (made inside loop chunks) has a lineage and a
                               work_deviation, lineages are distinct; the
                               chunks matched (all of the static,3 loop)
+  check_graph.py problem_graphs OUT [aggregated]  the problem views
+                              (--outputs problem-graphs): a file per problem
+                              type grains.csv flags (and none else); in it
+                              exactly those grains problematic and red, the
+                              others dimmed grains.graphml colours, the same
+                              graph; the summary's counts. aggregated: the
+                              group nodes' problematic add up to the counts
 
 Prints one line per check; exits 1 with "FAILED: ..." on a mismatch.
 Debian's python3 with python3-networkx and python3-pil (install-deps.sh).
@@ -769,6 +776,69 @@ def chunk_tasks(out, prog_out):
           f"{len(chunked)} of them schedule(static, 3)")
 
 
+def dimmed(c):
+    """A colour as the problem views dim it: alpha 0.2 over white."""
+    v = [int(c[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#%02x%02x%02x" % tuple((2 * x + 8 * 255 + 5) // 10 for x in v)
+
+
+def problem_graphs(out, mode="every"):
+    import re
+    import networkx as nx
+    rows, _ = grains(out)
+    flagged = collections.defaultdict(set)
+    for r in rows:
+        for p in r["problems"].split("|"):
+            if p:
+                flagged[p].add(r["task"])
+    with open(os.path.join(out, "summary.txt")) as f:
+        said = {m.group(2): int(m.group(1)) for m in re.finditer(
+            r"^  ([0-9]+) grains? ha(?:s|ve) ([a-z_]+) \(.*, (?:[0-9]+ of them on "
+            r"the critical path|critical path unknown.*)$", f.read(), re.M)}
+    want = {p: len(ids) for p, ids in flagged.items()}
+    if said != want:
+        fail(f"the summary's problem counts {said}, grains.csv's {want}")
+    pdir = os.path.join(out, "problems")
+    files = sorted(f[:-len(".graphml")] for f in os.listdir(pdir))
+    if files != sorted(flagged) or not files:
+        fail(f"problems/ holds {files}, grains.csv flags {sorted(flagged)}")
+    base = nx.read_graphml(os.path.join(out, "grains.graphml"))
+    for p in files:
+        g = nx.read_graphml(os.path.join(pdir, p + ".graphml"))
+        if sorted(g.nodes) != sorted(base.nodes) or \
+                g.number_of_edges() != base.number_of_edges():
+            fail(f"problems/{p}.graphml is not grains.graphml's graph")
+        if mode == "aggregated":
+            total = 0
+            for n, d in g.nodes(data=True):
+                k = d["problematic"]
+                total += k
+                if (d["color"] == "#FF0000") != (k > 0):
+                    fail(f"{p}: node {n} problematic {k}, colour {d['color']}")
+            if total != want[p]:
+                fail(f"{p}: group nodes' problematic add up to {total}, "
+                     f"grains.csv flags {want[p]}")
+            print(f"check_graph: OK problems/{p}.graphml (aggregated): group "
+                  f"nodes' problematic add up to {total}, red where > 0")
+            continue
+        red = set()
+        for n, d in g.nodes(data=True):
+            if d["problematic"] == 1:
+                red.add(n)
+                if d["color"] != "#FF0000":
+                    fail(f"{p}: problematic {n} coloured {d['color']}")
+            elif d["problematic"] != 0 or \
+                    d["color"] != dimmed(base.nodes[n]["color"]):
+                fail(f"{p}: node {n}: problematic {d['problematic']}, colour "
+                     f"{d['color']}, grains.graphml's {base.nodes[n]['color']}")
+        if red != flagged[p]:
+            fail(f"{p}: problematic {sorted(red)}, grains.csv flags "
+                 f"{sorted(flagged[p])}")
+        print(f"check_graph: OK problems/{p}.graphml: the {len(red)} grains "
+              "grains.csv flags problematic and red, the others dimmed")
+    print(f"check_graph: OK the summary's counts are grains.csv's: {want}")
+
+
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
     {"known": known, "driver": driver, "graphml": graphml, "trace": trace,
@@ -776,4 +846,5 @@ if __name__ == "__main__":
      "peak": peak, "deviation": deviation, "tasks": tasks, "names": names,
      "functions": functions, "otf2": otf2, "aggregated": aggregated,
      "problems": problems, "styles": styles, "estimate": estimate,
-     "task_outliers": task_outliers, "chunk_tasks": chunk_tasks}[cmd](*args)
+     "task_outliers": task_outliers, "chunk_tasks": chunk_tasks,
+     "problem_graphs": problem_graphs}[cmd](*args)

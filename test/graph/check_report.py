@@ -10,10 +10,18 @@
       its row, wheel zoom and drag pan change the visible range and reset
       restores it, the problems panel ranks as the summary does, lists
       first among the loops the one that lost the most thread time to
-      imbalance (from grains.csv), and clicking it selects that loop; then a screenshot of the page (not blank).
+      imbalance (from grains.csv), and clicking it selects that loop; the
+      problem views: one per type grains.csv flags (and the outliers), each
+      highlighting in red exactly the grains grains.csv flags in the timeline
+      and in the graph (collapsed groups by their counts, and expanded), its
+      line the summary's; the loops' and sites' colours are grains.graphml's
+      and timeline.svg's; then a screenshot of the page (not blank).
+  check_report.py palette OUT  a page of 40 loops or more: their colours
+      (as the browser draws them) are far apart and far from red.
   check_report.py aggregated OUT  a page above its cap (--max-report-grains):
       no errors, the chunks per thread (from the bars' counts) equal
-      loops.csv's, the page says it is aggregated.
+      loops.csv's, the page says it is aggregated, each problem view
+      highlights as many grains as the summary counts.
   check_report.py outliers OUT  a program with outlier chunks (problems.c):
       the first problem links exactly its loop's outlier chunks of
       grains.csv (problems has "outlier"), and a click on one selects that
@@ -301,18 +309,8 @@ def known(out, shot=None):
             fail(f"clicking the loop's problem: details {det!r}")
         ok("clicking it selects its chunks in the timeline: " + det)
         b.js("document.getElementById('reset').click()")
-        # The palette: 40 loops, 40 colours far apart (RGB distance), none
-        # near the critical path's red.
-        cols = b.js("(() => { const c = document.createElement('canvas').getContext('2d');"
-                    " return [...Array(40).keys()].map(i => { c.fillStyle = gcReport.loopColour(i);"
-                    " c.fillRect(0, 0, 1, 1); return [...c.getImageData(0, 0, 1, 1).data].slice(0, 3); }); })()")
-        dist = min(sum((a - b2) ** 2 for a, b2 in zip(x, y)) ** 0.5
-                   for i, x in enumerate(cols) for y in cols[i + 1:])
-        red = min(sum((a - b2) ** 2 for a, b2 in zip(x, (208, 0, 0))) ** 0.5 for x in cols)
-        if dist < 20 or red < 60:
-            fail(f"40 loop colours: closest pair {dist:.0f} apart, {red:.0f} from red")
-        ok(f"40 loop colours are distinct: closest pair {dist:.0f} apart (RGB), "
-           f"{red:.0f} from the critical path's red")
+        check_views(b, out, rows)
+        check_colours(b, out)
         check_clean(b, "the page")
         if shot:
             b.js("gcReport.selectLoop(-1); window.scrollTo(0, 0)")
@@ -330,6 +328,124 @@ def known(out, shot=None):
             if im.size[0] != 1400 or colours < 50:
                 fail(f"screenshot {im.size}, {colours} colours: blank?")
             ok(f"screenshot {shot}: {im.size[0]}x{im.size[1]}, {colours} colours")
+    finally:
+        b.close()
+
+
+def summary_lines(out):
+    with open(os.path.join(out, "summary.txt")) as f:
+        return [l.strip() for l in f if " of them on the critical path" in l
+                or "critical path unknown" in l]
+
+
+def check_views(b, out, rows=None):
+    """Each problem view highlights the grains the analysis flags: as many
+    as grains.csv's rows whose problems name it (or, without grains.csv,
+    as the summary counts), in the timeline (whole run in view) and in the
+    graph (collapsed groups by their counts; expanded, one by one)."""
+    views = b.js("gcReport.data.views")
+    lines = summary_lines(out)
+    want = None
+    if rows is not None:
+        want = collections.Counter(p for r in rows for p in r["problems"].split("|") if p)
+        names = sorted(v["name"] for v in views)
+        if names != sorted(set(want) | {"outlier"}):
+            fail(f"views {names}, grains.csv flags {sorted(want)}")
+    options = b.js("[...document.querySelectorAll('#view option')].map(o => o.textContent)")
+    if len(options) != len(views) + 1 or options[0] != "none":
+        fail(f"the view selector offers {options}")
+    if not any(v["n"] for v in views):
+        fail(f"no view flags a grain: {views}")
+    for v in views:
+        n = want[v["name"]] if want is not None else v["n"]
+        if v["n"] != n:
+            fail(f"view {v['name']}: {v['n']} grains, grains.csv flags {n}")
+        if v["n"] and v["line"] not in lines:
+            fail(f"view {v['name']}: line {v['line']!r} not in the summary's {lines}")
+        b.js("document.getElementById('reset').click()")
+        b.js(f"(() => {{ const s = document.getElementById('view'); s.value = '{v['f']}';"
+             " s.dispatchEvent(new Event('change')); })()")
+        info = b.js("document.getElementById('view-info').textContent")
+        tl = b.js("gcReport.state.viewGrains")
+        gr = b.js("gcReport.state.graphViewGrains")
+        b.js("document.getElementById('expand-all').click()")
+        grx = b.js("gcReport.state.graphViewGrains")
+        b.js("document.getElementById('collapse-all').click()")
+        if info != v["line"] or tl != n or gr != n or grx != n:
+            fail(f"view {v['name']}: info {info!r}, timeline {tl}, graph {gr} "
+                 f"(expanded {grx}) highlighted; the analysis flags {n}")
+        if n and not b.js("gcReport.data.aggregated"):
+            # The longest flagged bar is drawn red (a pixel of its row
+            # across its width: grains drawn later may cover part of it).
+            px = b.js("(() => { const B = gcReport.data.bars, f = %d; let best = -1;"
+                      " for (let i = 0; i < B.k.length; i++) if ((B.pm[i] >> f) & 1 &&"
+                      " (best < 0 || B.d[i] > B.d[best])) best = i;"
+                      " const c = document.getElementById('timeline'), r = c.getBoundingClientRect(),"
+                      " x = gcReport.barBox(best), d = window.devicePixelRatio || 1;"
+                      " const w = Math.max(1, Math.round(x.w * d)), a = c.getContext('2d').getImageData("
+                      "Math.round((x.x - x.w / 2 - r.left) * d), Math.round((x.y - r.top - 5) * d), w, 1).data;"
+                      " for (let j = 0; j < a.length; j += 4) if (a[j] === 255 && !a[j + 1] && !a[j + 2]) return 1;"
+                      " return [...a.slice(0, 4)]; })()" % v["f"])
+            if px != 1:
+                fail(f"view {v['name']}: no red pixel in a flagged bar: {px}")
+        ok(f"view {v['name']}: {n} grains highlighted in the timeline and the "
+           f"graph, as the analysis flags: {info}")
+    b.js("(() => { const s = document.getElementById('view'); s.value = '-1';"
+         " s.dispatchEvent(new Event('change')); })()")
+    if b.js("gcReport.state.viewGrains") or b.js("document.getElementById('view-info').textContent"):
+        fail("view none still highlights")
+    ok(f"the problem views: {len(views)} and none")
+
+
+def check_colours(b, out):
+    """The loops' and task sites' colours are grains.graphml's and
+    timeline.svg's: one palette, assigned once."""
+    import xml.etree.ElementTree as ET2
+    D = b.js("({loops: gcReport.data.loops, sites: gcReport.data.sites,"
+             " colours: gcReport.data.colours})")
+    page = dict(zip(D["loops"], D["colours"]["loops"]))
+    page.update(zip(D["sites"], D["colours"]["sites"]))
+    ns = "{http://graphml.graphdrawing.org/xmlns}"
+    root = ET2.parse(os.path.join(out, "grains.graphml")).getroot()
+    graph = {}
+    for n in root.iter(ns + "node"):
+        d = {x.get("key"): x.text for x in n.findall(ns + "data")}
+        if d.get("grain_type") in ("chunk", "task"):
+            graph.setdefault(d["label"], set()).add(d["color"])
+    if any(len(c) != 1 for c in graph.values()) or \
+            {k: c.pop() for k, c in graph.items()} != page:
+        fail(f"colours: the page's {page}, grains.graphml's {graph}")
+    sv = ET2.parse(os.path.join(out, "timeline.svg")).getroot()
+    sns = "{http://www.w3.org/2000/svg}"
+    els = list(sv.iter())
+    legend = {}
+    for i, e in enumerate(els):
+        if e.tag == sns + "text" and e.text in D["loops"] and i and els[i - 1].tag == sns + "rect":
+            legend[e.text] = els[i - 1].get("fill")
+    if legend != {k: page[k] for k in D["loops"]}:
+        fail(f"colours: timeline.svg's legend {legend}, the page's {page}")
+    ok(f"the {len(page)} loop and site colours are grains.graphml's and "
+       "timeline.svg's")
+
+
+def palette(out):
+    """40 loops or more: their colours far apart, none near red."""
+    b = open_report(out)
+    try:
+        check_clean(b, "the page")
+        cols = b.js("(() => { const c = document.createElement('canvas').getContext('2d');"
+                    " return gcReport.data.colours.loops.map(x => { c.fillStyle = x;"
+                    " c.fillRect(0, 0, 1, 1); return [...c.getImageData(0, 0, 1, 1).data].slice(0, 3); }); })()")
+        if len(cols) < 40:
+            fail(f"{len(cols)} loop colours")
+        dist = min(sum((a - b2) ** 2 for a, b2 in zip(x, y)) ** 0.5
+                   for i, x in enumerate(cols) for y in cols[i + 1:])
+        red = min(sum((a - b2) ** 2 for a, b2 in zip(x, r)) ** 0.5
+                  for x in cols for r in ((255, 0, 0), (208, 0, 0)))
+        if dist < 40 or red < 150:
+            fail(f"{len(cols)} loop colours: closest pair {dist:.0f} apart, {red:.0f} from red")
+        ok(f"{len(cols)} loop colours are distinct: closest pair {dist:.0f} apart "
+           f"(RGB), {red:.0f} from red")
     finally:
         b.close()
 
@@ -353,6 +469,8 @@ def aggregated(out):
             fail("aggregated: the page does not say it is aggregated")
         ok("aggregated: the page says what it left out")
         b.js("document.getElementById('expand-all').click()")
+        b.js("document.getElementById('collapse-all').click()")
+        check_views(b, out)
         check_clean(b, "the page")
     finally:
         b.close()
@@ -411,7 +529,7 @@ def escape(out, name):
 
 if __name__ == "__main__":
     cmds = {"known": known, "aggregated": aggregated, "outliers": outliers,
-            "escape": escape}
+            "escape": escape, "palette": palette}
     if len(sys.argv) < 3 or sys.argv[1] not in cmds:
         fail(__doc__)
     cmds[sys.argv[1]](*sys.argv[2:])

@@ -373,7 +373,10 @@ TEST(GraphProblems, UniformLoopsHaveNoOutliers) {
 }
 
 // The loop palette: deterministic and at least 40 colours, each far from
-// every other (Euclidean distance in RGB above 40 of 441).
+// every other (Euclidean distance in RGB above 40 of 441) and from red
+// (the critical path's and the problem grains' colour: #ff0000 in
+// grains.graphml, #d00000 and #ff0000 in report.html): at least 150 from
+// either, and no red hue.
 TEST(GraphProblems, PaletteHasFortyDistinctColours) {
   std::vector<std::array<int, 3>> rgb;
   for (size_t k = 0; k < 40; k++) {
@@ -394,6 +397,27 @@ TEST(GraphProblems, PaletteHasFortyDistinctColours) {
       closest = std::min(closest, std::sqrt(s));
     }
   EXPECT_GT(closest, 40.0);
+  for (size_t k = 0; k < 200; k++) {
+    std::string c = paletteColour(k);
+    int r = std::stoi(c.substr(1, 2), nullptr, 16),
+        g = std::stoi(c.substr(3, 2), nullptr, 16),
+        b = std::stoi(c.substr(5, 2), nullptr, 16);
+    EXPECT_FALSE(nearRed(r, g, b)) << c;
+    for (int red : {255, 208})
+      EXPECT_GE(std::sqrt(double(r - red) * (r - red) + g * g + b * b), 150.0)
+          << c;
+  }
+  // Red and its neighbours are near red; the palette's first colour, a
+  // grey, orange and a magenta-free purple are not.
+  EXPECT_TRUE(nearRed(255, 0, 0));
+  EXPECT_TRUE(nearRed(208, 0, 0));
+  EXPECT_TRUE(nearRed(204, 51, 51));
+  EXPECT_TRUE(nearRed(255, 0, 102));
+  EXPECT_TRUE(nearRed(255, 102, 0));
+  EXPECT_FALSE(nearRed(0, 102, 204));
+  EXPECT_FALSE(nearRed(153, 153, 153));
+  EXPECT_FALSE(nearRed(255, 204, 0));
+  EXPECT_FALSE(nearRed(102, 0, 255));
 }
 
 // The prototype's relational attributes (GraphAttrs.h) on hand-made

@@ -162,10 +162,12 @@ struct GrainMetrics {
 class Baseline;
 
 /// The critical path's figures of one process (GrainDag.h): span and work
-/// in ticks; acyclic false if the graph had a cycle (then no figures).
+/// in ticks; acyclic false if the graph had a cycle (then no figures);
+/// the chunks and tasks on it (indices into chunks and tasks).
 struct CritPath {
   bool acyclic = false;
   double span = 0, work = 0;
+  std::vector<uint64_t> chunks, tasks;
 };
 
 class Analysis {

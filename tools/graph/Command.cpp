@@ -9,6 +9,7 @@
 #include "Command.h"
 #include "Launch.h"
 #include "OutputDir.h"
+#include "ProblemViews.h"
 #include "ReportWriter.h"
 #include "Writers.h"
 
@@ -54,7 +55,10 @@ const char *const HelpText =
     "  --outputs LIST        which files to write, comma-separated, from\n"
     "                        csv,graphml,trace,svg,otf2,report (default: all;\n"
     "                        the summary, loops.csv and run.json are always\n"
-    "                        written)\n"
+    "                        written) and problem-graphs (not by default:\n"
+    "                        problems/<type>.graphml, the grain graph with\n"
+    "                        the grains of one problem type red, per type\n"
+    "                        that flags any)\n"
     "  --max-trace-grains N  trace.json has every grain up to N grains "
     "(default\n"
     "                        250000; chrome://tracing fails near 256 MB), "
@@ -160,7 +164,7 @@ bool parseOptions(int argc, char **argv, Options &o) {
   }
   for (; i < argc; i++)
     o.cmd.push_back(argv[i]);
-  std::string bad, all = "csv,graphml,trace,svg,otf2,report";
+  std::string bad, all = "csv,graphml,trace,svg,otf2,report,problem-graphs";
   size_t b = 0;
   while (b <= outputs.size()) {
     size_t e = outputs.find(',', b);
@@ -266,6 +270,34 @@ Written writeOutputs(Run &run, const Options &o, OutputDir &dir) {
       continue;
     }
     std::string file = outputFile(w);
+    if (w == "problem-graphs") {
+      // A copy of the grain graph per problem type that flags a grain
+      // (ProblemViews.h), in the directory problems/.
+      if (!dir.claim(file, err))
+        throw Error(err);
+      std::string pdir = dir.path(file);
+      if (mkdir(pdir.c_str(), 0777) != 0)
+        throw Error("cannot create " + pdir + ": " + std::strerror(errno));
+      for (const ProblemCount &c : problemCounts(run)) {
+        if (!c.grains)
+          continue;
+        std::string name = problemGraphName(c.flag);
+        if (grains > o.caps.graph)
+          writeGraphmlAggregated(run, dir.path(name), c.flag);
+        else
+          writeGraphml(run, dir.path(name), c.flag);
+        out.files.push_back(name);
+      }
+      if (grains > o.caps.graph)
+        out.leftOut.push_back(
+            {file + "/",
+             "aggregated: " + over(o.caps.graph) +
+                 "; problematic is the number of a group's grains the "
+                 "problem type flags",
+             "--max-graph-grains " + std::to_string(grains) +
+                 " writes every grain"});
+      continue;
+    }
     if (w == "otf2") {
       // The archive's anchor file, its definitions and its directory
       // (Otf2Writer.h).

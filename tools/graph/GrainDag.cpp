@@ -254,9 +254,7 @@ void GrainDag::build(const Analysis &an, bool everyGrain) {
 
 void GrainDag::criticalPath(bool keep) {
   size_t nv = w.size(), ne = src.size();
-  if (!keep) { // the figures alone: what names the nodes is not needed
-    std::vector<uint8_t>().swap(kind);
-    std::vector<uint64_t>().swap(ref);
+  if (!keep) { // the figures alone: kind and ref name the path's grains
     std::vector<std::pair<int64_t, uint32_t>>().swap(joins);
     std::vector<uint8_t>().swap(ekind);
   }
@@ -301,17 +299,32 @@ void GrainDag::criticalPath(bool keep) {
   }
   acyclic = queue.size() == nv;
   onPath.assign(nv, 0);
-  if (!acyclic)
+  if (!acyclic) {
+    if (!keep) {
+      std::vector<uint8_t>().swap(kind);
+      std::vector<uint64_t>().swap(ref);
+    }
     return;
+  }
   span = best[End];
-  for (uint32_t v = End; v != UINT32_MAX; v = pred[v])
+  for (uint32_t v = End; v != UINT32_MAX; v = pred[v]) {
     onPath[v] = 1;
+    if (kind[v] == Chunk)
+      pathChunks.push_back(ref[v]);
+    else if (kind[v] == Task)
+      pathTasks.push_back(ref[v]);
+  }
+  if (!keep) {
+    std::vector<uint8_t>().swap(kind);
+    std::vector<uint64_t>().swap(ref);
+  }
 }
 
 const CritPath &critPath(const Analysis &an) {
   if (!an.crit) {
     GrainDag g(an, false);
-    an.crit = CritPath{g.acyclic, g.span, g.work};
+    an.crit = CritPath{g.acyclic, g.span, g.work, std::move(g.pathChunks),
+                       std::move(g.pathTasks)};
   }
   return *an.crit;
 }

@@ -51,6 +51,9 @@ struct GrainDag {
   // path weight before it from the start node (the prototype's root_dist).
   std::vector<double> earliest;
   double span = 0, work = 0; // ticks
+  // The grains on the critical path, end first (indices into chunks and
+  // tasks).
+  std::vector<uint64_t> pathChunks, pathTasks;
 
   /// Builds the graph of an and its critical path. everyGrain false: the
   /// chunks of a loop instance that nothing hangs off are one node, the
@@ -71,8 +74,8 @@ private:
   std::vector<double> w;
 };
 
-/// The critical path's figures of one process, computed once (the graph
-/// is not kept).
+/// The critical path's figures of one process and the grains on it,
+/// computed once (the graph is not kept).
 const CritPath &critPath(const Analysis &an);
 
 } // namespace gcg

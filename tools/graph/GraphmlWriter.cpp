@@ -10,10 +10,18 @@
 // per thread between, per task group a node after a fork of its parents'
 // chain; written as it goes.
 //
+// A problem view (problems/<type>.graphml, ProblemViews.h): the same graph
+// with the grains one problem type flags red and problematic 1 (group
+// nodes: the number of their grains it flags), every other colour dimmed
+// as the prototype's diagnosis dims them (alpha 0.2), here blended with
+// white so that the colour stays #rrggbb, which every GraphML reader
+// parses.
+//
 //===----------------------------------------------------------------------===//
 #include "GrainDag.h"
 #include "GraphAttrs.h"
 #include "Palette.h"
+#include "ProblemViews.h"
 #include "Writers.h"
 
 #include <algorithm>
@@ -24,14 +32,40 @@
 namespace gcg {
 
 namespace {
+/// A colour as the prototype's diagnosis dims it: alpha 0.2, over white.
+std::string dim(const std::string &c) {
+  if (c.size() != 7 || c[0] != '#')
+    return c;
+  char b[8];
+  int v[3];
+  for (int k = 0; k < 3; k++)
+    v[k] = std::stoi(c.substr(1 + 2 * k, 2), nullptr, 16);
+  std::snprintf(b, sizeof b, "#%02x%02x%02x", (v[0] * 2 + 255 * 8 + 5) / 10,
+                (v[1] * 2 + 255 * 8 + 5) / 10, (v[2] * 2 + 255 * 8 + 5) / 10);
+  return b;
+}
+
 struct Writer {
   OutFile &o;
+  int view = -1; // a problem view's flag, or -1
   uint64_t edges = 0;
+  /// A colour as written: dimmed in a problem view.
+  std::string look(const std::string &c) const { return view < 0 ? c : dim(c); }
+  /// A problem view's problematic attribute: the number of grains flagged.
+  void problematic(int64_t n) {
+    if (view < 0)
+      return;
+    o << "<data key=\"problematic\">";
+    o.i(n) << "</data>";
+  }
   void edge(const std::string &s, const std::string &t, const char *kind) {
     o << "    <edge id=\"e";
     o.u(edges++) << "\" source=\"" << htmlEscape(s) << "\" target=\""
                  << htmlEscape(t) << "\"><data key=\"edge_type\">" << kind
-                 << "</data></edge>\n";
+                 << "</data>";
+    if (view >= 0)
+      o << "<data key=\"ecolor\">" << look("#000000") << "</data>";
+    o << "</edge>\n";
   }
   /// A fork or join node of the aggregated graph, drawn as the
   /// prototype draws them.
@@ -42,18 +76,23 @@ struct Writer {
       << "</data><data key=\"shape\">circle</data><data "
          "key=\"width\">10</data><data key=\"height\">10</data><data "
          "key=\"color\">"
-      << (type[0] == 'f' ? "#2E8B57" : "#FF7F50")
-      << "</data><data key=\"border-color\">#000000</data></node>\n";
+      << look(type[0] == 'f' ? "#2E8B57" : "#FF7F50")
+      << "</data><data key=\"border-color\">#000000</data>";
+    problematic(0);
+    o << "</node>\n";
   }
   /// A group node's visual attributes: height by its work among the
-  /// process's groups of its kind (lo..hi), colour by its loop or site.
+  /// process's groups of its kind (lo..hi), colour by its loop or site;
+  /// in a problem view red when it holds flagged grains (flagged of them).
   void groupLook(const char *shape, double work, double lo, double hi,
-                 const std::string &colour) {
+                 const std::string &colour, int64_t flagged) {
     o << "<data key=\"shape\">" << shape
       << "</data><data key=\"width\">30</data><data key=\"height\">";
     o.num(stepSize(work, lo, hi))
-        << "</data><data key=\"color\">" << colour
+        << "</data><data key=\"color\">"
+        << (view >= 0 && flagged ? std::string("#FF0000") : look(colour))
         << "</data><data key=\"border-color\">#000000</data>";
+    problematic(flagged);
   }
   void data(const char *k, double v) {
     if (std::isnan(v))
@@ -118,7 +157,7 @@ static const char *const Keys[][2] = {{"grain_type", "string"},
                                       {"last_to_finish", "boolean"},
                                       {"outlier", "boolean"}};
 
-static void header(OutFile &o, bool aggregated) {
+static void header(OutFile &o, bool aggregated, int view) {
   o << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
        "<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\" "
        "xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" "
@@ -129,6 +168,9 @@ static void header(OutFile &o, bool aggregated) {
       << "\" attr.type=\"" << k[1] << "\"/>\n";
   if (aggregated)
     o << "  <key id=\"grains\" for=\"node\" attr.name=\"grains\" "
+         "attr.type=\"long\"/>\n";
+  if (view >= 0)
+    o << "  <key id=\"problematic\" for=\"node\" attr.name=\"problematic\" "
          "attr.type=\"long\"/>\n";
   o << "  <key id=\"edge_type\" for=\"edge\" attr.name=\"edge_type\" "
        "attr.type=\"string\"/>\n"
@@ -171,10 +213,10 @@ static void loopForks(Writer &w, Analysis &an, const std::string &pre) {
   }
 }
 
-void writeGraphml(Run &run, const std::string &path) {
+void writeGraphml(Run &run, const std::string &path, int view) {
   OutFile o(path);
-  Writer w{o};
-  header(o, false);
+  Writer w{o, view};
+  header(o, false, view);
   static const char *const EdgeTypes[][2] = {{"create", "creation"},
                                              {"sync", "synchronization"},
                                              {"continue", "continuation"},
@@ -183,13 +225,8 @@ void writeGraphml(Run &run, const std::string &path) {
   // critical path.
   static const char *const EdgeColours[] = {"#2E8B57", "#FF7F50", "#000000",
                                             "#000000"};
-  // Grain colours: one palette colour per loop or task site (by name, in
-  // the order first met over the processes).
-  std::map<std::string, size_t> colourOf;
-  auto colour = [&](const std::string &name) {
-    auto it = colourOf.emplace(name, colourOf.size()).first;
-    return paletteColour(it->second);
-  };
+  // Grain colours: one palette colour per loop or task site (Palette.h).
+  RunColours colours = runColours(run);
   for (size_t p = 0; p < run.procs.size(); p++) {
     Analysis &an = *run.procs[p];
     std::string pre = run.prefix(p);
@@ -278,8 +315,8 @@ void writeGraphml(Run &run, const std::string &path) {
       locs.push_back(htmlEscape(lp.loc));
     // A grain's relational and visual attributes (x: its index among the
     // process's grains, chunks first).
-    auto grainAttrs = [&](uint32_t v, size_t x, const std::string &name,
-                          const char *shape) {
+    auto grainAttrs = [&](uint32_t v, size_t x, const std::string &colour,
+                          const char *shape, unsigned problems) {
       o << "<data key=\"last_to_finish\">" << (last[x] ? "true" : "false")
         << "</data><data key=\"num_siblings\">";
       o.u(nsib[x]) << "</data>";
@@ -296,7 +333,11 @@ void writeGraphml(Run &run, const std::string &path) {
       o << "<data key=\"shape\">" << shape
         << "</data><data key=\"width\">30</data><data key=\"height\">";
       o.num(stepSize(g.weight(v), wlo, whi))
-          << "</data><data key=\"color\">" << colour(name) << "</data>";
+          << "</data><data key=\"color\">"
+          << (view >= 0 && (problems >> view & 1) ? std::string("#FF0000")
+                                                  : w.look(colour))
+          << "</data>";
+      w.problematic(view >= 0 ? problems >> view & 1 : 0);
     };
     for (uint32_t v = 0; v < g.kind.size(); v++) {
       uint64_t r = g.ref[v];
@@ -313,7 +354,8 @@ void writeGraphml(Run &run, const std::string &path) {
                          << "</data>";
         o << "<data key=\"outlier\">" << (m.outlier ? "true" : "false")
           << "</data>";
-        grainAttrs(v, r, an.loopName(li), "rectangle");
+        grainAttrs(v, r, colours.loop(an.loopName(li)), "rectangle",
+                   m.problems);
       } else if (k == GrainDag::Task) {
         GrainMetrics m = an.taskMetrics(r);
         std::string name = an.taskGrainName(r);
@@ -323,7 +365,7 @@ void writeGraphml(Run &run, const std::string &path) {
           << htmlEscape(an.maps.get(T.codeptr[r]).second) << "</data>";
         o << "<data key=\"outlier\">" << (m.outlier ? "true" : "false")
           << "</data>";
-        grainAttrs(v, nc + r, name, "roundrectangle");
+        grainAttrs(v, nc + r, colours.site(name), "roundrectangle", m.problems);
       } else {
         const char *type =
             k == GrainDag::Start ? "start"
@@ -354,10 +396,11 @@ void writeGraphml(Run &run, const std::string &path) {
           << "</data><data key=\"width\">" << (ends ? "15" : "10")
           << "</data><data key=\"height\">" << (ends ? "15" : "10")
           << "</data><data key=\"color\">"
-          << (ends     ? "#DEB887"
-              : isFork ? "#2E8B57"
-                       : "#FF7F50")
+          << w.look(ends     ? "#DEB887"
+                    : isFork ? "#2E8B57"
+                             : "#FF7F50")
           << "</data>";
+        w.problematic(0);
       }
       o << "<data key=\"border-color\">"
         << (g.onPath[v] ? "#FF0000" : "#000000") << "</data>";
@@ -382,9 +425,9 @@ void writeGraphml(Run &run, const std::string &path) {
                      << "</data><data key=\"etype\">"
                      << EdgeTypes[g.ekind[e]][0]
                      << "</data><data key=\"ecolor\">"
-                     << (g.onPath[g.src[e]] && g.onPath[g.dst[e]]
-                             ? "#FF0000"
-                             : EdgeColours[g.ekind[e]])
+                     << w.look(g.onPath[g.src[e]] && g.onPath[g.dst[e]]
+                                   ? "#FF0000"
+                                   : EdgeColours[g.ekind[e]])
                      << "</data></edge>\n";
     }
   }
@@ -392,10 +435,10 @@ void writeGraphml(Run &run, const std::string &path) {
   o.close();
 }
 
-void writeGraphmlAggregated(Run &run, const std::string &path) {
+void writeGraphmlAggregated(Run &run, const std::string &path, int view) {
   OutFile o(path);
-  Writer w{o};
-  header(o, true);
+  Writer w{o, view};
+  header(o, true, view);
   auto sums = [&](int64_t grains, bool hasExec, int64_t exec, double work) {
     o << "<data key=\"grains\">";
     o.i(grains) << "</data>";
@@ -405,14 +448,16 @@ void writeGraphmlAggregated(Run &run, const std::string &path) {
     }
     w.data("work_cycles", work);
   };
-  std::map<std::string, size_t> colourOf; // as in writeGraphml
-  auto colour = [&](const std::string &name) {
-    auto it = colourOf.emplace(name, colourOf.size()).first;
-    return paletteColour(it->second);
-  };
+  RunColours colours = runColours(run); // as in writeGraphml
   for (size_t p = 0; p < run.procs.size(); p++) {
     Analysis &an = *run.procs[p];
     std::string pre = run.prefix(p);
+    // A problem view: per loop instance and thread, the chunks it flags.
+    std::map<std::pair<int, int>, int64_t> flaggedChunks;
+    if (view >= 0)
+      for (size_t i = 0; i < an.chunks.size(); i++)
+        if (an.chunkMetrics(i).problems >> view & 1)
+          flaggedChunks[{an.chunks.loop[i], an.chunks.thread[i]}]++;
     // Loops: a fork and a join per instance, and between them a node per
     // thread for the chunks it ran.
     loopForks(w, an, pre);
@@ -435,8 +480,10 @@ void writeGraphmlAggregated(Run &run, const std::string &path) {
                       an.loopName(r.loop) + " on thread " + th)
         << "</data><data key=\"source_location\">" << htmlEscape(lp.loc)
         << "</data>";
+      auto fl = flaggedChunks.find({r.loop, r.th});
       w.groupLook("rectangle", r.hasWork ? double(r.work) : NAN, lo, hi,
-                  colour(an.loopName(r.loop)));
+                  colours.loop(an.loopName(r.loop)),
+                  fl == flaggedChunks.end() ? 0 : fl->second);
       o << "</node>\n";
       w.edge(pre + "f.L" + li, g, "creation");
       w.edge(g, pre + "j.L" + li, "synchronization");
@@ -453,7 +500,7 @@ void writeGraphmlAggregated(Run &run, const std::string &path) {
       uint32_t join;
       uint64_t site;
       uint32_t first; // its first task (its name)
-      int64_t count = 0, exec = 0;
+      int64_t count = 0, exec = 0, flagged = 0;
       double work = 0;
     };
     std::vector<Group> groups;
@@ -487,7 +534,9 @@ void writeGraphmlAggregated(Run &run, const std::string &path) {
       groupOf[k] = it->second;
       g.count++;
       g.exec += T.execc[k];
-      g.work += an.taskMetrics(k).work;
+      GrainMetrics m = an.taskMetrics(k);
+      g.work += m.work;
+      g.flagged += view >= 0 && (m.problems >> view & 1);
     }
     std::vector<uint32_t>().swap(groupOf);
     auto genId = [&](const Gen &g) {
@@ -511,7 +560,8 @@ void writeGraphmlAggregated(Run &run, const std::string &path) {
           << htmlEscape(std::to_string(G.count) + " x " + name)
           << "</data><data key=\"source_location\">"
           << htmlEscape(an.maps.get(G.site).second) << "</data>";
-      w.groupLook("roundrectangle", G.work, lo, hi, colour(name));
+      w.groupLook("roundrectangle", G.work, lo, hi, colours.site(name),
+                  G.flagged);
       o << "</node>\n";
       w.simpleNode(pre + "f.g" + std::to_string(g), "fork",
                    "fork " + genId({G.root, G.depth - 1}));

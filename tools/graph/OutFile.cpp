@@ -246,8 +246,8 @@ const char *const UnknownTime =
     "of the thread's chunks were reported before any ran; their span is "
     "the thread's share";
 
-const std::vector<std::string> OutputNames = {"csv", "graphml", "trace",
-                                              "svg", "otf2",    "report"};
+const std::vector<std::string> OutputNames = {
+    "csv", "graphml", "trace", "svg", "otf2", "report", "problem-graphs"};
 
 std::string outputFile(const std::string &name) {
   if (name == "csv")
@@ -262,6 +262,8 @@ std::string outputFile(const std::string &name) {
     return "trace.otf2";
   if (name == "report")
     return "report.html";
+  if (name == "problem-graphs")
+    return "problems";
   return name;
 }
 

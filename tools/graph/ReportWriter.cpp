@@ -9,22 +9,28 @@
 // named "</script>...") can end the element; the script reads the names
 // with JSON.parse and puts them on the page as text, never as markup.
 //
-// The data: the run's facts; the loops (legend, palette index) and task
-// sites; timeline rows (process, thread); per grain (start, duration,
-// loop or site, instance, iterations, critical path) up to Caps::report
-// grains, above it per loop instance and thread and per task site and
-// thread; the grain graph per process (GrainDag.h) collapsed into groups
-// (the chunks of a loop instance on one thread, sibling tasks of one site,
-// their forks), each group's members listed where it can be expanded; the
-// problems (problemsForReport).
+// The data: the run's facts; the loops and task sites with their colours
+// (Palette.h: the colours every output gives them); timeline rows (process,
+// thread); per grain (start, duration, loop or site, instance, iterations,
+// critical path) up to Caps::report grains, above it per loop instance and
+// thread and per task site and thread; the grain graph per process (GrainDag.h)
+// collapsed into groups (the chunks of a loop instance on one thread, sibling
+// tasks of one site, their forks), each group's members listed where it can be
+// expanded; the problems (problemsForReport); the problem views
+// (ProblemViews.h): per problem type that flags a grain (and the outliers) its
+// count line, per bar and graph member its problem flags, per aggregated bar
+// and group the number of its grains each type flags.
 //
 //===----------------------------------------------------------------------===//
 #include "ReportWriter.h"
+#include "Palette.h"
+#include "ProblemViews.h"
 #include "Problems.h"
 
 #include "GrainDag.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -138,7 +144,7 @@ struct Graph {
 
 void graphOf(Run &run, size_t p, const Analysis &an, bool every, Names &loops,
              Names &sites, Graph &G, std::vector<uint8_t> &chunkCrit,
-             std::vector<uint8_t> &taskCrit) {
+             std::vector<uint8_t> &taskCrit, const ProblemMasks &masks) {
   Analysis &man = *run.procs[p];
   GrainDag dag(an, every, true);
   double tpn = an.clockNs();
@@ -262,6 +268,24 @@ void graphOf(Run &run, size_t p, const Analysis &an, bool every, Names &loops,
       g.loop = r.loop;
     }
   }
+  // Per group, the grains each problem type flags: chunks from the chunks
+  // table (without every grain their groups stand for all of them), tasks
+  // from their nodes.
+  std::vector<std::array<uint32_t, P_COUNT>> flagged(grp.size());
+  auto addFlags = [&](uint32_t g, uint8_t m) {
+    for (int f = 0; m && f < P_COUNT; f++)
+      flagged[g][f] += (m >> f) & 1;
+  };
+  for (size_t i = 0; i < an.chunks.size(); i++)
+    if (masks.chunks[i]) {
+      auto it = byKey.find(Key{GrainDag::Chunk, uint64_t(an.chunks.loop[i]),
+                               uint64_t(an.chunks.thread[i]), 0});
+      if (it != byKey.end())
+        addFlags(it->second, masks.chunks[i]);
+    }
+  for (uint32_t v = 0; v < nv; v++)
+    if (dag.kind[v] == GrainDag::Task)
+      addFlags(groupOf[v], masks.tasks[dag.ref[v]]);
   // Which groups are drawn: all up to MaxGraphGroups, else the start and
   // end, the critical path's and the most work.
   std::vector<uint8_t> keep(grp.size(), 1);
@@ -354,6 +378,14 @@ void graphOf(Run &run, size_t p, const Analysis &an, bool every, Names &loops,
         ",\"w\":" + num(x.work / tpn, 0) + ",\"c\":" + (x.crit ? "1" : "0") +
         ",\"k\":" + std::to_string(colour) +
         ",\"x\":" + (expandable[g] ? "1" : "0") + ",\"l\":" + str(label);
+    // The problem types' counts: [flag, grains, flag, grains, ...].
+    std::string pf;
+    for (int f = 0; f < P_COUNT; f++)
+      if (flagged[g][f])
+        pf += (pf.empty() ? "" : ",") + std::to_string(f) + "," +
+              std::to_string(flagged[g][f]);
+    if (!pf.empty())
+      G.groups += ",\"pf\":[" + pf + "]";
     if (grain && x.count == 1 && every) {
       uint64_t r = dag.ref[x.first];
       G.groups +=
@@ -395,7 +427,8 @@ void graphOf(Run &run, size_t p, const Analysis &an, bool every, Names &loops,
       G.members +=
           "{\"g\":" + std::to_string(gid[g]) +
           ",\"w\":" + num(dag.weight(v) / tpn, 0) +
-          ",\"c\":" + (dag.acyclic && dag.onPath[v] ? "1" : "0") +
+          ",\"c\":" + (dag.acyclic && dag.onPath[v] ? "1" : "0") + ",\"pm\":" +
+          std::to_string(chunk ? masks.chunks[r] : masks.tasks[r]) +
           ",\"id\":" + str(chunk ? chunkId(run, p, r) : taskId(run, p, r)) +
           ",\"l\":" + str(label) + "}";
     }
@@ -482,11 +515,20 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
              "task creation site and thread, the graph a node per group",
          "--max-report-grains " + std::to_string(grains) +
              " draws every grain"});
+  // The loops and sites in the order of their colours (Palette.h).
+  RunColours colours = runColours(run);
   Names loops, sites;
+  for (const std::string &n : colours.loops)
+    loops(n);
+  for (const std::string &n : colours.sites)
+    sites(n);
   Timeline tl;
   Graph G;
   uint64_t t0 = run.firstInstant();
-  IntArray gRow, gS, gD, gK, gI, gLo, gHi, gC, gN, gCount;
+  IntArray gRow, gS, gD, gK, gI, gLo, gHi, gC, gN, gCount, gPm;
+  // Aggregated bars: [bar, flag, grains it flags, ...].
+  IntArray gPc;
+  int64_t nBars = 0;
   int64_t prevS = 0, prevI = 0, prevLo = 0, prevN = 0;
   double endNs = 0;
   std::string procs = "[";
@@ -501,13 +543,17 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
       tl.row(p, th);
     std::vector<uint8_t> chunkCrit(an.chunks.size(), 0),
         taskCrit(an.tasks.size(), 0);
-    graphOf(run, p, an, every, loops, sites, G, chunkCrit, taskCrit);
+    ProblemMasks masks = problemMasks(an);
+    graphOf(run, p, an, every, loops, sites, G, chunkCrit, taskCrit, masks);
     const Chunks &ch = an.chunks;
     const Tasks &T = an.tasks;
     nChunks += int64_t(ch.size());
     nTasks += int64_t(T.size());
+    // pm: the problem types flagging the bar's grains (bit per flag);
+    // aggregated, fc: how many grains each flags.
     auto bar = [&](int row, int64_t s, int64_t d, int k, int64_t inst,
-                   int64_t lo, int64_t hi, int c, int64_t n, int64_t count) {
+                   int64_t lo, int64_t hi, int c, int64_t n, int64_t count,
+                   unsigned pm, const uint32_t *fc) {
       // Start, first iteration, instance and number as differences from
       // the bar before (small numbers: fewer bytes); the last iteration
       // as the count less one; the count only when aggregated.
@@ -526,6 +572,14 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
       prevN = n;
       if (!every)
         gCount.add(count);
+      gPm.add(pm);
+      for (int f = 0; fc && f < P_COUNT; f++)
+        if (fc[f]) {
+          gPc.add(nBars);
+          gPc.add(f);
+          gPc.add(fc[f]);
+        }
+      nBars++;
       endNs = std::max(endNs, double(s + d));
     };
     if (every) {
@@ -534,31 +588,51 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
         int64_t s = ns(ch.start[i]), e = ns(ch.end[i]);
         bar(tl.row(p, ch.thread[i]), s, std::max<int64_t>(e - s, 0), k,
             ch.loop[i], int64_t(ch.lower[i]), int64_t(ch.upper[i]),
-            chunkCrit[i] | (an.chunkUnknown(i) ? 2 : 0), int64_t(i), 1);
+            chunkCrit[i] | (an.chunkUnknown(i) ? 2 : 0), int64_t(i), 1,
+            masks.chunks[i], nullptr);
       }
       for (uint32_t k : T.order) {
         int site = sites(an.taskGrainName(k));
         for (int64_t j = T.segOff[k]; j < T.segOff[k + 1]; j++) {
           int64_t s = ns(T.segStart[j]), e = ns(T.segEnd[j]);
           bar(tl.row(p, T.segThread[j]), s, std::max<int64_t>(e - s, 0),
-              -1 - site, -1, -1, -1, taskCrit[k], int64_t(T.id[k]), 1);
+              -1 - site, -1, -1, -1, taskCrit[k], int64_t(T.id[k]), 1,
+              masks.tasks[k], nullptr);
         }
       }
     } else {
+      // Per loop instance and thread, the chunks each problem type flags.
+      std::map<std::pair<int, int>, std::array<uint32_t, P_COUNT>> lflag;
+      for (size_t i = 0; i < ch.size(); i++)
+        for (int f = 0; masks.chunks[i] && f < P_COUNT; f++)
+          if (masks.chunks[i] >> f & 1)
+            lflag[{ch.loop[i], ch.thread[i]}][f]++;
+      auto maskOf = [](const std::array<uint32_t, P_COUNT> &fc) {
+        unsigned m = 0;
+        for (int f = 0; f < P_COUNT; f++)
+          m |= fc[f] ? 1u << f : 0;
+        return m;
+      };
       for (const LoopThread &r : loopThreads(an, false)) {
         if (!r.chunks)
           continue;
         int k = loops(an.loopName(r.loop));
+        auto fl = lflag.find({r.loop, r.th});
+        std::array<uint32_t, P_COUNT> fc{};
+        if (fl != lflag.end())
+          fc = fl->second;
         int64_t s = ns(r.first), e = ns(r.last);
         bar(tl.row(p, r.th), s, std::max<int64_t>(e - s, 0), k, r.loop, -1, -1,
             r.hasWork ? 0 : 2,
             r.hasWork ? int64_t(std::llround(double(r.work) / tpn)) : -1,
-            r.chunks);
+            r.chunks, maskOf(fc), fc.data());
       }
       // Tasks: per creation site and thread, from the first segment's
       // start to the last's end; n: the running time (ns).
+      // A task's problems count in the bar of its first segment's thread.
       struct Agg {
         int64_t s = INT64_MAX, e = INT64_MIN, exec = 0, count = 0;
+        std::array<uint32_t, P_COUNT> fc{};
       };
       std::map<std::pair<int, int>, Agg> agg;
       for (uint32_t k : T.order) {
@@ -571,6 +645,9 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
           a.exec += int64_t(T.segEnd[j] - T.segStart[j]);
           if (T.segThread[j] != lastTh)
             a.count++;
+          if (j == T.segOff[k])
+            for (int f = 0; f < P_COUNT; f++)
+              a.fc[f] += masks.tasks[k] >> f & 1;
           lastTh = T.segThread[j];
         }
       }
@@ -579,7 +656,7 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
             std::max<int64_t>(kv.second.e - kv.second.s, 0),
             -1 - kv.first.first, -1, -1, -1, 0,
             int64_t(std::llround(double(kv.second.exec) / tpn)),
-            kv.second.count);
+            kv.second.count, maskOf(kv.second.fc), kv.second.fc.data());
     }
     const CritPath &cp = critPath(an);
     procs += (p ? "," : "");
@@ -618,11 +695,31 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
                str(run.prefix(p)) + "]";
   }
   rowJson += "]";
-  std::string loopJson = "[", siteJson = "[";
-  for (size_t i = 0; i < loops.list.size(); i++)
+  std::string loopJson = "[", siteJson = "[", colourJson = "{\"loops\":[";
+  for (size_t i = 0; i < loops.list.size(); i++) {
     loopJson += (i ? "," : "") + str(loops.list[i]);
-  for (size_t i = 0; i < sites.list.size(); i++)
+    colourJson += (i ? "," : "") + str(colours.loop(loops.list[i]));
+  }
+  colourJson += "],\"sites\":[";
+  for (size_t i = 0; i < sites.list.size(); i++) {
     siteJson += (i ? "," : "") + str(sites.list[i]);
+    colourJson += (i ? "," : "") + str(colours.site(sites.list[i]));
+  }
+  colourJson += "]}";
+  // The problem views: the types that flag a grain, and the outliers.
+  std::string viewJson = "[";
+  bool firstView = true;
+  for (const ProblemCount &c : problemCounts(run)) {
+    if (!c.grains && c.flag != P_OUTLIER)
+      continue;
+    viewJson += firstView ? "" : ",";
+    firstView = false;
+    viewJson += "{\"f\":" + std::to_string(c.flag) +
+                ",\"name\":" + str(problemName(c.flag)) +
+                ",\"n\":" + std::to_string(c.grains) +
+                ",\"m\":" + (c.pathKnown ? std::to_string(c.onPath) : "null") +
+                ",\"line\":" + str(problemCountLine(c)) + "}";
+  }
   std::string probJson = "[";
   std::vector<ReportProblem> probs = problemsForReport(run);
   for (size_t i = 0; i < probs.size(); i++) {
@@ -652,11 +749,13 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
       ",\"tasks\":" + std::to_string(nTasks) + ",\"end\":" + num(endNs, 0) +
       ",\"procs\":" + procs + ",\"rows\":" + rowJson +
       ",\"loops\":" + loopJson + "],\"sites\":" + siteJson +
+      "],\"colours\":" + colourJson + ",\"views\":" + viewJson +
       "],\"bars\":{\"row\":" + gRow.done() + ",\"s\":" + gS.done() +
       ",\"d\":" + gD.done() + ",\"k\":" + gK.done() + ",\"inst\":" + gI.done() +
       ",\"lo\":" + gLo.done() + ",\"hi\":" + gHi.done() +
       ",\"c\":" + gC.done() + ",\"n\":" + gN.done() +
-      ",\"count\":" + gCount.done() + "},\n\"graph\":{\"groups\":" + G.groups +
+      ",\"count\":" + gCount.done() + ",\"pm\":" + gPm.done() +
+      ",\"pc\":" + gPc.done() + "},\n\"graph\":{\"groups\":" + G.groups +
       "],\"members\":" + G.members + "],\"gedges\":" + G.gedges +
       "],\"medges\":" + G.medges + "]},\n\"problems\":" + probJson +
       "],\"leftOut\":" + leftJson + "]}";

@@ -4,12 +4,14 @@
 // The summary (summary.txt, also printed on stderr): how the run was
 // recorded, then per loop (by name, in the order the loops first ran) its
 // instances, chunks, work per thread and imbalance, and the flagged grains;
-// the tasks; the critical path. With several processes, a section per
-// process. run.json: the run's metadata (clock, processes and their
-// critical paths, what was written, what was left out).
+// the tasks; the critical path and, per problem type, the grains it flags
+// and how many of them are on it (ProblemViews.h). With several processes,
+// a section per process. run.json: the run's metadata (clock, processes and
+// their critical paths, what was written, what was left out).
 //
 //===----------------------------------------------------------------------===//
 #include "GrainDag.h"
+#include "ProblemViews.h"
 #include "Problems.h"
 #include "Writers.h"
 
@@ -347,6 +349,11 @@ std::string summaryOf(Analysis &an, const std::string &idPrefix) {
                                      (long long)an.taskPbNa)
                                : std::string()));
   out.push_back(critPathText(an));
+  // Per problem type, the grains it flags and those on the critical path
+  // (the prototype's diagnosis .info; report.html's views).
+  for (const ProblemCount &c : problemCounts(an, problemMasks(an)))
+    if (c.grains)
+      out.push_back("  " + problemCountLine(c));
   out.push_back(problemsText(an, idPrefix));
   std::string s;
   for (const std::string &l : out)

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- SvgWriter.cpp - timeline.svg: one lane per thread ------------------===//
 //
-// Chunks coloured by loop, tasks grey. Up to 4000 spans every grain is a
-// rectangle with a title; above, per lane and pixel column the busy time
-// per colour, drawn as the dominant colour with the busy share as opacity
-// (a bounded picture whatever the grain count). Several processes: a lane
-// per process and thread.
+// Chunks coloured by loop (the run's palette, Palette.h), tasks grey. Up to
+// 4000 spans every grain is a rectangle with a title; above, per lane and pixel
+// column the busy time per colour, drawn as the dominant colour with the busy
+// share as opacity (a bounded picture whatever the grain count). Several
+// processes: a lane per process and thread.
 //
 //===----------------------------------------------------------------------===//
+#include "Palette.h"
 #include "Writers.h"
+
+#include <deque>
 
 #include <algorithm>
 #include <cmath>
@@ -17,9 +20,6 @@
 
 namespace gcg {
 
-static const char *const Palette[] = {
-    "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1", "#76b7b2",
-    "#edc948", "#ff9da7", "#9c755f", "#86bcb6", "#d37295", "#a0cbe8"};
 static const char *const TaskColor = "#555555";
 
 static double niceStep(double raw) {
@@ -79,7 +79,9 @@ bool writeSvg(Run &run, const std::string &path) {
     t0 = 0, t1 = 0;
   if (int64_t(t1 - t0) < 1)
     t1 = t0 + 1;
-  // Colours: by loop name, in loop order.
+  // Colours: by loop name, the run's (Palette.h), legend in loop order.
+  RunColours palette = runColours(run);
+  std::deque<std::string> store; // what the pointers below point to
   std::map<std::string, const char *> colors;
   std::vector<std::string> names;
   std::vector<std::vector<const char *>> loopColor(run.procs.size());
@@ -88,7 +90,8 @@ bool writeSvg(Run &run, const std::string &path) {
     for (const Loop &lp : an.loops) {
       const std::string &nm = an.loopName(lp.index);
       if (!colors.count(nm)) {
-        colors[nm] = Palette[colors.size() % 12];
+        store.push_back(palette.loop(nm));
+        colors[nm] = store.back().c_str();
         names.push_back(nm);
       }
       loopColor[p].push_back(colors[nm]);

@@ -133,10 +133,13 @@ std::vector<LoopThread> loopThreads(const Analysis &an, bool medians);
 void writeCsv(Run &run, const std::string &path);
 /// loops.csv: one row per loop instance and thread (always written).
 void writeLoopsCsv(Run &run, const std::string &path);
-void writeGraphml(Run &run, const std::string &path);
+/// view >= 0: the problem view of flag P_view (problems/<type>.graphml,
+/// ProblemViews.h): its grains red, problematic set, the rest dimmed.
+void writeGraphml(Run &run, const std::string &path, int view = -1);
 /// grains.graphml above its cap: a node per loop instance and thread, per
-/// group of tasks (one generation, join point and creation site).
-void writeGraphmlAggregated(Run &run, const std::string &path);
+/// group of tasks (one generation, join point and creation site); a
+/// problem view's groups hold the number of their grains it flags.
+void writeGraphmlAggregated(Run &run, const std::string &path, int view = -1);
 void writeTrace(Run &run, const std::string &path);
 /// trace.json above its cap: an event per loop instance and thread, per
 /// task creation site and thread (own track).

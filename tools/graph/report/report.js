@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // report.html's script (embedded into the page at build time): reads the
 // run's data (the JSON element gc-data) and draws the facts, the problems,
-// the timeline (canvas) and the grain graph (SVG). Names from the program
+// the timeline (canvas) and the grain graph (SVG), and the problem views
+// (the grains one problem type flags red, the others dimmed: the flags
+// and counts are the analysis', in the data). Names from the program
 // go on the page as text (textContent), never as markup. window.gcReport
 // gives the page's state to the browser test (test/graph/check_report.py).
 'use strict';
@@ -20,20 +22,13 @@
     for (const k in attrs) e.setAttribute(k, attrs[k]);
     return e;
   }
-  // Loop colours: ten hues far apart (none near the critical path's red)
-  // at four lightness and saturation levels: 40 colours at least 40 apart
-  // in RGB (the browser test measures it); from the 41st the hues move half
-  // a step. Task sites: greyer, hatched in the legend.
-  const HUES = [210, 30, 130, 280, 55, 180, 330, 95, 240, 155];
-  const LEVELS = [[72, 46], [60, 68], [80, 30], [45, 57]];
-  function loopColour(i) {
-    const h = (HUES[i % 10] + (Math.floor(i / 40) % 2) * 18) % 360, lv = LEVELS[Math.floor(i / 10) % 4];
-    return 'hsl(' + h + ',' + lv[0] + '%,' + lv[1] + '%)';
-  }
-  function siteColour(i) {
-    const h = (i * 137.508 + 60) % 360;
-    return 'hsl(' + h.toFixed(1) + ',22%,' + [58, 44, 70][i % 3] + '%)';
-  }
+  // Loop and task site colours: the run's palette (Palette.h), the same
+  // as grains.graphml's and timeline.svg's; none near red, which marks the
+  // critical path and the problem grains. Task sites are hatched in the
+  // legend.
+  function loopColour(i) { return D.colours.loops[i] || '#999999'; }
+  function siteColour(i) { return D.colours.sites[i] || '#999999'; }
+  const RED = '#ff0000';
   function fmtNs(ns) {
     const a = Math.abs(ns);
     if (a >= 1e9) return (ns / 1e9).toFixed(3) + ' s';
@@ -117,6 +112,8 @@
     lines.push(rowName(B.row[i]));
     lines.push('start ' + fmtNs(start[i]) + ', duration ' + ((B.c[i] & 2) ? 'unknown' : fmtNs(B.d[i])));
     if (B.c[i] & 1) lines.push('on the critical path');
+    const flags = D.views.filter((v) => (B.pm[i] >> v.f) & 1).map((v) => v.name);
+    if (flags.length) lines.push('problems: ' + flags.join(', '));
     return lines.join('\n');
   }
 
@@ -124,6 +121,15 @@
   const canvas = $('timeline'), ctx = canvas.getContext('2d');
   const ROW = 22, TOP = 22, GUTTER = 120;
   let selectedBar = -1, selectedLoop = -1;
+  // The problem view: a flag (ProblemFlag), or -1 for none.
+  let pview = -1;
+  // Aggregated bars: per bar and flag, the grains it flags.
+  const barFlagged = new Map();
+  for (let j = 0; j + 2 < B.pc.length; j += 3) barFlagged.set(B.pc[j] * 8 + B.pc[j + 1], B.pc[j + 2]);
+  function flaggedIn(i) {
+    if (pview < 0 || !((B.pm[i] >> pview) & 1)) return 0;
+    return D.aggregated ? (barFlagged.get(i * 8 + pview) || 0) : 1;
+  }
   const state = { drawn: {} };
   function width() { return canvas.clientWidth || 800; }
   function xOf(t) { return GUTTER + (t - view.t0) * (width() - GUTTER) / (view.t1 - view.t0); }
@@ -148,7 +154,8 @@
       ctx.beginPath(); ctx.moveTo(x, TOP - 4); ctx.lineTo(x, H); ctx.stroke();
       ctx.fillText(fmtNs(t), x + 2, 12);
     }
-    const drawn = {};
+    const drawn = {}, viewIds = new Set();
+    let viewCount = 0;
     for (let r = 0; r < nrows; r++) {
       const y = TOP + r * ROW;
       ctx.fillStyle = r % 2 ? '#f6f6f6' : '#fff';
@@ -165,8 +172,13 @@
         const k = B.k[i];
         const chunk = k >= 0;
         if (chunk) count += D.aggregated ? B.count[i] : 1;
-        ctx.globalAlpha = selectedLoop >= 0 && k !== selectedLoop ? 0.2 : 1;
-        ctx.fillStyle = chunk ? loopColour(k) : siteColour(-1 - k);
+        const fl = flaggedIn(i);
+        if (fl) {
+          if (D.aggregated) viewCount += fl;
+          else viewIds.add(grainId(i));
+        }
+        ctx.globalAlpha = (selectedLoop >= 0 && k !== selectedLoop) || (pview >= 0 && !fl) ? 0.2 : 1;
+        ctx.fillStyle = fl ? RED : chunk ? loopColour(k) : siteColour(-1 - k);
         const h = chunk ? ROW - 4 : ROW - 10;
         const yy = chunk ? y + 2 : y + 5;
         ctx.fillRect(x0, yy, x1 - x0, h);
@@ -187,6 +199,9 @@
     }
     state.drawn = drawn;
     canvas.dataset.drawn = JSON.stringify(drawn);
+    // The grains the view highlights in the visible range.
+    state.viewGrains = D.aggregated ? viewCount : viewIds.size;
+    canvas.dataset.viewGrains = state.viewGrains;
     $('range').textContent = fmtNs(view.t0) + ' – ' + fmtNs(view.t1) + ' (' + fmtNs(view.t1 - view.t0) + ' shown)';
   }
   function barAt(x, y) {
@@ -385,8 +400,14 @@
     if (t === 'chunk' || t === 'task') return nodeSize(n) * (n.m < 0 && n.d.n > 1 ? 1.6 : 1);
     return t === 'start' || t === 'end' ? 9 : 6;
   }
+  function groupFlagged(d, f) {
+    const pf = d.pf || [];
+    for (let j = 0; j + 1 < pf.length; j += 2) if (pf[j] === f) return pf[j + 1];
+    return 0;
+  }
   function drawGraph(keepView, fitAll) {
     const model = graphModel(), L = layout(model);
+    let viewNodes = 0;
     while (gsvg.firstChild) gsvg.removeChild(gsvg.firstChild);
     const ge = svg('g', { id: 'edges' }), gn = svg('g', { id: 'nodes' });
     gsvg.append(ge, gn);
@@ -404,7 +425,11 @@
       if (d.ci) grp.dataset.critIds = d.ci.join(' ');
       grp.dataset.key = n.key;
       let shape;
-      const colour = g.k >= 0 ? (t === 'chunk' ? loopColour(g.k) : siteColour(g.k)) : '#bbb';
+      // In a problem view: the grains it flags (a group's count of them).
+      const fl = pview < 0 ? 0 : n.m >= 0 ? (d.pm >> pview) & 1 : groupFlagged(d, pview);
+      if (fl) { grp.classList.add('flagged'); grp.dataset.flagged = fl; viewNodes += fl; }
+      if (pview >= 0 && !fl) grp.setAttribute('opacity', 0.2);
+      const colour = fl ? RED : g.k >= 0 ? (t === 'chunk' ? loopColour(g.k) : siteColour(g.k)) : '#bbb';
       if (t === 'chunk') {
         const w = halfWidth(n);
         shape = svg('rect', { class: 'shape', x: -w, y: -10, width: 2 * w, height: 20, rx: 3, fill: colour });
@@ -418,9 +443,10 @@
       }
       grp.append(shape);
       const title = svg('title', {});
-      title.textContent = (d.l || t) + (d.w > 0 ? '\nwork ' + fmtNs(d.w) : '') + (d.c ? '\non the critical path' + (d.ci ? ': ' + d.ci.join(', ') : '') : '') + (n.m < 0 && d.x ? '\nclick to expand' : '');
+      title.textContent = (d.l || t) + (d.w > 0 ? '\nwork ' + fmtNs(d.w) : '') + (d.c ? '\non the critical path' + (d.ci ? ': ' + d.ci.join(', ') : '') : '') +
+        (fl ? '\n' + (n.m < 0 && d.n > 1 ? fl + ' of ' + d.n + ' grains have ' : 'has ') + viewOf(pview).name : '') + (n.m < 0 && d.x ? '\nclick to expand' : '');
       grp.append(title);
-      if (n.m < 0 && d.n > 1) { const tx = svg('text', { 'text-anchor': 'middle', y: 4 }); tx.textContent = '×' + d.n; grp.append(tx); }
+      if (n.m < 0 && d.n > 1) { const tx = svg('text', { 'text-anchor': 'middle', y: 4 }); tx.textContent = fl ? fl + '/' + d.n : '×' + d.n; grp.append(tx); }
       grp.addEventListener('click', (ev) => {
         ev.stopPropagation();
         $('graph-details').textContent = (d.l || t) + (d.w > 0 ? '; work ' + fmtNs(d.w) : '') + (d.c ? '; on the critical path' : '');
@@ -441,6 +467,8 @@
     }
     gsvg.setAttribute('viewBox', gview.x + ' ' + gview.y + ' ' + gview.w + ' ' + gview.h);
     state.graphNodes = model.nodes.size;
+    // The grains the view highlights in the graph (groups by their count).
+    state.graphViewGrains = viewNodes;
   }
   let gdrag = null;
   gsvg.addEventListener('wheel', (ev) => {
@@ -472,7 +500,27 @@
     const x0 = xOf(start[i]), x1 = Math.max(xOf(start[i] + B.d[i]), x0 + 1);
     return { x: r.left + (x0 + x1) / 2, y: r.top + TOP + B.row[i] * ROW + ROW / 2, w: x1 - x0 };
   }
-  window.gcReport = { data: D, state, view, selectLoop, selectGrain, draw, barBox, loopColour };
+  // ---- Problem views ----
+  function viewOf(f) { return D.views.find((v) => v.f === f); }
+  const vsel = $('view');
+  vsel.append(el('option', '', 'none'));
+  vsel.lastChild.value = '-1';
+  for (const v of D.views) {
+    const o = el('option', '', v.name + ' (' + v.n + ' grain' + (v.n === 1 ? '' : 's') + ')');
+    o.value = String(v.f);
+    vsel.append(o);
+  }
+  function setView(f) {
+    pview = viewOf(f) ? f : -1;
+    if (selectedLoop >= 0) selectLoop(-1); // one selection at a time
+    vsel.value = String(pview);
+    $('view-info').textContent = pview >= 0 ? viewOf(pview).line : '';
+    draw();
+    drawGraph(true);
+  }
+  vsel.addEventListener('change', () => setView(Number(vsel.value)));
+
+  window.gcReport = { data: D, state, view, selectLoop, selectGrain, draw, barBox, loopColour, siteColour, setView };
   draw();
   drawGraph(false);
   window.addEventListener('resize', draw);
