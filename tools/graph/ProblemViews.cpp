@@ -64,7 +64,8 @@ std::vector<ProblemCount> problemCounts(Run &run) {
 
 std::string problemCondition(int flag) {
   if (flag == P_OUTLIER)
-    return fmt("outlier (work above its loop instance's median by more than "
+    return fmt("outlier (work above its loop instance's or sibling tasks' "
+               "median by more than "
                "%g MADs, %g%% of a thread's share and %g us)",
                OutlierMads, OutlierShare * 100, OutlierMinNs / 1000);
   return fmt("%s (%c %g)", Thresholds[flag].name, Thresholds[flag].op,

@@ -265,12 +265,17 @@ static std::string estimateText(const Acc &a, double tpn) {
     return "";
   double perChunk =
       a.creationMeasured ? a.creation / double(a.creationMeasured) : 0;
+  std::string cost =
+      a.creationMeasured
+          ? "each chunk costing " + us(perChunk, tpn) + " as in this run"
+          : "the chunks' cost taken as 0: this run did not "
+            "measure it";
   std::string s =
       fmt("; estimated from the measured work of each chunk (spread evenly "
-          "over its iterations, each chunk costing %s as in this run; a "
-          "dynamic dispatch costs more): the %u instance(s) that lose %s now "
-          "would lose %s with schedule(dynamic,%llu)",
-          us(perChunk, tpn).c_str(), a.estInstances, ms(a.estNow, tpn).c_str(),
+          "over its iterations, %s; a dynamic dispatch costs more): the %u "
+          "instance(s) that lose %s now would lose %s with "
+          "schedule(dynamic,%llu)",
+          cost.c_str(), a.estInstances, ms(a.estNow, tpn).c_str(),
           ms(a.estDyn, tpn).c_str(), (unsigned long long)a.estChunk);
   if (!std::isnan(a.estGuided))
     s += fmt(" and %s with schedule(guided)", ms(a.estGuided, tpn).c_str());
