@@ -602,6 +602,19 @@ def aggregated(out):
     if kinds["chunk"] or kinds["task"] or kinds["chunks"] != len(chunks) \
             or kinds["tasks"] != len(tasks):
         fail(f"graph nodes {dict(kinds)}: {len(chunks)} chunks, {len(tasks)} tasks")
+    # The prototype's types, and the critical path through the groups.
+    want = {"chunks": "task", "tasks": "task", "fork": "fork", "join": "join"}
+    for n, d in g.nodes(data=True):
+        if d.get("type") != want.get(d["grain_type"]):
+            fail(f"aggregated node {n}: type {d.get('type')}")
+    for a, b, d in g.edges(data=True):
+        if d.get("type") not in ("create", "sync", "continue"):
+            fail(f"aggregated edge {a}->{b}: type {d.get('type')}")
+    groups = [d for _, d in g.nodes(data=True) if d["type"] == "task"]
+    on = [d for d in groups if d.get("on_crit_path") is True]
+    if any("on_crit_path" not in d for d in groups) or not on or \
+            any(d["border-color"] != "#FF0000" for d in on):
+        fail(f"aggregated groups on the critical path: {len(on)} of {len(groups)}")
     lc = pd.read_csv(os.path.join(out, "loops.csv"), keep_default_na=False,
                      na_values=["NA"])
     got = {(r.loop_instance, r.thread): (r.chunks, r.work_cycles) for r in lc.itertuples()}
@@ -616,8 +629,8 @@ def aggregated(out):
                 or r.median_chunk_work_cycles != med:
             fail(f"loops.csv {r}: chunk work {ws}")
     print(f"check_graph: OK aggregated: trace {len(inst)} loop instance events, graph "
-          f"{g.number_of_nodes()} nodes for {len(rows)} grains (a DAG), loops.csv "
-          f"{len(lc)} rows")
+          f"{g.number_of_nodes()} nodes for {len(rows)} grains (a DAG, the prototype's "
+          f"types, {len(on)} groups on the critical path), loops.csv {len(lc)} rows")
 
 
 def problems(out):

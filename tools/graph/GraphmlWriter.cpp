@@ -58,11 +58,16 @@ struct Writer {
     o << "<data key=\"problematic\">";
     o.i(n) << "</data>";
   }
+  /// An edge of the aggregated graph; kind is ours (creation,
+  /// synchronization, continuation), its type the prototype's.
   void edge(const std::string &s, const std::string &t, const char *kind) {
+    const char *type = kind[0] == 'c' && kind[1] == 'r'   ? "create"
+                       : kind[0] == 's' && kind[1] == 'y' ? "sync"
+                                                          : "continue";
     o << "    <edge id=\"e";
     o.u(edges++) << "\" source=\"" << htmlEscape(s) << "\" target=\""
                  << htmlEscape(t) << "\"><data key=\"edge_type\">" << kind
-                 << "</data>";
+                 << "</data><data key=\"etype\">" << type << "</data>";
     if (view >= 0)
       o << "<data key=\"ecolor\">" << look("#000000") << "</data>";
     o << "</edge>\n";
@@ -72,7 +77,8 @@ struct Writer {
   void simpleNode(const std::string &id, const char *type,
                   const std::string &label) {
     o << "    <node id=\"" << htmlEscape(id) << "\"><data key=\"grain_type\">"
-      << type << "</data><data key=\"label\">" << htmlEscape(label)
+      << type << "</data><data key=\"type\">" << type
+      << "</data><data key=\"label\">" << htmlEscape(label)
       << "</data><data key=\"shape\">circle</data><data "
          "key=\"width\">10</data><data key=\"height\">10</data><data "
          "key=\"color\">"
@@ -85,13 +91,16 @@ struct Writer {
   /// process's groups of its kind (lo..hi), colour by its loop or site;
   /// in a problem view red when it holds flagged grains (flagged of them).
   void groupLook(const char *shape, double work, double lo, double hi,
-                 const std::string &colour, int64_t flagged) {
-    o << "<data key=\"shape\">" << shape
+                 const std::string &colour, int64_t flagged, bool onPath) {
+    o << "<data key=\"type\">task</data><data key=\"on_crit_path\">"
+      << (onPath ? "true" : "false") << "</data><data key=\"shape\">"
+      << shape
       << "</data><data key=\"width\">30</data><data key=\"height\">";
     o.num(stepSize(work, lo, hi))
         << "</data><data key=\"color\">"
         << (view >= 0 && flagged ? std::string("#FF0000") : look(colour))
-        << "</data><data key=\"border-color\">#000000</data>";
+        << "</data><data key=\"border-color\">"
+        << (onPath ? "#FF0000" : "#000000") << "</data>";
     problematic(flagged);
   }
   void data(const char *k, double v) {
@@ -458,6 +467,14 @@ void writeGraphmlAggregated(Run &run, const std::string &path, int view) {
       for (size_t i = 0; i < an.chunks.size(); i++)
         if (an.chunkMetrics(i).problems >> view & 1)
           flaggedChunks[{an.chunks.loop[i], an.chunks.thread[i]}]++;
+    // The groups on the critical path: those holding a grain on it.
+    const CritPath &cp = critPath(an);
+    std::set<std::pair<int, int>> pathGroups;
+    for (uint64_t i : cp.chunks)
+      pathGroups.insert({an.chunks.loop[i], an.chunks.thread[i]});
+    std::vector<uint8_t> taskOnPath(an.tasks.size(), 0);
+    for (uint64_t k : cp.tasks)
+      taskOnPath[k] = 1;
     // Loops: a fork and a join per instance, and between them a node per
     // thread for the chunks it ran.
     loopForks(w, an, pre);
@@ -483,7 +500,8 @@ void writeGraphmlAggregated(Run &run, const std::string &path, int view) {
       auto fl = flaggedChunks.find({r.loop, r.th});
       w.groupLook("rectangle", r.hasWork ? double(r.work) : NAN, lo, hi,
                   colours.loop(an.loopName(r.loop)),
-                  fl == flaggedChunks.end() ? 0 : fl->second);
+                  fl == flaggedChunks.end() ? 0 : fl->second,
+                  pathGroups.count({r.loop, r.th}) > 0);
       o << "</node>\n";
       w.edge(pre + "f.L" + li, g, "creation");
       w.edge(g, pre + "j.L" + li, "synchronization");
@@ -502,6 +520,7 @@ void writeGraphmlAggregated(Run &run, const std::string &path, int view) {
       uint32_t first; // its first task (its name)
       int64_t count = 0, exec = 0, flagged = 0;
       double work = 0;
+      bool onPath = false;
     };
     std::vector<Group> groups;
     std::vector<uint32_t> groupOf(n, UINT32_MAX);
@@ -537,6 +556,7 @@ void writeGraphmlAggregated(Run &run, const std::string &path, int view) {
       GrainMetrics m = an.taskMetrics(k);
       g.work += m.work;
       g.flagged += view >= 0 && (m.problems >> view & 1);
+      g.onPath = g.onPath || taskOnPath[k];
     }
     std::vector<uint32_t>().swap(groupOf);
     auto genId = [&](const Gen &g) {
@@ -561,7 +581,7 @@ void writeGraphmlAggregated(Run &run, const std::string &path, int view) {
           << "</data><data key=\"source_location\">"
           << htmlEscape(an.maps.get(G.site).second) << "</data>";
       w.groupLook("roundrectangle", G.work, lo, hi, colours.site(name),
-                  G.flagged);
+                  G.flagged, G.onPath);
       o << "</node>\n";
       w.simpleNode(pre + "f.g" + std::to_string(g), "fork",
                    "fork " + genId({G.root, G.depth - 1}));
