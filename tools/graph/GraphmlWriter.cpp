@@ -93,8 +93,7 @@ struct Writer {
   void groupLook(const char *shape, double work, double lo, double hi,
                  const std::string &colour, int64_t flagged, bool onPath) {
     o << "<data key=\"type\">task</data><data key=\"on_crit_path\">"
-      << (onPath ? "true" : "false") << "</data><data key=\"shape\">"
-      << shape
+      << (onPath ? "true" : "false") << "</data><data key=\"shape\">" << shape
       << "</data><data key=\"width\">30</data><data key=\"height\">";
     o.num(stepSize(work, lo, hi))
         << "</data><data key=\"color\">"
