@@ -141,8 +141,8 @@ TEST(GraphDag, TaskTreeSpanIsRootPlusLongestChild) {
       sum += g.weight(v);
   EXPECT_DOUBLE_EQ(sum, 85.0);
   // critPath names the same grains on it: R and C1 (end first).
-  EXPECT_EQ(critPath(an).tasks, (std::vector<uint64_t>{uint64_t(c1),
-                                                       uint64_t(r)}));
+  EXPECT_EQ(critPath(an).tasks,
+            (std::vector<uint64_t>{uint64_t(c1), uint64_t(r)}));
   EXPECT_TRUE(critPath(an).chunks.empty());
   // The summary and run.json (ticks: 2 per ns).
   std::string s = summary(*run);
