@@ -244,8 +244,9 @@ struct Acc {
   uint64_t estChunk = 0;
   // Task sites.
   int64_t tasks = 0, pbBelow = 0, taskOutliers = 0;
-  int64_t tiny = 0;     // tasks whose own work is below their creation
-  int64_t children = 0; // the tasks the site's tasks made
+  int64_t tiny = 0;       // tasks whose own work is below their creation
+  double outlierWork = 0; // the outlier tasks' own work
+  int64_t children = 0;   // the tasks the site's tasks made
   double sync = 0;
 };
 } // namespace
@@ -569,10 +570,12 @@ static void explainSite(const Acc &a, double tpn, Problem &p) {
     p.why += fmt("; %lld outlier task(s), far above their siblings' median "
                  "(grains.csv: problems has outlier)",
                  (long long)a.taskOutliers);
-  // The parents wait at the joins mostly for a few outlier tasks: their
-  // waits make every sibling's parallel_benefit (the prototype's, with an
-  // equal share of the waits) look small; the outliers are the problem.
-  if (a.taskOutliers && a.sync > a.creation && a.sync > 0.1 * a.work) {
+  // The parents wait at the joins mostly for a few outlier tasks (their
+  // work could fill at least half the waits): their waits make every
+  // sibling's parallel_benefit (the prototype's, with an equal share of
+  // the waits) look small; the outliers are the problem.
+  if (a.taskOutliers && a.sync > a.creation && a.sync > 0.1 * a.work &&
+      a.outlierWork >= 0.5 * a.sync) {
     p.suggestion =
         "the parents wait at the joins for a few tasks that take much "
         "longer than their siblings (the outlier tasks): split those tasks' "
@@ -736,6 +739,8 @@ std::vector<Problem> rankProblems(Analysis &an, int process,
     GrainMetrics m = an.taskMetrics(k);
     a.pbBelow += (m.problems >> P_PARALLEL_BENEFIT) & 1;
     a.taskOutliers += m.outlier;
+    if (m.outlier)
+      a.outlierWork += an.taskOwnWork(k);
     if (!std::isnan(T.creation[k]) && an.taskOwnWork(k) < T.creation[k])
       a.tiny++;
     a.children += T.kidOff[k + 1] - T.kidOff[k];
