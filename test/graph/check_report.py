@@ -311,6 +311,7 @@ def known(out, shot=None):
         b.js("document.getElementById('reset').click()")
         check_views(b, out, rows)
         check_colours(b, out)
+        check_readable(b, out, rows)
         check_clean(b, "the page")
         if shot:
             b.js("gcReport.selectLoop(-1); window.scrollTo(0, 0)")
@@ -428,6 +429,188 @@ def check_colours(b, out):
        "timeline.svg's")
 
 
+def palette_colours(n):
+    """The first n colours of Palette.h's sequence, computed here from its
+    definition: over a 6-level RGB grid without near black, grey, too light
+    on white (contrast below 1.6) and near red, farthest point first from
+    #0066cc."""
+    def lum(c):
+        v = [x / 255 for x in c]
+        v = [x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4 for x in v]
+        return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]
+
+    def near_red(r, g, b):
+        mx, mn = max(r, g, b), min(r, g, b)
+        if mx > 0 and mx > mn and (mx - mn) / mx >= 0.25:
+            d = mx - mn
+            h = (60 * (((g - b) / d + 6) % 6) if mx == r else
+                 60 * ((b - r) / d + 2) if mx == g else 60 * ((r - g) / d + 4))
+            if min(h, 360 - h) < 40:
+                return True
+        return any((r - red) ** 2 + g * g + b * b < 150 ** 2 for red in (255, 208))
+    cand = [(r, g, b) for r in range(0, 256, 51) for g in range(0, 256, 51)
+            for b in range(0, 256, 51)
+            if r + g + b >= 150 and max(r, g, b) - min(r, g, b) >= 51
+            and not near_red(r, g, b) and 1.05 / (lum((r, g, b)) + 0.05) >= 1.6]
+    dist = [float("inf")] * len(cand)
+    cur, out = (0, 102, 204), []
+    while len(out) < min(n, len(cand)):
+        out.append("#%02x%02x%02x" % cur)
+        best = 0
+        for i, c in enumerate(cand):
+            dist[i] = min(dist[i], sum((a - b) ** 2 for a, b in zip(c, cur)))
+            if dist[i] > dist[best]:
+                best = i
+        cur = cand[best]
+    return out
+
+
+def contrast(a, b):
+    """WCAG contrast ratio of two '#rrggbb' colours."""
+    def lum(h):
+        v = [int(h[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        v = [x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4 for x in v]
+        return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]
+    la, lb = lum(a), lum(b)
+    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+
+
+def hex_of(css):
+    """'rgb(r, g, b)' or '#rrggbb' as '#rrggbb'."""
+    if css.startswith("#"):
+        return css.lower()
+    return "#%02x%02x%02x" % tuple(int(x) for x in css[css.index("(") + 1:-1].split(",")[:3])
+
+
+def legend_top(b):
+    return b.js("document.getElementById('legend').getBoundingClientRect().top + window.scrollY")
+
+
+def check_readable(b, out, rows):
+    """What made the page hard to read on real runs (HPGMG, BOTS): the
+    timeline's range and ticks, the summary's number formats, the problems
+    panel's length, a task site's problem selecting its tasks, a layout that
+    does not move, text contrast and colours by work."""
+    b.js("document.getElementById('reset').click()")
+    # No time before zero; the tick labels inside the canvas.
+    full = b.js("({t0: gcReport.view.t0, t1: gcReport.view.t1,"
+                " range: document.getElementById('range').textContent})")
+    if full["t0"] < 0 or "-" in full["range"]:
+        fail(f"the timeline shows time before zero: {full}")
+    box = b.js("(() => { const r = document.getElementById('timeline').getBoundingClientRect();"
+               " return {x: r.left + 130, y: r.top + 30}; })()")
+    b.mouse("mouseWheel", box["x"], box["y"], deltaX=0, deltaY=1500)
+    b.mouse("mousePressed", box["x"], box["y"], button="left", clickCount=1)
+    b.mouse("mouseMoved", box["x"] + 300, box["y"], button="left")
+    b.mouse("mouseReleased", box["x"] + 300, box["y"], button="left", clickCount=1)
+    t0 = b.js("gcReport.view.t0")
+    if t0 < 0:
+        fail(f"zoomed out and dragged right, the timeline starts at {t0} ns")
+    for reset in (False, True):
+        if reset:
+            b.js("document.getElementById('reset').click()")
+        ticks = b.js("gcReport.state.ticks")
+        width = b.js("gcReport.state.width")
+        if not ticks or any(t["x"] < 0 or t["x"] + t["w"] > width for t in ticks):
+            fail(f"tick labels outside the canvas (width {width}): {ticks}")
+    ok(f"the timeline starts at 0 ({full['range']}), zoomed out too; its "
+       f"{len(ticks)} tick labels are inside the canvas, the last "
+       f"{ticks[-1]['text']!r}")
+    # The summary's formats: lost "%.3f ms (%.1f%%)", the critical path's line.
+    with open(os.path.join(out, "summary.txt")) as f:
+        summ = f.read()
+    ranked = [l.strip().split(". ", 1)[1] for l in
+              summ.split("problems, ranked by time lost", 1)[1].splitlines()
+              if l.startswith("  ") and l.strip()[:1].isdigit()]
+    titles = b.js("[...document.querySelectorAll('#problems li.problem .title')]"
+                  ".map(e => e.textContent)")
+    for line, title in zip(ranked, titles):
+        ms, pct = line.split(": lost ", 1)[1].split(" ms (", 1)
+        pct = pct.split("%)")[0]
+        if f": {ms} ms" not in title or f"({pct}%" not in title:
+            fail(f"the page's {title!r} rounds otherwise than the summary's {line!r}")
+    cp = [l for l in summ.splitlines() if l.startswith("critical path: ")][0]
+    facts = b.js("[...document.querySelectorAll('#facts tr')].map(r => r.textContent)")
+    if "critical path" + cp[len("critical path: "):] not in facts:
+        fail(f"the facts {facts} lack the summary's {cp!r}")
+    ok(f"the page's figures are the summary's: {ranked[-1].split(', work')[0]}; {cp}")
+    # The problems panel: the top 5, the rest behind "show all N".
+    shown = b.js("[...document.querySelectorAll('#problems li.problem')].filter(l => l.offsetParent).length")
+    if shown != min(5, len(titles)):
+        fail(f"the problems panel shows {shown} of {len(titles)}")
+    ok(f"the problems panel shows {shown} of {len(titles)}")
+    # A task site's problem selects its tasks (zoomed to them) and says so;
+    # the legend stays where it is through the selections.
+    y0 = legend_top(b)
+    sites = b.js("gcReport.data.sites")
+    at = b.js("[...document.querySelectorAll('#problems li.problem')].findIndex(l => l.dataset.site >= 0)")
+    if at < 0:
+        fail("no task site among the problems")
+    li = b.js("(() => { const li = document.querySelectorAll('#problems li.problem')[%d];"
+              " li.scrollIntoView({block: 'center'}); const r = li.getBoundingClientRect();"
+              " return {x: r.left + 20, y: r.top + 5, site: gcReport.data.sites[li.dataset.site]}; })()" % at)
+    b.mouse("mousePressed", li["x"], li["y"], button="left", clickCount=1)
+    b.mouse("mouseReleased", li["x"], li["y"], button="left", clickCount=1)
+    det = b.js("document.getElementById('details').textContent")
+    span = b.js("(() => { const B = gcReport.data.bars, j = gcReport.data.sites.indexOf(%s);"
+                " let s = Infinity, e = -Infinity; for (let i = 0; i < B.k.length; i++)"
+                " if (B.k[i] === -1 - j) { s = Math.min(s, B.s[i]); e = Math.max(e, B.s[i] + B.d[i]); }"
+                " return {s, e, t0: gcReport.view.t0, t1: gcReport.view.t1}; })()" % json.dumps(li["site"]))
+    want = sum(1 for r in rows if r["grain_type"] == "task"
+               and li["site"].startswith(f"task {r['source_location']} "))
+    if f"the {want} tasks of {li['site']}" not in det:
+        fail(f"clicking {li['site']!r}: details {det!r}, grains.csv has {want} of its tasks")
+    if not (span["t0"] <= span["s"] and span["e"] <= span["t1"]) or \
+            span["t1"] - span["t0"] > 0.5 * (full["t1"] - full["t0"]):
+        fail(f"clicking {li['site']!r}: view {span['t0']}..{span['t1']} for its tasks "
+             f"{span['s']}..{span['e']} (the run: {full['t0']}..{full['t1']})")
+    y1 = legend_top(b)
+    bar = b.js("(() => { const B = gcReport.data.bars; let best = -1;"
+               " for (let i = 0; i < B.k.length; i++) if (B.k[i] === -1 - gcReport.data.sites.indexOf(%s)"
+               " && (best < 0 || B.d[i] > B.d[best])) best = i; return gcReport.barBox(best); })()"
+               % json.dumps(li["site"]))
+    b.mouse("mousePressed", bar["x"], bar["y"], button="left", clickCount=1)
+    b.mouse("mouseReleased", bar["x"], bar["y"], button="left", clickCount=1)
+    det2 = b.js("document.getElementById('details').textContent")
+    y2 = legend_top(b)
+    b.js("document.getElementById('reset').click(); gcReport.selectLoop(-1)")
+    y3 = legend_top(b)
+    if "task" not in det2 or not (y0 == y1 == y2 == y3):
+        fail(f"the legend moved: {y0}, {y1} (site selected), {y2} (task selected: "
+             f"{det2!r}), {y3} (none)")
+    ok(f"clicking the problem of {li['site']} selects its {want} tasks, zoomed "
+       f"to them; the legend stays at {y0:.0f} px")
+    # Text on colours: the contrast of a label with its background.
+    pairs = b.js("[...document.querySelectorAll('#graph .node text')].map(t =>"
+                 " [getComputedStyle(t).fill, t.parentNode.querySelector('.shape').getAttribute('fill')])")
+    pairs = [(hex_of(f), hex_of(g)) for f, g in pairs] + \
+        [(hex_of(f), hex_of(g)) for f, g in b.js("gcReport.state.labels")]
+    if not pairs:
+        fail("no label on a coloured node or bar")
+    worst = min(pairs, key=lambda p: contrast(*p))
+    if contrast(*worst) < 4.5:
+        fail(f"label {worst[0]} on {worst[1]}: contrast {contrast(*worst):.2f} (< 4.5)")
+    ok(f"{len(pairs)} labels on colours: contrast at least {contrast(*worst):.1f}")
+    # The colours by descending work: the grain with the most work's loop or
+    # site takes the palette's first colour, the next its second.
+    work = collections.Counter()
+    for r in rows:
+        key = r["loop"] if r["grain_type"] == "chunk" else None
+        if key is None:
+            key = next(x for x in sites if x.startswith(f"task {r['source_location']} "))
+        work[key] += float(r["exec_cycles"])
+    D = b.js("gcReport.data")
+    colour = dict(zip(D["loops"], D["colours"]["loops"]))
+    colour.update(zip(D["sites"], D["colours"]["sites"]))
+    top = [k for k, _ in work.most_common()]
+    pal = palette_colours(len(top))
+    got = [colour[k] for k in top[:2]]
+    if got != pal[:2]:
+        fail(f"colours by work {list(zip(top, [colour[k] for k in top]))}, "
+             f"the palette's first two {pal[:2]}")
+    ok(f"the most work ({top[0]}, {top[1]}) has the palette's first colours {got}")
+
+
 def palette(out):
     """40 loops or more: their colours far apart, none near red."""
     b = open_report(out)
@@ -446,6 +629,26 @@ def palette(out):
             fail(f"{len(cols)} loop colours: closest pair {dist:.0f} apart, {red:.0f} from red")
         ok(f"{len(cols)} loop colours are distinct: closest pair {dist:.0f} apart "
            f"(RGB), {red:.0f} from red")
+        hexes = ["#%02x%02x%02x" % tuple(c) for c in cols]
+        pale = min(hexes, key=lambda c: contrast(c, "#ffffff"))
+        if contrast(pale, "#ffffff") < 1.6:
+            fail(f"loop colour {pale} on white: contrast {contrast(pale, '#ffffff'):.2f} (< 1.6)")
+        ok(f"{len(cols)} loop colours on white: contrast at least "
+           f"{contrast(pale, '#ffffff'):.2f} ({pale})")
+        n = b.js("gcReport.data.problems.length")
+        vis = "[...document.querySelectorAll('#problems li.problem')].filter(l => l.offsetParent).length"
+        more = "document.getElementById('more-problems')"
+        if n <= 5:
+            fail(f"{n} problems: too few to check the panel's top 5")
+        first = b.js(vis)
+        label = b.js(f"{more} && {more}.textContent")
+        b.js(f"{more}.click()")
+        every = b.js(vis)
+        b.js(f"{more}.click()")
+        again = b.js(vis)
+        if (first, label, every, again) != (5, f"show all {n}", n, 5):
+            fail(f"problems panel: {first} shown, button {label!r}, then {every}, then {again}")
+        ok(f"the problems panel shows the top 5 of {n}; 'show all {n}' shows them all")
     finally:
         b.close()
 

@@ -98,20 +98,22 @@ std::vector<ReportProblem> problemsForReport(const Run &run) {
   std::stable_sort(
       ps.begin(), ps.end(),
       [](const Problem &x, const Problem &y) { return x.lostMs > y.lostMs; });
-  auto ms = [](double v) { return num(v, 3) + " ms"; };
   std::vector<ReportProblem> out;
   for (const Problem &q : ps) {
     ReportProblem p;
     p.loop = q.kind == "loop" ? q.where : std::string();
+    p.site = q.kind == "loop" ? std::string() : q.where;
     p.lostNs = q.lostMs * 1e6;
     const ProcessDir &pd = run.procs[size_t(q.process)]->proc;
     std::string who;
     if (run.procs.size() > 1)
       who = pd.rank >= 0 ? "rank " + std::to_string(pd.rank) + ": "
                          : "pid " + std::to_string(pd.pid) + ": ";
-    p.title = who + q.where + ": " + ms(q.lostMs) + " of thread time lost";
+    // The summary's formats (Summary.cpp): "11.390 ms", "(0.0%".
+    p.title = who + q.where + ": " + fmt("%.3f ms", q.lostMs) +
+              " of thread time lost";
     if (std::isfinite(q.share))
-      p.title += " (" + num(q.share * 100, 1) + "% of the threads' time)";
+      p.title += fmt(" (%.1f%% of the threads' time)", q.share * 100);
     p.detail = q.why;
     p.suggest = q.suggestion;
     for (uint64_t i : q.outlierGrains)
@@ -669,7 +671,8 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
              ",\"complete\":" + (an.proc.complete ? "true" : "false") +
              ",\"acyclic\":" + (cp.acyclic ? "true" : "false") +
              ",\"span\":" + num(cp.span / tpn, 0) +
-             ",\"work\":" + num(cp.work / tpn, 0) + ",\"parallelism\":" +
+             ",\"work\":" + num(cp.work / tpn, 0) +
+             ",\"cp\":" + str(critPathText(an)) + ",\"parallelism\":" +
              num(cp.acyclic && cp.span > 0 ? cp.work / cp.span : NAN, 2) + "}";
   }
   procs += "]";
@@ -725,8 +728,8 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
   for (size_t i = 0; i < probs.size(); i++) {
     const ReportProblem &q = probs[i];
     probJson += (i ? ",\n" : "\n");
-    probJson += "{\"loop\":" + str(q.loop) + ",\"title\":" + str(q.title) +
-                ",\"detail\":" + str(q.detail) +
+    probJson += "{\"loop\":" + str(q.loop) + ",\"site\":" + str(q.site) +
+                ",\"title\":" + str(q.title) + ",\"detail\":" + str(q.detail) +
                 ",\"suggest\":" + str(q.suggest) +
                 ",\"lost\":" + num(q.lostNs, 0) + ",\"outliers\":[";
     for (size_t j = 0; j < q.outliers.size(); j++)
