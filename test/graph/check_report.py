@@ -15,9 +15,14 @@
       highlighting in red exactly the grains grains.csv flags in the timeline
       and in the graph (collapsed groups by their counts, and expanded), its
       line the summary's; the loops' and sites' colours are grains.graphml's
-      and timeline.svg's; then a screenshot of the page (not blank).
+      and timeline.svg's; readable: no time before zero, tick labels inside
+      the canvas, the summary's number formats, at most 5 problems shown, a
+      task site's problem selects its tasks (zoomed), the legend does not
+      move, labels contrast with their colour, the most work has the
+      palette's first colours; then a screenshot of the page (not blank).
   check_report.py palette OUT  a page of 40 loops or more: their colours
-      (as the browser draws them) are far apart and far from red.
+      (as the browser draws them) are far apart, far from red and seen on
+      white; the problems panel shows the top 5, "show all N" the rest.
   check_report.py aggregated OUT  a page above its cap (--max-report-grains):
       no errors, the chunks per thread (from the bars' counts) equal
       loops.csv's, the page says it is aggregated, each problem view
@@ -26,6 +31,9 @@
       the first problem links exactly its loop's outlier chunks of
       grains.csv (problems has "outlier"), and a click on one selects that
       chunk in the timeline.
+  check_report.py instances OUT  a loop of several instances (instances.c):
+      its problem zooms to the instance with the most thread time outside
+      its chunks (grains.csv's), the steps go to the next and back.
   check_report.py escape OUT NAME  a program named NAME (with markup in it),
       built from NAME.c: the page runs without errors, adds no element from
       the names and shows them as text (heading, legend).
@@ -704,6 +712,56 @@ def outliers(out):
         b.close()
 
 
+def instances(out):
+    """One loop, several instances: its problem zooms to the instance with
+    the most thread time outside its chunks (from grains.csv: its threads
+    times its span less its chunks' time), and the steps move on."""
+    rows = [r for r in read_grains(out) if r["grain_type"] == "chunk"]
+    per = collections.defaultdict(list)
+    for r in rows:
+        per[r["loop_instance"]].append(r)
+    lost = {}
+    for inst, rs in per.items():
+        s = min(int(r["exec_start_instant"]) for r in rs)
+        e = max(int(r["exec_end_instant"]) for r in rs)
+        th = {r["cpu_id"] for r in rs}
+        lost[inst] = len(th) * (e - s) - sum(int(r["exec_end_instant"]) - int(r["exec_start_instant"]) for r in rs)
+    order = sorted(lost, key=lambda i: -lost[i])
+    b = open_report(out)
+    try:
+        check_clean(b, "the page")
+        title = b.js("document.querySelector('#problems li.problem .title').textContent")
+        loop = title.split(": ")[0]
+        b.js("document.querySelector('#problems li.problem').click()")
+        # The instance's bars and the loop's, on the page.
+        span = ("((inst) => { const B = gcReport.data.bars; let s = Infinity, e = -Infinity;"
+                " for (let i = 0; i < B.k.length; i++) if (B.k[i] >= 0 && (inst < 0 || B.inst[i] === inst))"
+                " { s = Math.min(s, B.s[i]); e = Math.max(e, B.s[i] + B.d[i]); } return {s, e}; })")
+        v = b.js("({t0: gcReport.view.t0, t1: gcReport.view.t1, info: document.getElementById('step-info').textContent})")
+        inst = int(order[0][1:])
+        one = b.js(f"{span}({inst})")
+        whole = b.js(f"{span}(-1)")
+        if not v["info"].startswith(f"instance {order[0]}: 1 of {len(order)} ") or \
+                not (v["t0"] <= one["s"] and one["e"] <= v["t1"]) or \
+                v["t1"] - v["t0"] > 0.5 * (whole["e"] - whole["s"]):
+            fail(f"clicking {loop!r}: view {v}, want instance {order[0]} {one} "
+                 f"(grains.csv: {lost}; the loop {whole})")
+        ok(f"clicking the problem of {loop} zooms to its instance {order[0]} (1 of {len(order)})")
+        b.js("document.getElementById('next').click()")
+        n2 = b.js("document.getElementById('step-info').textContent")
+        two = b.js(f"{span}({int(order[1][1:])})")
+        v2 = b.js("({t0: gcReport.view.t0, t1: gcReport.view.t1})")
+        b.js("document.getElementById('prev').click()")
+        n1 = b.js("document.getElementById('step-info').textContent")
+        if not n2.startswith(f"instance {order[1]}: 2 of ") or \
+                not (v2["t0"] <= two["s"] and two["e"] <= v2["t1"]) or n1 != v["info"]:
+            fail(f"steps: {n2!r} at {v2} (want {order[1]} {two}), back: {n1!r}")
+        ok(f"the steps: 2 of {len(order)}, then 1 of {len(order)} again")
+        check_clean(b, "after the clicks")
+    finally:
+        b.close()
+
+
 def escape(out, name):
     b = open_report(out)
     try:
@@ -732,7 +790,7 @@ def escape(out, name):
 
 if __name__ == "__main__":
     cmds = {"known": known, "aggregated": aggregated, "outliers": outliers,
-            "escape": escape, "palette": palette}
+            "escape": escape, "palette": palette, "instances": instances}
     if len(sys.argv) < 3 or sys.argv[1] not in cmds:
         fail(__doc__)
     cmds[sys.argv[1]](*sys.argv[2:])
