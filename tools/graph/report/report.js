@@ -444,18 +444,22 @@
   const G = D.graph, gsvg = $('graph');
   const expanded = new Set();
   let gview = null;
+  // A group in a chain (consecutive instances of one loop, h: the chain)
+  // is drawn only while its chain is expanded; else edges go to the chain.
+  const shown = (i) => G.groups[i].h === undefined || expanded.has(G.groups[i].h);
+  const repG = (i) => shown(i) ? 'g' + i : 'g' + G.groups[i].h;
   function graphModel() {
     const nodes = new Map(), edges = new Map();
-    G.groups.forEach((g, i) => { if (!expanded.has(i)) nodes.set('g' + i, { key: 'g' + i, g: i, m: -1, d: g }); });
-    G.members.forEach((m, j) => { if (expanded.has(m.g)) nodes.set('m' + j, { key: 'm' + j, g: m.g, m: j, d: m }); });
-    const rep = (a) => a >= 0 ? 'g' + a : (expanded.has(G.members[-1 - a].g) ? 'm' + (-1 - a) : 'g' + G.members[-1 - a].g);
+    G.groups.forEach((g, i) => { if (!expanded.has(i) && shown(i)) nodes.set('g' + i, { key: 'g' + i, g: i, m: -1, d: g }); });
+    G.members.forEach((m, j) => { if (expanded.has(m.g) && shown(m.g)) nodes.set('m' + j, { key: 'm' + j, g: m.g, m: j, d: m }); });
+    const rep = (a) => a >= 0 ? repG(a) : (expanded.has(G.members[-1 - a].g) && shown(G.members[-1 - a].g) ? 'm' + (-1 - a) : repG(G.members[-1 - a].g));
     const add = (a, b, c) => {
       if (a === b) return;
       const key = a + '>' + b;
       const e = edges.get(key);
       if (e) e.c = e.c || c; else edges.set(key, { a, b, c });
     };
-    for (const [a, b, c] of G.gedges) add('g' + a, 'g' + b, c);
+    for (const [a, b, c] of G.gedges) add(repG(a), repG(b), c);
     for (const [a, b, c] of G.medges) add(rep(a), rep(b), c);
     return { nodes, edges: [...edges.values()] };
   }
@@ -513,6 +517,7 @@
   }
   function halfWidth(n) {
     const t = n.m >= 0 ? G.groups[n.g].t : n.d.t;
+    if (t === 'chain') return nodeSize(n) * 2;
     if (t === 'chunk' || t === 'task') return nodeSize(n) * (n.m < 0 && n.d.n > 1 ? 1.6 : 1);
     return t === 'start' || t === 'end' ? 9 : 6;
   }
@@ -545,10 +550,10 @@
       const fl = pview < 0 ? 0 : n.m >= 0 ? (d.pm >> pview) & 1 : groupFlagged(d, pview);
       if (fl) { grp.classList.add('flagged'); grp.dataset.flagged = fl; viewNodes += fl; }
       if (pview >= 0 && !fl) grp.setAttribute('opacity', 0.2);
-      const colour = fl ? RED : g.k >= 0 ? (t === 'chunk' ? loopColour(g.k) : siteColour(g.k)) : '#bbb';
-      if (t === 'chunk') {
-        const w = halfWidth(n);
-        shape = svg('rect', { class: 'shape', x: -w, y: -10, width: 2 * w, height: 20, rx: 3, fill: colour });
+      const colour = fl ? RED : g.k >= 0 ? (t === 'chunk' || t === 'chain' ? loopColour(g.k) : siteColour(g.k)) : '#bbb';
+      if (t === 'chunk' || t === 'chain') {
+        const w = halfWidth(n), hh = t === 'chain' ? 13 : 10;
+        shape = svg('rect', { class: 'shape', x: -w, y: -hh, width: 2 * w, height: 2 * hh, rx: 3, fill: colour });
       } else if (t === 'task') {
         const w = halfWidth(n);
         shape = svg('ellipse', { class: 'shape', rx: w, ry: 11, fill: colour });
@@ -560,12 +565,12 @@
       grp.append(shape);
       const title = svg('title', {});
       title.textContent = (d.l || t) + (d.w > 0 ? '\nwork ' + fmtNs(d.w) : '') + (d.c ? '\non the critical path' + (d.ci ? ': ' + d.ci.join(', ') : '') : '') +
-        (fl ? '\n' + (n.m < 0 && d.n > 1 ? fl + ' of ' + d.n + ' grains have ' : 'has ') + viewOf(pview).name : '') + (n.m < 0 && d.x ? '\nclick to expand' : '');
+        (fl ? '\n' + (t === 'chain' ? fl + ' grains have ' : n.m < 0 && d.n > 1 ? fl + ' of ' + d.n + ' grains have ' : 'has ') + viewOf(pview).name : '') + (n.m < 0 && d.x ? '\nclick to expand' : '');
       grp.append(title);
       if (n.m < 0 && d.n > 1) {
         const tx = svg('text', { 'text-anchor': 'middle', y: 4 });
         tx.style.fill = textOn(colour);
-        tx.textContent = fl ? fl + '/' + d.n : '×' + d.n;
+        tx.textContent = t === 'chain' ? '×' + d.n + ' instances' + (fl ? ', ' + fl + ' flagged' : '') : fl ? fl + '/' + d.n : '×' + d.n;
         grp.append(tx);
       }
       grp.addEventListener('click', (ev) => {
@@ -575,19 +580,32 @@
         if (n.m >= 0 && !d.id) return;
         if (d.id) selectGrain(d.id);
       });
-      grp.addEventListener('dblclick', () => { if (n.m >= 0) { expanded.delete(n.g); drawGraph(true); } });
+      // Double click: collapse the group (or chain) this node is in.
+      grp.addEventListener('dblclick', () => {
+        const h = G.groups[n.g].h;
+        if (n.m >= 0) expanded.delete(n.g); else if (h !== undefined) expanded.delete(h); else return;
+        drawGraph(true);
+      });
       gn.append(grp);
     }
-    // A new view: the top of the graph at a readable scale (at least 1400
-    // units across the box; drag for the rest), or with fit the whole.
+    // A new view: the top of the graph, its width at most MAXU units per
+    // pixel (drag for the rest). Fit: the whole graph if that is readable
+    // (at most MAXU units per pixel), else its whole width from the top if
+    // that is, else MAXU units per pixel from the top (wheel out for more).
+    const MAXU = 3;
     if (!keepView || !gview) {
-      const r = gsvg.getBoundingClientRect(), aspect = r.width > 0 && r.height > 0 ? r.height / r.width : 0.5;
-      let w = Math.max(L.width, 200), h = Math.max(L.height, 200);
-      if (!fitAll) { w = Math.max(w, 1400); h = w * aspect; }
-      gview = { x: fitAll ? 0 : (L.width - w) / 2, y: 0, w, h };
+      const r = gsvg.getBoundingClientRect(), bw = r.width || 800, bh = r.height || 400, aspect = bh / bw;
+      const lw = Math.max(L.width, 200), lh = Math.max(L.height, 200);
+      let w;
+      if (fitAll && Math.max(lw / bw, lh / bh) <= MAXU) w = Math.max(lw, lh / aspect);
+      else if (fitAll) w = Math.min(lw, MAXU * bw);
+      else w = Math.min(Math.max(lw, 1400), MAXU * bw);
+      gview = { x: (L.width - w) / 2, y: 0, w, h: w * aspect };
+      state.graphFit = { lw: L.width, lh: L.height, bw, bh };
     }
     gsvg.setAttribute('viewBox', gview.x + ' ' + gview.y + ' ' + gview.w + ' ' + gview.h);
     state.graphNodes = model.nodes.size;
+    state.svgElements = gsvg.getElementsByTagName('*').length;
     // The grains the view highlights in the graph (groups by their count).
     state.graphViewGrains = viewNodes;
   }
