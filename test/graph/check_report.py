@@ -527,8 +527,10 @@ def check_readable(b, out, rows):
         width = b.js("gcReport.state.width")
         if not ticks or any(t["x"] < 0 or t["x"] + t["w"] > width for t in ticks):
             fail(f"tick labels outside the canvas (width {width}): {ticks}")
+        if any(a["x"] + a["w"] > c["x"] for a, c in zip(ticks, ticks[1:])):
+            fail(f"tick labels overlap: {ticks}")
     ok(f"the timeline starts at 0 ({full['range']}), zoomed out too; its "
-       f"{len(ticks)} tick labels are inside the canvas, the last "
+       f"{len(ticks)} tick labels are inside the canvas, apart, the last "
        f"{ticks[-1]['text']!r}")
     # The summary's formats: lost "%.3f ms (%.1f%%)", the critical path's line.
     with open(os.path.join(out, "summary.txt")) as f:

@@ -161,12 +161,15 @@
     ctx.fillStyle = '#555';
     ctx.strokeStyle = '#eee';
     // Tick labels right of their line; one that would pass the canvas'
-    // right edge left of it instead (it is not cut).
+    // right edge left of it instead (it is not cut), unless it would then
+    // cover the label before it (then that line has none).
     const ticks = [];
     for (let t = Math.ceil(view.t0 / st) * st; t <= view.t1; t += st) {
       const x = xOf(t), text = fmtNs(t), tw = ctx.measureText(text).width;
       ctx.beginPath(); ctx.moveTo(x, TOP - 4); ctx.lineTo(x, H); ctx.stroke();
       const lx = x + 2 + tw <= W - 1 ? x + 2 : x - 2 - tw;
+      const prev = ticks[ticks.length - 1];
+      if (prev && lx < prev.x + prev.w + 4) continue;
       ctx.fillText(text, lx, 12);
       ticks.push({ text, x: lx, w: tw });
     }
