@@ -593,15 +593,14 @@
     }
     // A new view: the top of the graph, its width at most MAXU units per
     // pixel (drag for the rest). Fit: the whole graph if that is readable
-    // (at most MAXU units per pixel), else its whole width from the top if
-    // that is, else MAXU units per pixel from the top (wheel out for more).
+    // (at most MAXU units per pixel), else as much of it from the top as
+    // MAXU units per pixel show (wheel out for more).
     const MAXU = 3;
     if (!keepView || !gview) {
       const r = gsvg.getBoundingClientRect(), bw = r.width || 800, bh = r.height || 400, aspect = bh / bw;
       const lw = Math.max(L.width, 200), lh = Math.max(L.height, 200);
       let w;
-      if (fitAll && Math.max(lw / bw, lh / bh) <= MAXU) w = Math.max(lw, lh / aspect);
-      else if (fitAll) w = Math.min(lw, MAXU * bw);
+      if (fitAll) w = Math.min(Math.max(lw, lh / aspect), MAXU * bw);
       else w = Math.min(Math.max(lw, 1400), MAXU * bw);
       gview = { x: (L.width - w) / 2, y: 0, w, h: w * aspect };
       state.graphFit = { lw: L.width, lh: L.height, bw, bh };
