@@ -15,9 +15,14 @@
       highlighting in red exactly the grains grains.csv flags in the timeline
       and in the graph (collapsed groups by their counts, and expanded), its
       line the summary's; the loops' and sites' colours are grains.graphml's
-      and timeline.svg's; then a screenshot of the page (not blank).
+      and timeline.svg's; readable: no time before zero, tick labels inside
+      the canvas, the summary's number formats, at most 5 problems shown, a
+      task site's problem selects its tasks (zoomed), the legend does not
+      move, labels contrast with their colour, the most work has the
+      palette's first colours; then a screenshot of the page (not blank).
   check_report.py palette OUT  a page of 40 loops or more: their colours
-      (as the browser draws them) are far apart and far from red.
+      (as the browser draws them) are far apart, far from red and seen on
+      white; the problems panel shows the top 5, "show all N" the rest.
   check_report.py aggregated OUT  a page above its cap (--max-report-grains):
       no errors, the chunks per thread (from the bars' counts) equal
       loops.csv's, the page says it is aggregated, each problem view
@@ -26,6 +31,15 @@
       the first problem links exactly its loop's outlier chunks of
       grains.csv (problems has "outlier"), and a click on one selects that
       chunk in the timeline.
+  check_report.py instances OUT  a loop of several instances (instances.c):
+      its problem zooms to the instance with the most thread time outside
+      its chunks (grains.csv's), the steps go to the next and back.
+  check_report.py chains OUT N  a loop run N times in a row: one graph node
+      "xN instances" on the critical path, expanding to its instances; Fit
+      readable (at most 3 graph units per pixel).
+  check_report.py big-graph OUT  more groups than the graph draws (loops
+      that alternate): one node per loop, at most 1000 SVG elements, nothing
+      left out, Fit readable.
   check_report.py escape OUT NAME  a program named NAME (with markup in it),
       built from NAME.c: the page runs without errors, adds no element from
       the names and shows them as text (heading, legend).
@@ -311,6 +325,7 @@ def known(out, shot=None):
         b.js("document.getElementById('reset').click()")
         check_views(b, out, rows)
         check_colours(b, out)
+        check_readable(b, out, rows)
         check_clean(b, "the page")
         if shot:
             b.js("gcReport.selectLoop(-1); window.scrollTo(0, 0)")
@@ -428,6 +443,190 @@ def check_colours(b, out):
        "timeline.svg's")
 
 
+def palette_colours(n):
+    """The first n colours of Palette.h's sequence, computed here from its
+    definition: over a 6-level RGB grid without near black, grey, too light
+    on white (contrast below 1.6) and near red, farthest point first from
+    #0066cc."""
+    def lum(c):
+        v = [x / 255 for x in c]
+        v = [x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4 for x in v]
+        return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]
+
+    def near_red(r, g, b):
+        mx, mn = max(r, g, b), min(r, g, b)
+        if mx > 0 and mx > mn and (mx - mn) / mx >= 0.25:
+            d = mx - mn
+            h = (60 * (((g - b) / d + 6) % 6) if mx == r else
+                 60 * ((b - r) / d + 2) if mx == g else 60 * ((r - g) / d + 4))
+            if min(h, 360 - h) < 40:
+                return True
+        return any((r - red) ** 2 + g * g + b * b < 150 ** 2 for red in (255, 208))
+    cand = [(r, g, b) for r in range(0, 256, 51) for g in range(0, 256, 51)
+            for b in range(0, 256, 51)
+            if r + g + b >= 150 and max(r, g, b) - min(r, g, b) >= 51
+            and not near_red(r, g, b) and 1.05 / (lum((r, g, b)) + 0.05) >= 1.6]
+    dist = [float("inf")] * len(cand)
+    cur, out = (0, 102, 204), []
+    while len(out) < min(n, len(cand)):
+        out.append("#%02x%02x%02x" % cur)
+        best = 0
+        for i, c in enumerate(cand):
+            dist[i] = min(dist[i], sum((a - b) ** 2 for a, b in zip(c, cur)))
+            if dist[i] > dist[best]:
+                best = i
+        cur = cand[best]
+    return out
+
+
+def contrast(a, b):
+    """WCAG contrast ratio of two '#rrggbb' colours."""
+    def lum(h):
+        v = [int(h[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        v = [x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4 for x in v]
+        return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]
+    la, lb = lum(a), lum(b)
+    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+
+
+def hex_of(css):
+    """'rgb(r, g, b)' or '#rrggbb' as '#rrggbb'."""
+    if css.startswith("#"):
+        return css.lower()
+    return "#%02x%02x%02x" % tuple(int(x) for x in css[css.index("(") + 1:-1].split(",")[:3])
+
+
+def legend_top(b):
+    return b.js("document.getElementById('legend').getBoundingClientRect().top + window.scrollY")
+
+
+def check_readable(b, out, rows):
+    """What made the page hard to read on real runs (HPGMG, BOTS): the
+    timeline's range and ticks, the summary's number formats, the problems
+    panel's length, a task site's problem selecting its tasks, a layout that
+    does not move, text contrast and colours by work."""
+    b.js("document.getElementById('reset').click()")
+    # No time before zero; the tick labels inside the canvas.
+    full = b.js("({t0: gcReport.view.t0, t1: gcReport.view.t1,"
+                " range: document.getElementById('range').textContent})")
+    if full["t0"] < 0 or "-" in full["range"]:
+        fail(f"the timeline shows time before zero: {full}")
+    box = b.js("(() => { const r = document.getElementById('timeline').getBoundingClientRect();"
+               " return {x: r.left + 130, y: r.top + 30}; })()")
+    b.mouse("mouseWheel", box["x"], box["y"], deltaX=0, deltaY=1500)
+    b.mouse("mousePressed", box["x"], box["y"], button="left", clickCount=1)
+    b.mouse("mouseMoved", box["x"] + 300, box["y"], button="left")
+    b.mouse("mouseReleased", box["x"] + 300, box["y"], button="left", clickCount=1)
+    t0 = b.js("gcReport.view.t0")
+    if t0 < 0:
+        fail(f"zoomed out and dragged right, the timeline starts at {t0} ns")
+    for reset in (False, True):
+        if reset:
+            b.js("document.getElementById('reset').click()")
+        ticks = b.js("gcReport.state.ticks")
+        width = b.js("gcReport.state.width")
+        if not ticks or any(t["x"] < 0 or t["x"] + t["w"] > width for t in ticks):
+            fail(f"tick labels outside the canvas (width {width}): {ticks}")
+        if any(a["x"] + a["w"] > c["x"] for a, c in zip(ticks, ticks[1:])):
+            fail(f"tick labels overlap: {ticks}")
+    ok(f"the timeline starts at 0 ({full['range']}), zoomed out too; its "
+       f"{len(ticks)} tick labels are inside the canvas, apart, the last "
+       f"{ticks[-1]['text']!r}")
+    # The summary's formats: lost "%.3f ms (%.1f%%)", the critical path's line.
+    with open(os.path.join(out, "summary.txt")) as f:
+        summ = f.read()
+    ranked = [l.strip().split(". ", 1)[1] for l in
+              summ.split("problems, ranked by time lost", 1)[1].splitlines()
+              if l.startswith("  ") and l.strip()[:1].isdigit()]
+    titles = b.js("[...document.querySelectorAll('#problems li.problem .title')]"
+                  ".map(e => e.textContent)")
+    for line, title in zip(ranked, titles):
+        ms, pct = line.split(": lost ", 1)[1].split(" ms (", 1)
+        pct = pct.split("%)")[0]
+        if f": {ms} ms" not in title or f"({pct}%" not in title:
+            fail(f"the page's {title!r} rounds otherwise than the summary's {line!r}")
+    cp = [l for l in summ.splitlines() if l.startswith("critical path: ")][0]
+    facts = b.js("[...document.querySelectorAll('#facts tr')].map(r => r.textContent)")
+    if "critical path" + cp[len("critical path: "):] not in facts:
+        fail(f"the facts {facts} lack the summary's {cp!r}")
+    ok(f"the page's figures are the summary's: {ranked[-1].split(', work')[0]}; {cp}")
+    # The problems panel: the top 5, the rest behind "show all N".
+    shown = b.js("[...document.querySelectorAll('#problems li.problem')].filter(l => l.offsetParent).length")
+    if shown != min(5, len(titles)):
+        fail(f"the problems panel shows {shown} of {len(titles)}")
+    ok(f"the problems panel shows {shown} of {len(titles)}")
+    # A task site's problem selects its tasks (zoomed to them) and says so;
+    # the legend stays where it is through the selections.
+    y0 = legend_top(b)
+    sites = b.js("gcReport.data.sites")
+    at = b.js("[...document.querySelectorAll('#problems li.problem')].findIndex(l => l.dataset.site >= 0)")
+    if at < 0:
+        fail("no task site among the problems")
+    li = b.js("(() => { const li = document.querySelectorAll('#problems li.problem')[%d];"
+              " li.scrollIntoView({block: 'center'}); const r = li.getBoundingClientRect();"
+              " return {x: r.left + 20, y: r.top + 5, site: gcReport.data.sites[li.dataset.site]}; })()" % at)
+    b.mouse("mousePressed", li["x"], li["y"], button="left", clickCount=1)
+    b.mouse("mouseReleased", li["x"], li["y"], button="left", clickCount=1)
+    det = b.js("document.getElementById('details').textContent")
+    span = b.js("(() => { const B = gcReport.data.bars, j = gcReport.data.sites.indexOf(%s);"
+                " let s = Infinity, e = -Infinity; for (let i = 0; i < B.k.length; i++)"
+                " if (B.k[i] === -1 - j) { s = Math.min(s, B.s[i]); e = Math.max(e, B.s[i] + B.d[i]); }"
+                " return {s, e, t0: gcReport.view.t0, t1: gcReport.view.t1}; })()" % json.dumps(li["site"]))
+    want = sum(1 for r in rows if r["grain_type"] == "task"
+               and li["site"].startswith(f"task {r['source_location']} "))
+    if f"the {want} tasks of {li['site']}" not in det:
+        fail(f"clicking {li['site']!r}: details {det!r}, grains.csv has {want} of its tasks")
+    if not (span["t0"] <= span["s"] and span["e"] <= span["t1"]) or \
+            span["t1"] - span["t0"] > 0.5 * (full["t1"] - full["t0"]):
+        fail(f"clicking {li['site']!r}: view {span['t0']}..{span['t1']} for its tasks "
+             f"{span['s']}..{span['e']} (the run: {full['t0']}..{full['t1']})")
+    y1 = legend_top(b)
+    bar = b.js("(() => { const B = gcReport.data.bars; let best = -1;"
+               " for (let i = 0; i < B.k.length; i++) if (B.k[i] === -1 - gcReport.data.sites.indexOf(%s)"
+               " && (best < 0 || B.d[i] > B.d[best])) best = i; return gcReport.barBox(best); })()"
+               % json.dumps(li["site"]))
+    b.mouse("mousePressed", bar["x"], bar["y"], button="left", clickCount=1)
+    b.mouse("mouseReleased", bar["x"], bar["y"], button="left", clickCount=1)
+    det2 = b.js("document.getElementById('details').textContent")
+    y2 = legend_top(b)
+    b.js("document.getElementById('reset').click(); gcReport.selectLoop(-1)")
+    y3 = legend_top(b)
+    if "task" not in det2 or not (y0 == y1 == y2 == y3):
+        fail(f"the legend moved: {y0}, {y1} (site selected), {y2} (task selected: "
+             f"{det2!r}), {y3} (none)")
+    ok(f"clicking the problem of {li['site']} selects its {want} tasks, zoomed "
+       f"to them; the legend stays at {y0:.0f} px")
+    # Text on colours: the contrast of a label with its background.
+    pairs = b.js("[...document.querySelectorAll('#graph .node text')].map(t =>"
+                 " [getComputedStyle(t).fill, t.parentNode.querySelector('.shape').getAttribute('fill')])")
+    pairs = [(hex_of(f), hex_of(g)) for f, g in pairs] + \
+        [(hex_of(f), hex_of(g)) for f, g in b.js("gcReport.state.labels")]
+    if not pairs:
+        fail("no label on a coloured node or bar")
+    worst = min(pairs, key=lambda p: contrast(*p))
+    if contrast(*worst) < 4.5:
+        fail(f"label {worst[0]} on {worst[1]}: contrast {contrast(*worst):.2f} (< 4.5)")
+    ok(f"{len(pairs)} labels on colours: contrast at least {contrast(*worst):.1f}")
+    # The colours by descending work: the grain with the most work's loop or
+    # site takes the palette's first colour, the next its second.
+    work = collections.Counter()
+    for r in rows:
+        key = r["loop"] if r["grain_type"] == "chunk" else None
+        if key is None:
+            key = next(x for x in sites if x.startswith(f"task {r['source_location']} "))
+        work[key] += float(r["exec_cycles"])
+    D = b.js("gcReport.data")
+    colour = dict(zip(D["loops"], D["colours"]["loops"]))
+    colour.update(zip(D["sites"], D["colours"]["sites"]))
+    top = [k for k, _ in work.most_common()]
+    pal = palette_colours(len(top))
+    got = [colour[k] for k in top[:2]]
+    if got != pal[:2]:
+        fail(f"colours by work {list(zip(top, [colour[k] for k in top]))}, "
+             f"the palette's first two {pal[:2]}")
+    ok(f"the most work ({top[0]}, {top[1]}) has the palette's first colours {got}")
+
+
 def palette(out):
     """40 loops or more: their colours far apart, none near red."""
     b = open_report(out)
@@ -446,6 +645,26 @@ def palette(out):
             fail(f"{len(cols)} loop colours: closest pair {dist:.0f} apart, {red:.0f} from red")
         ok(f"{len(cols)} loop colours are distinct: closest pair {dist:.0f} apart "
            f"(RGB), {red:.0f} from red")
+        hexes = ["#%02x%02x%02x" % tuple(c) for c in cols]
+        pale = min(hexes, key=lambda c: contrast(c, "#ffffff"))
+        if contrast(pale, "#ffffff") < 1.6:
+            fail(f"loop colour {pale} on white: contrast {contrast(pale, '#ffffff'):.2f} (< 1.6)")
+        ok(f"{len(cols)} loop colours on white: contrast at least "
+           f"{contrast(pale, '#ffffff'):.2f} ({pale})")
+        n = b.js("gcReport.data.problems.length")
+        vis = "[...document.querySelectorAll('#problems li.problem')].filter(l => l.offsetParent).length"
+        more = "document.getElementById('more-problems')"
+        if n <= 5:
+            fail(f"{n} problems: too few to check the panel's top 5")
+        first = b.js(vis)
+        label = b.js(f"{more} && {more}.textContent")
+        b.js(f"{more}.click()")
+        every = b.js(vis)
+        b.js(f"{more}.click()")
+        again = b.js(vis)
+        if (first, label, every, again) != (5, f"show all {n}", n, 5):
+            fail(f"problems panel: {first} shown, button {label!r}, then {every}, then {again}")
+        ok(f"the problems panel shows the top 5 of {n}; 'show all {n}' shows them all")
     finally:
         b.close()
 
@@ -501,6 +720,119 @@ def outliers(out):
         b.close()
 
 
+def instances(out):
+    """One loop, several instances: its problem zooms to the instance with
+    the most thread time outside its chunks (from grains.csv: its threads
+    times its span less its chunks' time), and the steps move on."""
+    rows = [r for r in read_grains(out) if r["grain_type"] == "chunk"]
+    per = collections.defaultdict(list)
+    for r in rows:
+        per[r["loop_instance"]].append(r)
+    lost = {}
+    for inst, rs in per.items():
+        s = min(int(r["exec_start_instant"]) for r in rs)
+        e = max(int(r["exec_end_instant"]) for r in rs)
+        th = {r["cpu_id"] for r in rs}
+        lost[inst] = len(th) * (e - s) - sum(int(r["exec_end_instant"]) - int(r["exec_start_instant"]) for r in rs)
+    order = sorted(lost, key=lambda i: -lost[i])
+    b = open_report(out)
+    try:
+        check_clean(b, "the page")
+        title = b.js("document.querySelector('#problems li.problem .title').textContent")
+        loop = title.split(": ")[0]
+        b.js("document.querySelector('#problems li.problem').click()")
+        # The instance's bars and the loop's, on the page.
+        span = ("((inst) => { const B = gcReport.data.bars; let s = Infinity, e = -Infinity;"
+                " for (let i = 0; i < B.k.length; i++) if (B.k[i] >= 0 && (inst < 0 || B.inst[i] === inst))"
+                " { s = Math.min(s, B.s[i]); e = Math.max(e, B.s[i] + B.d[i]); } return {s, e}; })")
+        v = b.js("({t0: gcReport.view.t0, t1: gcReport.view.t1, info: document.getElementById('step-info').textContent})")
+        inst = int(order[0][1:])
+        one = b.js(f"{span}({inst})")
+        whole = b.js(f"{span}(-1)")
+        if not v["info"].startswith(f"instance {order[0]}: 1 of {len(order)} ") or \
+                not (v["t0"] <= one["s"] and one["e"] <= v["t1"]) or \
+                v["t1"] - v["t0"] > 0.5 * (whole["e"] - whole["s"]):
+            fail(f"clicking {loop!r}: view {v}, want instance {order[0]} {one} "
+                 f"(grains.csv: {lost}; the loop {whole})")
+        ok(f"clicking the problem of {loop} zooms to its instance {order[0]} (1 of {len(order)})")
+        b.js("document.getElementById('next').click()")
+        n2 = b.js("document.getElementById('step-info').textContent")
+        two = b.js(f"{span}({int(order[1][1:])})")
+        v2 = b.js("({t0: gcReport.view.t0, t1: gcReport.view.t1})")
+        b.js("document.getElementById('prev').click()")
+        n1 = b.js("document.getElementById('step-info').textContent")
+        if not n2.startswith(f"instance {order[1]}: 2 of ") or \
+                not (v2["t0"] <= two["s"] and two["e"] <= v2["t1"]) or n1 != v["info"]:
+            fail(f"steps: {n2!r} at {v2} (want {order[1]} {two}), back: {n1!r}")
+        ok(f"the steps: 2 of {len(order)}, then 1 of {len(order)} again")
+        check_clean(b, "after the clicks")
+    finally:
+        b.close()
+
+
+def graph_of(b):
+    """The drawn graph: its nodes and elements, the chains, the view's scale."""
+    return b.js("(() => { const s = document.getElementById('graph'), r = s.getBoundingClientRect(),"
+                " vb = s.getAttribute('viewBox').split(' ').map(Number);"
+                " return {nodes: gcReport.state.graphNodes, elements: s.getElementsByTagName('*').length,"
+                " chains: [...s.querySelectorAll('.node.chain')].map(n => ({key: n.dataset.key,"
+                " text: n.querySelector('text').textContent, crit: n.classList.contains('crit'),"
+                " x: n.classList.contains('expandable')})),"
+                " unitsPerPx: vb[2] / r.width, vb, fit: gcReport.state.graphFit}; })()")
+
+
+def chains(out, instances):
+    """A loop run `instances` times in a row: one graph node "xN instances",
+    on the critical path, that expands to its instances; Fit fits it
+    readably."""
+    b = open_report(out)
+    try:
+        g = graph_of(b)
+        ch = [c for c in g["chains"] if c["text"].startswith(f"×{instances} instances")]
+        if len(ch) != 1 or not ch[0]["crit"] or not ch[0]["x"] or g["nodes"] > 8:
+            fail(f"graph of {instances} instances in a row: {g}")
+        b.js(f"document.querySelector('#graph .node[data-key=\"{ch[0]['key']}\"]')"
+             ".dispatchEvent(new MouseEvent('click', {bubbles: true}))")
+        e = graph_of(b)
+        groups = b.js("[...document.querySelectorAll('#graph .node.chunk')].length")
+        if e["chains"] or groups < instances:
+            fail(f"expanded, the chain shows {groups} chunk groups: {e}")
+        b.js("document.getElementById('collapse-all').click(); document.getElementById('fit').click()")
+        f = graph_of(b)
+        if f["unitsPerPx"] > 3:
+            fail(f"Fit: {f['unitsPerPx']:.1f} graph units per pixel: {f}")
+        ok(f"{instances} instances in a row: one node {ch[0]['text']!r} of "
+           f"{g['nodes']}, on the critical path, expanding to {groups} chunk "
+           f"groups; Fit at {f['unitsPerPx']:.2f} units per pixel")
+        check_clean(b, "the graph")
+    finally:
+        b.close()
+
+
+def big_graph(out):
+    """More groups than the graph draws: each loop in one node, a few
+    hundred SVG elements, nothing left out, Fit readable."""
+    b = open_report(out)
+    try:
+        g = graph_of(b)
+        left = b.js("document.getElementById('leftout').textContent")
+        loops = b.js("gcReport.data.loops.length")
+        if len(g["chains"]) != loops or g["nodes"] > 10 * loops or \
+                g["elements"] > 1000 or "groups not drawn" in left:
+            fail(f"graph: {g['nodes']} nodes, {g['elements']} elements, chains "
+                 f"{g['chains']} for {loops} loops; left out {left!r}")
+        b.js("document.getElementById('fit').click()")
+        f = graph_of(b)
+        if f["unitsPerPx"] > 3:
+            fail(f"Fit: {f['unitsPerPx']:.1f} graph units per pixel: {f}")
+        ok(f"{loops} loops alternating: {g['nodes']} nodes "
+           f"({', '.join(c['text'] for c in g['chains'])}), {g['elements']} SVG "
+           f"elements; Fit at {f['unitsPerPx']:.2f} units per pixel")
+        check_clean(b, "the graph")
+    finally:
+        b.close()
+
+
 def escape(out, name):
     b = open_report(out)
     try:
@@ -529,7 +861,8 @@ def escape(out, name):
 
 if __name__ == "__main__":
     cmds = {"known": known, "aggregated": aggregated, "outliers": outliers,
-            "escape": escape, "palette": palette}
+            "escape": escape, "palette": palette, "instances": instances,
+            "chains": lambda out, n: chains(out, int(n)), "big-graph": big_graph}
     if len(sys.argv) < 3 or sys.argv[1] not in cmds:
         fail(__doc__)
     cmds[sys.argv[1]](*sys.argv[2:])

@@ -377,6 +377,23 @@ TEST(GraphProblems, UniformLoopsHaveNoOutliers) {
 // (the critical path's and the problem grains' colour: #ff0000 in
 // grains.graphml, #d00000 and #ff0000 in report.html): at least 150 from
 // either, and no red hue.
+// Every palette colour is seen on white (the report's and the SVG's
+// background): a contrast ratio (WCAG) of 1.6 or more (#ffff00 has 1.07),
+// and none is a grey (grey marks forks, joins and what is not listed).
+TEST(GraphProblems, PaletteColoursContrastWithWhite) {
+  EXPECT_LT(1.05 / (luminance(255, 255, 0) + 0.05), 1.6);
+  EXPECT_NEAR(luminance(255, 255, 255), 1.0, 1e-9);
+  EXPECT_NEAR(luminance(0, 0, 0), 0.0, 1e-9);
+  for (size_t k = 0; k < 200; k++) {
+    std::string c = paletteColour(k);
+    int r = std::stoi(c.substr(1, 2), nullptr, 16),
+        g = std::stoi(c.substr(3, 2), nullptr, 16),
+        b = std::stoi(c.substr(5, 2), nullptr, 16);
+    EXPECT_GE(1.05 / (luminance(r, g, b) + 0.05), 1.6) << c;
+    EXPECT_GE(std::max({r, g, b}) - std::min({r, g, b}), 51) << c;
+  }
+}
+
 TEST(GraphProblems, PaletteHasFortyDistinctColours) {
   std::vector<std::array<int, 3>> rgb;
   for (size_t k = 0; k < 40; k++) {

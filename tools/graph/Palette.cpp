@@ -2,8 +2,9 @@
 //===- Palette.cpp - one colour per loop and task site, none near red -----===//
 //
 // The farthest-point sequence over a 6-level RGB grid without the colours
-// near red (Palette.h), computed once; the run's loops and task sites in
-// the order they take the colours.
+// near red or too light on white (Palette.h), computed once; the run's
+// loops and task sites in the order they take the colours (most work
+// first).
 //
 //===----------------------------------------------------------------------===//
 #include "Palette.h"
@@ -38,12 +39,23 @@ bool nearRed(int r, int g, int b) {
   return false;
 }
 
+double luminance(int r, int g, int b) {
+  auto lin = [](int c) {
+    double v = c / 255.0;
+    return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+  };
+  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+}
+
 static std::vector<std::string> build() {
   std::vector<std::array<int, 3>> cand;
   for (int r = 0; r <= 255; r += 51)
     for (int g = 0; g <= 255; g += 51)
       for (int b = 0; b <= 255; b += 51)
-        if (r + g + b >= 150 && r + g + b <= 640 && !nearRed(r, g, b))
+        if (r + g + b >= 150 &&
+            std::max({r, g, b}) - std::min({r, g, b}) >= 51 &&
+            !nearRed(r, g, b) &&
+            1.05 / (luminance(r, g, b) + 0.05) >= MinContrastOnWhite)
           cand.push_back({r, g, b});
   std::vector<double> dist(cand.size(), 1e18);
   std::vector<std::string> out;
@@ -83,26 +95,70 @@ std::string RunColours::site(const std::string &name) const {
 }
 
 RunColours runColours(Run &run) {
+  // Loops and sites in the order met, with their work (ns).
   RunColours c;
+  std::vector<double> loopWork, siteWork;
   for (auto &pa : run.procs) {
     Analysis &an = *pa;
+    double tpn = an.clockNs();
+    std::vector<double> work(an.loops.size(), 0);
     std::vector<uint8_t> ran(an.loops.size(), 0);
-    for (int32_t li : an.chunks.loop)
-      ran[size_t(li)] = 1;
-    for (size_t li = 0; li < an.loops.size(); li++)
-      if (ran[li] &&
-          c.loopIndex.emplace(an.loopName(int(li)), c.loops.size()).second)
+    for (size_t i = 0; i < an.chunks.size(); i++) {
+      size_t li = size_t(an.chunks.loop[i]);
+      ran[li] = 1;
+      if (an.chunks.end[i] > an.chunks.start[i])
+        work[li] += double(an.chunks.end[i] - an.chunks.start[i]) / tpn;
+    }
+    for (size_t li = 0; li < an.loops.size(); li++) {
+      if (!ran[li])
+        continue;
+      auto ins = c.loopIndex.emplace(an.loopName(int(li)), c.loops.size());
+      if (ins.second) {
         c.loops.push_back(an.loopName(int(li)));
-  }
-  for (auto &pa : run.procs) {
-    Analysis &an = *pa;
-    for (uint32_t k : an.tasks.order) {
-      std::string s = an.taskGrainName(k);
-      if (c.siteIndex.emplace(s, c.sites.size()).second)
-        c.sites.push_back(std::move(s));
+        loopWork.push_back(0);
+      }
+      loopWork[ins.first->second] += work[li];
     }
   }
-  return c;
+  for (auto &pa : run.procs) {
+    Analysis &an = *pa;
+    double tpn = an.clockNs();
+    for (uint32_t k : an.tasks.order) {
+      std::string s = an.taskGrainName(k);
+      auto ins = c.siteIndex.emplace(s, c.sites.size());
+      if (ins.second) {
+        c.sites.push_back(std::move(s));
+        siteWork.push_back(0);
+      }
+      if (k < an.tasks.execc.size() && an.tasks.execc[k] > 0)
+        siteWork[ins.first->second] += double(an.tasks.execc[k]) / tpn;
+    }
+  }
+  // Both by descending work (ties: loops first, in the order met): the
+  // colours in that order; the lists in it too.
+  size_t nl = c.loops.size(), ns = c.sites.size();
+  std::vector<size_t> order(nl + ns);
+  for (size_t i = 0; i < order.size(); i++)
+    order[i] = i;
+  auto workOf = [&](size_t i) {
+    return i < nl ? loopWork[i] : siteWork[i - nl];
+  };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return workOf(a) > workOf(b); });
+  RunColours out;
+  for (size_t rank = 0; rank < order.size(); rank++) {
+    size_t i = order[rank];
+    if (i < nl) {
+      out.loopIndex.emplace(c.loops[i], out.loops.size());
+      out.loops.push_back(c.loops[i]);
+      out.loopColour.push_back(rank);
+    } else {
+      out.siteIndex.emplace(c.sites[i - nl], out.sites.size());
+      out.sites.push_back(c.sites[i - nl]);
+      out.siteColour.push_back(rank);
+    }
+  }
+  return out;
 }
 
 } // namespace gcg

@@ -45,6 +45,9 @@ namespace {
 constexpr size_t MaxGraphGroups = 3000;
 /// A group of at most this many grains can be expanded on the page.
 constexpr int64_t MaxExpand = 64;
+/// A chain (consecutive instances of one loop) of at most this many groups
+/// can be expanded on the page.
+constexpr size_t MaxChainExpand = 200;
 
 std::string num(double v, int digits = 3) {
   if (!std::isfinite(v))
@@ -98,20 +101,22 @@ std::vector<ReportProblem> problemsForReport(const Run &run) {
   std::stable_sort(
       ps.begin(), ps.end(),
       [](const Problem &x, const Problem &y) { return x.lostMs > y.lostMs; });
-  auto ms = [](double v) { return num(v, 3) + " ms"; };
   std::vector<ReportProblem> out;
   for (const Problem &q : ps) {
     ReportProblem p;
     p.loop = q.kind == "loop" ? q.where : std::string();
+    p.site = q.kind == "loop" ? std::string() : q.where;
     p.lostNs = q.lostMs * 1e6;
     const ProcessDir &pd = run.procs[size_t(q.process)]->proc;
     std::string who;
     if (run.procs.size() > 1)
       who = pd.rank >= 0 ? "rank " + std::to_string(pd.rank) + ": "
                          : "pid " + std::to_string(pd.pid) + ": ";
-    p.title = who + q.where + ": " + ms(q.lostMs) + " of thread time lost";
+    // The summary's formats (Summary.cpp): "11.390 ms", "(0.0%".
+    p.title = who + q.where + ": " + fmt("%.3f ms", q.lostMs) +
+              " of thread time lost";
     if (std::isfinite(q.share))
-      p.title += " (" + num(q.share * 100, 1) + "% of the threads' time)";
+      p.title += fmt(" (%.1f%% of the threads' time)", q.share * 100);
     p.detail = q.why;
     p.suggest = q.suggestion;
     for (uint64_t i : q.outlierGrains)
@@ -286,14 +291,156 @@ void graphOf(Run &run, size_t p, const Analysis &an, bool every, Names &loops,
   for (uint32_t v = 0; v < nv; v++)
     if (dag.kind[v] == GrainDag::Task)
       addFlags(groupOf[v], masks.tasks[dag.ref[v]]);
-  // Which groups are drawn: all up to MaxGraphGroups, else the start and
-  // end, the critical path's and the most work.
-  std::vector<uint8_t> keep(grp.size(), 1);
-  if (grp.size() > MaxGraphGroups) {
+  // Chains: consecutive instances of one loop collapse into one node. A
+  // loop instance's fork, chunk groups and join take the loop's key; a
+  // region's fork (join) the key all its successors (predecessors) share,
+  // so a region around instances of one loop joins them (a region's fork
+  // and join linked straight do not count); groups linked by
+  // an edge with the same key are one chain. Chains of two instances or
+  // more are drawn as one node (expandable up to MaxChainExpand groups).
+  std::vector<int> ckey(grp.size(), -1);
+  {
+    Names loopKeys;
+    for (uint32_t g = 0; g < grp.size(); g++) {
+      uint8_t k = grp[g].kind;
+      if (k == GrainDag::Chunk)
+        ckey[g] = loopKeys(an.loopName(grp[g].loop));
+      else if (k == GrainDag::LoopFork || k == GrainDag::LoopJoin)
+        ckey[g] = loopKeys(an.loopName(int(grp[g].ref)));
+    }
+  }
+  std::vector<std::vector<uint32_t>> gsucc(grp.size()), gpred(grp.size());
+  auto link = [&](uint32_t a, uint32_t b) {
+    if (a == b || a == UINT32_MAX || b == UINT32_MAX)
+      return;
+    gsucc[a].push_back(b);
+    gpred[b].push_back(a);
+  };
+  for (size_t e = 0; e < dag.src.size(); e++)
+    link(groupOf[dag.src[e]], groupOf[dag.dst[e]]);
+  for (auto &x : extra)
+    link(x.first, x.second);
+  // The key the neighbours share (region forks and joins without one yet
+  // aside: a fork's edge straight to its join), or -1.
+  auto shared = [&](const std::vector<uint32_t> &ns) {
+    int k = -1;
+    for (uint32_t n : ns) {
+      if (ckey[n] < 0 && (grp[n].kind == GrainDag::RegionFork ||
+                          grp[n].kind == GrainDag::RegionJoin))
+        continue;
+      if (ckey[n] < 0 || (k >= 0 && ckey[n] != k))
+        return -1;
+      k = ckey[n];
+    }
+    return k;
+  };
+  for (int pass = 0; pass < 3; pass++)
+    for (uint32_t g = 0; g < grp.size(); g++)
+      if (ckey[g] < 0 && grp[g].kind == GrainDag::RegionFork)
+        ckey[g] = shared(gsucc[g]);
+      else if (ckey[g] < 0 && grp[g].kind == GrainDag::RegionJoin)
+        ckey[g] = shared(gpred[g]);
+  std::vector<uint32_t> uf(grp.size());
+  for (uint32_t g = 0; g < grp.size(); g++)
+    uf[g] = g;
+  auto findRoot = [&](uint32_t g) {
+    while (uf[g] != g)
+      g = uf[g] = uf[uf[g]];
+    return g;
+  };
+  for (uint32_t g = 0; g < grp.size(); g++)
+    for (uint32_t t : gsucc[g])
+      if (ckey[g] >= 0 && ckey[g] == ckey[t])
+        uf[findRoot(t)] = findRoot(g);
+  struct Chain {
+    int64_t instances = 0, chunks = 0;
+    double work = 0;
+    bool crit = false;
+    int loop = -1;
+    std::vector<uint32_t> groups;
+    std::array<uint32_t, P_COUNT> flagged{};
+  };
+  std::vector<int64_t> chainOf(grp.size(), -1);
+  std::vector<Chain> chains;
+  auto collect = [&] {
+    chains.clear();
+    std::fill(chainOf.begin(), chainOf.end(), -1);
+    // Instances: the distinct loop instances of a set's chunk groups.
+    std::vector<int64_t> instances(grp.size(), 0);
+    std::vector<std::pair<uint32_t, int>> rootInst;
+    for (uint32_t g = 0; g < grp.size(); g++)
+      if (grp[g].kind == GrainDag::Chunk)
+        rootInst.push_back({findRoot(g), grp[g].loop});
+    std::sort(rootInst.begin(), rootInst.end());
+    rootInst.erase(std::unique(rootInst.begin(), rootInst.end()),
+                   rootInst.end());
+    for (auto &ri : rootInst)
+      instances[ri.first]++;
+    std::vector<int64_t> index(grp.size(), -1);
+    for (uint32_t g = 0; g < grp.size(); g++) {
+      uint32_t r = findRoot(g);
+      if (ckey[g] < 0 || instances[r] < 2)
+        continue;
+      if (index[r] < 0) {
+        index[r] = int64_t(chains.size());
+        chains.emplace_back();
+        chains.back().instances = instances[r];
+      }
+      Chain &c = chains[size_t(index[r])];
+      chainOf[g] = index[r];
+      c.groups.push_back(g);
+      c.work += grp[g].work;
+      c.crit = c.crit || grp[g].crit;
+      if (grp[g].kind == GrainDag::Chunk) {
+        c.chunks += grp[g].count;
+        c.loop = grp[g].loop;
+      }
+      for (int f = 0; f < P_COUNT; f++)
+        c.flagged[f] += flagged[g][f];
+    }
+  };
+  collect();
+  auto units = [&] {
+    size_t n = chains.size();
+    for (uint32_t g = 0; g < grp.size(); g++)
+      n += chainOf[g] < 0;
+    return n;
+  };
+  // Still more than are drawn (HPGMG: loops that alternate): every
+  // instance of a loop in one node, consecutive or not.
+  bool wholeLoops = units() > MaxGraphGroups;
+  if (wholeLoops) {
+    std::vector<uint32_t> firstOfKey;
+    for (uint32_t g = 0; g < grp.size(); g++) {
+      if (ckey[g] < 0)
+        continue;
+      if (size_t(ckey[g]) >= firstOfKey.size())
+        firstOfKey.resize(size_t(ckey[g]) + 1, UINT32_MAX);
+      uint32_t &f = firstOfKey[size_t(ckey[g])];
+      if (f == UINT32_MAX)
+        f = g;
+      else
+        uf[findRoot(g)] = findRoot(f);
+    }
+    collect();
+  }
+  // Which are drawn (units: chains and the groups in none): all up to
+  // MaxGraphGroups, else the start and end, the critical path's and the
+  // most work.
+  size_t nUnits = units();
+  std::vector<uint8_t> keep(grp.size(), 1), keepChain(chains.size(), 1);
+  if (nUnits > MaxGraphGroups) {
+    // Units: g < grp.size() a group, else a chain.
     std::vector<uint32_t> idx;
     std::fill(keep.begin(), keep.end(), 0);
+    std::fill(keepChain.begin(), keepChain.end(), 0);
     size_t kept = 0;
+    auto unitWork = [&](uint32_t u) {
+      return u < grp.size() ? grp[u].work : chains[u - grp.size()].work;
+    };
     for (uint32_t g = 0; g < grp.size(); g++) {
+      if (chainOf[g] >= 0)
+        continue;
       if (grp[g].crit || grp[g].kind == GrainDag::Start ||
           grp[g].kind == GrainDag::End) {
         keep[g] = 1;
@@ -302,15 +449,32 @@ void graphOf(Run &run, size_t p, const Analysis &an, bool every, Names &loops,
         idx.push_back(g);
       }
     }
+    for (size_t c = 0; c < chains.size(); c++)
+      if (chains[c].crit) {
+        keepChain[c] = 1;
+        kept++;
+      } else {
+        idx.push_back(uint32_t(grp.size() + c));
+      }
     std::sort(idx.begin(), idx.end(), [&](uint32_t a, uint32_t b) {
-      return grp[a].work > grp[b].work;
+      return unitWork(a) > unitWork(b);
     });
-    for (uint32_t g : idx)
+    for (uint32_t u : idx)
       if (kept < MaxGraphGroups) {
-        keep[g] = 1;
+        if (u < grp.size())
+          keep[u] = 1;
+        else
+          keepChain[u - grp.size()] = 1;
         kept++;
       }
-    G.dropped += grp.size() - kept;
+    G.dropped += nUnits - kept;
+  }
+  std::vector<int64_t> chainGid(chains.size(), -1);
+  std::vector<uint8_t> chainOpen(chains.size(), 0);
+  for (size_t c = 0; c < chains.size(); c++) {
+    chainOpen[c] = keepChain[c] && chains[c].groups.size() <= MaxChainExpand;
+    for (uint32_t g : chains[c].groups)
+      keep[g] = chainOpen[c];
   }
   std::vector<int64_t> gid(grp.size(), -1);
   std::vector<uint8_t> expandable(grp.size(), 0);
@@ -335,6 +499,39 @@ void graphOf(Run &run, size_t p, const Analysis &an, bool every, Names &loops,
     }
   };
   std::string pre = run.prefix(p);
+  for (size_t c = 0; c < chains.size(); c++) {
+    if (!keepChain[c])
+      continue;
+    const Chain &x = chains[c];
+    chainGid[c] = int64_t(G.nGroups++);
+    // Groups in a chain that is not expanded on the page are drawn as it.
+    if (!chainOpen[c])
+      for (uint32_t g : x.groups)
+        gid[g] = chainGid[c];
+    std::string name = an.loopName(x.loop);
+    std::string label =
+        name + ": " + std::to_string(x.instances) +
+        (wholeLoops ? " instances (all of the loop's: the run has too many "
+                      "groups to draw each run of consecutive ones), "
+                    : " consecutive instances, ") +
+        std::to_string(x.chunks) + " chunks" +
+        (chainOpen[c] ? "" : " (too many groups to expand)");
+    G.groups += (chainGid[c] ? ",\n" : "\n");
+    G.groups += "{\"p\":" + std::to_string(p) +
+                ",\"t\":\"chain\",\"n\":" + std::to_string(x.instances) +
+                ",\"w\":" + num(x.work / tpn, 0) +
+                ",\"c\":" + (x.crit ? "1" : "0") +
+                ",\"k\":" + std::to_string(loops(name)) +
+                ",\"x\":" + (chainOpen[c] ? "1" : "0") + ",\"l\":" + str(label);
+    std::string pf;
+    for (int f = 0; f < P_COUNT; f++)
+      if (x.flagged[f])
+        pf += (pf.empty() ? "" : ",") + std::to_string(f) + "," +
+              std::to_string(x.flagged[f]);
+    if (!pf.empty())
+      G.groups += ",\"pf\":[" + pf + "]";
+    G.groups += "}";
+  }
   for (uint32_t g = 0; g < grp.size(); g++) {
     if (!keep[g])
       continue;
@@ -373,8 +570,10 @@ void graphOf(Run &run, size_t p, const Analysis &an, bool every, Names &loops,
     expandable[g] = every && grain && x.count > 1 && x.count <= MaxExpand;
     G.groups += (gid[g] ? ",\n" : "\n");
     G.groups +=
-        "{\"p\":" + std::to_string(p) + ",\"t\":\"" + kindName(x.kind) +
-        "\",\"n\":" + std::to_string(x.count) +
+        "{\"p\":" + std::to_string(p) +
+        (chainOf[g] >= 0 ? ",\"h\":" + std::to_string(chainGid[chainOf[g]])
+                         : std::string()) +
+        ",\"t\":\"" + kindName(x.kind) + "\",\"n\":" + std::to_string(x.count) +
         ",\"w\":" + num(x.work / tpn, 0) + ",\"c\":" + (x.crit ? "1" : "0") +
         ",\"k\":" + std::to_string(colour) +
         ",\"x\":" + (expandable[g] ? "1" : "0") + ",\"l\":" + str(label);
@@ -412,7 +611,7 @@ void graphOf(Run &run, size_t p, const Analysis &an, bool every, Names &loops,
   std::vector<int32_t> mid(nv, -1);
   for (uint32_t v = 0; v < nv; v++) {
     uint32_t g = groupOf[v];
-    if (!expandable[g] || gid[g] < 0)
+    if (!expandable[g] || !keep[g])
       continue;
     {
       mid[v] = int64_t(G.nMembers++);
@@ -452,7 +651,7 @@ void graphOf(Run &run, size_t p, const Analysis &an, bool every, Names &loops,
         continue;
       }
     } else {
-      if (gs == gt)
+      if (gid[gs] == gid[gt])
         continue;
       auto ins = gseen.emplace(std::make_pair(gid[gs], gid[gt]), int(crit));
       if (!ins.second)
@@ -461,7 +660,7 @@ void graphOf(Run &run, size_t p, const Analysis &an, bool every, Names &loops,
   }
   for (auto &x : extra)
     if (x.first != UINT32_MAX && x.second != UINT32_MAX && gid[x.first] >= 0 &&
-        gid[x.second] >= 0)
+        gid[x.second] >= 0 && gid[x.first] != gid[x.second])
       gseen.emplace(std::make_pair(gid[x.first], gid[x.second]), 0);
   // Each edge as [from, to, on the critical path].
   auto edges = [](const auto &seen, std::string &out, bool &first) {
@@ -669,7 +868,8 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
              ",\"complete\":" + (an.proc.complete ? "true" : "false") +
              ",\"acyclic\":" + (cp.acyclic ? "true" : "false") +
              ",\"span\":" + num(cp.span / tpn, 0) +
-             ",\"work\":" + num(cp.work / tpn, 0) + ",\"parallelism\":" +
+             ",\"work\":" + num(cp.work / tpn, 0) +
+             ",\"cp\":" + str(critPathText(an)) + ",\"parallelism\":" +
              num(cp.acyclic && cp.span > 0 ? cp.work / cp.span : NAN, 2) + "}";
   }
   procs += "]";
@@ -725,8 +925,8 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
   for (size_t i = 0; i < probs.size(); i++) {
     const ReportProblem &q = probs[i];
     probJson += (i ? ",\n" : "\n");
-    probJson += "{\"loop\":" + str(q.loop) + ",\"title\":" + str(q.title) +
-                ",\"detail\":" + str(q.detail) +
+    probJson += "{\"loop\":" + str(q.loop) + ",\"site\":" + str(q.site) +
+                ",\"title\":" + str(q.title) + ",\"detail\":" + str(q.detail) +
                 ",\"suggest\":" + str(q.suggest) +
                 ",\"lost\":" + num(q.lostNs, 0) + ",\"outliers\":[";
     for (size_t j = 0; j < q.outliers.size(); j++)

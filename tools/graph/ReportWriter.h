@@ -25,6 +25,8 @@ namespace gcg {
 struct ReportProblem {
   std::string loop;    // a loop's name (the legend's), selects its grains;
                        // empty for a task creation site
+  std::string site;    // a task creation site's name (the legend's), selects
+                       // its tasks; empty for a loop
   std::string title;   // one line
   std::string detail;  // the figures behind it
   std::string suggest; // what to try

@@ -62,7 +62,7 @@ static std::string flaggedText(const Counter &c, bool skipZero) {
 
 /// The critical path: span, work and parallelism (work / span) of the
 /// grain graph (GrainDag.h).
-static std::string critPathText(const Analysis &an) {
+std::string critPathText(const Analysis &an) {
   const CritPath &c = critPath(an);
   if (!c.acyclic)
     return "critical path: none (the grain graph has a cycle: a recording "

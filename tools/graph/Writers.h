@@ -158,6 +158,8 @@ std::string leftOutText(const std::vector<LeftOut> &leftOut);
 std::string summary(Run &run);
 /// One process's summary; idPrefix starts its grain ids (Run::prefix).
 std::string summaryOf(Analysis &an, const std::string &idPrefix = "");
+/// The summary's critical path line ("critical path: span ... ms, ...").
+std::string critPathText(const Analysis &an);
 
 } // namespace gcg
 

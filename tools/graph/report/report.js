@@ -29,6 +29,14 @@
   function loopColour(i) { return D.colours.loops[i] || '#999999'; }
   function siteColour(i) { return D.colours.sites[i] || '#999999'; }
   const RED = '#ff0000';
+  // WCAG: relative luminance of '#rrggbb', and the contrast of two.
+  function luminance(hex) {
+    const v = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+      .map((c) => c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4));
+    return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];
+  }
+  // Text on a colour: black or white, whichever contrasts more.
+  function textOn(hex) { return luminance(hex) > 0.179 ? '#000000' : '#ffffff'; }
   function fmtNs(ns) {
     const a = Math.abs(ns);
     if (a >= 1e9) return (ns / 1e9).toFixed(3) + ' s';
@@ -52,10 +60,10 @@
   fact('threads', D.procs.map((p) => String(p.threads)).join(', '));
   fact('grains', D.grains + ' (' + D.chunks + ' chunks, ' + D.tasks + ' tasks)' +
     (D.aggregated ? '; above ' + D.cap + ' grains the timeline shows a bar per loop instance and thread' : ''));
+  // The summary's line, as it words and rounds it.
+  const cpText = (p) => p.cp.replace(/^critical path: /, '');
   D.procs.forEach((p, i) => {
-    fact('critical path' + (multi ? ' (pid ' + p.pid + ')' : ''), p.acyclic
-      ? 'span ' + fmtNs(p.span) + ', work ' + fmtNs(p.work) + ', parallelism ' + p.parallelism
-      : 'none: the graph has a cycle');
+    fact('critical path' + (multi ? ' (pid ' + p.pid + ')' : ''), cpText(p));
   });
   fact('loops, task sites', D.loops.length + ', ' + D.sites.length);
   for (const l of D.leftOut) {
@@ -80,8 +88,9 @@
   let tMin = Infinity, tMax = -Infinity;
   for (let i = 0; i < nb; i++) { tMin = Math.min(tMin, start[i]); tMax = Math.max(tMax, start[i] + B.d[i]); }
   if (!(tMin < tMax)) { tMin = 0; tMax = 1; }
+  // A little room at the end; none before zero (the run's first instant).
   const pad = (tMax - tMin) * 0.01;
-  const full = { t0: tMin - pad, t1: tMax + pad };
+  const full = { t0: Math.max(0, tMin - pad), t1: tMax + pad };
   const view = { t0: full.t0, t1: full.t1 };
   function rowName(r) {
     const [p, th] = D.rows[r];
@@ -120,7 +129,7 @@
   // ---- Timeline ----
   const canvas = $('timeline'), ctx = canvas.getContext('2d');
   const ROW = 22, TOP = 22, GUTTER = 120;
-  let selectedBar = -1, selectedLoop = -1;
+  let selectedBar = -1, selectedLoop = -1, selectedSite = -1;
   // The problem view: a flag (ProblemFlag), or -1 for none.
   let pview = -1;
   // Aggregated bars: per bar and flag, the grains it flags.
@@ -135,6 +144,8 @@
   function xOf(t) { return GUTTER + (t - view.t0) * (width() - GUTTER) / (view.t1 - view.t0); }
   function tOf(x) { return view.t0 + (x - GUTTER) * (view.t1 - view.t0) / (width() - GUTTER); }
   function draw() {
+    // No time before the run's first instant: shift the view right.
+    if (view.t0 < 0) { view.t1 -= view.t0; view.t0 = 0; }
     const dpr = window.devicePixelRatio || 1, W = width(), H = TOP + nrows * ROW + 4;
     canvas.style.height = H + 'px';
     canvas.width = Math.round(W * dpr);
@@ -149,11 +160,22 @@
     const st = step * mult;
     ctx.fillStyle = '#555';
     ctx.strokeStyle = '#eee';
+    // Tick labels right of their line; one that would pass the canvas'
+    // right edge left of it instead (it is not cut), unless it would then
+    // cover the label before it (then that line has none).
+    const ticks = [];
     for (let t = Math.ceil(view.t0 / st) * st; t <= view.t1; t += st) {
-      const x = xOf(t);
+      const x = xOf(t), text = fmtNs(t), tw = ctx.measureText(text).width;
       ctx.beginPath(); ctx.moveTo(x, TOP - 4); ctx.lineTo(x, H); ctx.stroke();
-      ctx.fillText(fmtNs(t), x + 2, 12);
+      const lx = x + 2 + tw <= W - 1 ? x + 2 : x - 2 - tw;
+      const prev = ticks[ticks.length - 1];
+      if (prev && lx < prev.x + prev.w + 4) continue;
+      ctx.fillText(text, lx, 12);
+      ticks.push({ text, x: lx, w: tw });
     }
+    state.ticks = ticks;
+    state.width = W;
+    const labels = [];
     const drawn = {}, viewIds = new Set();
     let viewCount = 0;
     for (let r = 0; r < nrows; r++) {
@@ -177,16 +199,20 @@
           if (D.aggregated) viewCount += fl;
           else viewIds.add(grainId(i));
         }
-        ctx.globalAlpha = (selectedLoop >= 0 && k !== selectedLoop) || (pview >= 0 && !fl) ? 0.2 : 1;
-        ctx.fillStyle = fl ? RED : chunk ? loopColour(k) : siteColour(-1 - k);
+        const dim = (selectedLoop >= 0 && k !== selectedLoop) || (selectedSite >= 0 && k !== -1 - selectedSite) ||
+          (pview >= 0 && !fl);
+        ctx.globalAlpha = dim ? 0.2 : 1;
+        const colour = fl ? RED : chunk ? loopColour(k) : siteColour(-1 - k);
+        ctx.fillStyle = colour;
         const h = chunk ? ROW - 4 : ROW - 10;
         const yy = chunk ? y + 2 : y + 5;
         ctx.fillRect(x0, yy, x1 - x0, h);
         if (D.aggregated) { ctx.strokeStyle = '#0006'; ctx.strokeRect(x0 + 0.5, yy + 0.5, x1 - x0 - 1, h - 1); }
         if (B.c[i] & 1) { ctx.fillStyle = '#d00000'; ctx.fillRect(x0, y + ROW - 3, x1 - x0, 2); }
         if (x1 - x0 > 70 && chunk) {
-          ctx.fillStyle = '#fff';
+          ctx.fillStyle = textOn(colour);
           ctx.fillText(D.loops[k].slice(0, Math.floor((x1 - x0 - 6) / 6)), x0 + 3, y + 15);
+          if (!dim && labels.length < 200) labels.push([ctx.fillStyle, colour]);
         }
         if (i === selectedBar) {
           ctx.globalAlpha = 1; ctx.strokeStyle = '#0050ff'; ctx.lineWidth = 2;
@@ -198,6 +224,7 @@
       drawn[D.rows[r][0] + ':' + D.rows[r][1]] = count;
     }
     state.drawn = drawn;
+    state.labels = labels;
     canvas.dataset.drawn = JSON.stringify(drawn);
     // The grains the view highlights in the visible range.
     state.viewGrains = D.aggregated ? viewCount : viewIds.size;
@@ -255,20 +282,96 @@
   });
   canvas.addEventListener('mouseleave', () => { $('tip').hidden = true; });
   $('reset').addEventListener('click', () => { view.t0 = full.t0; view.t1 = full.t1; draw(); });
+  // The details line: one line (it wraps at most once; its box keeps its
+  // height, the legend below does not move), never empty.
+  const HINT = 'Hover over a grain for its figures; click to select it.';
+  function details(text) { $('details').textContent = text || HINT; }
   function selectBar(i) {
     selectedBar = i;
-    $('details').textContent = i >= 0 ? barText(i) : 'Hover over a grain for its figures; click to select it.';
+    details(i >= 0 ? barText(i).split('\n').join('; ') : '');
     draw();
   }
-  function selectLoop(k) {
+  function zoomTo(s, e) {
+    if (!(s <= e)) return;
+    const p = Math.max((e - s) * 0.05, 50);
+    view.t0 = s - p; view.t1 = e + p;
+  }
+  // A loop's instances, most thread time lost first: per instance, its
+  // threads (rows) times its span (first chunk's start to last chunk's
+  // end) less its chunks' work (aggregated: the per-thread work, or the
+  // bar's length where unknown).
+  function instancesOf(k) {
+    const m = new Map();
+    for (let i = 0; i < nb; i++) {
+      if (B.k[i] !== k) continue;
+      let x = m.get(B.inst[i]);
+      if (!x) { x = { inst: B.inst[i], s: Infinity, e: -Infinity, rows: new Set(), work: 0 }; m.set(B.inst[i], x); }
+      x.s = Math.min(x.s, start[i]); x.e = Math.max(x.e, start[i] + B.d[i]);
+      x.rows.add(B.row[i]);
+      x.work += D.aggregated && B.n[i] >= 0 ? B.n[i] : B.d[i];
+    }
+    const out = [...m.values()];
+    for (const x of out) x.lost = Math.max(0, x.rows.size * (x.e - x.s) - x.work);
+    out.sort((a, b) => b.lost - a.lost || a.s - b.s);
+    return out;
+  }
+  // Stepping through the selected loop's instances (stepAt -1: all).
+  let steps = [], stepAt = -1;
+  function showStep() {
+    const box = $('step');
+    box.style.visibility = selectedLoop >= 0 && steps.length ? 'visible' : 'hidden';
+    if (stepAt < 0 || !steps.length) { $('step-info').textContent = 'all ' + steps.length + ' instances'; return; }
+    const x = steps[stepAt];
+    $('step-info').textContent = 'instance L' + x.inst + ': ' + (stepAt + 1) + ' of ' + steps.length +
+      ' by thread time outside its chunks (' + fmtNs(x.lost) + ')';
+  }
+  function step(j) {
+    if (!steps.length) return;
+    stepAt = Math.min(Math.max(j, 0), steps.length - 1);
+    const x = steps[stepAt];
+    zoomTo(x.s, x.e);
+    showStep();
+    draw();
+  }
+  function markProblem(li) {
+    for (const x of document.querySelectorAll('#problems li')) x.classList.toggle('selected', x === li);
+  }
+  // A loop: its chunks, the others dimmed; worst: zoom to its instance
+  // that lost the most thread time (the steps go on from there), else to
+  // the whole loop.
+  function selectLoop(k, worst) {
     selectedLoop = k;
+    selectedSite = -1;
+    steps = k >= 0 ? instancesOf(k) : [];
+    stepAt = -1;
     let s = Infinity, e = -Infinity, n = 0;
     for (let i = 0; i < nb; i++) if (B.k[i] === k) { s = Math.min(s, start[i]); e = Math.max(e, start[i] + B.d[i]); n += B.count[i]; }
-    if (k >= 0 && s < e) { const p = (e - s) * 0.02; view.t0 = s - p; view.t1 = e + p; }
-    $('details').textContent = k >= 0 ? 'selected: the ' + n + ' chunks of loop ' + D.loops[k] + ' (the others dimmed)' : '';
-    for (const li of document.querySelectorAll('#problems li')) li.classList.toggle('selected', Number(li.dataset.loop) === k && k >= 0);
+    if (k >= 0 && s < e) zoomTo(s, e);
+    details(k >= 0 ? 'selected: the ' + n + ' chunks of loop ' + D.loops[k] + ' (the others dimmed)' : '');
+    markProblem(k >= 0 ? document.querySelector('#problems li[data-loop="' + k + '"]') : null);
+    if (worst && steps.length) step(0); else { showStep(); draw(); }
+  }
+  // A task creation site: its tasks, the others dimmed, zoomed to their
+  // span.
+  function selectSite(j) {
+    selectedSite = j;
+    selectedLoop = -1;
+    steps = []; stepAt = -1;
+    let s = Infinity, e = -Infinity, n = 0;
+    const ids = new Set();
+    for (let i = 0; i < nb; i++) if (B.k[i] === -1 - j) {
+      s = Math.min(s, start[i]); e = Math.max(e, start[i] + B.d[i]); n += B.count[i];
+      ids.add(B.n[i]);
+    }
+    if (!D.aggregated) n = ids.size;
+    if (j >= 0 && s <= e) zoomTo(s, e);
+    details(j >= 0 ? 'selected: the ' + n + ' tasks of ' + D.sites[j] + ' (the others dimmed)' : '');
+    markProblem(j >= 0 ? document.querySelector('#problems li[data-site="' + j + '"]') : null);
+    showStep();
     draw();
   }
+  $('prev').addEventListener('click', () => step(stepAt - 1));
+  $('next').addEventListener('click', () => step(stepAt + 1));
   function selectGrain(id) {
     for (let i = 0; i < nb; i++) if (grainId(i) === id) {
       const d = Math.max(B.d[i], 1) * 20;
@@ -292,16 +395,21 @@
     const it = el('div', 'item task');
     const sw = el('span', 'swatch'); sw.style.backgroundColor = siteColour(k);
     it.append(sw, el('span', 'name', name));
+    it.addEventListener('click', () => selectSite(selectedSite === k ? -1 : k));
     legend.append(it);
   });
 
   // ---- Problems ----
   const plist = $('problems');
   if (!D.problems.length) plist.append(el('li', 'none', 'No loop or task creation site lost thread time.'));
-  D.problems.forEach((p) => {
+  // The top SHOWN (as the summary), the rest behind "show all".
+  const SHOWN = 5;
+  D.problems.forEach((p, at) => {
     const li = el('li', 'problem');
-    const k = D.loops.indexOf(p.loop);
+    const k = p.loop ? D.loops.indexOf(p.loop) : -1, j = p.site ? D.sites.indexOf(p.site) : -1;
     li.dataset.loop = k;
+    li.dataset.site = j;
+    li.hidden = at >= SHOWN;
     li.append(el('div', 'title', p.title), el('div', 'detail', p.detail), el('div', 'suggest', 'try: ' + p.suggest));
     if (p.outliers.length && !D.aggregated) {
       const o = el('div', 'outliers', 'outlier chunks: ');
@@ -318,28 +426,43 @@
       li.append(o);
     }
     li.addEventListener('click', () => {
-      selectLoop(k);
+      if (k >= 0) selectLoop(k, true); else if (j >= 0) selectSite(j);
       $('timeline-section').scrollIntoView({ block: 'start' });
     });
     plist.append(li);
   });
+  if (D.problems.length > SHOWN) {
+    const more = el('button', '', 'show all ' + D.problems.length);
+    more.type = 'button';
+    more.id = 'more-problems';
+    more.addEventListener('click', () => {
+      const all = more.textContent.startsWith('show all');
+      [...plist.querySelectorAll('li.problem')].forEach((li, at) => { li.hidden = !all && at >= SHOWN; });
+      more.textContent = all ? 'show the top ' + SHOWN : 'show all ' + D.problems.length;
+    });
+    plist.after(more);
+  }
 
   // ---- Grain graph ----
   const G = D.graph, gsvg = $('graph');
   const expanded = new Set();
   let gview = null;
+  // A group in a chain (consecutive instances of one loop, h: the chain)
+  // is drawn only while its chain is expanded; else edges go to the chain.
+  const shown = (i) => G.groups[i].h === undefined || expanded.has(G.groups[i].h);
+  const repG = (i) => shown(i) ? 'g' + i : 'g' + G.groups[i].h;
   function graphModel() {
     const nodes = new Map(), edges = new Map();
-    G.groups.forEach((g, i) => { if (!expanded.has(i)) nodes.set('g' + i, { key: 'g' + i, g: i, m: -1, d: g }); });
-    G.members.forEach((m, j) => { if (expanded.has(m.g)) nodes.set('m' + j, { key: 'm' + j, g: m.g, m: j, d: m }); });
-    const rep = (a) => a >= 0 ? 'g' + a : (expanded.has(G.members[-1 - a].g) ? 'm' + (-1 - a) : 'g' + G.members[-1 - a].g);
+    G.groups.forEach((g, i) => { if (!expanded.has(i) && shown(i)) nodes.set('g' + i, { key: 'g' + i, g: i, m: -1, d: g }); });
+    G.members.forEach((m, j) => { if (expanded.has(m.g) && shown(m.g)) nodes.set('m' + j, { key: 'm' + j, g: m.g, m: j, d: m }); });
+    const rep = (a) => a >= 0 ? repG(a) : (expanded.has(G.members[-1 - a].g) && shown(G.members[-1 - a].g) ? 'm' + (-1 - a) : repG(G.members[-1 - a].g));
     const add = (a, b, c) => {
       if (a === b) return;
       const key = a + '>' + b;
       const e = edges.get(key);
       if (e) e.c = e.c || c; else edges.set(key, { a, b, c });
     };
-    for (const [a, b, c] of G.gedges) add('g' + a, 'g' + b, c);
+    for (const [a, b, c] of G.gedges) add(repG(a), repG(b), c);
     for (const [a, b, c] of G.medges) add(rep(a), rep(b), c);
     return { nodes, edges: [...edges.values()] };
   }
@@ -397,6 +520,7 @@
   }
   function halfWidth(n) {
     const t = n.m >= 0 ? G.groups[n.g].t : n.d.t;
+    if (t === 'chain') return nodeSize(n) * 2;
     if (t === 'chunk' || t === 'task') return nodeSize(n) * (n.m < 0 && n.d.n > 1 ? 1.6 : 1);
     return t === 'start' || t === 'end' ? 9 : 6;
   }
@@ -429,10 +553,10 @@
       const fl = pview < 0 ? 0 : n.m >= 0 ? (d.pm >> pview) & 1 : groupFlagged(d, pview);
       if (fl) { grp.classList.add('flagged'); grp.dataset.flagged = fl; viewNodes += fl; }
       if (pview >= 0 && !fl) grp.setAttribute('opacity', 0.2);
-      const colour = fl ? RED : g.k >= 0 ? (t === 'chunk' ? loopColour(g.k) : siteColour(g.k)) : '#bbb';
-      if (t === 'chunk') {
-        const w = halfWidth(n);
-        shape = svg('rect', { class: 'shape', x: -w, y: -10, width: 2 * w, height: 20, rx: 3, fill: colour });
+      const colour = fl ? RED : g.k >= 0 ? (t === 'chunk' || t === 'chain' ? loopColour(g.k) : siteColour(g.k)) : '#bbb';
+      if (t === 'chunk' || t === 'chain') {
+        const w = halfWidth(n), hh = t === 'chain' ? 13 : 10;
+        shape = svg('rect', { class: 'shape', x: -w, y: -hh, width: 2 * w, height: 2 * hh, rx: 3, fill: colour });
       } else if (t === 'task') {
         const w = halfWidth(n);
         shape = svg('ellipse', { class: 'shape', rx: w, ry: 11, fill: colour });
@@ -444,9 +568,14 @@
       grp.append(shape);
       const title = svg('title', {});
       title.textContent = (d.l || t) + (d.w > 0 ? '\nwork ' + fmtNs(d.w) : '') + (d.c ? '\non the critical path' + (d.ci ? ': ' + d.ci.join(', ') : '') : '') +
-        (fl ? '\n' + (n.m < 0 && d.n > 1 ? fl + ' of ' + d.n + ' grains have ' : 'has ') + viewOf(pview).name : '') + (n.m < 0 && d.x ? '\nclick to expand' : '');
+        (fl ? '\n' + (t === 'chain' ? fl + ' grains have ' : n.m < 0 && d.n > 1 ? fl + ' of ' + d.n + ' grains have ' : 'has ') + viewOf(pview).name : '') + (n.m < 0 && d.x ? '\nclick to expand' : '');
       grp.append(title);
-      if (n.m < 0 && d.n > 1) { const tx = svg('text', { 'text-anchor': 'middle', y: 4 }); tx.textContent = fl ? fl + '/' + d.n : '×' + d.n; grp.append(tx); }
+      if (n.m < 0 && d.n > 1) {
+        const tx = svg('text', { 'text-anchor': 'middle', y: 4 });
+        tx.style.fill = textOn(colour);
+        tx.textContent = t === 'chain' ? '×' + d.n + ' instances' + (fl ? ', ' + fl + ' flagged' : '') : fl ? fl + '/' + d.n : '×' + d.n;
+        grp.append(tx);
+      }
       grp.addEventListener('click', (ev) => {
         ev.stopPropagation();
         $('graph-details').textContent = (d.l || t) + (d.w > 0 ? '; work ' + fmtNs(d.w) : '') + (d.c ? '; on the critical path' : '');
@@ -454,19 +583,31 @@
         if (n.m >= 0 && !d.id) return;
         if (d.id) selectGrain(d.id);
       });
-      grp.addEventListener('dblclick', () => { if (n.m >= 0) { expanded.delete(n.g); drawGraph(true); } });
+      // Double click: collapse the group (or chain) this node is in.
+      grp.addEventListener('dblclick', () => {
+        const h = G.groups[n.g].h;
+        if (n.m >= 0) expanded.delete(n.g); else if (h !== undefined) expanded.delete(h); else return;
+        drawGraph(true);
+      });
       gn.append(grp);
     }
-    // A new view: the top of the graph at a readable scale (at least 1400
-    // units across the box; drag for the rest), or with fit the whole.
+    // A new view: the top of the graph, its width at most MAXU units per
+    // pixel (drag for the rest). Fit: the whole graph if that is readable
+    // (at most MAXU units per pixel), else as much of it from the top as
+    // MAXU units per pixel show (wheel out for more).
+    const MAXU = 3;
     if (!keepView || !gview) {
-      const r = gsvg.getBoundingClientRect(), aspect = r.width > 0 && r.height > 0 ? r.height / r.width : 0.5;
-      let w = Math.max(L.width, 200), h = Math.max(L.height, 200);
-      if (!fitAll) { w = Math.max(w, 1400); h = w * aspect; }
-      gview = { x: fitAll ? 0 : (L.width - w) / 2, y: 0, w, h };
+      const r = gsvg.getBoundingClientRect(), bw = r.width || 800, bh = r.height || 400, aspect = bh / bw;
+      const lw = Math.max(L.width, 200), lh = Math.max(L.height, 200);
+      let w;
+      if (fitAll) w = Math.min(Math.max(lw, lh / aspect), MAXU * bw);
+      else w = Math.min(Math.max(lw, 1400), MAXU * bw);
+      gview = { x: (L.width - w) / 2, y: 0, w, h: w * aspect };
+      state.graphFit = { lw: L.width, lh: L.height, bw, bh };
     }
     gsvg.setAttribute('viewBox', gview.x + ' ' + gview.y + ' ' + gview.w + ' ' + gview.h);
     state.graphNodes = model.nodes.size;
+    state.svgElements = gsvg.getElementsByTagName('*').length;
     // The grains the view highlights in the graph (groups by their count).
     state.graphViewGrains = viewNodes;
   }
@@ -491,8 +632,7 @@
   $('expand-all').addEventListener('click', () => { G.groups.forEach((g, i) => { if (g.x) expanded.add(i); }); drawGraph(false); });
   $('collapse-all').addEventListener('click', () => { expanded.clear(); drawGraph(false); });
   $('fit').addEventListener('click', () => drawGraph(false, true));
-  $('critpath').textContent = D.procs.map((p) => (multi ? 'pid ' + p.pid + ': ' : '') +
-    (p.acyclic ? 'span ' + fmtNs(p.span) + ', work ' + fmtNs(p.work) + ', parallelism ' + p.parallelism : 'no critical path (cycle)')).join('; ');
+  $('critpath').textContent = D.procs.map((p) => (multi ? 'pid ' + p.pid + ': ' : '') + cpText(p)).join('; ');
 
   // Where bar i is drawn, in the window's coordinates (for the test).
   function barBox(i) {
@@ -513,6 +653,7 @@
   function setView(f) {
     pview = viewOf(f) ? f : -1;
     if (selectedLoop >= 0) selectLoop(-1); // one selection at a time
+    if (selectedSite >= 0) selectSite(-1);
     vsel.value = String(pview);
     $('view-info').textContent = pview >= 0 ? viewOf(pview).line : '';
     draw();
@@ -520,7 +661,8 @@
   }
   vsel.addEventListener('change', () => setView(Number(vsel.value)));
 
-  window.gcReport = { data: D, state, view, selectLoop, selectGrain, draw, barBox, loopColour, siteColour, setView };
+  window.gcReport = { data: D, state, view, selectLoop, selectSite, selectGrain, draw, barBox, loopColour, siteColour, setView,
+    instancesOf, luminance, full };
   draw();
   drawGraph(false);
   window.addEventListener('resize', draw);
