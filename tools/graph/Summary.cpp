@@ -219,8 +219,12 @@ std::string summaryOf(Analysis &an, const std::string &idPrefix) {
       why.push_back(fmt("%zu with unknown times", m.chunkUnknown));
     if (m.chunkNoLineage)
       why.push_back(fmt("%zu with no lineage", m.chunkNoLineage));
-    for (size_t i = 0; i < why.size(); i++)
-      s += (i ? "; " : " (") + why[i] + (i + 1 == why.size() ? ")" : "");
+    // The reasons, in parentheses, "; "-separated.
+    auto because = [&]() {
+      for (size_t i = 0; i < why.size(); i++)
+        s += (i ? "; " : " (") + why[i] + (i + 1 == why.size() ? ")" : "");
+    };
+    because();
     s += fmt(", tasks %zu of %zu", m.tasks, an.tasks.size());
     why.clear();
     if (m.taskNoTwin)
@@ -229,8 +233,7 @@ std::string summaryOf(Analysis &an, const std::string &idPrefix) {
       why.push_back(fmt("%zu with no lineage", m.taskNoLineage));
     if (m.taskNoWork)
       why.push_back(fmt("%zu with unknown work", m.taskNoWork));
-    for (size_t i = 0; i < why.size(); i++)
-      s += (i ? "; " : " (") + why[i] + (i + 1 == why.size() ? ")" : "");
+    because();
     out.push_back(s);
     if (b->threads != 1)
       out.push_back(
