@@ -62,12 +62,15 @@ std::vector<ProblemCount> problemCounts(Run &run) {
   return sum;
 }
 
+std::string outlierRule() {
+  return fmt("work above its loop instance's or sibling tasks' median by "
+             "more than %g MADs, %g%% of a thread's share and %g us",
+             OutlierMads, OutlierShare * 100, OutlierMinNs / 1000);
+}
+
 std::string problemCondition(int flag) {
   if (flag == P_OUTLIER)
-    return fmt("outlier (work above its loop instance's or sibling tasks' "
-               "median by more than "
-               "%g MADs, %g%% of a thread's share and %g us)",
-               OutlierMads, OutlierShare * 100, OutlierMinNs / 1000);
+    return "outlier (" + outlierRule() + ")";
   return fmt("%s (%c %g)", Thresholds[flag].name, Thresholds[flag].op,
              Thresholds[flag].value);
 }

@@ -45,9 +45,12 @@ std::vector<ProblemCount> problemCounts(const Analysis &an,
 /// The run's: every process's counts added.
 std::vector<ProblemCount> problemCounts(Run &run);
 
-/// A flag's condition: "parallel_benefit (< 1)", "outlier (work above its
-/// instance's median by more than 5 MADs, ...)".
+/// A flag's condition: "parallel_benefit (< 1)", "outlier (" outlierRule()
+/// ")".
 std::string problemCondition(int flag);
+/// The outlier rule in words (Problems.h), as the summary and the views
+/// give it.
+std::string outlierRule();
 /// The file name problem-graphs gives a flag's graph: problems/<name>.graphml.
 std::string problemGraphName(int flag);
 /// "N grains have <condition>, M of them on the critical path".

@@ -48,11 +48,7 @@ static std::string flaggedText(const Counter &c, bool skipZero) {
     if (!s.empty())
       s += ", ";
     if (p == P_OUTLIER)
-      s += fmt("%lld outlier grains (work above its loop instance's or "
-               "sibling tasks' median by "
-               "more than %g MADs, %g%% of a thread's share and %g us)",
-               (long long)n, OutlierMads, OutlierShare * 100,
-               OutlierMinNs / 1000);
+      s += fmt("%lld outlier grains (%s)", (long long)n, outlierRule().c_str());
     else
       s += fmt("%lld grains %s %c %g", (long long)n, Thresholds[p].name,
                Thresholds[p].op, Thresholds[p].value);
