@@ -638,3 +638,33 @@ TEST(GraphProblems, AGeneratorTaskIsNotTooSmall) {
   // lose that and their creation, 9 of 160 ticks.
   EXPECT_EQ(leaf->suggestion, "little to gain: it loses 5.6% of its work");
 }
+
+// An explicit task the initial task made outside any region starts a
+// region of one thread: the region is not nested, so it ran on one thread
+// for its own reasons (an if() that was false), not for want of nesting.
+TEST(GraphProblems, RegionStartedByATopLevelTaskIsNotNested) {
+  TempDir d;
+  writeFile(d.path + "/meta.txt", meta3());
+  const uint64_t G = uint64_t(1) << 40 | 1;
+  Thread t0;
+  t0.str(0x77, ";loops.c;work;12;3;;")
+      .task(2, G, 1, 0xA0, 1.0)
+      .rec(R_TASK_SWITCH, 4, 1, G)
+      .rec(R_PARALLEL_BEGIN, 5, Par, G, 0, 1)
+      .rec(R_IMPLICIT_BEGIN, 5, I0, Par, 0, 1);
+  uint64_t e = loopOn(t0, I0, Par, 10, {10, 10, 10}, 0);
+  t0.rec(R_IMPLICIT_END, e + 1, I0, 0)
+      .rec(R_PARALLEL_END, e + 2, Par, G)
+      .rec(R_TASK_SWITCH, e + 3, G, 1, 0, 1);
+  t0.write(d.path + "/thread-0.bin");
+  auto run = analyseRun({d.path}, {});
+  std::vector<Problem> ps = rankProblems(*run->procs[0], 0);
+  const Problem *loop = nullptr;
+  for (const Problem &p : ps)
+    if (p.kind == "loop")
+      loop = &p;
+  ASSERT_NE(loop, nullptr);
+  EXPECT_EQ(loop->instancesSingle, 1u);
+  EXPECT_EQ(loop->suggestion.find("its region ran on one thread"), 0u)
+      << loop->suggestion;
+}

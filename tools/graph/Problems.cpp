@@ -205,9 +205,11 @@ std::vector<uint8_t> outlierTasks(const Analysis &an) {
   return out;
 }
 
-/// Whether loop instance lp's region is nested in another region (its
-/// encountering task is an implicit or explicit task of a region); true
-/// where that is not known (a loop not bound to a region's instance).
+/// Whether loop instance lp's region is nested in another region: its
+/// encountering task is an implicit task of a region, or an explicit task
+/// descending from one (an explicit task the initial task made outside
+/// any region is not); true where that is not known (a loop not bound to
+/// a region's instance).
 static bool nestedInstance(const Analysis &an, const Loop &lp) {
   if (lp.keyKind != 0)
     return true;
@@ -215,8 +217,15 @@ static bool nestedInstance(const Analysis &an, const Loop &lp) {
   if (r == an.regions.end())
     return true;
   uint64_t enc = an.regionList[r->second].enc;
-  if (an.tasks.index(enc) >= 0)
-    return true;
+  const Tasks &T = an.tasks;
+  int64_t k = T.index(enc);
+  if (k >= 0) {
+    // Up to the root task: its parent is the implicit task it descends
+    // from.
+    while (T.pslot[k] < int64_t(T.size()))
+      k = T.pslot[k];
+    enc = T.parent[k];
+  }
   auto im = an.implicit.find(enc);
   return im != an.implicit.end() && an.regions.count(im->second.par);
 }
