@@ -82,70 +82,10 @@
 #include <x86intrin.h>
 #endif
 
+#include "grainchunk-record-format.h"
 #include "grainchunk.h"
 
-/* One record: 32 bytes. Field use per kind: see the R_* list and
- * grainchunk-graph's reader, which must agree with it (RECORD_VERSION).
- * Fields that do not fit (c above 32 bits, e not 0, d above 24 bits) make it
- * a wide record (R_WIDE set in kind): the next 32 bytes are a wide_t with
- * the whole c, e and d. A grain of a loop is one 32-byte record. */
-typedef struct rec {
-  uint64_t t; /* clock() at the event */
-  uint64_t a, b;
-  uint32_t c;
-  uint32_t kd; /* kind (R_*, and R_WIDE) | d << 8 */
-} rec_t;
-typedef struct wide {
-  uint64_t c, e;
-  uint32_t d, pad[3];
-} wide_t;
-_Static_assert(sizeof(rec_t) == 32 && sizeof(wide_t) == 32,
-               "record layout is part of the format");
-#define RECORD_VERSION 4
-#define R_WIDE 0x80u
-
-enum {
-  R_THREAD = 1,     /* a=thread number, b=ompt_thread_t */
-  R_PARALLEL_BEGIN, /* a=parallel, b=encountering task, c=codeptr, d=req. team
-                     */
-  R_PARALLEL_END,   /* a=parallel */
-  R_IMPLICIT_BEGIN, /* a=task, b=parallel, c=thread_num, d=team_size */
-  R_IMPLICIT_END,   /* a=task */
-  R_LOOP_BEGIN,     /* a=task, b=parallel, c=codeptr, e=count or step,
-                       d=wstype | sched << 8 */
-  R_LOOP_END,       /* a=task, b=parallel, d=wstype */
-  R_CHUNK,          /* a=lower, b=upper, d=CH_* flags; the creation time:
-                       c=whole clock ticks, NO_TICKS if unmeasured; wide:
-                       c=a double's bits, UNMEASURED if unmeasured. Its source
-                       location: the thread's last R_SOURCE. */
-  R_TASK_CREATE,    /* a=new task, b=parent task, c=codeptr, e=duration bits or
-                       UNMEASURED, d=flags */
-  R_TASK_SWITCH,    /* a=prior task, b=next task, d=prior_status */
-  R_SYNC_BEGIN,     /* a=task, b=parallel, c=codeptr, d=kind (wait begins) */
-  R_SYNC_END,       /* a=task, b=parallel, d=kind (wait ends) */
-  R_STRING,         /* a=key (pointer), d=length; the text follows in
-                       ceil(d/32) records */
-  R_SOURCE,         /* a=psource pointer (a R_STRING's key) or 0: the source
-                       location of the thread's next chunks */
-  R_TASKLOOP,       /* a=encountering task, b=parallel, c=the program's call
-                       of the taskloop, e=the codeptr its tasks are created
-                       with (inside the runtime); a taskloop begins */
-  R_CANCEL,         /* a=task, d=ompt_cancel_flag_t flags: the standard
-                       cancel event (a thread leaving a loop early) */
-};
-/* CH_LAST_ITER: holds the loop's last iteration (grainchunk_get_chunk_info,
- * event 82's GRAINCHUNK_CHUNK_LAST); CH_AHEAD, CH_MAY_NOT_RUN: event 82's
- * GRAINCHUNK_CHUNK_AHEAD and _MAY_NOT_RUN (include/grainchunk.h). */
-enum {
-  CH_LAST_ITER = 1,
-  CH_LAST_ITER_KNOWN = 2,
-  CH_DISTRIBUTE = 4,
-  CH_EXT = 8,
-  CH_AHEAD = 16,
-  CH_MAY_NOT_RUN = 32
-};
-#define NO_TICKS UINT32_MAX
-#define UNMEASURED UINT64_MAX
+/* The records: grainchunk-record-format.h, shared with the reader. */
 
 /* A thread's records go to a ring of RING records in a shared mapping of
  * its thread-<n>.tail file, mapped once; a full ring is appended to
@@ -266,7 +206,7 @@ static double tool_time(void) {
  * recorded as unmeasured, not as free. */
 static uint64_t duration_bits(double v) {
   if (!ext_time || v == 0.0)
-    return UNMEASURED;
+    return GC_UNMEASURED;
   uint64_t u;
   memcpy(&u, &v, sizeof u);
   return u;
@@ -328,9 +268,9 @@ static inline void emit(uint32_t kind, uint64_t t, uint64_t a, uint64_t b,
 static inline void emit_chunk(uint64_t t, uint64_t lower, uint64_t upper,
                               double v, uint32_t flags) {
   tbuf_t *tb = thread_buf();
-  uint32_t ticks = NO_TICKS;
+  uint32_t ticks = GC_NO_TICKS;
   if (ext_time && v != 0.0) {
-    if (!(v > 0 && v < (double)NO_TICKS && v == (double)(uint32_t)v)) {
+    if (!(v > 0 && v < (double)GC_NO_TICKS && v == (double)(uint32_t)v)) {
       emit_wide(tb, R_CHUNK, t, lower, upper, duration_bits(v), 0, flags);
       return;
     }
@@ -498,7 +438,7 @@ static void on_dispatch(ompt_data_t *par, ompt_data_t *task,
 }
 
 /* An explicit task was created; duration: its creation time's bits (event
- * 84) or UNMEASURED (the standard event). */
+ * 84) or GC_UNMEASURED (the standard event). */
 static void task_created(uint64_t t, ompt_data_t *parent, ompt_data_t *task,
                          int flags, uint64_t duration, const void *ra) {
   if (!(flags & ompt_task_explicit))
@@ -513,7 +453,7 @@ static void on_task_create(ompt_data_t *parent, const ompt_frame_t *frame,
                            const void *ra) {
   (void)frame;
   (void)deps;
-  task_created(now(), parent, task, flags, UNMEASURED, ra);
+  task_created(now(), parent, task, flags, GC_UNMEASURED, ra);
 }
 
 static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status,

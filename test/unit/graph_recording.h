@@ -53,7 +53,7 @@ struct Thread {
     put64(a);
     put64(b);
     put32(0);
-    put32(kind | gcg::R_WIDE);
+    put32(kind | R_WIDE);
     put64(c);
     put64(e);
     put32(d);
@@ -64,18 +64,18 @@ struct Thread {
   }
   /// A chunk with its making time in whole ticks (NO_TICKS: unmeasured).
   Thread &chunk(uint64_t t, uint64_t lo, uint64_t up, uint32_t ticks,
-                uint32_t flags = gcg::CH_EXT) {
-    return rec(gcg::R_CHUNK, t, lo, up, ticks, flags);
+                uint32_t flags = CH_EXT) {
+    return rec(R_CHUNK, t, lo, up, ticks, flags);
   }
   /// A task created with a making time (a double) of creation ticks.
   Thread &task(uint64_t t, uint64_t id, uint64_t parent, uint64_t codeptr,
                double creation) {
     uint64_t bits;
     std::memcpy(&bits, &creation, 8);
-    return wide(gcg::R_TASK_CREATE, t, id, parent, codeptr, bits, 0);
+    return wide(R_TASK_CREATE, t, id, parent, codeptr, bits, 0);
   }
   Thread &str(uint64_t key, const std::string &s) {
-    rec(gcg::R_STRING, 0, key, 0, 0, uint32_t(s.size()));
+    rec(R_STRING, 0, key, 0, 0, uint32_t(s.size()));
     std::vector<unsigned char> text((s.size() + 31) / 32 * 32, 0);
     std::memcpy(text.data(), s.data(), s.size());
     append(text.data(), text.size());

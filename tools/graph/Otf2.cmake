@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# grainchunk-otf2: the OTF2 trace writer of grainchunk-graph (Otf2Writer.cpp),
+# grainchunk-otf2: the OTF2 trace writer of grainchunk-graph (write/Otf2Writer.cpp),
 # a static library over the OTF2 library (Debian: libopen-trace-format2-dev,
 # found through pkg-config's otf2.pc, else through otf2-config of a Score-P
 # style install). Included from tools/CMakeLists.txt; paths are relative to
@@ -33,8 +33,8 @@ else()
 endif()
 message(STATUS "grainchunk: OTF2 from ${_gc_otf2_how}")
 
-add_library(grainchunk-otf2 STATIC ${CMAKE_CURRENT_LIST_DIR}/Otf2Writer.cpp)
-target_include_directories(grainchunk-otf2 PUBLIC ${CMAKE_CURRENT_LIST_DIR})
+add_library(grainchunk-otf2 STATIC ${CMAKE_CURRENT_LIST_DIR}/write/Otf2Writer.cpp)
+target_include_directories(grainchunk-otf2 PUBLIC ${CMAKE_CURRENT_LIST_DIR}/write)
 target_compile_options(grainchunk-otf2 PRIVATE -Wall -Wextra -O2)
 set_target_properties(grainchunk-otf2 PROPERTIES POSITION_INDEPENDENT_CODE ON)
 target_link_libraries(grainchunk-otf2 PUBLIC ${_gc_otf2_lib})

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Analysis.h"
-#include "Problems.h"
+#include "Outliers.h"
 
 #include <algorithm>
 #include <cstring>
@@ -121,10 +121,15 @@ static double asDuration(uint64_t bits) {
 // Waits that end a loop (implicit barrier of the worksharing construct) and
 // waits that join a task's children (taskwait, taskgroup, barriers).
 static bool loopBarrier(uint32_t k) {
-  return k == 2 || k == 3 || k == 4 || k == 8 || k == 9;
+  return k == GC_SYNC_BARRIER_IMPLICIT || k == GC_SYNC_BARRIER_EXPLICIT ||
+         k == GC_SYNC_BARRIER_IMPLEMENTATION ||
+         k == GC_SYNC_BARRIER_IMPLICIT_WORKSHARE ||
+         k == GC_SYNC_BARRIER_IMPLICIT_PARALLEL;
 }
 static bool joinWait_(uint32_t k) {
-  return (k >= 1 && k <= 6) || k == 8 || k == 9;
+  return (k >= GC_SYNC_BARRIER && k <= GC_SYNC_TASKGROUP) ||
+         k == GC_SYNC_BARRIER_IMPLICIT_WORKSHARE ||
+         k == GC_SYNC_BARRIER_IMPLICIT_PARALLEL;
 }
 
 /// An implicit task on one thread: its open loop and chunk; the loop's

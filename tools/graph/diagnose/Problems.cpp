@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Problems.h"
+#include "Outliers.h"
 #include "Run.h"
 
 #include <algorithm>
@@ -18,86 +19,6 @@
 #include <queue>
 
 namespace gcg {
-
-static double medianOf(std::vector<int64_t> &v) {
-  size_t h = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + h, v.end());
-  double m = double(v[h]);
-  if (v.size() % 2 == 0)
-    m = (m + double(*std::max_element(v.begin(), v.begin() + h))) / 2;
-  return m;
-}
-
-/// The threads of loop instance li's team: its team size where known, at
-/// least the threads that ran its chunks.
-static size_t teamOf(const Analysis &an, int li) {
-  size_t t = an.loops[li].shares.size();
-  if (size_t(li) < an.teamSize.size())
-    t = std::max(t, size_t(an.teamSize[li]));
-  return t;
-}
-
-/// The members of values (work in ticks) that exceed its median by more
-/// than OutlierMads scaled MADs, `material` and the OutlierMinNs floor.
-static void markOutliers(const std::vector<int64_t> &w, double material,
-                         double floorTicks, std::vector<uint8_t> &isOut) {
-  std::vector<int64_t> sorted(w);
-  double med = medianOf(sorted);
-  std::vector<int64_t> dev;
-  for (int64_t x : w)
-    dev.push_back(int64_t(std::llround(std::fabs(double(x) - med))));
-  double sigma = 1.4826 * medianOf(dev);
-  isOut.assign(w.size(), 0);
-  for (size_t j = 0; j < w.size(); j++) {
-    double excess = double(w[j]) - med;
-    isOut[j] = excess > OutlierMads * sigma && excess >= material &&
-               excess >= floorTicks && excess > 0;
-  }
-}
-
-std::vector<uint8_t> outlierChunks(const Analysis &an) {
-  const Chunks &ch = an.chunks;
-  size_t n = ch.size(), nl = an.loops.size();
-  std::vector<uint8_t> out(n, 0);
-  // The chunks with known times, grouped by loop instance.
-  std::vector<size_t> off(nl + 1, 0);
-  std::vector<uint8_t> known(n, 0);
-  for (size_t i = 0; i < n; i++)
-    if (!an.chunkUnknown(i))
-      known[i] = 1, off[ch.loop[i] + 1]++;
-  for (size_t l = 0; l < nl; l++)
-    off[l + 1] += off[l];
-  std::vector<uint64_t> idx(off[nl]);
-  {
-    std::vector<size_t> pos(off.begin(), off.end() - 1);
-    for (size_t i = 0; i < n; i++)
-      if (known[i])
-        idx[pos[ch.loop[i]]++] = i;
-  }
-  std::vector<uint8_t>().swap(known);
-  std::vector<int64_t> w;
-  std::vector<uint8_t> isOut;
-  const double floorTicks = OutlierMinNs * an.clockNs();
-  for (size_t l = 0; l < nl; l++) {
-    size_t b = off[l], e = off[l + 1];
-    if (e - b < 3)
-      continue;
-    w.clear();
-    int64_t total = 0;
-    for (size_t j = b; j < e; j++) {
-      int64_t x = int64_t(ch.end[idx[j]] - ch.start[idx[j]]);
-      w.push_back(x);
-      total += x;
-    }
-    double material = OutlierShare * double(total) /
-                      double(std::max<size_t>(1, teamOf(an, int(l))));
-    markOutliers(w, material, floorTicks, isOut);
-    for (size_t j = b; j < e; j++)
-      if (isOut[j - b])
-        out[idx[j]] = 1;
-  }
-  return out;
-}
 
 bool WorkCurve::build(std::vector<std::array<uint64_t, 3>> chunks) {
   off.clear();
@@ -167,42 +88,6 @@ double simulateSchedule(const WorkCurve &w, size_t team, uint64_t chunk,
     at = end;
   }
   return T * last - w.total();
-}
-
-std::vector<uint8_t> outlierTasks(const Analysis &an) {
-  const Tasks &T = an.tasks;
-  std::vector<uint8_t> out(T.size(), 0);
-  const double floorTicks = OutlierMinNs * an.clockNs();
-  double threads = double(std::max<size_t>(1, an.threads.size()));
-  std::map<std::pair<uint32_t, uint64_t>, std::vector<uint32_t>> groups;
-  std::vector<int64_t> w;
-  std::vector<uint8_t> isOut;
-  for (size_t p = 0; p + 1 < T.kidOff.size(); p++) {
-    int64_t lo = T.kidOff[p], hi = T.kidOff[p + 1];
-    if (hi - lo < 3)
-      continue;
-    groups.clear();
-    for (int64_t j = lo; j < hi; j++) {
-      uint32_t k = T.kids[j];
-      if (!std::isnan(T.work[k]))
-        groups[{T.joinsAt[k], T.codeptr[k]}].push_back(k);
-    }
-    for (auto &kv : groups) {
-      if (kv.second.size() < 3)
-        continue;
-      w.clear();
-      double total = 0;
-      for (uint32_t k : kv.second) {
-        w.push_back(int64_t(std::llround(std::max(0.0, T.work[k]))));
-        total += double(w.back());
-      }
-      markOutliers(w, OutlierShare * total / threads, floorTicks, isOut);
-      for (size_t j = 0; j < w.size(); j++)
-        if (isOut[j])
-          out[kv.second[j]] = 1;
-    }
-  }
-  return out;
 }
 
 /// Whether loop instance lp's region is nested in another region: its
@@ -420,7 +305,8 @@ static void explainLoop(const Acc &a, double tpn, Problem &p) {
 /// OpenMP 6's ompt_work_loop_dynamic/guided).
 static bool dispatchedLoop(const Loop &lp) {
   uint32_t ext = lp.sched >> 8, ws = lp.sched & 0xff;
-  return ext == 2 || ext == 3 || ws == 11 || ws == 12;
+  return ext == GC_EXT_SCHED_DYNAMIC || ext == GC_EXT_SCHED_GUIDED ||
+         ws == GC_WORK_LOOP_DYNAMIC || ws == GC_WORK_LOOP_GUIDED;
 }
 
 /// For the loops that lose most to imbalance, what a dynamic and a guided

@@ -232,15 +232,6 @@ std::string csvField(const std::string &s) {
   return o + "\"";
 }
 
-std::string chunkId(const Run &run, size_t p, size_t i) {
-  return run.prefix(p) + "c" + std::to_string(run.procs[p]->chunks.thread[i]) +
-         "." + std::to_string(i);
-}
-
-std::string taskId(const Run &run, size_t p, size_t k) {
-  return run.prefix(p) + "t" + std::to_string(run.procs[p]->tasks.id[k]);
-}
-
 const char *const UnknownTime =
     "unknown: the loop was compiled without the grainchunk plugin, so all "
     "of the thread's chunks were reported before any ran; their span is "

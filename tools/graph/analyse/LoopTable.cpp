@@ -7,7 +7,7 @@
 // group the chunks' work by row (8 bytes per chunk while it runs).
 //
 //===----------------------------------------------------------------------===//
-#include "Writers.h"
+#include "LoopTable.h"
 
 #include <algorithm>
 
@@ -90,48 +90,6 @@ std::vector<LoopThread> loopThreads(const Analysis &an, bool medians) {
     rows[r].medianWork = med;
   }
   return rows;
-}
-
-void writeLoopsCsv(Run &run, const std::string &path) {
-  OutFile o(path);
-  o << "process,rank,loop,loop_instance,source_location,thread,chunks,"
-       "work_cycles,min_chunk_work_cycles,median_chunk_work_cycles,"
-       "max_chunk_work_cycles,wait_cycles,first_start_instant,"
-       "last_end_instant\n";
-  for (size_t p = 0; p < run.procs.size(); p++) {
-    Analysis &an = *run.procs[p];
-    const ProcessDir &pd = an.proc;
-    std::string head =
-        (pd.pid >= 0 ? std::to_string(pd.pid) : std::string("NA")) + "," +
-        Run::rankText(pd) + ",";
-    std::vector<std::string> names;
-    for (const Loop &lp : an.loops)
-      names.push_back(csvField(an.loopName(lp.index)) + ",L" +
-                      std::to_string(lp.index) + "," + csvField(lp.loc) + ",");
-    for (const LoopThread &r : loopThreads(an, true)) {
-      if (!r.chunks)
-        continue;
-      o << head << names[r.loop];
-      o.i(r.th) << ',';
-      o.i(r.chunks) << ',';
-      if (r.hasWork) {
-        o.i(r.work) << ',';
-        o.i(r.minWork) << ',';
-        // Exact: an integer or the mean of two (.5).
-        if (r.medianWork == std::floor(r.medianWork))
-          o.i(int64_t(r.medianWork)) << ',';
-        else
-          o.f("%.1f,", r.medianWork);
-        o.i(r.maxWork) << ',';
-      } else {
-        o << "NA,NA,NA,NA,";
-      }
-      o.num(std::round(r.wait)) << ',';
-      o.u(r.first) << ',';
-      o.u(r.last) << '\n';
-    }
-  }
-  o.close();
 }
 
 } // namespace gcg

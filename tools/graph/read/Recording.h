@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-//===- Recording.h - grainchunk-graph's reader of recordings
-//---------------===//
+//===- Recording.h - grainchunk-graph's reader of recordings -------------===//
 //
-// The recording's format (a mirror of tools/grainchunk-record.c, which must
-// agree), finding the process directories of a recording, meta.txt, and a
-// streaming reader of one thread's records that survives a truncated or
-// zero-filled tail.
+// The recording's format (tools/grainchunk-record-format.h), finding the
+// process directories of a recording, meta.txt, and a streaming reader of one
+// thread's records that survives a truncated or zero-filled tail.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAINCHUNK_GRAPH_RECORDING_H
 #define GRAINCHUNK_GRAPH_RECORDING_H
+
+#include "grainchunk-record-format.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -26,39 +26,12 @@ struct Error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The records (32 bytes each; a wide record is followed by a second 32-byte
-// half holding the whole c, e and d).
-constexpr uint32_t RecordBytes = 32;
-constexpr uint32_t R_WIDE = 0x80;
-enum RecordKind : uint32_t {
-  R_THREAD = 1,
-  R_PARALLEL_BEGIN,
-  R_PARALLEL_END,
-  R_IMPLICIT_BEGIN,
-  R_IMPLICIT_END,
-  R_LOOP_BEGIN,
-  R_LOOP_END,
-  R_CHUNK,
-  R_TASK_CREATE,
-  R_TASK_SWITCH,
-  R_SYNC_BEGIN,
-  R_SYNC_END,
-  R_STRING,
-  R_SOURCE,
-  R_TASKLOOP,
-  R_CANCEL,
-};
-enum ChunkFlags : uint32_t {
-  CH_LAST_ITER = 1,
-  CH_LAST_ITER_KNOWN = 2,
-  CH_DISTRIBUTE = 4,
-  CH_EXT = 8,
-  CH_AHEAD = 16,       // event 82's GRAINCHUNK_CHUNK_AHEAD
-  CH_MAY_NOT_RUN = 32, // event 82's GRAINCHUNK_CHUNK_MAY_NOT_RUN
-};
-constexpr uint32_t CANCEL_LOOP = 0x04; // ompt_cancel_loop
-constexpr uint64_t UNMEASURED = ~uint64_t(0);
-constexpr uint32_t NO_TICKS = ~uint32_t(0);
+// The records, their kinds and flags: tools/grainchunk-record-format.h,
+// shared with the recording tool.
+constexpr uint32_t RecordBytes = RECORD_BYTES;
+constexpr uint32_t CANCEL_LOOP = GC_CANCEL_LOOP;
+constexpr uint64_t UNMEASURED = GC_UNMEASURED;
+constexpr uint32_t NO_TICKS = GC_NO_TICKS;
 
 /// One record as the analysis sees it. For R_CHUNK: creation is the chunk's
 /// making time in ticks (NaN: unmeasured) and e the key of its source

@@ -26,30 +26,6 @@ namespace gcg {
 
 struct Run;
 
-/// A chunk is an outlier of its loop instance when its work exceeds the
-/// instance's median chunk work by more than OutlierMads times the scaled
-/// MAD (1.4826 x the median absolute deviation, the standard deviation of
-/// normal data), by at least OutlierShare of the instance's work per
-/// thread (its work / its team's threads) and by at least OutlierMinNs:
-/// the excess must matter to the instance, so one preempted chunk among
-/// 10^7 is not one, and must be more than a cache miss, a page fault or a
-/// timer interrupt explains, so a 1 us chunk among 0.1 us ones is not one.
-/// Instances of fewer than 3 chunks with known times have no outliers.
-constexpr double OutlierMads = 5.0;
-constexpr double OutlierShare = 0.05;
-constexpr double OutlierMinNs = 5000;
-
-/// Per chunk of an (after its metrics): 1 if it is an outlier of its loop
-/// instance. Uses an.teamSize; 8 bytes per chunk while it runs.
-std::vector<uint8_t> outlierChunks(const Analysis &an);
-
-/// Per task of an (after its work is known): 1 if it is an outlier among
-/// its siblings, the tasks made at the same site by the same parent and
-/// joined at the same point, by the same rule, the share being of the
-/// siblings' work per thread of the process. Groups of fewer than 3 tasks
-/// with known work have none.
-std::vector<uint8_t> outlierTasks(const Analysis &an);
-
 struct Problem {
   std::string kind;  // "loop" or "task-site"
   std::string where; // file:line (function), as the summary names it

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ProblemViews.h"
+#include "Outliers.h"
 #include "GrainDag.h"
 #include "Problems.h"
 #include "Run.h"

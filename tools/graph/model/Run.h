@@ -34,6 +34,10 @@ struct Run {
   static std::string endsAt(const Analysis &an);
 };
 
+/// A grain's id: c<thread>.<index> or t<task id>, with the process prefix.
+std::string chunkId(const Run &run, size_t p, size_t i);
+std::string taskId(const Run &run, size_t p, size_t k);
+
 /// Reads and analyses every process of the recordings in raws (each a
 /// process directory or a directory of them); baselineRaws likewise for
 /// work_deviation's one-thread run (process i compares with the baseline's

@@ -13,6 +13,7 @@
 #ifndef GRAINCHUNK_GRAPH_WRITERS_H
 #define GRAINCHUNK_GRAPH_WRITERS_H
 
+#include "LoopTable.h"
 #include "Run.h"
 
 #include <cmath>
@@ -75,10 +76,6 @@ std::string jsonString(const std::string &s);
 std::string csvField(const std::string &s);
 /// Python's fmt(float) as a string.
 std::string fmtNum(double v);
-/// A grain's id: c<thread>.<index> or t<task id>, with the process prefix.
-std::string chunkId(const Run &run, size_t p, size_t i);
-std::string taskId(const Run &run, size_t p, size_t k);
-
 extern const char *const UnknownTime;
 
 /// The outputs --outputs chooses from, in order.
@@ -113,22 +110,6 @@ struct Caps {
 struct LeftOut {
   std::string file, what, option;
 };
-
-/// One loop instance on one thread: its chunks, their work (ticks; NA when
-/// the chunks' own times are unknown) and the wait after them.
-struct LoopThread {
-  int loop = 0, th = 0;
-  int64_t chunks = 0;
-  bool hasWork = false;
-  int64_t work = 0, minWork = 0, maxWork = 0;
-  double medianWork = NAN;      // of an even count: the mean of the middle two
-  uint64_t first = 0, last = 0; // the first chunk's start, the last's end
-  double wait = NAN;            // at the loop's end (ticks), NaN: NA
-};
-/// Every loop instance and thread of a process, by instance then thread
-/// (the order the instance met its threads). Medians cost a sort of the
-/// chunks' work: only when asked.
-std::vector<LoopThread> loopThreads(const Analysis &an, bool medians);
 
 void writeCsv(Run &run, const std::string &path);
 /// loops.csv: one row per loop instance and thread (always written).

@@ -88,4 +88,13 @@ std::unique_ptr<Run> analyseRun(const std::vector<std::string> &raws,
   return run;
 }
 
+std::string chunkId(const Run &run, size_t p, size_t i) {
+  return run.prefix(p) + "c" + std::to_string(run.procs[p]->chunks.thread[i]) +
+         "." + std::to_string(i);
+}
+
+std::string taskId(const Run &run, size_t p, size_t k) {
+  return run.prefix(p) + "t" + std::to_string(run.procs[p]->tasks.id[k]);
+}
+
 } // namespace gcg
