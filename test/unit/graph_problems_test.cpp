@@ -105,7 +105,7 @@ TEST(GraphProblems, TimeLostOfALoopInstance) {
   EXPECT_NEAR(p.imbalance, 60.0 / 40, 1e-12);
   EXPECT_NE(p.why.find("threads waited"), std::string::npos) << p.why;
   // The ranking over a run is the same for its one process.
-  EXPECT_EQ(rankProblems(*run).size(), 1u);
+  EXPECT_EQ(computeResults(*run)->problems.size(), 1u);
 }
 
 // The same loop, once in the team of two and once in a nested one-thread
@@ -125,7 +125,7 @@ TEST(GraphProblems, OneThreadTeamsApart) {
   EXPECT_EQ(ps[0].instancesSingle, 1u);
   EXPECT_NEAR(ps[0].imbalance, 60.0 / 40, 1e-12);
   EXPECT_NEAR(ps[0].lostMs, 45.0 / 2 / 1e6, 1e-15);
-  std::string s = summary(*run);
+  std::string s = summary(*computeResults(*run));
   EXPECT_NE(s.find("imbalance (max/mean) 1.50; 1 of 2 instance(s) in "
                    "one-thread teams"),
             std::string::npos)
@@ -147,8 +147,8 @@ TEST(GraphProblems, AThreadWithoutChunksCounts) {
   ASSERT_EQ(ps.size(), 1u);
   EXPECT_NEAR(ps[0].imbalance, 2.0, 1e-12);
   EXPECT_NEAR(ps[0].lostMs, 62.0 / 2 / 1e6, 1e-15);
-  EXPECT_NE(summary(*run).find("imbalance (max/mean) 2.00"), std::string::npos)
-      << summary(*run);
+  EXPECT_NE(summary(*computeResults(*run)).find("imbalance (max/mean) 2.00"), std::string::npos)
+      << summary(*computeResults(*run));
 }
 
 // What to try follows what was measured: chunks whose making (1 tick)
@@ -248,7 +248,7 @@ TEST(GraphProblems, SerializedLoopSuggestion) {
                                   "instance(s), not nested in another"),
             0u)
       << ps[0].suggestion;
-  EXPECT_NE(summary(*run).find("imbalance (max/mean) NA; 1 of 1 instance(s) "
+  EXPECT_NE(summary(*computeResults(*run)).find("imbalance (max/mean) NA; 1 of 1 instance(s) "
                                "in one-thread teams"),
             std::string::npos);
 }
@@ -340,7 +340,7 @@ TEST(GraphProblems, OutlierIdsCarryTheProcessPrefix) {
   teamRecording(d2.path, w0, w1);
   auto run = analyseRun({d1.path, d2.path}, {});
   ASSERT_TRUE(run->multi());
-  std::string s = summary(*run);
+  std::string s = summary(*computeResults(*run));
   for (size_t i = 0; i < 2; i++) {
     std::string id = run->prefix(i) + "c0.7";
     EXPECT_NE(s.find("outlier chunks: " + id), std::string::npos) << s;

@@ -506,7 +506,7 @@ static void explainSite(const Acc &a, double tpn, Problem &p) {
                        a.work > 0 ? 100 * (a.creation + a.sync) / a.work : 0.0);
 }
 
-std::vector<Problem> rankProblems(Analysis &an, int process,
+std::vector<Problem> rankProblems(const Analysis &an, int process,
                                   size_t maxOutliers) {
   double tpn = an.clockNs();
   std::vector<Acc> accs;
@@ -697,16 +697,6 @@ std::vector<Problem> rankProblems(Analysis &an, int process,
   for (size_t i : order)
     ranked.push_back(std::move(out[i]));
   return ranked;
-}
-
-std::vector<Problem> rankProblems(const Run &run, size_t maxOutliers) {
-  std::vector<Problem> all;
-  for (size_t p = 0; p < run.procs.size(); p++) {
-    std::vector<Problem> v = rankProblems(*run.procs[p], int(p), maxOutliers);
-    for (Problem &x : v)
-      all.push_back(std::move(x));
-  }
-  return all;
 }
 
 } // namespace gcg

@@ -95,9 +95,10 @@ struct IntArray {
 
 } // namespace
 
-std::vector<ReportProblem> problemsForReport(const Run &run) {
+std::vector<ReportProblem> problemsForReport(const Results &R) {
+  const Run &run = R.run;
   // The summary's ranking (Problems.h), every process's, largest first.
-  std::vector<Problem> ps = rankProblems(run);
+  std::vector<Problem> ps = R.problems;
   std::stable_sort(
       ps.begin(), ps.end(),
       [](const Problem &x, const Problem &y) { return x.lostMs > y.lostMs; });
@@ -147,10 +148,11 @@ struct Graph {
   size_t nGroups = 0, nMembers = 0, dropped = 0;
 };
 
-void graphOf(Run &run, size_t p, const Analysis &an, bool every, Names &loops,
+void graphOf(const Results &R, size_t p, const Analysis &an, bool every, Names &loops,
              Names &sites, Graph &G, std::vector<uint8_t> &chunkCrit,
              std::vector<uint8_t> &taskCrit, const ProblemMasks &masks) {
-  Analysis &man = *run.procs[p];
+  const Run &run = R.run;
+  const Analysis &man = *run.procs[p];
   GrainDag dag(an, every, true);
   double tpn = an.clockNs();
   size_t nv = dag.kind.size();
@@ -253,7 +255,7 @@ void graphOf(Run &run, size_t p, const Analysis &an, bool every, Names &loops,
   // Without every grain, a loop instance's chunk node stands for all of
   // them: the counts and work from the per-thread table.
   if (!every) {
-    for (const LoopThread &r : loopThreads(an, false)) {
+    for (const LoopThread &r : R.procs[p].loopRows) {
       auto ins = byKey.emplace(
           Key{GrainDag::Chunk, uint64_t(r.loop), uint64_t(r.th), 0},
           uint32_t(grp.size()));
@@ -701,8 +703,9 @@ std::string pageSafe(const std::string &json) {
 
 } // namespace
 
-void writeReport(Run &run, const std::string &path, const Caps &caps,
+void writeReport(const Results &R, const std::string &path, const Caps &caps,
                  const std::string &version, std::vector<LeftOut> &leftOut) {
+  const Run &run = R.run;
   uint64_t grains = run.grains();
   bool every = grains <= caps.report;
   if (!every)
@@ -715,7 +718,7 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
          "--max-report-grains " + std::to_string(grains) +
              " draws every grain"});
   // The loops and sites in the order of their colours (Palette.h).
-  RunColours colours = runColours(run);
+  const RunColours &colours = R.colours;
   Names loops, sites;
   for (const std::string &n : colours.loops)
     loops(n);
@@ -733,7 +736,7 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
   std::string procs = "[";
   int64_t nChunks = 0, nTasks = 0;
   for (size_t p = 0; p < run.procs.size(); p++) {
-    Analysis &an = *run.procs[p];
+    const Analysis &an = *run.procs[p];
     double tpn = an.clockNs();
     auto ns = [&](uint64_t t) {
       return int64_t(std::llround(double(int64_t(t - t0)) / tpn));
@@ -742,8 +745,8 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
       tl.row(p, th);
     std::vector<uint8_t> chunkCrit(an.chunks.size(), 0),
         taskCrit(an.tasks.size(), 0);
-    ProblemMasks masks = problemMasks(an);
-    graphOf(run, p, an, every, loops, sites, G, chunkCrit, taskCrit, masks);
+    const ProblemMasks &masks = R.procs[p].masks;
+    graphOf(R, p, an, every, loops, sites, G, chunkCrit, taskCrit, masks);
     const Chunks &ch = an.chunks;
     const Tasks &T = an.tasks;
     nChunks += int64_t(ch.size());
@@ -812,7 +815,7 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
           m |= fc[f] ? 1u << f : 0;
         return m;
       };
-      for (const LoopThread &r : loopThreads(an, false)) {
+      for (const LoopThread &r : R.procs[p].loopRows) {
         if (!r.chunks)
           continue;
         int k = loops(an.loopName(r.loop));
@@ -857,7 +860,7 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
             int64_t(std::llround(double(kv.second.exec) / tpn)),
             kv.second.count, maskOf(kv.second.fc), kv.second.fc.data());
     }
-    const CritPath &cp = critPath(an);
+    const CritPath &cp = R.procs[p].crit;
     procs += (p ? "," : "");
     procs += "{\"pid\":" + std::to_string(an.proc.pid) +
              ",\"rank\":" + std::to_string(an.proc.rank) +
@@ -869,7 +872,7 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
              ",\"acyclic\":" + (cp.acyclic ? "true" : "false") +
              ",\"span\":" + num(cp.span / tpn, 0) +
              ",\"work\":" + num(cp.work / tpn, 0) +
-             ",\"cp\":" + str(critPathText(an)) + ",\"parallelism\":" +
+             ",\"cp\":" + str(critPathText(an, cp)) + ",\"parallelism\":" +
              num(cp.acyclic && cp.span > 0 ? cp.work / cp.span : NAN, 2) + "}";
   }
   procs += "]";
@@ -909,7 +912,7 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
   // The problem views: the types that flag a grain, and the outliers.
   std::string viewJson = "[";
   bool firstView = true;
-  for (const ProblemCount &c : problemCounts(run)) {
+  for (const ProblemCount &c : R.counts) {
     if (!c.grains && c.flag != P_OUTLIER)
       continue;
     viewJson += firstView ? "" : ",";
@@ -921,7 +924,7 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
                 ",\"line\":" + str(problemCountLine(c)) + "}";
   }
   std::string probJson = "[";
-  std::vector<ReportProblem> probs = problemsForReport(run);
+  std::vector<ReportProblem> probs = problemsForReport(R);
   for (size_t i = 0; i < probs.size(); i++) {
     const ReportProblem &q = probs[i];
     probJson += (i ? ",\n" : "\n");
