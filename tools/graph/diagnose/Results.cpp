@@ -19,8 +19,9 @@ std::unique_ptr<const Results> computeResults(const Run &run) {
     const Analysis &an = *run.procs[p];
     ProcessResults pr;
     pr.loopRows = loopThreads(an, true);
+    pr.losses = instanceLosses(an, pr.loopRows);
     pr.crit = computeCritPath(an);
-    pr.problems = rankProblems(an, int(p));
+    pr.problems = rankProblems(an, pr.losses, int(p));
     pr.masks = problemMasks(an);
     pr.counts = problemCounts(pr.masks, pr.crit);
     for (int f = 0; f < P_COUNT; f++) {

@@ -28,6 +28,8 @@ namespace gcg {
 struct ProcessResults {
   /// Per loop instance and thread (loopThreads(), medians included).
   std::vector<LoopThread> loopRows;
+  /// Per loop instance, the thread time it lost and where.
+  std::vector<InstanceLoss> losses;
   CritPath crit;
   /// This process's problems, most time lost first.
   std::vector<Problem> problems;

@@ -48,6 +48,9 @@ constexpr int64_t MaxExpand = 64;
 /// A chain (consecutive instances of one loop) of at most this many groups
 /// can be expanded on the page.
 constexpr size_t MaxChainExpand = 200;
+/// A loop problem's steps go through at most this many of its instances,
+/// most thread time lost first.
+constexpr size_t InstanceSteps = 200;
 
 std::string num(double v, int digits = 3) {
   if (!std::isfinite(v))
@@ -148,9 +151,10 @@ struct Graph {
   size_t nGroups = 0, nMembers = 0, dropped = 0;
 };
 
-void graphOf(const Results &R, size_t p, const Analysis &an, bool every, Names &loops,
-             Names &sites, Graph &G, std::vector<uint8_t> &chunkCrit,
-             std::vector<uint8_t> &taskCrit, const ProblemMasks &masks) {
+void graphOf(const Results &R, size_t p, const Analysis &an, bool every,
+             Names &loops, Names &sites, Graph &G,
+             std::vector<uint8_t> &chunkCrit, std::vector<uint8_t> &taskCrit,
+             const ProblemMasks &masks) {
   const Run &run = R.run;
   const Analysis &man = *run.procs[p];
   GrainDag dag(an, every, true);
@@ -735,12 +739,25 @@ void writeReport(const Results &R, const std::string &path, const Caps &caps,
   double endNs = 0;
   std::string procs = "[";
   int64_t nChunks = 0, nTasks = 0;
+  // Per loop (its legend index): its instances' thread time lost (the
+  // Results' InstanceLoss), for the problem's steps: (lost, start, end,
+  // instance) in ns.
+  std::vector<std::vector<std::array<int64_t, 4>>> instLost;
   for (size_t p = 0; p < run.procs.size(); p++) {
     const Analysis &an = *run.procs[p];
     double tpn = an.clockNs();
     auto ns = [&](uint64_t t) {
       return int64_t(std::llround(double(int64_t(t - t0)) / tpn));
     };
+    for (const InstanceLoss &x : R.procs[p].losses) {
+      if (!x.threads)
+        continue;
+      size_t k = size_t(loops(an.loopName(x.loop)));
+      if (instLost.size() <= k)
+        instLost.resize(k + 1);
+      instLost[k].push_back({int64_t(std::llround(x.lost / tpn)), ns(x.first),
+                             ns(x.last), int64_t(x.loop)});
+    }
     for (int th : an.threads)
       tl.row(p, th);
     std::vector<uint8_t> chunkCrit(an.chunks.size(), 0),
@@ -872,7 +889,7 @@ void writeReport(const Results &R, const std::string &path, const Caps &caps,
              ",\"acyclic\":" + (cp.acyclic ? "true" : "false") +
              ",\"span\":" + num(cp.span / tpn, 0) +
              ",\"work\":" + num(cp.work / tpn, 0) +
-             ",\"cp\":" + str(critPathText(an, cp)) + ",\"parallelism\":" +
+             ",\"cp\":" + str(critPathFigures(an, cp)) + ",\"parallelism\":" +
              num(cp.acyclic && cp.span > 0 ? cp.work / cp.span : NAN, 2) + "}";
   }
   procs += "]";
@@ -942,6 +959,21 @@ void writeReport(const Results &R, const std::string &path, const Caps &caps,
                 "{\"file\":" + str(leftOut[i].file) +
                 ",\"what\":" + str(leftOut[i].what) +
                 ",\"how\":" + str(leftOut[i].option) + "}";
+  // Each loop's instances, most lost first, the first InstanceSteps.
+  std::string instJson = "[";
+  for (size_t k = 0; k < instLost.size(); k++) {
+    auto &v = instLost[k];
+    std::stable_sort(v.begin(), v.end(), [](const auto &x, const auto &y) {
+      return x[0] > y[0] || (x[0] == y[0] && x[1] < y[1]);
+    });
+    instJson += std::string(k ? "," : "") +
+                "{\"n\":" + std::to_string(v.size()) + ",\"top\":[";
+    for (size_t j = 0; j < v.size() && j < InstanceSteps; j++)
+      instJson += std::string(j ? "," : "") + "[" + std::to_string(v[j][3]) +
+                  "," + std::to_string(v[j][1]) + "," +
+                  std::to_string(v[j][2]) + "," + std::to_string(v[j][0]) + "]";
+    instJson += "]}";
+  }
   const Analysis &first = *run.procs[0];
   std::string data =
       "{\"version\":" + str(version) + ",\"program\":" + str(first.proc.exe) +
@@ -953,10 +985,10 @@ void writeReport(const Results &R, const std::string &path, const Caps &caps,
       ",\"procs\":" + procs + ",\"rows\":" + rowJson +
       ",\"loops\":" + loopJson + "],\"sites\":" + siteJson +
       "],\"colours\":" + colourJson + ",\"views\":" + viewJson +
-      "],\"bars\":{\"row\":" + gRow.done() + ",\"s\":" + gS.done() +
-      ",\"d\":" + gD.done() + ",\"k\":" + gK.done() + ",\"inst\":" + gI.done() +
-      ",\"lo\":" + gLo.done() + ",\"hi\":" + gHi.done() +
-      ",\"c\":" + gC.done() + ",\"n\":" + gN.done() +
+      "],\"instances\":" + instJson + "],\"bars\":{\"row\":" + gRow.done() +
+      ",\"s\":" + gS.done() + ",\"d\":" + gD.done() + ",\"k\":" + gK.done() +
+      ",\"inst\":" + gI.done() + ",\"lo\":" + gLo.done() +
+      ",\"hi\":" + gHi.done() + ",\"c\":" + gC.done() + ",\"n\":" + gN.done() +
       ",\"count\":" + gCount.done() + ",\"pm\":" + gPm.done() +
       ",\"pc\":" + gPc.done() + "},\n\"graph\":{\"groups\":" + G.groups +
       "],\"members\":" + G.members + "],\"gedges\":" + G.gedges +

@@ -58,14 +58,18 @@ static std::string flaggedText(const Counter &c, bool skipZero) {
 
 /// The critical path: span, work and parallelism (work / span) of the
 /// grain graph (GrainDag.h).
-std::string critPathText(const Analysis &an, const CritPath &c) {
+std::string critPathFigures(const Analysis &an, const CritPath &c) {
   if (!c.acyclic)
-    return "critical path: none (the grain graph has a cycle: a recording "
-           "whose tasks or regions name each other as parents)";
+    return "none (the grain graph has a cycle: a recording whose tasks or "
+           "regions name each other as parents)";
   double ms = an.clockNs() * 1e6;
-  return fmt("critical path: span %.6g ms, work %.6g ms, parallelism %s",
-             c.span / ms, c.work / ms,
+  return fmt("span %.6g ms, work %.6g ms, parallelism %s", c.span / ms,
+             c.work / ms,
              c.span > 0 ? fmt("%.3g", c.work / c.span).c_str() : "NA");
+}
+
+std::string critPathText(const Analysis &an, const CritPath &c) {
+  return "critical path: " + critPathFigures(an, c);
 }
 
 /// The problems ranked by time lost (Problems.h), the first ProblemsShown.

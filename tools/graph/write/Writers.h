@@ -119,13 +119,15 @@ void writeGraphml(const Results &R, const std::string &path, int view = -1);
 /// grains.graphml above its cap: a node per loop instance and thread, per
 /// group of tasks (one generation, join point and creation site); a
 /// problem view's groups hold the number of their grains it flags.
-void writeGraphmlAggregated(const Results &R, const std::string &path, int view = -1);
+void writeGraphmlAggregated(const Results &R, const std::string &path,
+                            int view = -1);
 void writeTrace(const Results &R, const std::string &path);
 /// trace.json above its cap: an event per loop instance and thread, per
 /// task creation site and thread (own track).
 void writeTraceAggregated(const Results &R, const std::string &path);
 /// trace.otf2 (the archive <dir>/<name>.otf2, <name>.def and <name>/).
-void writeOtf2(const Results &R, const std::string &dir, const std::string &name);
+void writeOtf2(const Results &R, const std::string &dir,
+               const std::string &name);
 /// Returns whether the picture was aggregated per pixel.
 bool writeSvg(const Results &R, const std::string &path);
 void writeRunJson(const Results &R, const std::string &path,
@@ -140,6 +142,8 @@ std::string summary(const Results &R);
 std::string summaryOf(const Results &R, size_t p);
 /// The summary's critical path line ("critical path: span ... ms, ...").
 std::string critPathText(const Analysis &an, const CritPath &c);
+/// Its figures alone (the report's critical path fact).
+std::string critPathFigures(const Analysis &an, const CritPath &c);
 
 } // namespace gcg
 
