@@ -101,7 +101,7 @@ struct gc_ident { /* libomp's ident_t */
   const char *psource;
 };
 
-/*===------------------------ the thread's record ------------------------===*/
+/*===------------------------ the thread's record -------------------------===*/
 
 typedef struct {
   int expect; /* should_callback said yes; the loop's work begin is next */
@@ -138,7 +138,7 @@ static inline ext_tool_time_t ext_time(void) {
 
 static inline double clock_now(ext_tool_time_t now) { return now ? now() : -1; }
 
-/*===-------------------- extension loop and chunk events ----------------===*/
+/*===------------------ extension loop and chunk events -------------------===*/
 
 /* A loop's work begin (after its record is open) and end (before). */
 static void ext_loop_event(const gc_frame *f, ompt_scope_endpoint_t endpoint,
@@ -167,7 +167,7 @@ static void ext_static_chunk(gc_frame *f, ext_callback_chunk_t cb, int32_t last,
      last ? GRAINCHUNK_CHUNK_LAST : 0);
 }
 
-/*===------------------------ per-chunk hot path -------------------------===*/
+/*===------------------------- per-chunk hot path -------------------------===*/
 
 /* Hands the chunk to the tool's dispatch callback, if it has one. What
  * grainchunk_get_chunk_info answers is kept as pointers into this frame and
@@ -268,7 +268,7 @@ GC_EXPORT int grainchunk_get_chunk_info(grainchunk_chunk_info_t *info) {
   return 1;
 }
 
-/*===--------------------- once per loop per thread ----------------------===*/
+/*===---------------------- once per loop per thread ----------------------===*/
 
 static atomic_int warned_unused; /* one-time warning given */
 
@@ -312,7 +312,7 @@ GC_EXPORT int32_t __kmpc_should_callback_per_chunk(ident_t *loc) {
   return atomic_load_explicit(&gc_chunks_flags, memory_order_relaxed);
 }
 
-/*===------------------- callbacks the library registers -----------------===*/
+/*===------------------ callbacks the library registers -------------------===*/
 
 /* Worksharing constructs whose chunks grainchunk reports. */
 static int is_loop(ompt_work_t wstype) {
@@ -425,7 +425,7 @@ ompt_callback_t gc_producer_callback(int runtime_event) {
   }
 }
 
-/*===--------------------- schedules, as the tool sees them --------------===*/
+/*===------------------ schedules, as the tool sees them ------------------===*/
 
 /* libomp's enum sched_type, without the (non)monotonic modifier bits. */
 enum {
@@ -507,7 +507,7 @@ static int tool_schedule(int32_t s) {
   }
 }
 
-/*===------------------ finding libomp's entry points -------------------===*/
+/*===------------------- finding libomp's entry points --------------------===*/
 
 static int is_own(void *p) {
   Dl_info a, b;
@@ -551,7 +551,7 @@ static void *find_real(const char *name, int everywhere) {
   return c.found;
 }
 
-/*===----------------------------- forwarders ---------------------------===*/
+/*===----------------------------- forwarders -----------------------------===*/
 
 typedef struct {
   const char *name;
@@ -659,7 +659,7 @@ GC_FORWARD(kmp_task_t *, __kmpc_omp_target_task_alloc,
 GC_FORWARD(void, __kmpc_taskloop, GC_TASKLOOP_PARAMS, GC_TASKLOOP_ARGS)
 GC_FORWARD(void, __kmpc_taskloop_5, GC_TASKLOOP5_PARAMS, GC_TASKLOOP5_ARGS)
 
-/*===------------------------------ wrappers ----------------------------===*/
+/*===------------------------------ wrappers ------------------------------===*/
 
 /* The flags of a static chunk reported ahead (not its thread's first): in a
  * worksharing loop, cancellation may end the thread's part before it. A

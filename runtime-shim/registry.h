@@ -65,7 +65,7 @@ static inline ompt_callback_t gc_registry_get(gc_cb_id id) {
 }
 void gc_registry_set(gc_cb_id id, ompt_callback_t cb) GC_HIDDEN;
 
-/*===------------------------- derived -----------------------------------===*/
+/*===------------------------------ derived -------------------------------===*/
 
 /* What the runtime gets for one of its events the library stands between
  * (dispatch, work, task_create, task_schedule). */

@@ -85,7 +85,7 @@ static void open_verbose(void) {
   }
 }
 
-/*===--------------- applying the registry's registrations ---------------===*/
+/*===--------------- applying the registry's registrations ----------------===*/
 
 /* Registers with the runtime what the registry routes one of its events
  * to; returns the runtime's answer. */
@@ -147,7 +147,7 @@ static int dispatch_answer(ompt_callback_t cb, int rc) {
   return rc;
 }
 
-/*===------------------- what the tool sees of the runtime ---------------===*/
+/*===----------------- what the tool sees of the runtime ------------------===*/
 
 static int shim_set_callback(ompt_callbacks_t event, ompt_callback_t cb) {
   const gc_event *e = gc_registry_event((int)event);
@@ -233,7 +233,7 @@ static void shim_finalize(ompt_data_t *tool_data) {
 static ompt_start_tool_result_t shim_result = {
     shim_initialize, shim_finalize, {0}};
 
-/*===--------------------- the tool libomp starts -----------------------===*/
+/*===----------------------- the tool libomp starts -----------------------===*/
 
 /* libomp calls the ompt_start_tool it found; got_hook.c routes that call
  * here. The tool's function runs exactly once, with libomp's arguments; a
