@@ -698,6 +698,18 @@ Candidate candidateShape(const InitCall &S, bool CombinedDist) {
   return S.Chunked ? Candidate::DispatchLoop : Candidate::SingleRange;
 }
 
+/// The clamp right after the init call, then a jump (\p ToTest) to the
+/// chunk test (matchHeaderAfterInit, matchChunkTest; \p TestAgainstG: the
+/// test may compare with the loop's own bound G). Fills C.H and C.Body.
+std::optional<Rejection> matchClampThenTest(const InitCall &S,
+                                            bool TestAgainstG, ClangLoop &C,
+                                            BranchInst *&ToTest) {
+  if (std::optional<Rejection> R = matchHeaderAfterInit(S.CI, S.B, C.H, ToTest))
+    return R;
+  return matchChunkTest(realInstructions(*ToTest->getSuccessor(0)), C.H.PIV,
+                        S.B, C.Body, TestAgainstG ? C.H.G : nullptr);
+}
+
 /// The distribute loop of `distribute parallel for dist_schedule(static,
 /// N)`: UB = min(UB, G); IV = LB; then while (IV <= G) { body over [LB, UB]
 /// (it forks the inner loop); IV += ST; LB += ST; UB += ST; UB = min(UB, G);
@@ -707,12 +719,9 @@ std::optional<Rejection> matchDistributeLoop(const InitCall &S,
                                              DominatorTree &DT, ClangLoop &C,
                                              StaticLoop &L) {
   BranchInst *ToTest = nullptr;
-  if (std::optional<Rejection> R = matchHeaderAfterInit(S.CI, S.B, C.H, ToTest))
+  if (std::optional<Rejection> R = matchClampThenTest(S, true, C, ToTest))
     return R;
   BasicBlock *Cond = ToTest->getSuccessor(0);
-  if (std::optional<Rejection> R =
-          matchChunkTest(realInstructions(*Cond), C.H.PIV, S.B, C.Body, C.H.G))
-    return R;
   if (C.Body->getSinglePredecessor() != Cond || C.Body->isEHPad() ||
       isa<PHINode>(C.Body->front()))
     return Rejection{"the chunk body has more than one entry"};
@@ -885,11 +894,7 @@ std::optional<Rejection> matchDispatchLoop(const InitCall &S, DominatorTree &DT,
 std::optional<Rejection> matchSingleRange(const InitCall &S, ClangLoop &C,
                                           StaticLoop &L) {
   BranchInst *ToTest = nullptr;
-  if (std::optional<Rejection> R = matchHeaderAfterInit(S.CI, S.B, C.H, ToTest))
-    return R;
-  BasicBlock *TestBB = ToTest->getSuccessor(0);
-  if (std::optional<Rejection> R =
-          matchChunkTest(realInstructions(*TestBB), C.H.PIV, S.B, C.Body))
+  if (std::optional<Rejection> R = matchClampThenTest(S, false, C, ToTest))
     return R;
   L.Shape = LoopShape::SingleRange;
   L.ReportAt = ToTest;
