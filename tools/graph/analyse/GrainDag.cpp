@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-//===- GrainDag.cpp - one process's grain graph as a DAG, its critical path
-//===//
+//===- GrainDag.cpp - a process's grain graph as a DAG, its critical path ===//
 //
 // Where each part of the graph hangs (its anchor: the fork it starts from
 // and the join it ends at):

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Command.cpp - the steps of the grainchunk-graph command ------------===//
 //
-// Option parsing (argparse's interface and --help text, as the Python
-// command had them), running the program under the recording tool, and the
-// order of the steps.
+// Option parsing (an argparse-style interface and --help text), running
+// the program under the recording tool, and the order of the steps.
 //
 //===----------------------------------------------------------------------===//
 #include "Command.h"

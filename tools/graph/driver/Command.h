@@ -32,7 +32,8 @@ struct Options {
   std::vector<std::string> cmd;
 };
 
-/// Parses argv like the Python command's argparse did. Prints --help and
+/// Parses argv the argparse way (--opt VALUE, --opt=VALUE, --). Prints --help
+/// and
 /// --version itself (exit 0); throws Error for a usage error.
 bool parseOptions(int argc, char **argv, Options &o);
 extern const char *const HelpText;

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Analysis.cpp - one process's grains, in columns, and their metrics -===//
 //
-// A faithful port of the Python grainchunk-graph's class Analysis and
-// Baseline (see Analysis.h). Hot loops run over the columns; nothing is
-// made per grain.
+// The importer and the model of one process, and the baseline (see
+// Analysis.h). Hot loops run over the columns; nothing is made per grain.
 //
 //===----------------------------------------------------------------------===//
 #include "Analysis.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Analysis.h - one process's grains, in columns, and their metrics ---===//
 //
-// A port of the Python grainchunk-graph's Analysis and Baseline: chunks and
+// One process's model and the baseline it is compared with: chunks and
 // explicit tasks in columns (no object per grain), loop instances, parallel
 // regions and implicit tasks; the grain-graph metrics (Muddukrishna et al.,
 // PPoPP'16, with the definitions the prototype's processed data satisfy;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Names.cpp - code pointers and compiler-made names to user names ----===//
 //
-// A port of the Python grainchunk-graph's Maps, user_function, cxx_name,
-// demangle and fortran_name (see Names.h). The regular expressions run once
-// per distinct name, never per grain.
+// The code's names: the maps of the process, the user's function of a code
+// address, C++ and Fortran names (see Names.h). The regular expressions run
+// once per distinct name, never per grain.
 //
 //===----------------------------------------------------------------------===//
 #include "Names.h"

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-//===- Recording.cpp - grainchunk-graph's reader of recordings
-//-------------===//
+//===- Recording.cpp - grainchunk-graph's reader of recordings -----------===//
 //
 // Process-directory discovery, meta.txt parsing and the streaming reader of
 // thread files (see Recording.h and tools/grainchunk-record.c).

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-//===- GraphAttrs.h - the prototype's relational and visual grain attributes
-//-===//
+//===- GraphAttrs.h - the prototype's relational and visual attributes ---===//
 //
 // What grains.graphml carries per grain beside its own metrics, as the
 // Grain Graphs prototype defines it (docs/grain-graphs.md,

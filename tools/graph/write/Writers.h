@@ -6,8 +6,8 @@
 // holds aggregates instead of every grain. Each writer streams (nothing per
 // grain is kept; the per-grain GraphML below its cap and the critical path
 // hold the grain graph, GrainDag.h) and does not know the others. OutFile is
-// their buffered output with number formatting as the Python grainchunk-graph
-// wrote it.
+// their buffered output with the outputs' number formats (an integral value
+// as an integer, else %.6g; JSON numbers as shortest round-trip).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAINCHUNK_GRAPH_WRITERS_H
