@@ -163,8 +163,9 @@ Instruction *hoistableTest(const grainchunk::StaticLoop &L) {
 /// function is an outlined region Clang's wrapper inlined, that return is the
 /// wrapper's, and a report after it splits the inlined region's address range
 /// in two: DWARF 5 then describes it with a range list (DW_FORM_rnglistx),
-/// which libbfd (binutils' addr2line, gdb's symbolizer in some tools, Score-P)
-/// does not read, and every instruction of the region loses its inline frame.
+/// which libbfd (binutils' addr2line, and tools that look addresses up
+/// through it, such as Score-P) does not read, and every instruction of the
+/// region loses its inline frame there (test/e2e/debug-frames.test).
 /// The report outside a loop (a single range's, once per loop and thread)
 /// runs where it is, with no weights.
 MDNode *reportWeights(Instruction *At) {
@@ -399,8 +400,9 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
     Guard = HB.CreateAnd(Guard, Runs, "grainchunk.runs");
     ReportAt = Br;
   }
-  // The report is unlikely (no tool in the common case), and the call is
-  // `convergent` so that no pass clones the loop around it (see hardenReport).
+  // The report is unlikely (no tool in the common case; the weights say so
+  // inside a loop, see reportWeights), and the call is `convergent` so that
+  // no pass clones the loop around it (see hardenReport).
   Instruction *ReportTerm = SplitBlockAndInsertIfThen(Guard, ReportAt, false,
                                                       reportWeights(ReportAt));
   ReportTerm->setDebugLoc(DL);
