@@ -104,12 +104,12 @@ def show(f):
 
 
 def chain(f):
-    """The functions of frames \p f, innermost first."""
+    """The functions of the frames f, innermost first."""
     return tuple(fn for fn, _ in f)
 
 
 def masked(f):
-    """Frames \p f without the innermost line."""
+    """The frames f without the innermost line."""
     return ((f[0][0], f[0][1].rsplit(":", 1)[0] + ":*"),) + tuple(f[1:]) \
         if f else f
 
