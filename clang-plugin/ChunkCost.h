@@ -23,7 +23,8 @@ class Type;
 namespace grainchunk {
 
 /// Branch weight of the not-taken side of the per-chunk guard (the taken
-/// side, the report, has weight 1): the weights llvm.expect gives.
+/// side, the report, has weight 1): the weights llvm.expect gives. Only
+/// guards inside a loop carry them (ChunkRewrite.cpp, reportWeights).
 constexpr uint32_t UnlikelyReportWeight = 2000;
 
 /// The module's out-of-line `grainchunk.ask(loc)`: `&Should ? Should(loc) :

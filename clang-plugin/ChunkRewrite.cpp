@@ -50,9 +50,11 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -151,6 +153,29 @@ Instruction *hoistableTest(const grainchunk::StaticLoop &L) {
       return nullptr;
   }
   return Br;
+}
+
+/// The branch weights of the guard of a report inserted before \p At: the
+/// report is unlikely, but only inside a loop may the optimizer know it.
+/// Without profile data the block placement keeps a loop's unlikely blocks in
+/// the loop's chain, before the code after the loop; an unlikely block
+/// outside any loop goes after the function's return instead. Where the
+/// function is an outlined region Clang's wrapper inlined, that return is the
+/// wrapper's, and a report after it splits the inlined region's address range
+/// in two: DWARF 5 then describes it with a range list (DW_FORM_rnglistx),
+/// which libbfd (binutils' addr2line, and tools that look addresses up
+/// through it, such as Score-P) does not read, and every instruction of the
+/// region loses its inline frame there (test/e2e/debug-frames.test).
+/// The report outside a loop (a single range's, once per loop and thread)
+/// runs where it is, with no weights.
+MDNode *reportWeights(Instruction *At) {
+  Function &F = *At->getFunction();
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  if (!LI.getLoopFor(At->getParent()))
+    return nullptr;
+  return MDBuilder(F.getContext())
+      .createBranchWeights(1, grainchunk::UnlikelyReportWeight);
 }
 
 /// The ident_t the chunk calls pass (the runtime library answers its psource
@@ -375,11 +400,11 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
     Guard = HB.CreateAnd(Guard, Runs, "grainchunk.runs");
     ReportAt = Br;
   }
-  // The report is unlikely (no tool in the common case), and the call is
-  // `convergent` so that no pass clones the loop around it (see hardenReport).
-  Instruction *ReportTerm = SplitBlockAndInsertIfThen(
-      Guard, ReportAt, false,
-      MDBuilder(Ctx).createBranchWeights(1, grainchunk::UnlikelyReportWeight));
+  // The report is unlikely (no tool in the common case; the weights say so
+  // inside a loop, see reportWeights), and the call is `convergent` so that
+  // no pass clones the loop around it (see hardenReport).
+  Instruction *ReportTerm = SplitBlockAndInsertIfThen(Guard, ReportAt, false,
+                                                      reportWeights(ReportAt));
   ReportTerm->setDebugLoc(DL);
   ReportTerm->getParent()->setName("grainchunk.report");
   IRBuilder<> RB(ReportTerm);
@@ -396,10 +421,8 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
   // done and before the step to the next chunk (the matcher proved that
   // every chunk ends there once). Unlikely and convergent, like the report.
   if (ChunkEnd) {
-    Instruction *EndTerm =
-        SplitBlockAndInsertIfThen(WantEnd, L.EndAt, false,
-                                  MDBuilder(Ctx).createBranchWeights(
-                                      1, grainchunk::UnlikelyReportWeight));
+    Instruction *EndTerm = SplitBlockAndInsertIfThen(WantEnd, L.EndAt, false,
+                                                     reportWeights(L.EndAt));
     EndTerm->setDebugLoc(DL);
     EndTerm->getParent()->setName("grainchunk.chunkend");
     IRBuilder<> EB(EndTerm);
