@@ -20,6 +20,7 @@ std::unique_ptr<const Results> computeResults(const Run &run) {
     ProcessResults pr;
     pr.loopRows = loopThreads(an, true);
     pr.losses = instanceLosses(an, pr.loopRows);
+    pr.time = breakdownOf(an);
     pr.crit = computeCritPath(an);
     pr.problems = rankProblems(an, pr.losses, int(p));
     pr.masks = problemMasks(an);

@@ -12,6 +12,7 @@
 #ifndef GRAINCHUNK_GRAPH_RESULTS_H
 #define GRAINCHUNK_GRAPH_RESULTS_H
 
+#include "Breakdown.h"
 #include "GrainDag.h"
 #include "LoopTable.h"
 #include "Palette.h"
@@ -30,6 +31,8 @@ struct ProcessResults {
   std::vector<LoopThread> loopRows;
   /// Per loop instance, the thread time it lost and where.
   std::vector<InstanceLoss> losses;
+  /// Where its thread time went (serial, fork/join, work, waits, ...).
+  Breakdown time;
   CritPath crit;
   /// This process's problems, most time lost first.
   std::vector<Problem> problems;

@@ -287,6 +287,8 @@ void Analysis::readThread(int th, ThreadReader &rd) {
   while (rd.next(r)) {
     uint64_t t = r.t, a = r.a, b = r.b, c = r.c;
     uint32_t d = r.d;
+    if (r.kind != R_STRING)
+      firstRecord = std::min(firstRecord, t);
     switch (r.kind) {
     case R_CHUNK: {
       if (frames.empty())
@@ -310,11 +312,13 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       break;
     }
     case R_IMPLICIT_BEGIN:
-      implicit[a] = Implicit{b, c, d, th};
+      implicit[a] = Implicit{b, c, d, th, t, 0};
       frames.emplace_back(a, b);
       running = a;
       break;
     case R_IMPLICIT_END:
+      if (auto im = implicit.find(a); im != implicit.end())
+        im->second.end = t;
       if (!frames.empty() && frames.back().task == a) {
         release(frames.back(), th);
         closeChunk(frames.back(), true, t);
@@ -378,7 +382,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       // task was running, if any (for lineages).
       int64_t ch =
           !frames.empty() && frames.back().task == b ? frames.back().chunk : -1;
-      Region reg{t, b, c, ch};
+      Region reg{t, b, c, ch, 0};
       auto it = regions.find(a);
       if (it == regions.end()) {
         regions[a] = regionList.size();
@@ -456,6 +460,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       waiting.erase(waiting.begin() + (wp - waiting.data()));
       if (w.running)
         w.time += int64_t(t - w.since);
+      waitByKind[w.kind < waitByKind.size() ? w.kind : 0] += double(w.time);
       keepWait(w);
       // The barrier right after a loop: this thread's wait for the loop's
       // other chunks.
@@ -466,6 +471,12 @@ void Analysis::readThread(int th, ThreadReader &rd) {
           fr.ended = -1;
         }
       }
+      break;
+    }
+    case R_PARALLEL_END: {
+      auto it = regions.find(a);
+      if (it != regions.end())
+        regionList[it->second].end = t;
       break;
     }
     case R_TASKLOOP: {

@@ -143,11 +143,13 @@ struct Tasks {
 struct Region {
   uint64_t t, enc, codeptr;
   int64_t chunk;
+  uint64_t end = 0; // its end (0: not seen to end)
 };
 struct Implicit {
   uint64_t par, threadNum;
   uint32_t team;
   int th;
+  uint64_t begin = 0, end = 0; // on its thread (end 0: not seen to end)
 };
 
 /// A chunk's or task's metrics (NaN: NA).
@@ -182,7 +184,11 @@ public:
   Counter taskFlagged;
   int64_t taskPbNa = 0;
   std::vector<double> deviations;
-  uint64_t lastRecord = 0;            // the latest record time (where it ends)
+  uint64_t lastRecord = 0;           // the latest record time (where it ends)
+  uint64_t firstRecord = UINT64_MAX; // the earliest record time
+  /// Thread time spent waiting (the waits' own time, ticks) by
+  /// ompt_sync_region_t kind (GC_SYNC_*; 0: any other).
+  std::vector<double> waitByKind = std::vector<double>(16, 0.0);
   std::vector<std::string> readNotes; // threads whose file ended early
   /// Per chunk: 1 if it is an outlier of its loop instance
   /// (outlierChunks(), Problems.h).

@@ -890,7 +890,12 @@ void writeReport(const Results &R, const std::string &path, const Caps &caps,
              ",\"span\":" + num(cp.span / tpn, 0) +
              ",\"work\":" + num(cp.work / tpn, 0) +
              ",\"cp\":" + str(critPathFigures(an, cp)) + ",\"parallelism\":" +
-             num(cp.acyclic && cp.span > 0 ? cp.work / cp.span : NAN, 2) + "}";
+             num(cp.acyclic && cp.span > 0 ? cp.work / cp.span : NAN, 2) +
+             ",\"time\":[";
+    std::vector<std::string> tl = breakdownLines(an, R.procs[p].time);
+    for (size_t j = 0; j < tl.size(); j++)
+      procs += (j ? "," : "") + str(tl[j]);
+    procs += "]}";
   }
   procs += "]";
   if (G.dropped)

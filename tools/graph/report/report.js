@@ -64,6 +64,11 @@
   D.procs.forEach((p, i) => {
     fact('critical path' + (multi ? ' (pid ' + p.pid + ')' : ''), p.cp);
   });
+  // Where the thread time went: the summary's lines, as it words them.
+  D.procs.forEach((p) => {
+    if (p.time.length)
+      fact('thread time' + (multi ? ' (pid ' + p.pid + ')' : ''), p.time.join(' · '));
+  });
   fact('loops, task sites', D.loops.length + ', ' + D.sites.length);
   for (const l of D.leftOut) {
     $('leftout').append(el('li', '', 'left out: ' + l.file + ': ' + l.what + ' (' + l.how + ')'));

@@ -58,6 +58,52 @@ static std::string flaggedText(const Counter &c, bool skipZero) {
 
 /// The critical path: span, work and parallelism (work / span) of the
 /// grain graph (GrainDag.h).
+std::vector<std::string> breakdownLines(const Analysis &an,
+                                        const Breakdown &b) {
+  std::vector<std::string> out;
+  if (!(b.threadTime > 0))
+    return out;
+  double ms = an.clockNs() * 1e6;
+  auto pc = [&](double v) { return 100 * v / b.threadTime; };
+  out.push_back(fmt("thread time: %zu thread(s) x %.3f ms recorded = %.3f ms "
+                    "(each part below is thread time a change could win "
+                    "back, as a share of it)",
+                    b.threads, b.span / ms, b.threadTime / ms));
+  out.push_back(fmt("  serial, outside parallel regions: %.3f ms elapsed, the "
+                    "other threads idle %.3f ms (%.1f%%)",
+                    b.serial / ms, b.serialIdle / ms, pc(b.serialIdle)));
+  double waits = b.waitLoop + b.waitRegion + b.waitBarrier + b.waitTaskwait +
+                 b.waitTaskgroup + b.waitOther;
+  std::string byKind;
+  auto kind = [&](double v, const char *what) {
+    if (v > 0)
+      byKind += fmt("%s%s %.3f", byKind.empty() ? "" : ", ", what, v / ms);
+  };
+  kind(b.waitLoop, "loop ends");
+  kind(b.waitRegion, "region ends");
+  kind(b.waitBarrier, "barriers");
+  kind(b.waitTaskwait, "taskwait");
+  kind(b.waitTaskgroup, "taskgroup");
+  kind(b.waitOther, "other");
+  out.push_back(fmt(
+      "  in parallel regions: %.3f ms; the grains' work %.3f ms "
+      "(chunks %.3f, tasks %.3f: %s of the regions' time)",
+      b.inRegions / ms, (b.chunkWork + b.taskWork) / ms, b.chunkWork / ms,
+      b.taskWork / ms,
+      std::isnan(b.coverage) ? "NA" : fmt("%.1f%%", 100 * b.coverage).c_str()));
+  out.push_back(fmt("  waits %.3f ms (%.1f%%)%s", waits / ms, pc(waits),
+                    byKind.empty() ? "" : (" (ms: " + byKind + ")").c_str()));
+  out.push_back(fmt("  fork and join %.3f ms (%.1f%%); the implicit tasks' own "
+                    "code outside loops and tasks, and the making of grains, "
+                    "%.3f ms (%.1f%%)%s",
+                    b.forkJoin / ms, pc(b.forkJoin), b.outside / ms,
+                    pc(b.outside),
+                    b.regionsKnown ? ""
+                                   : "; some regions were not seen to end: "
+                                     "counted to the recording's end"));
+  return out;
+}
+
 std::string critPathFigures(const Analysis &an, const CritPath &c) {
   if (!c.acyclic)
     return "none (the grain graph has a cycle: a recording whose tasks or "
@@ -354,6 +400,8 @@ std::string summaryOf(const Results &R, size_t p) {
                   (an.taskPbNa ? fmt("; parallel_benefit NA for %lld",
                                      (long long)an.taskPbNa)
                                : std::string()));
+  for (const std::string &l : breakdownLines(an, pr.time))
+    out.push_back(l);
   out.push_back(critPathText(an, pr.crit));
   // Per problem type, the grains it flags and those on the critical path
   // (the prototype's diagnosis .info; report.html's views).
@@ -516,6 +564,22 @@ void writeRunJson(const Results &R, const std::string &path,
     } else {
       o << ", \"critical_path\": null";
     }
+    const Breakdown &b = R.procs[i].time;
+    o << ", \"thread_time_cycles\": {\"threads\": " << std::to_string(b.threads)
+      << ", \"span\": ";
+    o.jnum(b.span) << ", \"serial_idle\": ";
+    o.jnum(b.serialIdle) << ", \"in_regions\": ";
+    o.jnum(b.inRegions) << ", \"fork_join\": ";
+    o.jnum(b.forkJoin) << ", \"chunk_work\": ";
+    o.jnum(b.chunkWork) << ", \"task_work\": ";
+    o.jnum(b.taskWork) << ", \"wait_loop_end\": ";
+    o.jnum(b.waitLoop) << ", \"wait_region_end\": ";
+    o.jnum(b.waitRegion) << ", \"wait_barrier\": ";
+    o.jnum(b.waitBarrier) << ", \"wait_taskwait\": ";
+    o.jnum(b.waitTaskwait) << ", \"wait_taskgroup\": ";
+    o.jnum(b.waitTaskgroup) << ", \"wait_other\": ";
+    o.jnum(b.waitOther) << ", \"outside_grains\": ";
+    o.jnum(b.outside) << "}";
     o << ", \"complete\": " << (p.complete ? "true" : "false")
       << ", \"ends_at\": "
       << (p.complete ? std::string("null") : jsonString(Run::endsAt(an)))

@@ -142,6 +142,8 @@ std::string summary(const Results &R);
 std::string summaryOf(const Results &R, size_t p);
 /// The summary's critical path line ("critical path: span ... ms, ...").
 std::string critPathText(const Analysis &an, const CritPath &c);
+/// The summary's lines on where the process's thread time went.
+std::vector<std::string> breakdownLines(const Analysis &an, const Breakdown &b);
 /// Its figures alone (the report's critical path fact).
 std::string critPathFigures(const Analysis &an, const CritPath &c);
 

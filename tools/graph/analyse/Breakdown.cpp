@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===- Breakdown.cpp - where a process's thread time went -----------------===//
+//
+// One pass over the regions (the union of the top-level ones is the
+// parallel time), one over the implicit tasks (in regions, fork and join),
+// the grains' work from the columns and the waits the model summed by kind
+// (Breakdown.h).
+//
+//===----------------------------------------------------------------------===//
+#include "Breakdown.h"
+
+#include <algorithm>
+
+namespace gcg {
+
+/// Whether the region is top level: its encountering task is no implicit
+/// task of a region and no explicit task.
+static bool topLevel(const Analysis &an, const Region &r) {
+  auto im = an.implicit.find(r.enc);
+  if (im != an.implicit.end() && an.regions.count(im->second.par))
+    return false;
+  return an.tasks.index(r.enc) < 0;
+}
+
+Breakdown breakdownOf(const Analysis &an) {
+  Breakdown b;
+  b.threads = an.threads.size();
+  if (an.firstRecord > an.lastRecord)
+    return b;
+  uint64_t first = an.firstRecord, last = an.lastRecord;
+  b.span = double(last - first);
+  b.threadTime = double(b.threads) * b.span;
+  // Top-level regions: their union over time.
+  std::vector<std::pair<uint64_t, uint64_t>> iv;
+  std::vector<uint8_t> top(an.regionList.size(), 0);
+  b.regionsKnown = true;
+  for (size_t i = 0; i < an.regionList.size(); i++) {
+    const Region &r = an.regionList[i];
+    if (!topLevel(an, r))
+      continue;
+    top[i] = 1;
+    uint64_t e = r.end ? r.end : last;
+    b.regionsKnown = b.regionsKnown && r.end;
+    iv.push_back({std::clamp(r.t, first, last), std::clamp(e, first, last)});
+  }
+  std::sort(iv.begin(), iv.end());
+  double inside = 0;
+  uint64_t at = first;
+  for (auto [s, e] : iv) {
+    s = std::max(s, at);
+    if (e > s) {
+      inside += double(e - s);
+      at = e;
+    }
+  }
+  b.serial = std::max(0.0, b.span - inside);
+  b.serialIdle = double(b.threads > 1 ? b.threads - 1 : 0) * b.serial;
+  // The top-level regions' implicit tasks.
+  for (const auto &kv : an.implicit) {
+    const Implicit &im = kv.second;
+    auto r = an.regions.find(im.par);
+    if (r == an.regions.end() || !top[r->second])
+      continue;
+    const Region &reg = an.regionList[r->second];
+    uint64_t e = im.end ? im.end : last;
+    b.regionsKnown = b.regionsKnown && im.end;
+    if (e > im.begin)
+      b.inRegions += double(e - im.begin);
+    if (im.begin > reg.t)
+      b.forkJoin += double(im.begin - reg.t);
+    if (reg.end > e)
+      b.forkJoin += double(reg.end - e);
+  }
+  const Chunks &ch = an.chunks;
+  for (size_t i = 0; i < ch.size(); i++)
+    if (ch.end[i] > ch.start[i])
+      b.chunkWork += double(ch.end[i] - ch.start[i]);
+  for (size_t k = 0; k < an.tasks.size(); k++) {
+    double w = an.taskOwnWork(k);
+    if (w > 0)
+      b.taskWork += w;
+  }
+  const std::vector<double> &w = an.waitByKind;
+  for (size_t k = 0; k < w.size(); k++) {
+    switch (k) {
+    case GC_SYNC_BARRIER_IMPLICIT_WORKSHARE:
+      b.waitLoop += w[k];
+      break;
+    case GC_SYNC_BARRIER_IMPLICIT_PARALLEL:
+      b.waitRegion += w[k];
+      break;
+    case GC_SYNC_BARRIER_EXPLICIT:
+      b.waitBarrier += w[k];
+      break;
+    case GC_SYNC_TASKWAIT:
+      b.waitTaskwait += w[k];
+      break;
+    case GC_SYNC_TASKGROUP:
+      b.waitTaskgroup += w[k];
+      break;
+    default:
+      b.waitOther += w[k];
+    }
+  }
+  double waits = b.waitLoop + b.waitRegion + b.waitBarrier + b.waitTaskwait +
+                 b.waitTaskgroup + b.waitOther;
+  double work = b.chunkWork + b.taskWork;
+  b.outside = std::max(0.0, b.inRegions - work - waits);
+  if (b.inRegions > 0)
+    b.coverage = work / b.inRegions;
+  return b;
+}
+
+} // namespace gcg
