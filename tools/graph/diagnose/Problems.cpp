@@ -145,12 +145,16 @@ struct Acc {
   uint64_t estChunk = 0;
   // Task sites.
   int64_t tasks = 0, pbBelow = 0, taskOutliers = 0;
-  int64_t tiny = 0;       // tasks whose own work is below their creation
-  double outlierWork = 0; // the outlier tasks' own work
-  int64_t children = 0;   // the tasks the site's tasks made
+  int64_t tiny = 0;         // tasks whose own work is below their creation
+  double outlierWork = 0;   // the outlier tasks' own work
+  int64_t children = 0;     // the tasks the site's tasks made
+  int64_t madeInChunks = 0; // loops: the tasks its chunks made
   double sync = 0;
 };
 } // namespace
+
+/// A task whose own work is below this is too small to be one.
+constexpr double TaskFloorNs = 1000;
 
 static std::string ms(double ticks, double tpn) {
   return fmt("%.3f ms", ticks / tpn / 1e6);
@@ -239,6 +243,22 @@ static void explainLoop(const Acc &a, double tpn, Problem &p) {
                       a.outliers.size(), a.outliers.front().first));
   for (size_t i = 0; i < why.size(); i++)
     p.why += (i ? "; " : "") + why[i];
+  // Its chunks make tasks: its work is in them, and running it on one
+  // thread or in larger chunks would serialize their making.
+  if (a.madeInChunks) {
+    p.why += fmt("; its chunks made %lld task(s): their work is theirs "
+                 "(see their site)",
+                 (long long)a.madeInChunks);
+    if (!(a.lost + a.singleCreation > 0.05 * a.work) || a.lateStart <= 0 ||
+        a.lateStart <= a.imbLost) {
+      p.suggestion =
+          fmt("it makes the tasks (%lld): what it loses is how their making is "
+              "spread over the threads; keep it parallel, and look at the task "
+              "sites it feeds",
+              (long long)a.madeInChunks);
+      return;
+    }
+  }
   // Mostly one-thread teams, and the loss is not their multi-thread
   // instances' imbalance.
   if (a.single > a.multi && !(a.imbLost > 0.5 * (a.imbLost + a.creation))) {
@@ -247,9 +267,11 @@ static void explainLoop(const Acc &a, double tpn, Problem &p) {
           "its region ran on one thread in %u of %u instance(s), not nested "
           "in another (an if() clause that was false, num_threads(1), or one "
           "thread available): no imbalance there, only the making of its "
-          "chunks (%s); if that is meant, a schedule without a chunk size "
-          "makes one chunk per thread",
-          a.single, a.single + a.multi, ms(a.singleCreation, tpn).c_str());
+          "chunks (%s)%s",
+          a.single, a.single + a.multi, ms(a.singleCreation, tpn).c_str(),
+          a.maxCount > 1 ? "; if that is meant, a schedule without a chunk "
+                           "size makes one chunk per thread"
+                         : "");
     else
       p.suggestion =
           "runs serialized (nested region without nested parallelism, "
@@ -306,6 +328,13 @@ static void explainLoop(const Acc &a, double tpn, Problem &p) {
             "or a single that one thread ran); balance that, or give the early "
             "threads the loop's work with schedule(dynamic,N)",
             a.latestThread, ms(a.latest, tpn).c_str());
+  } else if (a.multi == 1 && a.outliers.empty() && p.imbalance < 1.2) {
+    p.suggestion = fmt(
+        "one instance, imbalance %.2f: too little to tell a split that is "
+        "uneven from a thread that was slowed (other processes, interrupts); "
+        "run it again, or more instances of it, before changing its "
+        "schedule",
+        p.imbalance);
   } else if (a.multi && !a.outliers.empty()) {
     p.suggestion = "a few chunks take much longer than the others (the "
                    "outlier chunks): smaller chunks or schedule(dynamic,N) "
@@ -499,7 +528,10 @@ static void explainSite(const Acc &a, double tpn, Problem &p) {
               ms(a.sync, tpn).c_str(), ms(a.work, tpn).c_str(),
               us(a.work / double(a.tasks), tpn).c_str());
   if (a.pbBelow)
-    p.why += fmt("; parallel_benefit < 1 for %lld", (long long)a.pbBelow);
+    p.why += fmt("; parallel_benefit < 1 for %lld (the prototype's: work "
+                 "over creation plus an equal share of the parent's waits at "
+                 "the join)",
+                 (long long)a.pbBelow);
   if (a.taskOutliers)
     p.why += fmt("; %lld outlier task(s), far above their siblings' median "
                  "(grains.csv: problems has outlier)",
@@ -521,7 +553,16 @@ static void explainSite(const Acc &a, double tpn, Problem &p) {
   // whatever dominates the cost. (Not parallel_benefit: it counts the
   // parents' waits, which for a task that makes others are waits for
   // its whole subtree.)
-  bool small = 2 * a.tiny > a.tasks;
+  // Or their own work per task is below TaskFloorNs, whether or not this
+  // run measured their making: a task that small costs more to make,
+  // schedule and join than it runs, and its parents' waits are for
+  // subtrees of such tasks.
+  double perTask = a.tasks ? a.work / double(a.tasks) : 0;
+  bool small =
+      2 * a.tiny > a.tasks || (a.tasks > 1 && perTask < TaskFloorNs * tpn);
+  if (small && !(2 * a.tiny > a.tasks))
+    p.why += fmt("; %s of own work per task, below %g us",
+                 us(perTask, tpn).c_str(), TaskFloorNs / 1000);
   if (small || a.creation + a.sync > 0.1 * a.work)
     p.suggestion =
         small || a.creation >= a.sync
@@ -675,6 +716,9 @@ std::vector<Problem> rankProblems(const Analysis &an,
   }
   std::map<uint64_t, size_t> siteAcc;
   for (size_t k = 0; k < T.size(); k++) {
+    if (T.ctx[k] >= 0 && size_t(T.ctx[k]) < ch.size() &&
+        loopAcc[ch.loop[size_t(T.ctx[k])]] != SIZE_MAX)
+      accs[loopAcc[ch.loop[size_t(T.ctx[k])]]].madeInChunks++;
     auto it = siteAcc.find(T.codeptr[k]);
     if (it == siteAcc.end()) {
       Acc &a = acc(an.taskGrainName(k), false);
