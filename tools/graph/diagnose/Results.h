@@ -42,6 +42,20 @@ struct ProcessResults {
   std::vector<ProblemCount> counts;
 };
 
+/// One loop (by name) across the processes that ran it (an MPI job's
+/// ranks): each process's work on it, the imbalance between them, the
+/// worst imbalance between one process's threads, and the time lost across
+/// processes (each waiting for the slowest at the next synchronization, if
+/// they synchronize after it: the sum over processes of the slowest's work
+/// less theirs) beside the time lost within them (their problems').
+struct AcrossLoop {
+  std::string name;
+  std::vector<std::string> who; // "r<rank>" or "p<pid>", in process order
+  std::vector<double> workMs;   // per process: its threads' work on it
+  double processImbalance = NAN, worstThreadImbalance = NAN;
+  double lostAcrossMs = 0, lostWithinMs = 0;
+};
+
 struct Results {
   /// The run the results are of; nothing changes it from here on.
   const Run &run;
@@ -51,6 +65,8 @@ struct Results {
   /// Per flag, every process's counts added.
   std::vector<ProblemCount> counts;
   RunColours colours;
+  /// Loops run by two or more processes, in order of first appearance.
+  std::vector<AcrossLoop> across;
 
   explicit Results(const Run &r) : run(r) {}
   Results(const Results &) = delete;

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "Run.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace gcg {
@@ -67,6 +68,16 @@ static std::vector<ProcessDir> findAll(const std::vector<std::string> &raws) {
   for (const std::string &r : raws)
     for (ProcessDir &p : findProcesses(r))
       out.push_back(std::move(p));
+  // An MPI job's processes in rank order (the problems, the summary and
+  // the report's rows name them by rank); the others as they started.
+  bool ranked = !out.empty();
+  for (const ProcessDir &p : out)
+    ranked = ranked && p.rank >= 0;
+  if (ranked)
+    std::stable_sort(out.begin(), out.end(),
+                     [](const ProcessDir &a, const ProcessDir &b) {
+                       return a.rank < b.rank;
+                     });
   return out;
 }
 

@@ -979,6 +979,28 @@ void writeReport(const Results &R, const std::string &path, const Caps &caps,
                   std::to_string(v[j][2]) + "," + std::to_string(v[j][0]) + "]";
     instJson += "]}";
   }
+  // Loops across processes (Results::across), most lost across first.
+  std::vector<const AcrossLoop *> across;
+  for (const AcrossLoop &x : R.across)
+    across.push_back(&x);
+  std::stable_sort(across.begin(), across.end(), [](auto *x, auto *y) {
+    return x->lostAcrossMs > y->lostAcrossMs;
+  });
+  std::string acrossJson = "[";
+  for (size_t i = 0; i < across.size(); i++) {
+    const AcrossLoop &x = *across[i];
+    acrossJson +=
+        std::string(i ? "," : "") + "{\"loop\":" + str(x.name) + ",\"who\":[";
+    for (size_t j = 0; j < x.who.size(); j++)
+      acrossJson += std::string(j ? "," : "") + str(x.who[j]);
+    acrossJson += "],\"work\":[";
+    for (size_t j = 0; j < x.workMs.size(); j++)
+      acrossJson += std::string(j ? "," : "") + num(x.workMs[j], 3);
+    acrossJson += "],\"imb\":" + num(x.processImbalance, 2) +
+                  ",\"worst\":" + num(x.worstThreadImbalance, 2) +
+                  ",\"across\":" + num(x.lostAcrossMs, 3) +
+                  ",\"within\":" + num(x.lostWithinMs, 3) + "}";
+  }
   const Analysis &first = *run.procs[0];
   std::string data =
       "{\"version\":" + str(version) + ",\"program\":" + str(first.proc.exe) +
@@ -990,10 +1012,11 @@ void writeReport(const Results &R, const std::string &path, const Caps &caps,
       ",\"procs\":" + procs + ",\"rows\":" + rowJson +
       ",\"loops\":" + loopJson + "],\"sites\":" + siteJson +
       "],\"colours\":" + colourJson + ",\"views\":" + viewJson +
-      "],\"instances\":" + instJson + "],\"bars\":{\"row\":" + gRow.done() +
-      ",\"s\":" + gS.done() + ",\"d\":" + gD.done() + ",\"k\":" + gK.done() +
-      ",\"inst\":" + gI.done() + ",\"lo\":" + gLo.done() +
-      ",\"hi\":" + gHi.done() + ",\"c\":" + gC.done() + ",\"n\":" + gN.done() +
+      "],\"instances\":" + instJson + "],\"across\":" + acrossJson +
+      "],\"bars\":{\"row\":" + gRow.done() + ",\"s\":" + gS.done() +
+      ",\"d\":" + gD.done() + ",\"k\":" + gK.done() + ",\"inst\":" + gI.done() +
+      ",\"lo\":" + gLo.done() + ",\"hi\":" + gHi.done() +
+      ",\"c\":" + gC.done() + ",\"n\":" + gN.done() +
       ",\"count\":" + gCount.done() + ",\"pm\":" + gPm.done() +
       ",\"pc\":" + gPc.done() + "},\n\"graph\":{\"groups\":" + G.groups +
       "],\"members\":" + G.members + "],\"gedges\":" + G.gedges +

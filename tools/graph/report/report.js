@@ -64,6 +64,23 @@
   D.procs.forEach((p, i) => {
     fact('critical path' + (multi ? ' (pid ' + p.pid + ')' : ''), p.cp);
   });
+  // Loops across ranks, most lost across first (the engine's figures).
+  if (D.across.length) {
+    $('across-section').hidden = false;
+    const t = $('across'), head = el('tr');
+    for (const h of ['loop', 'work per rank (ms)', 'imbalance across ranks', 'worst within a rank',
+      'lost across ranks (ms)', 'lost within ranks (ms)']) head.append(el('th', '', h));
+    t.append(head);
+    for (const x of D.across) {
+      const tr = el('tr');
+      tr.append(el('td', '', x.loop),
+        el('td', '', x.who.map((w, i) => w + '=' + x.work[i].toFixed(3)).join(' ')),
+        el('td', '', x.imb === null ? 'NA' : x.imb.toFixed(2)),
+        el('td', '', x.worst === null ? 'NA' : x.worst.toFixed(2)),
+        el('td', '', x.across.toFixed(3)), el('td', '', x.within.toFixed(3)));
+      t.append(tr);
+    }
+  }
   // Where the thread time went: the summary's lines, as it words them.
   D.procs.forEach((p) => {
     if (p.time.length)

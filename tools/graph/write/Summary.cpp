@@ -415,64 +415,23 @@ std::string summaryOf(const Results &R, size_t p) {
   return s;
 }
 
-/// The loops several processes ran (the ranks of an MPI job, most often),
-/// compared: each process's work in the loop (all its threads), the
-/// imbalance between processes (max/mean) beside the worst imbalance
-/// between the threads of one process.
-static std::string acrossProcesses(const Run &run) {
-  struct PerProc {
-    std::string who;
-    double ms = 0, threadImb = 0;
-  };
-  std::vector<std::string> order;
-  std::map<std::string, std::vector<PerProc>> byName;
-  for (auto &a : run.procs) {
-    const Analysis &an = *a;
-    double tpn = an.clockNs();
-    std::map<std::string, std::map<int, int64_t>> perThread;
-    for (const Loop &lp : an.loops) {
-      if (!lp.n())
-        continue;
-      auto &pt = perThread[an.loopName(lp.index)];
-      for (const Share &sh : lp.shares)
-        if (sh.hasWork)
-          pt[sh.th] += sh.work;
-    }
-    const ProcessDir &p = an.proc;
-    std::string who = p.rank >= 0 ? fmt("r%lld", (long long)p.rank)
-                                  : fmt("p%lld", (long long)p.pid);
-    for (auto &[nm, pt] : perThread) {
-      if (pt.empty())
-        continue;
-      double sum = 0, mx = 0;
-      for (auto &[th, v] : pt)
-        sum += double(v), mx = std::max(mx, double(v));
-      auto &v = byName[nm];
-      if (v.empty())
-        order.push_back(nm);
-      v.push_back({who, sum / tpn / 1e6,
-                   sum > 0 ? mx / (sum / double(pt.size())) : NAN});
-    }
-  }
+/// The loops run by several processes (Results::across): their work per
+/// process, the imbalance between processes and within the worst one, and
+/// the time lost across them beside the time lost within them.
+static std::string acrossText(const Results &R) {
   std::string s;
-  for (const std::string &nm : order) {
-    const std::vector<PerProc> &v = byName[nm];
-    if (v.size() < 2)
-      continue;
-    double sum = 0, mx = 0, worst = 0;
+  for (const AcrossLoop &x : R.across) {
     std::string work;
-    for (const PerProc &p : v) {
-      sum += p.ms, mx = std::max(mx, p.ms);
-      worst = std::max(worst, p.threadImb);
-      work += fmt("%s%s=%.3f", work.empty() ? "" : " ", p.who.c_str(), p.ms);
-    }
+    for (size_t i = 0; i < x.who.size(); i++)
+      work += fmt("%s%s=%.3f", i ? " " : "", x.who[i].c_str(), x.workMs[i]);
     if (s.empty())
       s = "across processes (r: MPI rank, p: pid when there is no rank):\n";
     s += fmt("  loop %s: %zu processes; work per process (ms) %s; process "
              "imbalance (max/mean) %.2f; worst thread imbalance in a process "
-             "%.2f\n",
-             nm.c_str(), v.size(), work.c_str(),
-             sum > 0 ? mx / (sum / double(v.size())) : NAN, worst);
+             "%.2f; lost across processes %.3f ms (their wait for the "
+             "slowest, if they synchronize after it), within them %.3f ms\n",
+             x.name.c_str(), x.who.size(), work.c_str(), x.processImbalance,
+             x.worstThreadImbalance, x.lostAcrossMs, x.lostWithinMs);
   }
   return s;
 }
@@ -503,7 +462,7 @@ std::string summary(const Results &R) {
       b = e + 1;
     }
   }
-  return s + acrossProcesses(run);
+  return s + acrossText(R);
 }
 
 std::string leftOutText(const std::vector<LeftOut> &leftOut) {
