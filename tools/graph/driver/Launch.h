@@ -43,12 +43,21 @@ struct Redirect {
 
 /// Runs Argv (Argv[0] found with findProgram) with Env and returns its exit
 /// status as a shell gives it (128 + N for signal N); -1 and Err when it
-/// could not be started. While it runs, the command ignores SIGINT and
-/// SIGQUIT (the terminal sends them to the program too; the recording up
-/// to there is analysed) and passes SIGTERM and SIGHUP on to it.
+/// could not be started. While it runs, the command passes SIGTERM and
+/// SIGHUP on to it, and SIGINT and SIGQUIT when they were sent to the
+/// command alone (from the terminal the program gets them itself; the
+/// recording up to there is analysed). The program runs with SIGXFSZ's
+/// default action (the command ignores it).
+///
+/// With WaitRaw (the recording's directory), the command becomes the
+/// reaper of the program's orphaned descendants and, once the program's
+/// process has ended, waits for those still recording into WaitRaw (a
+/// daemon: a process directory of this host without "complete 1" whose
+/// process is alive and descends from the command), saying so in one line
+/// and passing the signals above on to them.
 int runProgram(const std::vector<std::string> &Argv,
                const std::vector<std::string> &Env, const Redirect &R,
-               std::string &Err);
+               std::string &Err, const std::string &WaitRaw = "");
 
 /// The environment of this process as NAME=VALUE strings, with Set applied
 /// (NAME=VALUE replaces or adds; NAME alone removes).
