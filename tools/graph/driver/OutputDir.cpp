@@ -275,6 +275,8 @@ bool OutputDir::lock(std::string &Err, bool Wait) {
     if (::flock(LockFd, LOCK_EX | LOCK_NB) != 0) {
       if (errno != EWOULDBLOCK) {
         Err = "cannot lock " + LockPath + ": " + why(errno);
+        ::close(LockFd);
+        LockFd = -1;
         return false;
       }
       char Pid[32] = {0};
@@ -285,6 +287,8 @@ bool OutputDir::lock(std::string &Err, bool Wait) {
         Err = "another grainchunk-graph run" + Who + " is writing " + Target +
               ": wait for it, or give --wait-lock to wait (nothing was "
               "changed)";
+        ::close(LockFd); // not ours: left in place
+        LockFd = -1;
         return false;
       }
       std::fprintf(stderr,
@@ -292,6 +296,8 @@ bool OutputDir::lock(std::string &Err, bool Wait) {
                    Who.c_str(), Target.c_str());
       if (::flock(LockFd, LOCK_EX) != 0) {
         Err = "cannot lock " + LockPath + ": " + why(errno);
+        ::close(LockFd);
+        LockFd = -1;
         return false;
       }
     }
