@@ -16,8 +16,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
-#include <csignal>
 #include <climits>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
@@ -230,7 +230,8 @@ void checkTool(const std::string &tool) {
   struct stat st;
   char magic[4] = {0};
   bool file = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-  bool elf = file && read(fd, magic, 4) == 4 && !std::memcmp(magic, "\177ELF", 4);
+  bool elf =
+      file && read(fd, magic, 4) == 4 && !std::memcmp(magic, "\177ELF", 4);
   close(fd);
   if (!file)
     throw Error("--tool " + tool + ": not a file");
@@ -253,8 +254,8 @@ int recordProgram(const Options &o, const std::string &raw,
   std::vector<std::string> set;
   for (const auto &kv : extra)
     set.push_back(kv.first + "=" + kv.second);
-  set.push_back("OMP_TOOL_LIBRARIES=" +
-                (o.tool.empty() ? toolPath() : realPath(o.tool)));
+  std::string tool = o.tool.empty() ? toolPath() : realPath(o.tool);
+  set.push_back("OMP_TOOL_LIBRARIES=" + tool);
   set.push_back("GRAINCHUNK_RECORD_DIR=" + realPath(raw));
   set.push_back("OMP_TOOL"); // removed: the recording needs the tool enabled
   if (o.noExt)
@@ -264,7 +265,7 @@ int recordProgram(const Options &o, const std::string &raw,
   r.Out = stdoutFd;
   r.Err = stderrFd;
   std::string err;
-  int st = runProgram(o.cmd, environWith(set), r, err, raw);
+  int st = runProgram(o.cmd, environWith(set), r, err, tool);
   if (st < 0)
     throw Error(err);
   return st;
@@ -657,8 +658,7 @@ int runCommand(const Options &given) {
     dir.abandon(e2, keepName, kept);
     std::cerr << "grainchunk-graph: " << strsignal(sig)
               << " during the analysis: " << dir.target() << " is unchanged"
-              << (kept.empty() ? (running ? "; the recording was removed"
-                                          : "")
+              << (kept.empty() ? (running ? "; the recording was removed" : "")
                                : "; the recording is kept in " + kept)
               << std::endl;
     signal(sig, SIG_DFL);

@@ -46,8 +46,8 @@ std::string toolPath();
 void checkTool(const std::string &Tool);
 /// Runs o.cmd with the recording tool writing into raw (a new directory),
 /// extra environment variables added; stdio as given (-1: inherited).
-/// Waits for its descendants still recording into raw (Launch.h). Returns
-/// its exit status, a signal death as 128+N.
+/// Waits for its descendants that still have the tool loaded (Launch.h).
+/// Returns its exit status, a signal death as 128+N.
 int recordProgram(const Options &o, const std::string &raw,
                   const std::vector<std::pair<std::string, std::string>> &extra,
                   int stdinFd = -1, int stdoutFd = -1, int stderrFd = -1);

@@ -95,35 +95,27 @@ bool liveDescendant(int Pid) {
   return false;
 }
 
-/// The processes of this host recording into Raw that are still running
-/// and descend from this process: a process directory <host>.<pid>[-k]
-/// whose meta.txt has no "complete 1" yet.
-std::vector<int> recordingDescendants(const std::string &Raw) {
+/// The live descendants of this process that have the recording tool
+/// (its path, Tool) loaded: they record when they run OpenMP, now or later.
+std::vector<int> recordingDescendants(const std::string &Tool) {
   std::vector<int> Pids;
-  char Host[256] = "localhost";
-  ::gethostname(Host, sizeof Host - 1);
-  Host[sizeof Host - 1] = 0;
-  for (char *C = Host; *C; ++C)
-    if (*C == '/' || *C == ' ')
-      *C = '_';
-  std::string Prefix = std::string(Host) + ".";
-  DIR *D = ::opendir(Raw.c_str());
+  DIR *D = ::opendir("/proc");
   if (!D)
     return Pids;
+  int Me = ::getpid();
   while (struct dirent *E = ::readdir(D)) {
-    std::string N = E->d_name;
-    if (N.compare(0, Prefix.size(), Prefix) != 0)
-      continue;
     char *End;
-    long Pid = std::strtol(N.c_str() + Prefix.size(), &End, 10);
-    if (Pid <= 1 || Pid > INT_MAX || (*End && *End != '-'))
+    long Pid = std::strtol(E->d_name, &End, 10);
+    if (*End || Pid <= 1 || Pid > INT_MAX || Pid == Me ||
+        !liveDescendant(int(Pid)))
       continue;
-    std::ifstream Meta(Raw + "/" + N + "/meta.txt");
+    std::ifstream Maps("/proc/" + std::to_string(Pid) + "/maps");
     std::string Line;
-    bool Complete = false;
-    while (std::getline(Meta, Line))
-      Complete |= Line == "complete 1";
-    if (!Complete && liveDescendant(int(Pid)))
+    bool Loaded = false;
+    while (!Loaded && std::getline(Maps, Line))
+      Loaded = Line.size() >= Tool.size() &&
+               Line.compare(Line.size() - Tool.size(), Tool.size(), Tool) == 0;
+    if (Loaded)
       Pids.push_back(int(Pid));
   }
   ::closedir(D);
@@ -131,15 +123,15 @@ std::vector<int> recordingDescendants(const std::string &Raw) {
 }
 
 /// After the program's process ended: reaps the descendants that ended,
-/// and waits for those still recording into Raw (a daemon), passing on the
-/// signals the command gets.
-void waitRecorders(const std::string &Raw) {
+/// and waits for those that have the recording tool Tool loaded (a
+/// daemon), passing on the signals the command gets.
+void waitRecorders(const std::string &Tool) {
   bool Said = false;
   for (;;) {
     int St;
     while (::waitpid(-1, &St, WNOHANG) > 0)
       ;
-    std::vector<int> Pids = recordingDescendants(Raw);
+    std::vector<int> Pids = recordingDescendants(Tool);
     if (Pids.empty())
       return;
     if (!Said) {
@@ -264,7 +256,7 @@ std::vector<std::string> environWith(const std::vector<std::string> &Set) {
 
 int runProgram(const std::vector<std::string> &Argv,
                const std::vector<std::string> &Env, const Redirect &R,
-               std::string &Err, const std::string &WaitRaw) {
+               std::string &Err, const std::string &WaitTool) {
   std::string Path;
   if (Argv.empty() || !findProgram(Argv[0], Path, Err))
     return -1;
@@ -283,7 +275,7 @@ int runProgram(const std::vector<std::string> &Argv,
   }
   // Orphaned descendants (a daemon) become this process's children, so
   // that the ones still recording can be waited for.
-  if (!WaitRaw.empty())
+  if (!WaitTool.empty())
     ::prctl(PR_SET_CHILD_SUBREAPER, 1);
   struct sigaction Pass = {}, Old[4];
   Pass.sa_sigaction = passOn;
@@ -330,8 +322,8 @@ int runProgram(const std::vector<std::string> &Argv,
   while (::waitpid(Pid, &Status, 0) < 0 && errno == EINTR)
     ;
   ChildPid = 0;
-  if (!WaitRaw.empty() && Got != static_cast<ssize_t>(sizeof ExecErr))
-    waitRecorders(WaitRaw);
+  if (!WaitTool.empty() && Got != static_cast<ssize_t>(sizeof ExecErr))
+    waitRecorders(WaitTool);
   for (int I = 0; I < 4; ++I)
     ::sigaction(Forwarded[I], &Old[I], nullptr);
   if (Got == static_cast<ssize_t>(sizeof ExecErr)) {

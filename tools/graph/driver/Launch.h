@@ -49,15 +49,14 @@ struct Redirect {
 /// recording up to there is analysed). The program runs with SIGXFSZ's
 /// default action (the command ignores it).
 ///
-/// With WaitRaw (the recording's directory), the command becomes the
+/// With WaitTool (the recording tool's real path), the command becomes the
 /// reaper of the program's orphaned descendants and, once the program's
-/// process has ended, waits for those still recording into WaitRaw (a
-/// daemon: a process directory of this host without "complete 1" whose
-/// process is alive and descends from the command), saying so in one line
-/// and passing the signals above on to them.
+/// process has ended, waits for its live descendants that have the tool
+/// loaded (a daemon: they record whenever they run OpenMP), saying so in
+/// one line and passing the signals above on to them.
 int runProgram(const std::vector<std::string> &Argv,
                const std::vector<std::string> &Env, const Redirect &R,
-               std::string &Err, const std::string &WaitRaw = "");
+               std::string &Err, const std::string &WaitTool = "");
 
 /// The environment of this process as NAME=VALUE strings, with Set applied
 /// (NAME=VALUE replaces or adds; NAME alone removes).

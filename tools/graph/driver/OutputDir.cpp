@@ -18,8 +18,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <dirent.h>
-#include <set>
 #include <fcntl.h>
+#include <set>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -130,7 +130,8 @@ bool removeAt(int Fd, const std::string &Name, const std::string &Shown,
 /// manifest of ours. Read without following a link, at most 1 MiB.
 bool readManifestAt(int Fd, std::vector<std::string> &Names,
                     std::set<std::string> *Inside = nullptr) {
-  int M = ::openat(Fd, Manifest, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+  int M =
+      ::openat(Fd, Manifest, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
   if (M < 0)
     return false;
   struct stat St;
@@ -160,8 +161,7 @@ bool readManifestAt(int Fd, std::vector<std::string> &Names,
 }
 
 int openDir(const std::string &Path) {
-  return ::open(Path.c_str(),
-                O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  return ::open(Path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 }
 
 /// Removes what the manifest in directory Path lists, the manifest, and
@@ -201,7 +201,9 @@ void walkAt(int Fd, const std::string &Name, const std::string &Rel,
   ::close(Sub);
 }
 
-std::string lastName(const std::string &P) { return P.substr(P.rfind('/') + 1); }
+std::string lastName(const std::string &P) {
+  return P.substr(P.rfind('/') + 1);
+}
 } // namespace
 
 const char *OutputDir::manifestName() { return Manifest; }
@@ -221,7 +223,9 @@ bool removeTree(const std::string &Path, std::string &Err) {
   while (P.size() > 1 && P.back() == '/')
     P.pop_back();
   size_t S = P.rfind('/');
-  std::string Dir = S == std::string::npos ? "." : S == 0 ? "/" : P.substr(0, S);
+  std::string Dir = S == std::string::npos ? "."
+                    : S == 0               ? "/"
+                                           : P.substr(0, S);
   int Fd = ::open(Dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (Fd < 0) {
     if (errno == ENOENT)
@@ -244,7 +248,9 @@ std::string OutputDir::buildPath(const std::string &Dir,
   if (Real.empty() || Real[0] != '/') {
     // Missing: its parent resolved, its own name kept.
     size_t S = D.rfind('/');
-    std::string Par = S == std::string::npos ? "." : S == 0 ? "/" : D.substr(0, S);
+    std::string Par = S == std::string::npos ? "."
+                      : S == 0               ? "/"
+                                             : D.substr(0, S);
     std::string Rp = ::realpath(Par.c_str(), B) ? std::string(B) : Par;
     Real = (Rp == "/" ? "" : Rp) + "/" + lastName(D);
   }
@@ -263,13 +269,12 @@ OutputDir::~OutputDir() {
 
 bool OutputDir::lock(std::string &Err, bool Wait) {
   for (;;) {
-    LockFd = ::open(LockPath.c_str(),
-                    O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK,
-                    0644);
+    LockFd =
+        ::open(LockPath.c_str(),
+               O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0644);
     if (LockFd < 0) {
       Err = "cannot create the output directory " + Target + ": " + Target +
-            ": " + why(errno) + " (cannot make its lock file " + LockPath +
-            ")";
+            ": " + why(errno) + " (cannot make its lock file " + LockPath + ")";
       return false;
     }
     if (::flock(LockFd, LOCK_EX | LOCK_NB) != 0) {
@@ -338,8 +343,7 @@ void OutputDir::cleanStale() {
       removeListed(Parent + "/" + N);
 }
 
-bool OutputDir::open(const std::string &D, std::string &Err,
-                     const Config &C) {
+bool OutputDir::open(const std::string &D, std::string &Err, const Config &C) {
   Target = D.empty() ? "." : D;
   while (Target.size() > 1 && Target.back() == '/')
     Target.pop_back();
@@ -359,16 +363,17 @@ bool OutputDir::open(const std::string &D, std::string &Err,
           " exists and is not a directory: choose another -o";
     return false;
   }
-  Build = buildPath(Target, C.BuildTag.empty()
-                                ? "new-" + std::to_string(::getpid())
-                                : C.BuildTag);
+  Build =
+      buildPath(Target, C.BuildTag.empty() ? "new-" + std::to_string(::getpid())
+                                           : C.BuildTag);
   size_t S = Build.rfind('/');
   Parent = S == 0 ? "/" : Build.substr(0, S);
   std::string BName = Build.substr(S + 1);
   Base = BName.substr(1, BName.find(Mark, 1) - 1);
   Real = (Parent == "/" ? "" : Parent) + "/" + Base;
   if (Base.empty() || Base == "." || Base == "..") {
-    Err = "cannot use " + Target + " as the output directory: choose another -o";
+    Err =
+        "cannot use " + Target + " as the output directory: choose another -o";
     Build.clear();
     return false;
   }
@@ -377,6 +382,15 @@ bool OutputDir::open(const std::string &D, std::string &Err,
   Build.clear(); // nothing of ours to remove until it is made
   if (!lock(Err, C.WaitLock))
     return false;
+  // A refused run releases the lock at once.
+  struct Release {
+    OutputDir *O;
+    bool Armed = true;
+    ~Release() {
+      if (Armed)
+        O->unlock();
+    }
+  } Guard{this};
   cleanStale();
   int Fd = openDir(Real);
   Exists = Fd >= 0;
@@ -384,8 +398,8 @@ bool OutputDir::open(const std::string &D, std::string &Err,
     Err = (errno == ELOOP ? "the output directory " + Target +
                                 " is a symbolic link: give the directory "
                                 "it points to"
-                          : "cannot use the output directory " + Target +
-                                ": " + why(errno));
+                          : "cannot use the output directory " + Target + ": " +
+                                why(errno));
     return false;
   }
   if (Exists) {
@@ -437,8 +451,8 @@ bool OutputDir::open(const std::string &D, std::string &Err,
       }
     }
     if (::access(Real.c_str(), W_OK | X_OK) != 0) {
-      Err = "cannot write in the output directory " + Target + ": " +
-            why(errno);
+      Err =
+          "cannot write in the output directory " + Target + ": " + why(errno);
       return false;
     }
   }
@@ -449,11 +463,11 @@ bool OutputDir::open(const std::string &D, std::string &Err,
   }
   Build = Made;
   int B = openDir(Build);
-  ManifestFd = B < 0 ? -1
-                     : ::openat(B, Manifest,
-                                O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-                                    O_CLOEXEC,
-                                0644);
+  ManifestFd =
+      B < 0 ? -1
+            : ::openat(B, Manifest,
+                       O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                       0644);
   if (B >= 0)
     ::close(B);
   std::string Head = std::string(ManifestHead) + "\n";
@@ -467,6 +481,7 @@ bool OutputDir::open(const std::string &D, std::string &Err,
   for (const std::string &K : Keep)
     if (has(Earlier, K) && !claim(K, Err))
       return false;
+  Guard.Armed = false;
   return true;
 }
 
@@ -522,8 +537,8 @@ bool OutputDir::commit(std::string &Err) {
     if (!Ok)
       return false;
     if (::rename(Build.c_str(), Real.c_str()) != 0) {
-      Err = "cannot put the result in place at " + Target + ": " +
-            why(errno) + " (it is in " + Build + ")";
+      Err = "cannot put the result in place at " + Target + ": " + why(errno) +
+            " (it is in " + Build + ")";
       Done = true; // kept where it is, for the user
       return false;
     }
@@ -554,8 +569,8 @@ bool OutputDir::commit(std::string &Err) {
     }
     if (has(Earlier, N))
       continue; // the new result has its own
-    Err = "cannot keep " + Target + "/" + N + " in the new result: " +
-          why(errno) + " (nothing was changed)";
+    Err = "cannot keep " + Target + "/" + N +
+          " in the new result: " + why(errno) + " (nothing was changed)";
     Ok = false;
     break;
   }

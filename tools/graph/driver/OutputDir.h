@@ -6,20 +6,20 @@
 // the earlier result whole:
 //
 // - A run holds a lock on D: an flock on a lock file beside D
-//   (.<D's name>.grainchunk-graph.lock). A second run into D is refused with one line, or waits for
-//   the first when asked (--wait-lock).
+//   (.<D's name>.grainchunk-graph.lock). A second run into D is refused with
+//   one line, or waits for the first when asked (--wait-lock).
 // - The new result is built in a directory of its own beside D
-//   (.<D's name>.grainchunk-graph.new-<pid>, mode 0700 until it is complete), and put in
-//   place only when complete: renamed to D, or swapped with D atomically
-//   (renameat2 RENAME_EXCHANGE) when D exists.
+//   (.<D's name>.grainchunk-graph.new-<pid>, mode 0700 until it is complete),
+//   and put in place only when complete: renamed to D, or swapped with D
+//   atomically (renameat2 RENAME_EXCHANGE) when D exists.
 // - D is reused only when it is empty, holds only the recording being
 //   analysed, or holds an earlier result of the command, recognized by its
 //   manifest (.grainchunk-graph, the names the command wrote there, one per
 //   line; when the result is complete, also every path inside the
-//   directories it wrote). What the manifest lists is the earlier result's and is removed
-//   once the new result is in place, except the recordings being analysed
-//   again (Keep), which move into the new result. Everything else in D is
-//   the user's and moves into the new result as it is (a rename: never
+//   directories it wrote). What the manifest lists is the earlier result's and
+//   is removed once the new result is in place, except the recordings being
+//   analysed again (Keep), which move into the new result. Everything else in D
+//   is the user's and moves into the new result as it is (a rename: never
 //   opened, symbolic links stay links); a name of the user's that the new
 //   run writes itself, or a file of the user's inside a directory the
 //   earlier result wrote (its raw/), refuses the run before anything is
