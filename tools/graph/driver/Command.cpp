@@ -508,6 +508,8 @@ int analyseApart(const std::vector<std::string> &raws,
   if (pid == 0) {
     for (int i = 0; i < 4; i++)
       sigaction(Stops[i], &old[i], nullptr);
+    // A closed stderr (| head) loses the summary's lines, not the result.
+    signal(SIGPIPE, SIG_IGN);
     int rc = 0;
     try {
       std::unique_ptr<Run> run = analyseRun(raws, baseRaws);
@@ -564,8 +566,14 @@ int runCommand(const Options &given) {
     toolPath(); // not found: say so before the program runs
   if (running && !o.tool.empty())
     checkTool(o.tool);
-  for (std::string &r : o.fromRaw)
+  // An earlier result analysed again into itself keeps its one-thread
+  // recording and that run's output too, though this run does not read
+  // them.
+  bool again = false;
+  for (std::string &r : o.fromRaw) {
+    again |= realPath(r) == realPath(o.out.empty() ? "." : o.out);
     r = recordingOf(r);
+  }
   if (!o.baselineFromRaw.empty())
     o.baselineFromRaw = recordingOf(o.baselineFromRaw);
   // As one rank of an MPI job, every rank records into OUT/raw and rank 0
@@ -580,6 +588,8 @@ int runCommand(const Options &given) {
     return recordRank(o, rk);
   OutputDir::Config cfg;
   cfg.Keep = rawInside(o);
+  if (again)
+    cfg.Keep.insert(cfg.Keep.end(), {"raw-baseline", "baseline.out"});
   cfg.Writes = namesWritten(o, running);
   cfg.WaitLock = o.waitLock;
   if (mpi)
