@@ -1,5 +1,4 @@
-//===- ChunkRewrite.h - Insert the per-chunk calls ---------------*- C++
-//-*-===//
+//===- ChunkRewrite.h - Insert the per-chunk calls --------------*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Declares the rewrite of a recognized static loop. See ChunkRewrite.cpp.

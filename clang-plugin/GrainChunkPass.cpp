@@ -153,13 +153,13 @@ PreservedAnalyses GrainChunkPass::run(Function &F,
     // it is (the work event's type).
     bool Chunked = Sched != SchedStatic && Sched != SchedDist;
     bool BlockCyclic = Sched == SchedStaticChunked || Sched == SchedDistChunked;
-    std::string Why = matchStaticLoop(CI, E.Suffix, Chunked,
-                                      Sched == SchedDistChunked, DT, L);
+    std::optional<Rejection> Rejected = matchStaticLoop(
+        CI, E.Suffix, Chunked, Sched == SchedDistChunked, DT, L);
     L.WalkOneThread = BlockCyclic && L.Shape != LoopShape::OneIterationWalk;
-    if (!Why.empty()) {
+    if (Rejected) {
       Missed(CI, "UnrecognizedShape",
              scheduleName(Sched) +
-                 " loop with an unrecognized code shape: " + Why);
+                 " loop with an unrecognized code shape: " + Rejected->Reason);
       continue;
     }
     // Remarks and the inserted calls name the loop's location.

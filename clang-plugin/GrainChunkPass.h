@@ -1,5 +1,4 @@
-//===- GrainChunkPass.h - Per-chunk OMPT events for static loops -*- C++
-//-*-===//
+//===- GrainChunkPass.h - Per-chunk events for static loops -----*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Declares the grainchunk function pass. See GrainChunkPass.cpp for what it

@@ -23,6 +23,15 @@
 //   Every write to the bounds must be one the shape explains; anything else
 //   is not recognized, with the reason.
 //
+// HOW
+//   matchStaticLoop checks the init call's arguments (matchInitCall), lets
+//   the instructions right after the call pick the one shape the loop can
+//   be (candidateShape), and runs that shape's matcher (matchDispatchLoop,
+//   matchDistributeLoop, matchOneIterationWalk, matchIRBuilderLoop,
+//   matchSingleRange); Clang's own shapes then share the checks of every
+//   use of the bounds (checkClangBounds). Every matcher and check returns a
+//   Rejection, whose reason ends the missed-remark, or std::nullopt.
+//
 //===----------------------------------------------------------------------===//
 
 #include "StaticLoopMatch.h"
@@ -123,6 +132,8 @@ DebugLoc callLocation(const CallInst *CI) {
 
 namespace {
 
+using grainchunk::LoopShape;
+using grainchunk::Rejection;
 using grainchunk::StaticLoop;
 
 bool isOne(const Value *V) {
@@ -204,31 +215,36 @@ bool precedesInit(const StoreInst *S, const CallInst *CI,
 /// of a local variable whose address is never taken and that is written
 /// only before the read, so that nothing between the bounds' set-up and the
 /// loop (a private copy's constructor, a user-defined reduction's
-/// initializer, the runtime call) can change it. Returns why not, or "".
-std::string checkCapturedBound(const Value *V, const DominatorTree &DT) {
+/// initializer, the runtime call) can change it. Rejects a bound that may
+/// change.
+std::optional<Rejection> checkCapturedBound(const Value *V,
+                                            const DominatorTree &DT) {
   if (const auto *C = dyn_cast<CastInst>(V))
     V = C->getOperand(0);
   const auto *Ld = dyn_cast<LoadInst>(V);
-  if (!Ld)
-    return isa<ConstantInt>(V) ? "" : "a loop bound is not a captured value";
+  if (!Ld) {
+    if (isa<ConstantInt>(V))
+      return std::nullopt;
+    return Rejection{"a loop bound is not a captured value"};
+  }
   const auto *P = dyn_cast<AllocaInst>(Ld->getPointerOperand());
   if (!P)
-    return "the loop's bound is read from memory that is not a local "
-           "variable";
+    return Rejection{"the loop's bound is read from memory that is not a local "
+                     "variable"};
   for (const User *U : P->users()) {
     const auto *I = dyn_cast<Instruction>(U);
     if (!I)
-      return "the address of the loop's bound escapes";
+      return Rejection{"the address of the loop's bound escapes"};
     if (isa<LoadInst>(I) || I->isLifetimeStartOrEnd() ||
         grainchunk::isLifetimeCast(I))
       continue;
     const auto *S = dyn_cast<StoreInst>(I);
     if (!S || S->getPointerOperand() != P || S->getValueOperand() == P)
-      return "the address of the loop's bound escapes";
+      return Rejection{"the address of the loop's bound escapes"};
     if (!DT.dominates(S, Ld))
-      return "the loop's bound is written after it is read";
+      return Rejection{"the loop's bound is written after it is read"};
   }
-  return "";
+  return std::nullopt;
 }
 
 /// Clang's step of a bound, `A + B`, computed in blocks \p InLatch accepts:
@@ -272,22 +288,21 @@ struct Bounds {
 /// Hands \p Check every instruction that uses one of the bounds \p B,
 /// except the init call \p CI and lifetime markers. Returns why the loop is
 /// not recognized: a bound used by something other than an instruction
-/// (escapes), or the first reason \p Check gives; empty if none.
-std::string
-checkBoundUses(const CallInst *CI, const Bounds &B,
-               function_ref<std::string(AllocaInst *, Instruction *)> Check) {
+/// (escapes), or the first reason \p Check gives.
+std::optional<Rejection> checkBoundUses(
+    const CallInst *CI, const Bounds &B,
+    function_ref<std::optional<Rejection>(AllocaInst *, Instruction *)> Check) {
   for (AllocaInst *A : {B.PLB, B.PUB, B.PST})
     for (User *U : A->users()) {
       auto *I = dyn_cast<Instruction>(U);
       if (!I)
-        return "a loop bound escapes";
+        return Rejection{"a loop bound escapes"};
       if (I == CI || I->isLifetimeStartOrEnd() || grainchunk::isLifetimeCast(I))
         continue;
-      std::string Why = Check(A, I);
-      if (!Why.empty())
-        return Why;
+      if (std::optional<Rejection> R = Check(A, I))
+        return R;
     }
-  return "";
+  return std::nullopt;
 }
 
 /// Clang's chunk header, from the block \p Cond that ends in the clamp:
@@ -304,61 +319,65 @@ struct ChunkHeader {
   SmallVector<Instruction *, 12> Rest; // M's instructions after `store IV`
 };
 
-std::string matchHeader(BasicBlock *Cond, const Bounds &B, ChunkHeader &H) {
+std::optional<Rejection> matchHeader(BasicBlock *Cond, const Bounds &B,
+                                     ChunkHeader &H) {
   auto *CondBr = dyn_cast<BranchInst>(Cond->getTerminator());
   if (!CondBr || !CondBr->isConditional())
-    return "the dispatch loop header does not end in the bound clamp";
+    return Rejection{
+        "the dispatch loop header does not end in the bound clamp"};
   auto *Clamp = dyn_cast<ICmpInst>(CondBr->getCondition());
   if (!Clamp || Clamp->getParent() != Cond ||
       Clamp->getPredicate() !=
           (B.Signed ? ICmpInst::ICMP_SGT : ICmpInst::ICMP_UGT) ||
       !isLoadFrom(Clamp->getOperand(0), B.PUB))
-    return "the upper bound is not clamped to the loop's global bound";
+    return Rejection{
+        "the upper bound is not clamped to the loop's global bound"};
   Value *G = Clamp->getOperand(1);
   if (!isa<ConstantInt>(G) && !isBoundRead(G))
-    return "the loop's global upper bound is neither a constant nor a "
-           "captured value";
+    return Rejection{
+        "the loop's global upper bound is neither a constant nor a "
+        "captured value"};
   if (isLoadFrom(G, B.PLB) || isLoadFrom(G, B.PUB) || isLoadFrom(G, B.PST))
-    return "the loop's global upper bound aliases the chunk bounds";
+    return Rejection{"the loop's global upper bound aliases the chunk bounds"};
 
   BasicBlock *T = CondBr->getSuccessor(0), *F = CondBr->getSuccessor(1);
   if (T == F || T->getSinglePredecessor() != Cond ||
       F->getSinglePredecessor() != Cond)
-    return "the bound clamp is not a two-way branch";
+    return Rejection{"the bound clamp is not a two-way branch"};
   auto *TBr = dyn_cast<BranchInst>(T->getTerminator());
   auto *FBr = dyn_cast<BranchInst>(F->getTerminator());
   if (!TBr || !FBr || TBr->isConditional() || FBr->isConditional() ||
       TBr->getSuccessor(0) != FBr->getSuccessor(0))
-    return "the bound clamp does not rejoin";
+    return Rejection{"the bound clamp does not rejoin"};
   BasicBlock *M = TBr->getSuccessor(0);
   if (M == Cond || M == T || M == F)
-    return "the bound clamp does not rejoin";
+    return Rejection{"the bound clamp does not rejoin"};
   auto MI = realInstructions(*M);
   if (MI.size() < 5)
-    return "the chunk header is not in the expected form";
+    return Rejection{"the chunk header is not in the expected form"};
   auto *Phi = dyn_cast<PHINode>(MI[0]);
   if (!Phi || Phi->getNumIncomingValues() != 2 ||
       !sameBound(Phi->getIncomingValueForBlock(T), G) ||
       !isLoadFrom(Phi->getIncomingValueForBlock(F), B.PUB) ||
       cast<Instruction>(Phi->getIncomingValueForBlock(F))->getParent() != F)
-    return "the clamped upper bound is not min(UB, global bound)";
+    return Rejection{"the clamped upper bound is not min(UB, global bound)"};
   if (auto *TL = dyn_cast<Instruction>(Phi->getIncomingValueForBlock(T)))
     if (TL != G && TL->getParent() != T)
-      return "the clamped upper bound is not min(UB, global bound)";
+      return Rejection{"the clamped upper bound is not min(UB, global bound)"};
   auto *StUB = dyn_cast<StoreInst>(MI[1]);
   if (!StUB || StUB->getValueOperand() != Phi ||
       StUB->getPointerOperand() != B.PUB)
-    return "the clamped upper bound is not stored back";
+    return Rejection{"the clamped upper bound is not stored back"};
   auto *Lower = dyn_cast<LoadInst>(MI[2]);
   if (!Lower || Lower->getPointerOperand() != B.PLB)
-    return "the chunk does not start at the lower bound";
+    return Rejection{"the chunk does not start at the lower bound"};
   auto *StIV = dyn_cast<StoreInst>(MI[3]);
   if (!StIV || StIV->getValueOperand() != Lower ||
       !isa<AllocaInst>(StIV->getPointerOperand()))
-    return "the iteration variable is not set to the lower bound";
+    return Rejection{"the iteration variable is not set to the lower bound"};
   Value *PIV = StIV->getPointerOperand();
   if (PIV == B.PLB || PIV == B.PUB || PIV == B.PST)
-    return "the iteration variable is not set to the lower bound";
+    return Rejection{"the iteration variable is not set to the lower bound"};
   H.G = G;
   H.Phi = Phi;
   H.StUB = StUB;
@@ -366,37 +385,37 @@ std::string matchHeader(BasicBlock *Cond, const Bounds &B, ChunkHeader &H) {
   H.PIV = PIV;
   H.M = M;
   H.Rest.assign(MI.begin() + 4, MI.end());
-  return "";
+  return std::nullopt;
 }
 
 /// The header that follows the runtime call in its own block (schedule
 /// (static), and the distribute loop of `distribute parallel for`): the
 /// clamp of UB after the call, then IV = LB and a jump, returned in
 /// \p ToTest, to the loop's test.
-std::string matchHeaderAfterInit(CallInst *CI, const Bounds &B, ChunkHeader &H,
-                                 BranchInst *&ToTest) {
+std::optional<Rejection> matchHeaderAfterInit(CallInst *CI, const Bounds &B,
+                                              ChunkHeader &H,
+                                              BranchInst *&ToTest) {
   BasicBlock *InitBB = CI->getParent();
-  std::string Why = matchHeader(InitBB, B, H);
-  if (!Why.empty())
-    return Why;
+  if (std::optional<Rejection> R = matchHeader(InitBB, B, H))
+    return R;
   auto *ClampLoad = cast<Instruction>(
       cast<ICmpInst>(cast<BranchInst>(InitBB->getTerminator())->getCondition())
           ->getOperand(0));
   if (!CI->comesBefore(ClampLoad))
-    return "the upper bound is clamped before the runtime sets it";
+    return Rejection{"the upper bound is clamped before the runtime sets it"};
   ToTest = H.Rest.size() == 1 ? dyn_cast<BranchInst>(H.Rest[0]) : nullptr;
   if (!ToTest || ToTest->isConditional())
-    return "the chunk header is not in the expected form";
-  return "";
+    return Rejection{"the chunk header is not in the expected form"};
+  return std::nullopt;
 }
 
 /// Clang's test `iv <= ub` (or `iv < ub + 1`) and the branch it guards:
 ///   load IV; load UB; [add UB, 1]; icmp; br %c, Body, Exit
-/// Returns the block entered when the test holds, or null with \p Why set.
-BasicBlock *matchChunkTest(ArrayRef<Instruction *> I, Value *PIV,
-                           const Bounds &B, std::string &Why,
-                           const Value *G = nullptr) {
-  Why = "the chunk test is not iv <= ub";
+/// Sets \p Body to the block entered when the test holds.
+std::optional<Rejection> matchChunkTest(ArrayRef<Instruction *> I, Value *PIV,
+                                        const Bounds &B, BasicBlock *&Body,
+                                        const Value *G = nullptr) {
+  const Rejection NotLE{"the chunk test is not iv <= ub"};
   size_t N = I.size();
   // Against a constant bound G, Clang folds the test: iv <= G, iv < G + 1.
   const auto *CG = dyn_cast_or_null<ConstantInt>(G);
@@ -407,27 +426,27 @@ BasicBlock *matchChunkTest(ArrayRef<Instruction *> I, Value *PIV,
     if (!Test || Test->getOperand(0) != I[0] || !C || !Br ||
         !Br->isConditional() || Br->getCondition() != Test ||
         Br->getSuccessor(0) == Br->getSuccessor(1))
-      return nullptr;
+      return NotLE;
     ICmpInst::Predicate LE = B.Signed ? ICmpInst::ICMP_SLE : ICmpInst::ICMP_ULE;
     ICmpInst::Predicate LT = B.Signed ? ICmpInst::ICMP_SLT : ICmpInst::ICMP_ULT;
     bool OK = (Test->getPredicate() == LE && C->getValue() == CG->getValue()) ||
               (Test->getPredicate() == LT && !CG->isMaxValue(B.Signed) &&
                C->getValue() == CG->getValue() + 1);
     if (!OK)
-      return nullptr;
-    Why.clear();
-    return Br->getSuccessor(0);
+      return NotLE;
+    Body = Br->getSuccessor(0);
+    return std::nullopt;
   }
   if (N != 4 && N != 5)
-    return nullptr;
+    return NotLE;
   bool PlusOne = N == 5;
   // The bound is UB, or (distribute parallel for) the loop's own bound G.
   if (!isLoadFrom(I[0], PIV) ||
       !(isLoadFrom(I[1], B.PUB) || (G && sameBound(I[1], G))))
-    return nullptr;
+    return NotLE;
   auto *Test = dyn_cast<ICmpInst>(I[N - 2]);
   if (!Test || Test->getOperand(0) != I[0])
-    return nullptr;
+    return NotLE;
   if (PlusOne) {
     auto *Add = dyn_cast<BinaryOperator>(I[2]);
     auto *One = Add ? dyn_cast<ConstantInt>(Add->getOperand(1)) : nullptr;
@@ -435,27 +454,20 @@ BasicBlock *matchChunkTest(ArrayRef<Instruction *> I, Value *PIV,
         Add->getOperand(0) != I[1] || !One || !One->isOne() ||
         Test->getPredicate() !=
             (B.Signed ? ICmpInst::ICMP_SLT : ICmpInst::ICMP_ULT) ||
-        Test->getOperand(1) != Add) {
-      Why = "the chunk test is not iv < ub + 1";
-      return nullptr;
-    }
+        Test->getOperand(1) != Add)
+      return Rejection{"the chunk test is not iv < ub + 1"};
   } else if (Test->getPredicate() !=
                  (B.Signed ? ICmpInst::ICMP_SLE : ICmpInst::ICMP_ULE) ||
              Test->getOperand(1) != I[1]) {
-    return nullptr;
+    return NotLE;
   }
   auto *Br = dyn_cast<BranchInst>(I[N - 1]);
-  if (!Br || !Br->isConditional() || Br->getCondition() != Test) {
-    Why = "the chunk test does not guard the chunk";
-    return nullptr;
-  }
-  BasicBlock *Body = Br->getSuccessor(0);
-  if (Body == Br->getSuccessor(1)) {
-    Why = "the chunk test does not guard the chunk";
-    return nullptr;
-  }
-  Why.clear();
-  return Body;
+  if (!Br || !Br->isConditional() || Br->getCondition() != Test)
+    return Rejection{"the chunk test does not guard the chunk"};
+  if (Br->getSuccessor(0) == Br->getSuccessor(1))
+    return Rejection{"the chunk test does not guard the chunk"};
+  Body = Br->getSuccessor(0);
+  return std::nullopt;
 }
 
 /// The static chunked loop OpenMPIRBuilder emits (Clang >= 19 with
@@ -468,34 +480,37 @@ BasicBlock *matchChunkTest(ArrayRef<Instruction *> I, Value *PIV,
 ///     tc = start + range >= count ? count - start : range;
 ///     for (j = 0; j < tc; j++) body(start + j); }
 /// The chunk is [start, start + tc - 1]; the report goes right after tc.
-std::string matchIRBuilderLoop(CallInst *CI, const Bounds &B, bool Chunked,
-                               DominatorTree &DT, StaticLoop &L) {
+std::optional<Rejection> matchIRBuilderLoop(CallInst *CI, const Bounds &B,
+                                            bool Chunked, DominatorTree &DT,
+                                            StaticLoop &L) {
   // The reads of the runtime's answer, right after the call (the stride
   // only for a loop over chunks).
   LoadInst *LdLB = nullptr, *LdUB = nullptr, *LdST = nullptr;
   StoreInst *InitUB = nullptr;
-  std::string Why = checkBoundUses(CI, B, [&](AllocaInst *A, Instruction *I) {
-    if (auto *S = dyn_cast<StoreInst>(I)) {
-      if (S->getPointerOperand() == A && !S->isVolatile() &&
-          S->getParent() == CI->getParent() && S->comesBefore(CI)) {
-        if (A == B.PUB && (!InitUB || InitUB->comesBefore(S)))
-          InitUB = S;
-        return "";
-      }
-      return "a loop bound is written after the runtime call";
-    }
-    auto *Ld = dyn_cast<LoadInst>(I);
-    LoadInst *&Slot = A == B.PLB ? LdLB : A == B.PUB ? LdUB : LdST;
-    if (!Ld || Ld->isVolatile() || Ld->getParent() != CI->getParent() ||
-        !CI->comesBefore(Ld) || Slot)
-      return "the runtime's chunk is not read once after the call";
-    Slot = Ld;
-    return "";
-  });
-  if (!Why.empty())
-    return Why;
+  std::optional<Rejection> R = checkBoundUses(
+      CI, B, [&](AllocaInst *A, Instruction *I) -> std::optional<Rejection> {
+        if (auto *S = dyn_cast<StoreInst>(I)) {
+          if (S->getPointerOperand() == A && !S->isVolatile() &&
+              S->getParent() == CI->getParent() && S->comesBefore(CI)) {
+            if (A == B.PUB && (!InitUB || InitUB->comesBefore(S)))
+              InitUB = S;
+            return std::nullopt;
+          }
+          return Rejection{"a loop bound is written after the runtime call"};
+        }
+        auto *Ld = dyn_cast<LoadInst>(I);
+        LoadInst *&Slot = A == B.PLB ? LdLB : A == B.PUB ? LdUB : LdST;
+        if (!Ld || Ld->isVolatile() || Ld->getParent() != CI->getParent() ||
+            !CI->comesBefore(Ld) || Slot)
+          return Rejection{
+              "the runtime's chunk is not read once after the call"};
+        Slot = Ld;
+        return std::nullopt;
+      });
+  if (R)
+    return R;
   if (!LdLB || !LdUB || (Chunked && !LdST))
-    return "the runtime's chunk is not read once after the call";
+    return Rejection{"the runtime's chunk is not read once after the call"};
   using namespace PatternMatch;
   if (!Chunked) {
     // schedule(static): one range, tc = (ub - lb) + 1 iterations from lb;
@@ -510,9 +525,9 @@ std::string matchIRBuilderLoop(CallInst *CI, const Bounds &B, bool Chunked,
           L.Lower = LdLB;
           L.Upper = LdUB;
           L.LastIter = InitUB->getValueOperand();
-          return "";
+          return std::nullopt;
         }
-    return "the chunk size is not computed from the runtime's chunk";
+    return Rejection{"the chunk size is not computed from the runtime's chunk"};
   }
   // range = (ub + 1) - lb
   Value *Range = nullptr;
@@ -520,7 +535,7 @@ std::string matchIRBuilderLoop(CallInst *CI, const Bounds &B, bool Chunked,
     if (match(U, m_Sub(m_Add(m_Specific(LdUB), m_One()), m_Specific(LdLB))))
       Range = U;
   if (!Range)
-    return "the chunk size is not computed from the runtime's chunk";
+    return Rejection{"the chunk size is not computed from the runtime's chunk"};
   // start = k * st + lb, with k the dispatch loop's counter (a phi); the
   // chunk's trip count select(start + range >= count, count - start, range).
   SelectInst *TC = nullptr;
@@ -547,7 +562,7 @@ std::string matchIRBuilderLoop(CallInst *CI, const Bounds &B, bool Chunked,
               Cond != Cmp)
             continue;
           if (TC && TC != SelU)
-            return "the chunk's trip count is computed twice";
+            return Rejection{"the chunk's trip count is computed twice"};
           TC = cast<SelectInst>(SelU);
           Start = U;
           Count = Cnt;
@@ -555,7 +570,8 @@ std::string matchIRBuilderLoop(CallInst *CI, const Bounds &B, bool Chunked,
         }
   }
   if (!TC)
-    return "the static init call is not followed by a jump to the loop";
+    return Rejection{
+        "the static init call is not followed by a jump to the loop"};
   // The chunk ends where the loop over chunks steps its counter: the latch,
   // `k.next = k + 1; br header`, the header's only other predecessor.
   BasicBlock *Header = DispatchIV->getParent();
@@ -571,326 +587,393 @@ std::string matchIRBuilderLoop(CallInst *CI, const Bounds &B, bool Chunked,
   if (NumPreds != 2 || DispatchIV->getNumIncomingValues() != 2 || !LBr ||
       LBr->isConditional() || Latch == TC->getParent() ||
       !DT.dominates(TC->getParent(), Latch))
-    return "the loop over chunks has no latch that every chunk ends in";
+    return Rejection{
+        "the loop over chunks has no latch that every chunk ends in"};
   L.Shape = grainchunk::LoopShape::IRBuilderChunkLoop;
   L.EndAt = &*Latch->getFirstInsertionPt();
   L.ReportAt = TC->getNextNode();
   L.Lower = Start;
   L.TripCount = TC;
   L.Count = Count;
-  return "";
+  return std::nullopt;
 }
 
 /// The checks every shape ends with: \p CI's loc and gtid and the values
 /// \p AtChunk are available where the chunk starts (and ends), and a chunk
 /// does not end in the block it starts in. Then records \p CI in \p L.
-std::string finishMatch(CallInst *CI, StringRef Suffix, bool Chunked,
-                        ArrayRef<Value *> AtChunk, DominatorTree &DT,
-                        StaticLoop &L) {
+std::optional<Rejection> finishMatch(CallInst *CI, StringRef Suffix,
+                                     bool Chunked, ArrayRef<Value *> AtChunk,
+                                     DominatorTree &DT, StaticLoop &L) {
   SmallVector<Value *, 4> Used = {CI->getArgOperand(0), CI->getArgOperand(1)};
   Used.append(AtChunk.begin(), AtChunk.end());
   for (Value *V : Used)
     if (auto *I = dyn_cast_or_null<Instruction>(V))
       if (!DT.dominates(I, L.ReportAt) ||
           (L.EndAt && !DT.dominates(I, L.EndAt)))
-        return "the loop's location or thread id is not available in the "
-               "chunk";
+        return Rejection{
+            "the loop's location or thread id is not available in the "
+            "chunk"};
   if (L.EndAt && L.EndAt->getParent() == L.ReportAt->getParent())
-    return "a chunk starts and ends in the same block";
+    return Rejection{"a chunk starts and ends in the same block"};
   L.Init = CI;
   L.Suffix = Suffix;
   L.Chunked = Chunked;
-  return "";
+  return std::nullopt;
 }
 
-} // namespace
-
-namespace grainchunk {
-
-std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
-                            bool CombinedDist, DominatorTree &DT,
-                            StaticLoop &L) {
-  if (CI->arg_size() != 9)
-    return "unexpected number of arguments to the static init call";
+/// The init call a loop starts with, and what every shape reads from it.
+struct InitCall {
+  CallInst *CI = nullptr;
+  StringRef Suffix;
+  bool Chunked = true;
   Bounds B;
+  BasicBlock *BB = nullptr;       // the call's block
+  const BranchInst *Br = nullptr; // the instruction after the call, if a
+                                  // branch
+};
+
+/// What Clang's own shapes leave for the checks they share
+/// (checkClangBounds).
+struct ClangLoop {
+  ChunkHeader H;
+  BasicBlock *Body = nullptr;     // where a chunk's iterations start
+  BasicBlock *Latch = nullptr;    // loops over chunks: where they step LB/UB
+  StoreInst *ExtraStUB = nullptr; // the distribute loop latch's clamp
+};
+
+/// The init call's arguments: an increment of 1, and LB/UB/ST in distinct
+/// local variables of the iteration variable's type. Fills \p S.
+std::optional<Rejection> matchInitCall(CallInst *CI, StringRef Suffix,
+                                       bool Chunked, InitCall &S) {
+  if (CI->arg_size() != 9)
+    return Rejection{"unexpected number of arguments to the static init call"};
+  Bounds &B = S.B;
   B.Signed = Suffix == "4" || Suffix == "8";
   Type *IVTy = CI->getArgOperand(7)->getType();
   auto *Incr = dyn_cast<ConstantInt>(CI->getArgOperand(7));
   if (!Incr || !Incr->isOne())
-    return "the loop increment passed to the runtime is not 1";
+    return Rejection{"the loop increment passed to the runtime is not 1"};
   auto *PLast = dyn_cast<AllocaInst>(CI->getArgOperand(3));
   B.PLB = dyn_cast<AllocaInst>(CI->getArgOperand(4));
   B.PUB = dyn_cast<AllocaInst>(CI->getArgOperand(5));
   B.PST = dyn_cast<AllocaInst>(CI->getArgOperand(6));
   if (!PLast || !B.PLB || !B.PUB || !B.PST || B.PLB == B.PUB ||
       B.PLB == B.PST || B.PUB == B.PST)
-    return "the loop bounds are not in distinct local variables";
+    return Rejection{"the loop bounds are not in distinct local variables"};
   for (AllocaInst *A : {B.PLB, B.PUB, B.PST})
     if (A->getAllocatedType() != IVTy || A->isArrayAllocation())
-      return "the loop bounds do not have the iteration variable's type";
+      return Rejection{
+          "the loop bounds do not have the iteration variable's type"};
+  S.CI = CI;
+  S.Suffix = Suffix;
+  S.Chunked = Chunked;
+  S.BB = CI->getParent();
+  S.Br = dyn_cast_or_null<BranchInst>(nextReal(CI));
+  return std::nullopt;
+}
 
-  BasicBlock *InitBB = CI->getParent();
-  ChunkHeader H;
-  BasicBlock *Latch = nullptr;
-  BasicBlock *Body = nullptr;
-  std::string Why;
-  StoreInst *ExtraStUB = nullptr; // the latch's clamp (CombinedDist)
-  const auto *InitBr = dyn_cast_or_null<BranchInst>(nextReal(CI));
+/// The shape the code after the init call can only be, from its first
+/// instructions; its matcher then proves it or says why not.
+enum class Candidate {
+  DistributeLoop,
+  OneIterationWalk,
+  IRBuilder, // either of OpenMPIRBuilder's shapes
+  DispatchLoop,
+  SingleRange
+};
+
+Candidate candidateShape(const InitCall &S, bool CombinedDist) {
   // OpenMPIRBuilder reads the runtime's LB and UB right after the call (and
   // uses unsigned iteration variables); Clang's own code jumps to its loop.
-  const Instruction *Next = nextReal(CI);
+  const Instruction *Next = nextReal(S.CI);
   const Instruction *Next2 = Next ? nextReal(Next) : nullptr;
-  bool IRBuilderLoop = !B.Signed && !CombinedDist && Next && Next2 &&
-                       isLoadFrom(Next, B.PLB) && isLoadFrom(Next2, B.PUB);
-  if (Chunked && CombinedDist && !(InitBr && InitBr->isUnconditional())) {
-    // The distribute loop of `distribute parallel for dist_schedule(static,
-    // N)`: UB = min(UB, G); IV = LB; then while (IV <= G) { body over
-    // [LB, UB] (it forks the inner loop); IV += ST; LB += ST; UB += ST;
-    // UB = min(UB, G); IV = LB; }. Each run of the body is one chunk, whose
-    // bounds are in LB/UB when the body starts.
-    BranchInst *ToTest = nullptr;
-    Why = matchHeaderAfterInit(CI, B, H, ToTest);
-    if (!Why.empty())
-      return Why;
-    BasicBlock *Cond = ToTest->getSuccessor(0);
-    Body = matchChunkTest(realInstructions(*Cond), H.PIV, B, Why, H.G);
-    if (!Body)
-      return Why;
-    if (Body->getSinglePredecessor() != Cond || Body->isEHPad() ||
-        isa<PHINode>(Body->front()))
-      return "the chunk body has more than one entry";
-    BasicBlock *M2 = nullptr;
-    unsigned NumPreds = 0;
-    for (BasicBlock *P : predecessors(Cond)) {
-      ++NumPreds;
-      if (P != H.M)
-        M2 = P;
-    }
-    if (NumPreds != 2 || !M2)
-      return "the distribute loop header does not have the expected "
-             "predecessors";
-    // The latch ends in the same clamp as the header: find it from M2.
-    auto *Phi2 = M2->empty() ? nullptr : dyn_cast<PHINode>(&M2->front());
-    BasicBlock *T2 = Phi2 && Phi2->getNumIncomingValues() == 2
-                         ? Phi2->getIncomingBlock(0)
-                         : nullptr;
-    Latch = T2 ? T2->getSinglePredecessor() : nullptr;
-    ChunkHeader H2;
-    if (!Latch || !matchHeader(Latch, B, H2).empty() || H2.M != M2 ||
-        H2.PIV != H.PIV || H2.Rest.size() != 1 ||
-        !isa<BranchInst>(H2.Rest[0]) ||
-        cast<BranchInst>(H2.Rest[0])->isConditional() ||
-        cast<BranchInst>(H2.Rest[0])->getSuccessor(0) != Cond ||
-        !sameBound(H2.G, H.G))
-      return "the distribute loop latch does not re-clamp the bounds";
-    ExtraStUB = H2.StUB;
-    if (!DT.dominates(Cond, Latch) || !DT.dominates(InitBB, Cond) ||
-        !DT.dominates(Body, Latch))
-      return "the dispatch loop is not a single-entry loop";
-    // Every run of the body ends in the latch, which leads only back to
-    // the test: the chunk ends at the top of the latch, before the step.
-    L.Shape = LoopShape::DistributeLoop;
-    L.ReportAt = &*Body->getFirstInsertionPt();
-    L.EndAt = &*Latch->getFirstInsertionPt();
-    L.LoadBounds = true;
-  } else if (Chunked && !InitBr && !IRBuilderLoop &&
-             isOne(CI->getArgOperand(8))) {
-    // `distribute parallel for schedule(static, 1)`: chunks of one
-    // iteration, walked without a loop over chunks: IV = LB; while (IV <=
-    // bound) { body(IV); IV += ST; }. Each run of the body is one chunk.
-    SmallVector<Instruction *, 4> Init;
-    for (Instruction *I = CI->getNextNode(); I; I = I->getNextNode())
-      if (!isa<DbgInfoIntrinsic>(I))
-        Init.push_back(I);
-    auto *LdLB = Init.size() == 3 ? dyn_cast<LoadInst>(Init[0]) : nullptr;
-    auto *StIV = Init.size() == 3 ? dyn_cast<StoreInst>(Init[1]) : nullptr;
-    auto *ToCond = Init.size() == 3 ? dyn_cast<BranchInst>(Init[2]) : nullptr;
-    if (!LdLB || LdLB->getPointerOperand() != B.PLB || !StIV ||
-        StIV->getValueOperand() != LdLB ||
-        !isa<AllocaInst>(StIV->getPointerOperand()) || !ToCond ||
-        ToCond->isConditional())
-      return "the static init call is not followed by a jump to the loop";
-    auto *PIV = cast<AllocaInst>(StIV->getPointerOperand());
-    if (PIV == B.PLB || PIV == B.PUB || PIV == B.PST)
-      return "the iteration variable is not set to the lower bound";
-    BasicBlock *Cond = ToCond->getSuccessor(0);
-    auto CondI = realInstructions(*Cond);
-    auto *CondBr = dyn_cast<BranchInst>(Cond->getTerminator());
-    auto *Test = CondBr && CondBr->isConditional()
-                     ? dyn_cast<ICmpInst>(CondBr->getCondition())
-                     : nullptr;
-    Value *TestIV = Test ? Test->getOperand(0) : nullptr;
-    if (auto *C = dyn_cast_or_null<CastInst>(TestIV))
-      TestIV = C->getOperand(0);
-    if (CondI.empty() || !isLoadFrom(CondI[0], PIV) || !Test ||
-        TestIV != CondI[0] || !Test->isRelational() ||
-        CondBr->getSuccessor(0) == CondBr->getSuccessor(1))
-      return "the chunk test is not iv <= ub";
-    Body = CondBr->getSuccessor(0);
-    if (Body->getSinglePredecessor() != Cond || Body->isEHPad() ||
-        isa<PHINode>(Body->front()))
-      return "the chunk body has more than one entry";
-    // The only writes to IV: IV = LB before the loop, IV += ST in the latch.
-    BasicBlock *IVLatch = nullptr;
-    for (User *U : PIV->users()) {
-      auto *I = dyn_cast<Instruction>(U);
-      if (!I)
-        return "the iteration variable escapes";
-      auto *S = dyn_cast<StoreInst>(I);
-      if (S == StIV || isa<LoadInst>(I) || I->isLifetimeStartOrEnd() ||
-          grainchunk::isLifetimeCast(I))
-        continue;
-      auto InIVLatch = [&](const BasicBlock *BB) {
-        return S && DT.dominates(Body, BB) && DT.dominates(BB, S->getParent());
-      };
-      if (S && S->getPointerOperand() == PIV && !IVLatch &&
-          isStepOf(S->getValueOperand(), PIV, B.PST, InIVLatch)) {
-        IVLatch = S->getParent();
-        continue;
-      }
-      return "the iteration variable is written in the loop";
-    }
-    auto *LBr =
-        IVLatch ? dyn_cast<BranchInst>(IVLatch->getTerminator()) : nullptr;
-    if (!LBr || LBr->isConditional() || LBr->getSuccessor(0) != Cond ||
-        !DT.dominates(Body, IVLatch) || !DT.dominates(InitBB, Cond))
-      return "the loop latch does not advance the iteration variable by "
-             "the stride";
-    // The test's predecessors: the init block and the latch, so every run of
-    // the body (one chunk) ends in the latch.
-    unsigned NumPreds = 0;
-    for (BasicBlock *P : predecessors(Cond))
-      if (++NumPreds, P != InitBB && P != IVLatch)
-        return "the loop test has another predecessor than the latch";
-    if (NumPreds != 2)
-      return "the loop test has another predecessor than the latch";
-    H.PIV = PIV;
-    L.Shape = LoopShape::OneIterationWalk;
-    L.ReportAt = &*Body->getFirstInsertionPt();
-    L.EndAt = &*IVLatch->getFirstInsertionPt();
-    L.OneIterIV = PIV;
-  } else if (IRBuilderLoop) {
-    // OpenMPIRBuilder's loop: everything it needs is checked there.
-    std::string Why = matchIRBuilderLoop(CI, B, Chunked, DT, L);
-    if (!Why.empty())
-      return Why;
-    return finishMatch(CI, Suffix, Chunked, {L.Count, L.LastIter}, DT, L);
-  } else if (Chunked) {
-    const auto *Br = InitBr;
-    if (!Br || Br->isConditional())
-      return "the static init call is not followed by a jump to the loop";
-    BasicBlock *Cond = Br->getSuccessor(0);
-    // Header predecessors: the init block and the latch.
-    unsigned NumPreds = 0;
-    for (BasicBlock *P : predecessors(Cond)) {
-      ++NumPreds;
-      if (P != InitBB)
-        Latch = P;
-    }
-    if (NumPreds != 2 || !Latch || Latch == Cond)
-      return "the dispatch loop header does not have the expected "
-             "predecessors";
-    Why = matchHeader(Cond, B, H);
-    if (!Why.empty())
-      return Why;
-    Body = matchChunkTest(H.Rest, H.PIV, B, Why);
-    if (!Body)
-      return Why;
-    if (Body->getSinglePredecessor() != H.M || Body->isEHPad() ||
-        isa<PHINode>(Body->front()))
-      return "the chunk body has more than one entry";
-    // Latch: LB = LB + ST; UB = UB + ST; br Cond.
-    auto *LBr = dyn_cast<BranchInst>(Latch->getTerminator());
-    if (!LBr || LBr->isConditional() || LBr->getSuccessor(0) != Cond)
-      return "the dispatch loop latch is not in the expected form";
-    if (!DT.dominates(Cond, Latch) || !DT.dominates(InitBB, Cond) ||
-        !DT.dominates(H.M, Body))
-      return "the dispatch loop is not a single-entry loop";
-    // The latch is the header's only other predecessor and leads only to
-    // it: if every chunk (every run of the body) ends in it, the chunk-end
-    // call at its top follows each chunk's iterations exactly once.
-    if (!DT.dominates(Body, Latch))
-      return "the dispatch loop latch is reached without a chunk";
-    L.Shape = LoopShape::DispatchLoop;
-    L.ReportAt = &*Body->getFirstInsertionPt();
-    L.EndAt = &*Latch->getFirstInsertionPt();
-  } else {
-    // schedule(static): the clamp follows the call in the same block, then
-    // one run of the inner loop over [LB, UB].
-    BranchInst *ToTest = nullptr;
-    Why = matchHeaderAfterInit(CI, B, H, ToTest);
-    if (!Why.empty())
-      return Why;
-    BasicBlock *TestBB = ToTest->getSuccessor(0);
-    Body = matchChunkTest(realInstructions(*TestBB), H.PIV, B, Why);
-    if (!Body)
-      return Why;
-    L.Shape = LoopShape::SingleRange;
-    L.ReportAt = ToTest;
-  }
+  bool IRBuilderLoop = !S.B.Signed && !CombinedDist && Next && Next2 &&
+                       isLoadFrom(Next, S.B.PLB) && isLoadFrom(Next2, S.B.PUB);
+  if (S.Chunked && CombinedDist && !(S.Br && S.Br->isUnconditional()))
+    return Candidate::DistributeLoop;
+  if (S.Chunked && !S.Br && !IRBuilderLoop && isOne(S.CI->getArgOperand(8)))
+    return Candidate::OneIterationWalk;
+  if (IRBuilderLoop)
+    return Candidate::IRBuilder;
+  return S.Chunked ? Candidate::DispatchLoop : Candidate::SingleRange;
+}
 
-  // Every write to LB/UB/ST is one of the above or an initial store in the
-  // init block; no pointer to them escapes.
+/// The clamp right after the init call, then a jump (\p ToTest) to the
+/// chunk test (matchHeaderAfterInit, matchChunkTest; \p TestAgainstG: the
+/// test may compare with the loop's own bound G). Fills C.H and C.Body.
+std::optional<Rejection> matchClampThenTest(const InitCall &S,
+                                            bool TestAgainstG, ClangLoop &C,
+                                            BranchInst *&ToTest) {
+  if (std::optional<Rejection> R = matchHeaderAfterInit(S.CI, S.B, C.H, ToTest))
+    return R;
+  return matchChunkTest(realInstructions(*ToTest->getSuccessor(0)), C.H.PIV,
+                        S.B, C.Body, TestAgainstG ? C.H.G : nullptr);
+}
+
+/// The distribute loop of `distribute parallel for dist_schedule(static,
+/// N)`: UB = min(UB, G); IV = LB; then while (IV <= G) { body over [LB, UB]
+/// (it forks the inner loop); IV += ST; LB += ST; UB += ST; UB = min(UB, G);
+/// IV = LB; }. Each run of the body is one chunk, whose bounds are in LB/UB
+/// when the body starts.
+std::optional<Rejection> matchDistributeLoop(const InitCall &S,
+                                             DominatorTree &DT, ClangLoop &C,
+                                             StaticLoop &L) {
+  BranchInst *ToTest = nullptr;
+  if (std::optional<Rejection> R = matchClampThenTest(S, true, C, ToTest))
+    return R;
+  BasicBlock *Cond = ToTest->getSuccessor(0);
+  if (C.Body->getSinglePredecessor() != Cond || C.Body->isEHPad() ||
+      isa<PHINode>(C.Body->front()))
+    return Rejection{"the chunk body has more than one entry"};
+  BasicBlock *M2 = nullptr;
+  unsigned NumPreds = 0;
+  for (BasicBlock *P : predecessors(Cond)) {
+    ++NumPreds;
+    if (P != C.H.M)
+      M2 = P;
+  }
+  if (NumPreds != 2 || !M2)
+    return Rejection{"the distribute loop header does not have the expected "
+                     "predecessors"};
+  // The latch ends in the same clamp as the header: find it from M2.
+  auto *Phi2 = M2->empty() ? nullptr : dyn_cast<PHINode>(&M2->front());
+  BasicBlock *T2 = Phi2 && Phi2->getNumIncomingValues() == 2
+                       ? Phi2->getIncomingBlock(0)
+                       : nullptr;
+  C.Latch = T2 ? T2->getSinglePredecessor() : nullptr;
+  ChunkHeader H2;
+  if (!C.Latch || matchHeader(C.Latch, S.B, H2) || H2.M != M2 ||
+      H2.PIV != C.H.PIV || H2.Rest.size() != 1 ||
+      !isa<BranchInst>(H2.Rest[0]) ||
+      cast<BranchInst>(H2.Rest[0])->isConditional() ||
+      cast<BranchInst>(H2.Rest[0])->getSuccessor(0) != Cond ||
+      !sameBound(H2.G, C.H.G))
+    return Rejection{"the distribute loop latch does not re-clamp the bounds"};
+  C.ExtraStUB = H2.StUB;
+  if (!DT.dominates(Cond, C.Latch) || !DT.dominates(S.BB, Cond) ||
+      !DT.dominates(C.Body, C.Latch))
+    return Rejection{"the dispatch loop is not a single-entry loop"};
+  // Every run of the body ends in the latch, which leads only back to the
+  // test: the chunk ends at the top of the latch, before the step.
+  L.Shape = LoopShape::DistributeLoop;
+  L.ReportAt = &*C.Body->getFirstInsertionPt();
+  L.EndAt = &*C.Latch->getFirstInsertionPt();
+  L.LoadBounds = true;
+  return std::nullopt;
+}
+
+/// `distribute parallel for schedule(static, 1)`: chunks of one iteration,
+/// walked without a loop over chunks: IV = LB; while (IV <= bound) {
+/// body(IV); IV += ST; }. Each run of the body is one chunk.
+std::optional<Rejection> matchOneIterationWalk(const InitCall &S,
+                                               DominatorTree &DT, ClangLoop &C,
+                                               StaticLoop &L) {
+  const Bounds &B = S.B;
+  SmallVector<Instruction *, 4> Init;
+  for (Instruction *I = S.CI->getNextNode(); I; I = I->getNextNode())
+    if (!isa<DbgInfoIntrinsic>(I))
+      Init.push_back(I);
+  auto *LdLB = Init.size() == 3 ? dyn_cast<LoadInst>(Init[0]) : nullptr;
+  auto *StIV = Init.size() == 3 ? dyn_cast<StoreInst>(Init[1]) : nullptr;
+  auto *ToCond = Init.size() == 3 ? dyn_cast<BranchInst>(Init[2]) : nullptr;
+  if (!LdLB || LdLB->getPointerOperand() != B.PLB || !StIV ||
+      StIV->getValueOperand() != LdLB ||
+      !isa<AllocaInst>(StIV->getPointerOperand()) || !ToCond ||
+      ToCond->isConditional())
+    return Rejection{
+        "the static init call is not followed by a jump to the loop"};
+  auto *PIV = cast<AllocaInst>(StIV->getPointerOperand());
+  if (PIV == B.PLB || PIV == B.PUB || PIV == B.PST)
+    return Rejection{"the iteration variable is not set to the lower bound"};
+  BasicBlock *Cond = ToCond->getSuccessor(0);
+  auto CondI = realInstructions(*Cond);
+  auto *CondBr = dyn_cast<BranchInst>(Cond->getTerminator());
+  auto *Test = CondBr && CondBr->isConditional()
+                   ? dyn_cast<ICmpInst>(CondBr->getCondition())
+                   : nullptr;
+  Value *TestIV = Test ? Test->getOperand(0) : nullptr;
+  if (auto *Cast = dyn_cast_or_null<CastInst>(TestIV))
+    TestIV = Cast->getOperand(0);
+  if (CondI.empty() || !isLoadFrom(CondI[0], PIV) || !Test ||
+      TestIV != CondI[0] || !Test->isRelational() ||
+      CondBr->getSuccessor(0) == CondBr->getSuccessor(1))
+    return Rejection{"the chunk test is not iv <= ub"};
+  BasicBlock *Body = C.Body = CondBr->getSuccessor(0);
+  if (Body->getSinglePredecessor() != Cond || Body->isEHPad() ||
+      isa<PHINode>(Body->front()))
+    return Rejection{"the chunk body has more than one entry"};
+  // The only writes to IV: IV = LB before the loop, IV += ST in the latch.
+  BasicBlock *IVLatch = nullptr;
+  for (User *U : PIV->users()) {
+    auto *I = dyn_cast<Instruction>(U);
+    if (!I)
+      return Rejection{"the iteration variable escapes"};
+    auto *St = dyn_cast<StoreInst>(I);
+    if (St == StIV || isa<LoadInst>(I) || I->isLifetimeStartOrEnd() ||
+        grainchunk::isLifetimeCast(I))
+      continue;
+    auto InIVLatch = [&](const BasicBlock *BB) {
+      return St && DT.dominates(Body, BB) && DT.dominates(BB, St->getParent());
+    };
+    if (St && St->getPointerOperand() == PIV && !IVLatch &&
+        isStepOf(St->getValueOperand(), PIV, B.PST, InIVLatch)) {
+      IVLatch = St->getParent();
+      continue;
+    }
+    return Rejection{"the iteration variable is written in the loop"};
+  }
+  auto *LBr =
+      IVLatch ? dyn_cast<BranchInst>(IVLatch->getTerminator()) : nullptr;
+  if (!LBr || LBr->isConditional() || LBr->getSuccessor(0) != Cond ||
+      !DT.dominates(Body, IVLatch) || !DT.dominates(S.BB, Cond))
+    return Rejection{"the loop latch does not advance the iteration variable "
+                     "by the stride"};
+  // The test's predecessors: the init block and the latch, so every run of
+  // the body (one chunk) ends in the latch.
+  unsigned NumPreds = 0;
+  for (BasicBlock *P : predecessors(Cond))
+    if (++NumPreds, P != S.BB && P != IVLatch)
+      return Rejection{"the loop test has another predecessor than the latch"};
+  if (NumPreds != 2)
+    return Rejection{"the loop test has another predecessor than the latch"};
+  C.H.PIV = PIV;
+  L.Shape = LoopShape::OneIterationWalk;
+  L.ReportAt = &*Body->getFirstInsertionPt();
+  L.EndAt = &*IVLatch->getFirstInsertionPt();
+  L.OneIterIV = PIV;
+  return std::nullopt;
+}
+
+/// Clang's loop over chunks (schedule(static, N), and dist_schedule(static,
+/// N) in `teams distribute`): init block -> header (clamp, IV = LB, test)
+/// -> body -> latch (LB += ST; UB += ST) -> header.
+std::optional<Rejection> matchDispatchLoop(const InitCall &S, DominatorTree &DT,
+                                           ClangLoop &C, StaticLoop &L) {
+  if (!S.Br || S.Br->isConditional())
+    return Rejection{
+        "the static init call is not followed by a jump to the loop"};
+  BasicBlock *Cond = S.Br->getSuccessor(0);
+  // Header predecessors: the init block and the latch.
+  unsigned NumPreds = 0;
+  for (BasicBlock *P : predecessors(Cond)) {
+    ++NumPreds;
+    if (P != S.BB)
+      C.Latch = P;
+  }
+  if (NumPreds != 2 || !C.Latch || C.Latch == Cond)
+    return Rejection{"the dispatch loop header does not have the expected "
+                     "predecessors"};
+  if (std::optional<Rejection> R = matchHeader(Cond, S.B, C.H))
+    return R;
+  if (std::optional<Rejection> R =
+          matchChunkTest(C.H.Rest, C.H.PIV, S.B, C.Body))
+    return R;
+  if (C.Body->getSinglePredecessor() != C.H.M || C.Body->isEHPad() ||
+      isa<PHINode>(C.Body->front()))
+    return Rejection{"the chunk body has more than one entry"};
+  // Latch: LB = LB + ST; UB = UB + ST; br Cond.
+  auto *LBr = dyn_cast<BranchInst>(C.Latch->getTerminator());
+  if (!LBr || LBr->isConditional() || LBr->getSuccessor(0) != Cond)
+    return Rejection{"the dispatch loop latch is not in the expected form"};
+  if (!DT.dominates(Cond, C.Latch) || !DT.dominates(S.BB, Cond) ||
+      !DT.dominates(C.H.M, C.Body))
+    return Rejection{"the dispatch loop is not a single-entry loop"};
+  // The latch is the header's only other predecessor and leads only to it:
+  // if every chunk (every run of the body) ends in it, the chunk-end call at
+  // its top follows each chunk's iterations exactly once.
+  if (!DT.dominates(C.Body, C.Latch))
+    return Rejection{"the dispatch loop latch is reached without a chunk"};
+  L.Shape = LoopShape::DispatchLoop;
+  L.ReportAt = &*C.Body->getFirstInsertionPt();
+  L.EndAt = &*C.Latch->getFirstInsertionPt();
+  return std::nullopt;
+}
+
+/// schedule(static): the clamp follows the call in the same block, then one
+/// run of the inner loop over [LB, UB].
+std::optional<Rejection> matchSingleRange(const InitCall &S, ClangLoop &C,
+                                          StaticLoop &L) {
+  BranchInst *ToTest = nullptr;
+  if (std::optional<Rejection> R = matchClampThenTest(S, false, C, ToTest))
+    return R;
+  L.Shape = LoopShape::SingleRange;
+  L.ReportAt = ToTest;
+  return std::nullopt;
+}
+
+/// What Clang's shapes must all show once matched: every write to LB/UB/ST
+/// is one the shape explains or an initial store before the init call, no
+/// pointer to them escapes, and the bounds start where the shape's loop
+/// does and hold one value throughout. Then records the loop in \p L.
+std::optional<Rejection> checkClangBounds(const InitCall &S, const ClangLoop &C,
+                                          DominatorTree &DT, StaticLoop &L) {
+  const Bounds &B = S.B;
+  const ChunkHeader &H = C.H;
   StoreInst *InitLB = nullptr, *InitUB = nullptr, *FirstUB = nullptr,
             *StLB = nullptr, *StUBInc = nullptr;
-  Why = checkBoundUses(CI, B, [&](AllocaInst *A, Instruction *I) {
-    if (auto *S = dyn_cast<StoreInst>(I)) {
-      if (S->getPointerOperand() != A || S->isVolatile())
-        return "a loop bound escapes";
-      if (precedesInit(S, CI, DT)) {
-        // The last store before the call is the bound the runtime reads
-        // (of two such stores, the later is dominated by the earlier).
-        StoreInst *&Init = A == B.PLB ? InitLB : InitUB;
-        if (A != B.PST && (!Init || DT.dominates(Init, S)))
-          Init = S;
-        if (A == B.PUB && (!FirstUB || DT.dominates(S, FirstUB)))
-          FirstUB = S;
-        return "";
-      }
-      if (S == H.StUB || (ExtraStUB && S == ExtraStUB))
-        return "";
-      // The latch: the blocks from the end of the chunk to the jump back
-      // (one block, or several where Clang checks the step for overflow).
-      auto InLatch = [&](const BasicBlock *BB) {
-        return BB == Latch ||
-               (Body && DT.dominates(Body, BB) && DT.dominates(BB, Latch));
-      };
-      if (Latch && InLatch(S->getParent()) && A != B.PST &&
-          isStepOf(S->getValueOperand(), A, B.PST, InLatch)) {
-        if ((A == B.PLB ? StLB : StUBInc) != nullptr)
-          return "a loop bound is updated twice in the latch";
-        (A == B.PLB ? StLB : StUBInc) = S;
-        return "";
-      }
-      return "a loop bound is written outside the dispatch loop";
-    }
-    // Reads (the chunk loop tests iv <= ub) cannot change the bounds.
-    auto *Ld = dyn_cast<LoadInst>(I);
-    if (!Ld || Ld->isVolatile() || Ld->getPointerOperand() != A)
-      return "a loop bound escapes";
-    return "";
-  });
-  if (!Why.empty())
-    return Why;
-  if (Chunked && L.Shape != LoopShape::OneIterationWalk && (!StLB || !StUBInc))
-    return "the dispatch loop latch does not advance both bounds by the "
-           "stride";
+  std::optional<Rejection> R = checkBoundUses(
+      S.CI, B, [&](AllocaInst *A, Instruction *I) -> std::optional<Rejection> {
+        if (auto *St = dyn_cast<StoreInst>(I)) {
+          if (St->getPointerOperand() != A || St->isVolatile())
+            return Rejection{"a loop bound escapes"};
+          if (precedesInit(St, S.CI, DT)) {
+            // The last store before the call is the bound the runtime reads
+            // (of two such stores, the later is dominated by the earlier).
+            StoreInst *&Init = A == B.PLB ? InitLB : InitUB;
+            if (A != B.PST && (!Init || DT.dominates(Init, St)))
+              Init = St;
+            if (A == B.PUB && (!FirstUB || DT.dominates(St, FirstUB)))
+              FirstUB = St;
+            return std::nullopt;
+          }
+          if (St == H.StUB || (C.ExtraStUB && St == C.ExtraStUB))
+            return std::nullopt;
+          // The latch: the blocks from the end of the chunk to the jump back
+          // (one block, or several where Clang checks the step for
+          // overflow).
+          auto InLatch = [&](const BasicBlock *BB) {
+            return BB == C.Latch || (C.Body && DT.dominates(C.Body, BB) &&
+                                     DT.dominates(BB, C.Latch));
+          };
+          if (C.Latch && InLatch(St->getParent()) && A != B.PST &&
+              isStepOf(St->getValueOperand(), A, B.PST, InLatch)) {
+            if ((A == B.PLB ? StLB : StUBInc) != nullptr)
+              return Rejection{"a loop bound is updated twice in the latch"};
+            (A == B.PLB ? StLB : StUBInc) = St;
+            return std::nullopt;
+          }
+          return Rejection{"a loop bound is written outside the dispatch loop"};
+        }
+        // Reads (the chunk loop tests iv <= ub) cannot change the bounds.
+        auto *Ld = dyn_cast<LoadInst>(I);
+        if (!Ld || Ld->isVolatile() || Ld->getPointerOperand() != A)
+          return Rejection{"a loop bound escapes"};
+        return std::nullopt;
+      });
+  if (R)
+    return R;
+  if (S.Chunked && L.Shape != LoopShape::OneIterationWalk &&
+      (!StLB || !StUBInc))
+    return Rejection{"the dispatch loop latch does not advance both bounds by "
+                     "the stride"};
   // The loop starts at 0, or, inside `distribute parallel for`, at the
   // bounds of the enclosing distribute chunk, which also bound its chunks.
   auto *Zero =
       InitLB ? dyn_cast<ConstantInt>(InitLB->getValueOperand()) : nullptr;
   if (!InitLB ||
       (!(Zero && Zero->isZero()) && !isBoundRead(InitLB->getValueOperand())))
-    return "the lower bound does not start at 0 or at a captured value";
+    return Rejection{
+        "the lower bound does not start at 0 or at a captured value"};
   // Inside `distribute parallel for`, UB starts at the distribute chunk's
   // upper bound (for schedule(static), Clang still clamps to the whole
   // loop's); otherwise at the bound it is clamped to.
   bool FromChunk = !(Zero && Zero->isZero());
   if (L.Shape == LoopShape::OneIterationWalk && !FromChunk)
-    return "the lower bound does not start at a distribute chunk's";
+    return Rejection{"the lower bound does not start at a distribute chunk's"};
   if (!InitUB || !(FromChunk ? isBoundRead(InitUB->getValueOperand())
                              : sameBound(InitUB->getValueOperand(), H.G)))
-    return "the upper bound does not start at the loop's global bound";
+    return Rejection{
+        "the upper bound does not start at the loop's global bound"};
   // `last` means the whole loop's last iteration. Inside `distribute
   // parallel for`, Clang first sets UB to it and then to the distribute
   // chunk's bound: take the first store.
@@ -899,26 +982,61 @@ std::string matchStaticLoop(CallInst *CI, StringRef Suffix, bool Chunked,
     Value *V = FirstUB ? FirstUB->getValueOperand() : nullptr;
     if (!V || V == InitUB->getValueOperand() ||
         !(isa<ConstantInt>(V) || isBoundRead(V)))
-      return "the loop's last iteration is not known inside the distribute "
-             "chunk";
+      return Rejection{"the loop's last iteration is not known inside the "
+                       "distribute chunk"};
     LastIter = V;
   }
 
   // The bounds the runtime and the loop read hold one value throughout.
-  for (Value *V : {InitUB->getValueOperand(), H.G, LastIter}) {
-    Why = V ? checkCapturedBound(V, DT) : "";
-    if (!Why.empty())
-      return Why;
-  }
+  for (Value *V : {InitUB->getValueOperand(), H.G, LastIter})
+    if (V)
+      if (std::optional<Rejection> R = checkCapturedBound(V, DT))
+        return R;
 
   // The rewrite uses G where the chunk starts.
-  Why = finishMatch(CI, Suffix, Chunked, {H.G, LastIter}, DT, L);
-  if (!Why.empty())
-    return Why;
+  if (std::optional<Rejection> R =
+          finishMatch(S.CI, S.Suffix, S.Chunked, {H.G, LastIter}, DT, L))
+    return R;
   L.Lower = H.Lower;
   L.Upper = H.Phi;
   L.LastIter = LastIter;
-  return "";
+  return std::nullopt;
+}
+
+} // namespace
+
+namespace grainchunk {
+
+std::optional<Rejection> matchStaticLoop(CallInst *CI, StringRef Suffix,
+                                         bool Chunked, bool CombinedDist,
+                                         DominatorTree &DT, StaticLoop &L) {
+  InitCall S;
+  if (std::optional<Rejection> R = matchInitCall(CI, Suffix, Chunked, S))
+    return R;
+  ClangLoop C;
+  std::optional<Rejection> R;
+  switch (candidateShape(S, CombinedDist)) {
+  case Candidate::DistributeLoop:
+    R = matchDistributeLoop(S, DT, C, L);
+    break;
+  case Candidate::OneIterationWalk:
+    R = matchOneIterationWalk(S, DT, C, L);
+    break;
+  case Candidate::IRBuilder:
+    // OpenMPIRBuilder's loop: everything it needs is checked there.
+    if ((R = matchIRBuilderLoop(CI, S.B, Chunked, DT, L)))
+      return R;
+    return finishMatch(CI, Suffix, Chunked, {L.Count, L.LastIter}, DT, L);
+  case Candidate::DispatchLoop:
+    R = matchDispatchLoop(S, DT, C, L);
+    break;
+  case Candidate::SingleRange:
+    R = matchSingleRange(S, C, L);
+    break;
+  }
+  if (R)
+    return R;
+  return checkClangBounds(S, C, DT, L);
 }
 
 } // namespace grainchunk

@@ -1,5 +1,4 @@
-//===- StaticLoopMatch.h - Recognize Clang's static loops --------*- C++
-//-*-===//
+//===- StaticLoopMatch.h - Recognize Clang's static loops -------*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Declares the recognizer of the static worksharing and distribute loops
@@ -14,6 +13,7 @@
 #include "llvm/IR/DebugLoc.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace llvm {
@@ -110,14 +110,24 @@ llvm::DebugLoc loopLocation(const StaticLoop &L);
 /// procedure with one (the canonical loop's trip count).
 llvm::DebugLoc callLocation(const llvm::CallInst *CI);
 
+/// Why a call does not start a loop the pass can instrument: the reason
+/// ends the pass's missed-remark ("... loop with an unrecognized code shape:
+/// <Reason>"). A matcher returns one, or std::nullopt when the loop has its
+/// shape.
+struct Rejection {
+  std::string Reason;
+};
+
 /// Checks that \p CI starts exactly one of Clang's static worksharing loops:
 /// the dispatch loop over chunks of schedule(static, N) (\p Chunked), or the
 /// single chunk of schedule(static). \p CombinedDist: the distribute loop of
-/// `distribute parallel for dist_schedule(static, N)`. Returns an empty
-/// string and fills \p L on success, else why the loop is not recognized.
-std::string matchStaticLoop(llvm::CallInst *CI, llvm::StringRef Suffix,
-                            bool Chunked, bool CombinedDist,
-                            llvm::DominatorTree &DT, StaticLoop &L);
+/// `distribute parallel for dist_schedule(static, N)`. Each shape has its own
+/// matcher (StaticLoopMatch.cpp); the first instructions after \p CI choose
+/// which one applies. Fills \p L and returns std::nullopt if the loop has
+/// that shape, else why not.
+std::optional<Rejection>
+matchStaticLoop(llvm::CallInst *CI, llvm::StringRef Suffix, bool Chunked,
+                bool CombinedDist, llvm::DominatorTree &DT, StaticLoop &L);
 
 } // namespace grainchunk
 

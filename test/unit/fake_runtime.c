@@ -50,7 +50,7 @@ ompt_start_tool_result_t *fake_runtime_search(void) {
 }
 
 /* The loop and task entry points libgrainchunk-rt forwards to the runtime
- * (extensions.c): each calls the test's hook, if set, with what it got and
+ * (producers.c): each calls the test's hook, if set, with what it got and
  * its own return address (libomp reports that as codeptr_ra), as libomp
  * would run the loop and raise its events. */
 fake_static_init_hook_t fake_static_init_hook;

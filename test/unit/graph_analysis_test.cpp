@@ -230,7 +230,7 @@ TEST(GraphAnalysis, TasksChildrenJoinsAndMetrics) {
   EXPECT_EQ(an.taskLineage(k2).value(), "/p?#0>t1");
   EXPECT_EQ(an.taskLineage(k3).value(), "/p?#0>t2");
   EXPECT_EQ(an.taskLineage(k4).value(), "/p?#0>t0.0");
-  std::string s = summary(*run);
+  std::string s = summary(*computeResults(*run));
   EXPECT_NE(s.find("tasks: 4; flagged: 2 grains parallel_benefit < 1"),
             std::string::npos)
       << s;
@@ -270,7 +270,7 @@ TEST(GraphAnalysis, TasksInChunksNamedInIterationOrder) {
   EXPECT_EQ(a2.matches.tasks, 7u);
   EXPECT_EQ(a2.matches.chunks, 0u);
   EXPECT_EQ(a2.matches.chunkNoTwin, 2u);
-  std::string s = summary(*r2);
+  std::string s = summary(*computeResults(*r2));
   EXPECT_NE(s.find("matched: chunks 0 of 2 (2 without a twin: the one-thread "
                    "run split their iterations otherwise"),
             std::string::npos)
@@ -339,7 +339,7 @@ TEST(GraphAnalysis, CsvQuotingAndRunJson) {
   TempDir d;
   loopRecording(d.path);
   auto run = analyseRun({d.path}, {});
-  writeCsv(*run, d.path + "/grains.csv");
+  writeCsv(*computeResults(*run), d.path + "/grains.csv");
   auto l = lines(d.path + "/grains.csv");
   ASSERT_EQ(l.size(), 4u);
   EXPECT_EQ(l[0].rfind("process,rank,task,grain_type,parent,joins_at,", 0), 0u);
@@ -349,7 +349,7 @@ TEST(GraphAnalysis, CsvQuotingAndRunJson) {
             "\"a,b.c:12 (work)\",L0,0,0,NA,0,8,0,4,NA,1.30435,1.21739,NA,,"
             "/p?#0/L0:0-0");
   EXPECT_NE(l[2].find(",2,2,1,0,"), std::string::npos) << l[2]; // last_chunk 1
-  writeRunJson(*run, d.path + "/run.json", {"grains.csv"}, "0.1");
+  writeRunJson(*computeResults(*run), d.path + "/run.json", {"grains.csv"}, "0.1");
   std::ifstream j(d.path + "/run.json");
   std::stringstream ss;
   ss << j.rdbuf();
@@ -370,18 +370,18 @@ TEST(GraphAnalysis, MultiProcessIdsAreUnique) {
   }
   auto run = analyseRun({d.path}, {});
   ASSERT_EQ(run->procs.size(), 2u);
-  writeCsv(*run, d.path + "/grains.csv");
+  writeCsv(*computeResults(*run), d.path + "/grains.csv");
   auto l = lines(d.path + "/grains.csv");
   ASSERT_EQ(l.size(), 7u);
   EXPECT_EQ(l[1].rfind("11,0,p11.c0.0,chunk,", 0), 0u) << l[1];
   EXPECT_EQ(l[4].rfind("12,1,p12.c0.0,chunk,", 0), 0u) << l[4];
-  writeGraphml(*run, d.path + "/g.graphml");
+  writeGraphml(*computeResults(*run), d.path + "/g.graphml");
   std::ifstream g(d.path + "/g.graphml");
   std::stringstream ss;
   ss << g.rdbuf();
   EXPECT_NE(ss.str().find("node id=\"p11.f.L0\""), std::string::npos);
   EXPECT_NE(ss.str().find("node id=\"p12.f.L0\""), std::string::npos);
-  writeTrace(*run, d.path + "/trace.json");
+  writeTrace(*computeResults(*run), d.path + "/trace.json");
   std::ifstream tr(d.path + "/trace.json");
   std::stringstream ts;
   ts << tr.rdbuf();

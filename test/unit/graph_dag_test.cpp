@@ -141,16 +141,16 @@ TEST(GraphDag, TaskTreeSpanIsRootPlusLongestChild) {
       sum += g.weight(v);
   EXPECT_DOUBLE_EQ(sum, 85.0);
   // critPath names the same grains on it: R and C1 (end first).
-  EXPECT_EQ(critPath(an).tasks,
+  EXPECT_EQ(computeCritPath(an).tasks,
             (std::vector<uint64_t>{uint64_t(c1), uint64_t(r)}));
-  EXPECT_TRUE(critPath(an).chunks.empty());
+  EXPECT_TRUE(computeCritPath(an).chunks.empty());
   // The summary and run.json (ticks: 2 per ns).
-  std::string s = summary(*run);
+  std::string s = summary(*computeResults(*run));
   EXPECT_NE(s.find("critical path: span 4.25e-05 ms, work 5.75e-05 ms, "
                    "parallelism 1.35\n"),
             std::string::npos)
       << s;
-  writeRunJson(*run, d.path + "/run.json", {}, "test");
+  writeRunJson(*computeResults(*run), d.path + "/run.json", {}, "test");
   std::ifstream f(d.path + "/run.json");
   std::stringstream ss;
   ss << f.rdbuf();
@@ -190,9 +190,9 @@ TEST(GraphDag, LoopWithTaskIsOneGraph) {
   EXPECT_EQ(f.onPath.size() + 1, g.onPath.size()); // one chunk node less
   EXPECT_DOUBLE_EQ(f.span, 24.0);
   EXPECT_DOUBLE_EQ(f.work, 8.0 + 20 + 18 + 4);
-  EXPECT_DOUBLE_EQ(critPath(an).span, 24.0);
+  EXPECT_DOUBLE_EQ(computeCritPath(an).span, 24.0);
   // The grains on it: the chunk that made the task, and the task.
-  EXPECT_EQ(critPath(an).chunks,
+  EXPECT_EQ(computeCritPath(an).chunks,
             (std::vector<uint64_t>{uint64_t(an.tasks.ctx[0])}));
-  EXPECT_EQ(critPath(an).tasks, (std::vector<uint64_t>{0}));
+  EXPECT_EQ(computeCritPath(an).tasks, (std::vector<uint64_t>{0}));
 }

@@ -47,8 +47,8 @@ uint64_t loopOn(Thread &t, uint64_t task, uint64_t par, uint64_t start,
 /// loop again in a nested one-thread team, its chunks doing `nested`).
 void teamRecording(const std::string &dir, const std::vector<uint64_t> &w0,
                    const std::vector<uint64_t> &w1,
-                   const std::vector<uint64_t> &nested = {},
-                   uint64_t iters = 1) {
+                   const std::vector<uint64_t> &nested = {}, uint64_t iters = 1,
+                   uint64_t late1 = 0) {
   writeFile(dir + "/meta.txt", meta3());
   Thread t0, t1;
   t0.str(0x77, ";loops.c;work;12;3;;")
@@ -56,7 +56,7 @@ void teamRecording(const std::string &dir, const std::vector<uint64_t> &w0,
       .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 2);
   t1.rec(R_IMPLICIT_BEGIN, 0, I1, Par, 1, 2);
   uint64_t e0 = loopOn(t0, I0, Par, 10, w0, 0, iters);
-  uint64_t e1 = loopOn(t1, I1, Par, 10, w1, w0.size() * iters, iters);
+  uint64_t e1 = loopOn(t1, I1, Par, 10 + late1, w1, w0.size() * iters, iters);
   uint64_t end = std::max(e0, e1);
   t0.rec(R_SYNC_BEGIN, e0, I0, Par, 0, 2).rec(R_SYNC_END, end, I0, Par, 0, 2);
   t1.rec(R_SYNC_BEGIN, e1, I1, Par, 0, 2).rec(R_SYNC_END, end, I1, Par, 0, 2);
@@ -83,9 +83,11 @@ size_t flaggedOutliers(Analysis &an) {
 
 } // namespace
 
-// Thread 0 works 30 + 30, thread 1 works 20: the team of two loses
-// 2 x 60 - 80 = 40 ticks to imbalance, plus the 3 chunks' creation (1 tick
-// each): 43 ticks, 21.5 ns at 2 ticks per ns.
+// Thread 0 makes and works 1 + 30 + 1 + 30, thread 1 makes and works
+// 1 + 20: the instance spans 62 ticks from the first chunk's making to the
+// last chunk's end, and its team of two loses 2 x 62 - 80 = 44 ticks (the
+// three chunks' making, and thread 1's 41 ticks of waiting for thread 0):
+// 22 ns at 2 ticks per ns.
 TEST(GraphProblems, TimeLostOfALoopInstance) {
   TempDir d;
   teamRecording(d.path, {30, 30}, {20});
@@ -93,24 +95,50 @@ TEST(GraphProblems, TimeLostOfALoopInstance) {
   Analysis &an = *run->procs[0];
   ASSERT_EQ(an.chunks.size(), 3u);
   EXPECT_EQ(an.teamSize[0], 2u);
-  std::vector<Problem> ps = rankProblems(an, 0);
+  std::vector<Problem> ps = computeResults(*run)->procs[0].problems;
   ASSERT_EQ(ps.size(), 1u);
   const Problem &p = ps[0];
   EXPECT_EQ(p.kind, "loop");
   EXPECT_EQ(p.where, "loops.c:12 (work)");
-  EXPECT_NEAR(p.lostMs, 43.0 / 2 / 1e6, 1e-15);
+  EXPECT_NEAR(p.lostMs, 44.0 / 2 / 1e6, 1e-15);
   EXPECT_NEAR(p.workMs, 80.0 / 2 / 1e6, 1e-15);
   EXPECT_EQ(p.instancesMulti, 1u);
   EXPECT_EQ(p.instancesSingle, 0u);
   EXPECT_NEAR(p.imbalance, 60.0 / 40, 1e-12);
-  EXPECT_NE(p.why.find("threads waited"), std::string::npos) << p.why;
+  EXPECT_NE(p.why.find("its threads lost 0.000 ms in 1 multi-thread "
+                       "instance(s)"),
+            std::string::npos)
+      << p.why;
   // The ranking over a run is the same for its one process.
-  EXPECT_EQ(rankProblems(*run).size(), 1u);
+  EXPECT_EQ(computeResults(*run)->problems.size(), 1u);
+}
+
+// Even work, but thread 1 reaches the loop 300 ticks after thread 0: thread
+// 0 waits 300 ticks at the loop's end. The instance loses what the
+// recording measured, 2 x (411 - 10) - 200 = 602 ticks (300 before thread
+// 1's first chunk, 300 of thread 0's waiting, 2 making the chunks), not
+// the spread of the chunks' work (none), and the late start is named.
+TEST(GraphProblems, ALateThreadIsTimeLost) {
+  TempDir d;
+  teamRecording(d.path, {100}, {100}, {}, 1, 300);
+  auto run = analyseRun({d.path}, {});
+  std::vector<Problem> ps = computeResults(*run)->procs[0].problems;
+  ASSERT_EQ(ps.size(), 1u);
+  EXPECT_NEAR(ps[0].lostMs, 602.0 / 2 / 1e6, 1e-15);
+  EXPECT_NEAR(ps[0].imbalance, 1.0, 1e-12);
+  EXPECT_NE(ps[0].why.find("before the threads' first chunks (thread 1 "
+                           "started"),
+            std::string::npos)
+      << ps[0].why;
+  EXPECT_EQ(ps[0].suggestion.find("its threads reach it at different times "
+                                  "(thread 1 up to"),
+            0u)
+      << ps[0].suggestion;
 }
 
 // The same loop, once in the team of two and once in a nested one-thread
 // team whose chunks do 1000 ticks on thread 0: that instance has no
-// imbalance and loses only its creation (2 chunks: 2 ticks), and the
+// imbalance and loses only its creation (2 chunks: 2 ticks; 44 + 2), and the
 // imbalance is the multi-thread instance's alone (not thread 0's 2060
 // against thread 1's 20).
 TEST(GraphProblems, OneThreadTeamsApart) {
@@ -119,13 +147,13 @@ TEST(GraphProblems, OneThreadTeamsApart) {
   auto run = analyseRun({d.path}, {});
   Analysis &an = *run->procs[0];
   ASSERT_EQ(an.chunks.size(), 5u);
-  std::vector<Problem> ps = rankProblems(an, 0);
+  std::vector<Problem> ps = computeResults(*run)->procs[0].problems;
   ASSERT_EQ(ps.size(), 1u);
   EXPECT_EQ(ps[0].instancesMulti, 1u);
   EXPECT_EQ(ps[0].instancesSingle, 1u);
   EXPECT_NEAR(ps[0].imbalance, 60.0 / 40, 1e-12);
-  EXPECT_NEAR(ps[0].lostMs, 45.0 / 2 / 1e6, 1e-15);
-  std::string s = summary(*run);
+  EXPECT_NEAR(ps[0].lostMs, 46.0 / 2 / 1e6, 1e-15);
+  std::string s = summary(*computeResults(*run));
   EXPECT_NE(s.find("imbalance (max/mean) 1.50; 1 of 2 instance(s) in "
                    "one-thread teams"),
             std::string::npos)
@@ -135,20 +163,22 @@ TEST(GraphProblems, OneThreadTeamsApart) {
 }
 
 // A team of two where thread 1 runs none of the loop's chunks: it waits
-// for all of thread 0's work (60 ticks) and the imbalance is 2, in the
-// problems and in the summary's loop line alike.
+// for all of thread 0's making and work (62 ticks; 2 x 62 - 60 = 64 lost)
+// and the imbalance is 2, in the problems and in the summary's loop line
+// alike.
 TEST(GraphProblems, AThreadWithoutChunksCounts) {
   TempDir d;
   teamRecording(d.path, {30, 30}, {});
   auto run = analyseRun({d.path}, {});
   Analysis &an = *run->procs[0];
   ASSERT_EQ(an.chunks.size(), 2u);
-  std::vector<Problem> ps = rankProblems(an, 0);
+  std::vector<Problem> ps = computeResults(*run)->procs[0].problems;
   ASSERT_EQ(ps.size(), 1u);
   EXPECT_NEAR(ps[0].imbalance, 2.0, 1e-12);
-  EXPECT_NEAR(ps[0].lostMs, 62.0 / 2 / 1e6, 1e-15);
-  EXPECT_NE(summary(*run).find("imbalance (max/mean) 2.00"), std::string::npos)
-      << summary(*run);
+  EXPECT_NEAR(ps[0].lostMs, 64.0 / 2 / 1e6, 1e-15);
+  EXPECT_NE(summary(*computeResults(*run)).find("imbalance (max/mean) 2.00"),
+            std::string::npos)
+      << summary(*computeResults(*run));
 }
 
 // What to try follows what was measured: chunks whose making (1 tick)
@@ -159,7 +189,7 @@ TEST(GraphProblems, SmallChunksAndLittleToGain) {
     TempDir d;
     teamRecording(d.path, {2, 2, 2, 2}, {2, 2, 2, 2});
     auto run = analyseRun({d.path}, {});
-    std::vector<Problem> ps = rankProblems(*run->procs[0], 0);
+    std::vector<Problem> ps = computeResults(*run)->procs[0].problems;
     ASSERT_EQ(ps.size(), 1u);
     // One iteration (2 ticks) already does more than making its chunk
     // (1 tick) costs: the suggestion gives the size where creation is a
@@ -173,7 +203,7 @@ TEST(GraphProblems, SmallChunksAndLittleToGain) {
   TempDir d;
   teamRecording(d.path, {100, 100, 100, 100}, {100, 100, 100, 100});
   auto run = analyseRun({d.path}, {});
-  std::vector<Problem> ps = rankProblems(*run->procs[0], 0);
+  std::vector<Problem> ps = computeResults(*run)->procs[0].problems;
   ASSERT_EQ(ps.size(), 1u);
   EXPECT_EQ(ps[0].suggestion, "little to gain: it loses 1.0% of its work");
 }
@@ -184,7 +214,7 @@ TEST(GraphProblems, OneChunkPerThreadTooSmall) {
   TempDir d;
   teamRecording(d.path, {2}, {2});
   auto run = analyseRun({d.path}, {});
-  std::vector<Problem> ps = rankProblems(*run->procs[0], 0);
+  std::vector<Problem> ps = computeResults(*run)->procs[0].problems;
   ASSERT_EQ(ps.size(), 1u);
   EXPECT_EQ(ps[0].suggestion.find("the loop is too small for its team"), 0u)
       << ps[0].suggestion;
@@ -216,7 +246,7 @@ TEST(GraphProblems, TheSlowThreadChangesBetweenInstances) {
   t0.write(d.path + "/thread-0.bin");
   t1.write(d.path + "/thread-1.bin");
   auto run = analyseRun({d.path}, {});
-  std::vector<Problem> ps = rankProblems(*run->procs[0], 0);
+  std::vector<Problem> ps = computeResults(*run)->procs[0].problems;
   ASSERT_EQ(ps.size(), 1u);
   EXPECT_EQ(ps[0].instancesMulti, 2u);
   EXPECT_NEAR(ps[0].imbalance, 1.0, 1e-9);
@@ -238,7 +268,7 @@ TEST(GraphProblems, SerializedLoopSuggestion) {
   t0.rec(R_IMPLICIT_END, e + 5, I0, 0);
   t0.write(d.path + "/thread-0.bin");
   auto run = analyseRun({d.path}, {});
-  std::vector<Problem> ps = rankProblems(*run->procs[0], 0);
+  std::vector<Problem> ps = computeResults(*run)->procs[0].problems;
   ASSERT_EQ(ps.size(), 1u);
   EXPECT_EQ(ps[0].instancesMulti, 0u);
   EXPECT_EQ(ps[0].instancesSingle, 1u);
@@ -248,8 +278,9 @@ TEST(GraphProblems, SerializedLoopSuggestion) {
                                   "instance(s), not nested in another"),
             0u)
       << ps[0].suggestion;
-  EXPECT_NE(summary(*run).find("imbalance (max/mean) NA; 1 of 1 instance(s) "
-                               "in one-thread teams"),
+  EXPECT_NE(summary(*computeResults(*run))
+                .find("imbalance (max/mean) NA; 1 of 1 instance(s) "
+                      "in one-thread teams"),
             std::string::npos);
 }
 
@@ -277,7 +308,7 @@ TEST(GraphProblems, NestedSerializedLoopSuggestion) {
   t0.write(d.path + "/thread-0.bin");
   t1.write(d.path + "/thread-1.bin");
   auto run = analyseRun({d.path}, {});
-  std::vector<Problem> ps = rankProblems(*run->procs[0], 0);
+  std::vector<Problem> ps = computeResults(*run)->procs[0].problems;
   ASSERT_EQ(ps.size(), 1u);
   EXPECT_EQ(ps[0].instancesSingle, 2u);
   EXPECT_EQ(ps[0].suggestion.find("runs serialized"), 0u) << ps[0].suggestion;
@@ -309,7 +340,7 @@ TEST(GraphProblems, OneSlowChunkIsTheOutlier) {
   EXPECT_EQ(flaggedOutliers(an), 1u);
   EXPECT_TRUE(an.chunkMetrics(7).outlier);
   EXPECT_EQ(problemsText(an.chunkMetrics(7).problems).find("outlier"), 0u);
-  std::vector<Problem> ps = rankProblems(an, 0);
+  std::vector<Problem> ps = computeResults(*run)->procs[0].problems;
   ASSERT_EQ(ps.size(), 1u);
   ASSERT_EQ(ps[0].outlierGrains.size(), 1u);
   EXPECT_EQ(ps[0].outlierGrains[0], 7u);
@@ -340,7 +371,7 @@ TEST(GraphProblems, OutlierIdsCarryTheProcessPrefix) {
   teamRecording(d2.path, w0, w1);
   auto run = analyseRun({d1.path, d2.path}, {});
   ASSERT_TRUE(run->multi());
-  std::string s = summary(*run);
+  std::string s = summary(*computeResults(*run));
   for (size_t i = 0; i < 2; i++) {
     std::string id = run->prefix(i) + "c0.7";
     EXPECT_NE(s.find("outlier chunks: " + id), std::string::npos) << s;
@@ -580,7 +611,7 @@ TEST(GraphProblems, ScheduleEstimateInTheSuggestion) {
   TempDir d;
   teamRecording(d.path, {100}, {300}, {}, 50);
   auto run = analyseRun({d.path}, {});
-  std::vector<Problem> ps = rankProblems(*run->procs[0], 0);
+  std::vector<Problem> ps = computeResults(*run)->procs[0].problems;
   ASSERT_EQ(ps.size(), 1u);
   const Problem &p = ps[0];
   EXPECT_EQ(p.estInstances, 1u);
@@ -624,7 +655,7 @@ TEST(GraphProblems, AGeneratorTaskIsNotTooSmall) {
   t0.write(d.path + "/thread-0.bin");
   t1.write(d.path + "/thread-1.bin");
   auto run = analyseRun({d.path}, {});
-  std::vector<Problem> ps = rankProblems(*run->procs[0], 0);
+  std::vector<Problem> ps = computeResults(*run)->procs[0].problems;
   ASSERT_EQ(ps.size(), 2u);
   const Problem *gen = ps[0].instancesMulti == 1 ? &ps[0] : &ps[1];
   const Problem *leaf = gen == &ps[0] ? &ps[1] : &ps[0];
@@ -658,7 +689,7 @@ TEST(GraphProblems, RegionStartedByATopLevelTaskIsNotNested) {
       .rec(R_TASK_SWITCH, e + 3, G, 1, 0, 1);
   t0.write(d.path + "/thread-0.bin");
   auto run = analyseRun({d.path}, {});
-  std::vector<Problem> ps = rankProblems(*run->procs[0], 0);
+  std::vector<Problem> ps = computeResults(*run)->procs[0].problems;
   const Problem *loop = nullptr;
   for (const Problem &p : ps)
     if (p.kind == "loop")

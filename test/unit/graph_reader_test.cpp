@@ -114,7 +114,7 @@ TEST(GraphReader, Version4ProcessDirectories) {
   EXPECT_DOUBLE_EQ(b.clockNs(), 2.0);
   EXPECT_EQ(run->prefix(0), "p100.");
   EXPECT_EQ(run->prefix(1), "p200.");
-  std::string s = summary(*run);
+  std::string s = summary(*computeResults(*run));
   EXPECT_NE(s.find("2 processes"), std::string::npos);
   EXPECT_NE(s.find("process 200 (parent 1, rank 1, host node1) INCOMPLETE"),
             std::string::npos);

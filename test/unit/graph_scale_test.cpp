@@ -86,7 +86,7 @@ TEST(GraphScale, LoopThreadsTable) {
   EXPECT_EQ(rows[1].work, 19);
   EXPECT_DOUBLE_EQ(rows[1].medianWork, 9.5); // the mean of the middle two
   EXPECT_TRUE(std::isnan(loopThreads(an, false)[1].medianWork));
-  writeLoopsCsv(*run, d.path + "/loops.csv");
+  writeLoopsCsv(*computeResults(*run), d.path + "/loops.csv");
   std::string csv = slurp(d.path + "/loops.csv");
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "process,rank,loop,loop_instance,source_location,thread,chunks,"
@@ -105,7 +105,7 @@ TEST(GraphScale, AggregatedTraceAndGraph) {
   TempDir d;
   loopRecording(d.path);
   auto run = analyseRun({d.path}, {});
-  writeTraceAggregated(*run, d.path + "/trace.json");
+  writeTraceAggregated(*computeResults(*run), d.path + "/trace.json");
   std::string tr = slurp(d.path + "/trace.json");
   // One event per loop instance and thread, with its chunks and work.
   EXPECT_EQ(count(tr, "\"ph\": \"X\""), 2u) << tr;
@@ -115,7 +115,7 @@ TEST(GraphScale, AggregatedTraceAndGraph) {
       std::string::npos)
       << tr;
   EXPECT_NE(tr.find("\"aggregated\": true"), std::string::npos);
-  writeGraphmlAggregated(*run, d.path + "/grains.graphml");
+  writeGraphmlAggregated(*computeResults(*run), d.path + "/grains.graphml");
   std::string g = slurp(d.path + "/grains.graphml");
   // A fork and a join, a node per thread: 3 chunks and 2 chunks.
   EXPECT_EQ(count(g, "<node "), 4u) << g;
@@ -135,7 +135,7 @@ TEST(GraphScale, Otf2ArchiveWritten) {
   auto run = analyseRun({d.path}, {});
   std::string out = d.path + "/out";
   ASSERT_EQ(mkdir(out.c_str(), 0777), 0);
-  writeOtf2(*run, out, "trace");
+  writeOtf2(*computeResults(*run), out, "trace");
   struct stat st;
   EXPECT_EQ(stat((out + "/trace.otf2").c_str(), &st), 0);
   EXPECT_EQ(stat((out + "/trace.def").c_str(), &st), 0);
@@ -143,7 +143,7 @@ TEST(GraphScale, Otf2ArchiveWritten) {
   EXPECT_EQ(stat((out + "/trace/1.evt").c_str(), &st), 0);
   // An archive already there: one error naming it.
   try {
-    writeOtf2(*run, out, "trace");
+    writeOtf2(*computeResults(*run), out, "trace");
     ADD_FAILURE() << "a second archive over the first was written";
   } catch (const Error &e) {
     EXPECT_NE(std::string(e.what()).find("trace.otf2"), std::string::npos)

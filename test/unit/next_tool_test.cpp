@@ -1,5 +1,4 @@
-//===- next_tool_test.cpp - The shim chains to a tool linked after it
-//------===//
+//===- next_tool_test.cpp - The shim chains to a tool linked after it -----===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // This test binary links libgrainchunk-rt, the fake runtime and the

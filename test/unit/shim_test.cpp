@@ -586,7 +586,7 @@ TEST_F(ShimTest, AnEndTheRuntimeNeverSentIsRecovered) {
   EXPECT_EQ(S->events[0].task_data, &Td);
 }
 
-// ---- Extension events (extensions.c) ---------------------------------------
+// ---- Extension events (producers.c, registry.c) ----------------------------
 
 struct ExtEvent {
   char What; // L loop, C chunk, T task

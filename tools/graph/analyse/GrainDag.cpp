@@ -320,13 +320,10 @@ void GrainDag::criticalPath(bool keep) {
   }
 }
 
-const CritPath &critPath(const Analysis &an) {
-  if (!an.crit) {
-    GrainDag g(an, false);
-    an.crit = CritPath{g.acyclic, g.span, g.work, std::move(g.pathChunks),
-                       std::move(g.pathTasks)};
-  }
-  return *an.crit;
+CritPath computeCritPath(const Analysis &an) {
+  GrainDag g(an, false);
+  return CritPath{g.acyclic, g.span, g.work, std::move(g.pathChunks),
+                  std::move(g.pathTasks)};
 }
 
 } // namespace gcg

@@ -23,6 +23,15 @@
 
 namespace gcg {
 
+/// The critical path's figures of one process (GrainDag.h): span and work
+/// in ticks; acyclic false if the graph had a cycle (then no figures);
+/// the chunks and tasks on it (indices into chunks and tasks).
+struct CritPath {
+  bool acyclic = false;
+  double span = 0, work = 0;
+  std::vector<uint64_t> chunks, tasks;
+};
+
 struct GrainDag {
   enum Kind : uint8_t {
     Start,
@@ -74,9 +83,9 @@ private:
   std::vector<double> w;
 };
 
-/// The critical path's figures of one process and the grains on it,
-/// computed once (the graph is not kept).
-const CritPath &critPath(const Analysis &an);
+/// The critical path's figures of one process and the grains on it (the
+/// graph is not kept); the Results hold it (diagnose/Results.h).
+CritPath computeCritPath(const Analysis &an);
 
 } // namespace gcg
 

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LoopTable.h"
+#include "Outliers.h"
 
 #include <algorithm>
 
@@ -52,6 +53,8 @@ std::vector<LoopThread> loopThreads(const Analysis &an, bool medians) {
     int64_t w = int64_t(e - s);
     if (!r.chunks) {
       r.first = s, r.last = e, r.minWork = r.maxWork = w;
+      double c = ch.creation[i];
+      r.firstCreation = c > 0 && c <= double(s) ? c : 0;
     } else {
       r.first = std::min(r.first, s), r.last = std::max(r.last, e);
       r.minWork = std::min(r.minWork, w), r.maxWork = std::max(r.maxWork, w);
@@ -90,6 +93,58 @@ std::vector<LoopThread> loopThreads(const Analysis &an, bool medians) {
     rows[r].medianWork = med;
   }
   return rows;
+}
+
+std::vector<InstanceLoss> instanceLosses(const Analysis &an,
+                                         const std::vector<LoopThread> &rows) {
+  std::vector<InstanceLoss> out(an.loops.size());
+  for (size_t li = 0; li < out.size(); li++) {
+    out[li].loop = int(li);
+    out[li].team = uint32_t(teamOf(an, int(li)));
+    out[li].known = true;
+  }
+  // The instance's first start and last end over its threads.
+  std::vector<uint8_t> seen(out.size(), 0);
+  auto begins = [](const LoopThread &r) {
+    return r.first - uint64_t(r.firstCreation);
+  };
+  for (const LoopThread &r : rows) {
+    if (!r.chunks)
+      continue;
+    InstanceLoss &x = out[r.loop];
+    x.first = seen[r.loop] ? std::min(x.first, begins(r)) : begins(r);
+    x.last = seen[r.loop] ? std::max(x.last, r.last) : r.last;
+    seen[r.loop] = 1;
+    x.threads++;
+    x.known = x.known && r.hasWork;
+    x.work += double(r.work);
+    x.maxWork = std::max(x.maxWork, double(r.work));
+  }
+  for (const LoopThread &r : rows) {
+    if (!r.chunks)
+      continue;
+    InstanceLoss &x = out[r.loop];
+    double late = double(begins(r) - x.first);
+    x.lateStart += late;
+    x.between += double(r.last - begins(r)) - double(r.work);
+    x.endWait += double(x.last - r.last);
+    if (late > x.latest || x.latestThread < 0) {
+      x.latest = late;
+      x.latestThread = r.th;
+    }
+  }
+  for (size_t li = 0; li < out.size(); li++) {
+    InstanceLoss &x = out[li];
+    if (!seen[li]) {
+      x.known = false;
+      continue;
+    }
+    x.team = std::max(x.team, x.threads);
+    double span = double(x.last - x.first);
+    x.idle = double(x.team - x.threads) * span;
+    x.lost = x.lateStart + x.between + x.endWait + x.idle;
+  }
+  return out;
 }
 
 } // namespace gcg

@@ -25,12 +25,37 @@ struct LoopThread {
   int64_t work = 0, minWork = 0, maxWork = 0;
   double medianWork = NAN;      // of an even count: the mean of the middle two
   uint64_t first = 0, last = 0; // the first chunk's start, the last's end
+  double firstCreation = 0;     // the first chunk's making (0: unmeasured)
   double wait = NAN;            // at the loop's end (ticks), NaN: NA
 };
 /// Every loop instance and thread of a process, by instance then thread
 /// (the order the instance met its threads). Medians cost a sort of the
 /// chunks' work: only when asked.
 std::vector<LoopThread> loopThreads(const Analysis &an, bool medians);
+
+/// One loop instance's thread time lost, as the recording measured it: its
+/// team x (its last chunk's end - its first chunk's start) - its chunks'
+/// work, and where that time went. Per thread of the team that span is its
+/// time before its first chunk (a late start), between its chunks (making
+/// them, the schedule), after its last chunk (waiting for the others) or
+/// all of it for a thread that ran no chunk; those four add up to lost. A
+/// thread's time starts where it began making its first chunk, where that
+/// was measured.
+struct InstanceLoss {
+  int loop = -1;
+  /// Every chunk's own time known (not reported ahead by a stock build).
+  bool known = false;
+  uint32_t team = 0, threads = 0; // its team, the threads that ran chunks
+  uint64_t first = 0, last = 0;   // its first chunk's start, last's end
+  double work = 0, lost = 0;      // ticks
+  double lateStart = 0, between = 0, endWait = 0, idle = 0; // ticks
+  double latest = 0; // the latest first chunk's start after the first's
+  int latestThread = -1;
+  double maxWork = 0; // the busiest thread's work
+};
+/// Per loop instance of a process (by instance), from its loop table.
+std::vector<InstanceLoss> instanceLosses(const Analysis &an,
+                                         const std::vector<LoopThread> &rows);
 
 } // namespace gcg
 

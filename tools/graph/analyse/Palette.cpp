@@ -94,7 +94,7 @@ std::string RunColours::site(const std::string &name) const {
   return it == siteIndex.end() ? "#999999" : siteAt(it->second);
 }
 
-RunColours runColours(Run &run) {
+RunColours runColours(const Run &run) {
   // Loops and sites in the order met, with their work (ns).
   RunColours c;
   std::vector<double> loopWork, siteWork;

@@ -58,7 +58,7 @@ struct RunColours {
 };
 
 /// The run's loops and task sites and their colours.
-RunColours runColours(Run &run);
+RunColours runColours(const Run &run);
 
 } // namespace gcg
 

@@ -25,8 +25,8 @@ ProblemMasks problemMasks(const Analysis &an) {
   return m;
 }
 
-std::vector<ProblemCount> problemCounts(const Analysis &an,
-                                        const ProblemMasks &m) {
+std::vector<ProblemCount> problemCounts(const ProblemMasks &m,
+                                        const CritPath &cp) {
   std::vector<ProblemCount> c(P_COUNT);
   for (int p = 0; p < P_COUNT; p++)
     c[p].flag = p;
@@ -37,7 +37,6 @@ std::vector<ProblemCount> problemCounts(const Analysis &an,
   };
   add(m.chunks);
   add(m.tasks);
-  const CritPath &cp = critPath(an);
   for (int p = 0; p < P_COUNT; p++) {
     c[p].pathKnown = cp.acyclic;
     for (uint64_t i : cp.chunks)
@@ -46,21 +45,6 @@ std::vector<ProblemCount> problemCounts(const Analysis &an,
       c[p].onPath += (m.tasks[k] >> p) & 1;
   }
   return c;
-}
-
-std::vector<ProblemCount> problemCounts(Run &run) {
-  std::vector<ProblemCount> sum(P_COUNT);
-  for (int p = 0; p < P_COUNT; p++)
-    sum[p].flag = p;
-  for (auto &an : run.procs) {
-    std::vector<ProblemCount> c = problemCounts(*an, problemMasks(*an));
-    for (int p = 0; p < P_COUNT; p++) {
-      sum[p].grains += c[p].grains;
-      sum[p].onPath += c[p].onPath;
-      sum[p].pathKnown = sum[p].pathKnown && c[p].pathKnown;
-    }
-  }
-  return sum;
 }
 
 std::string outlierRule() {

@@ -15,7 +15,7 @@
 #ifndef GRAINCHUNK_GRAPH_PROBLEMVIEWS_H
 #define GRAINCHUNK_GRAPH_PROBLEMVIEWS_H
 
-#include "Analysis.h"
+#include "GrainDag.h"
 
 #include <cstdint>
 #include <string>
@@ -38,12 +38,10 @@ struct ProblemCount {
   uint64_t grains = 0, onPath = 0;
   bool pathKnown = true;
 };
-/// Per flag 0 .. P_COUNT-1, one process's counts (the critical path of
-/// GrainDag.h's critPath).
-std::vector<ProblemCount> problemCounts(const Analysis &an,
-                                        const ProblemMasks &m);
-/// The run's: every process's counts added.
-std::vector<ProblemCount> problemCounts(Run &run);
+/// Per flag 0 .. P_COUNT-1, one process's counts, of its masks and its
+/// critical path.
+std::vector<ProblemCount> problemCounts(const ProblemMasks &m,
+                                        const CritPath &cp);
 
 /// A flag's condition: "parallel_benefit (< 1)", "outlier (" outlierRule()
 /// ")".

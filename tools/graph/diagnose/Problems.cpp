@@ -125,6 +125,13 @@ struct Acc {
   unsigned multi = 0, single = 0, singleTop = 0; // top: not nested
   double singleCreation = 0;                     // creation in one-thread teams
   double imbLost = 0, creation = 0, singleWork = 0, work = 0;
+  // The multi-thread instances' thread time lost as measured (InstanceLoss,
+  // LoopTable.h), and where it went; instances whose chunks' times are
+  // unknown count their uneven work alone (unknownInst of them).
+  double lost = 0, lateStart = 0, between = 0, endWait = 0, idle = 0;
+  double latest = 0; // the largest delay of a thread's first chunk
+  int latestThread = -1;
+  unsigned unknownInst = 0;
   int64_t chunks = 0, creationMeasured = 0;
   double iterations = 0;
   std::map<int, double> perThread; // multi-thread instances
@@ -187,10 +194,34 @@ static std::string estimateText(const Acc &a, double tpn) {
 
 static void explainLoop(const Acc &a, double tpn, Problem &p) {
   std::vector<std::string> why;
-  if (a.multi)
-    why.push_back(fmt("threads waited %s for the slowest thread of %u "
-                      "multi-thread instance(s) (imbalance %.2f)",
-                      ms(a.imbLost, tpn).c_str(), a.multi, p.imbalance));
+  if (a.multi) {
+    // Where the thread time went, the parts that matter (1% of it or more).
+    std::vector<std::string> parts;
+    auto part = [&](double v, const std::string &what) {
+      if (v > 0 && v >= 0.01 * a.lost)
+        parts.push_back(ms(v, tpn) + " " + what);
+    };
+    part(a.lateStart,
+         a.latestThread >= 0
+             ? fmt("before the threads' first chunks (thread %d started "
+                   "%s after the first)",
+                   a.latestThread, ms(a.latest, tpn).c_str())
+             : std::string("before the threads' first chunks"));
+    part(a.endWait, fmt("waiting after their last chunks for the slowest "
+                        "(uneven work: imbalance %.2f)",
+                        p.imbalance));
+    part(a.between, "between their chunks (making them, the schedule)");
+    part(a.idle, "in threads of the team that ran no chunk");
+    std::string s = fmt("its threads lost %s in %u multi-thread instance(s)",
+                        ms(a.lost, tpn).c_str(), a.multi);
+    for (size_t i = 0; i < parts.size(); i++)
+      s += (i ? ", " : ": ") + parts[i];
+    if (a.unknownInst)
+      s += fmt(" (%u instance(s) without their chunks' times: their uneven "
+               "work alone)",
+               a.unknownInst);
+    why.push_back(s);
+  }
   if (a.creation > 0)
     why.push_back(fmt("making the chunks cost %s (%s per chunk for %s of "
                       "work)",
@@ -263,10 +294,18 @@ static void explainLoop(const Acc &a, double tpn, Problem &p) {
               iters, us(a.work / double(a.chunks), tpn).c_str(),
               us(perChunk, tpn).c_str(),
               workPerChunk > 0 ? 100 * perChunk / workPerChunk : 0.0, n10);
-  } else if (!(a.imbLost + a.creation > 0.05 * a.work)) {
+  } else if (!(a.lost + a.singleCreation > 0.05 * a.work)) {
     p.suggestion =
         fmt("little to gain: it loses %.1f%% of its work",
-            a.work > 0 ? 100 * (a.imbLost + a.creation) / a.work : 0.0);
+            a.work > 0 ? 100 * (a.lost + a.singleCreation) / a.work : 0.0);
+  } else if (a.lateStart > a.imbLost && a.lateStart > 0.25 * a.lost) {
+    p.suggestion =
+        fmt("its threads reach it at different times (thread %d up to %s after "
+            "the first): the time is lost before the loop, in what the threads "
+            "ran before it (uneven work in the region before it, a nowait loop "
+            "or a single that one thread ran); balance that, or give the early "
+            "threads the loop's work with schedule(dynamic,N)",
+            a.latestThread, ms(a.latest, tpn).c_str());
   } else if (a.multi && !a.outliers.empty()) {
     p.suggestion = "a few chunks take much longer than the others (the "
                    "outlier chunks): smaller chunks or schedule(dynamic,N) "
@@ -506,8 +545,9 @@ static void explainSite(const Acc &a, double tpn, Problem &p) {
                        a.work > 0 ? 100 * (a.creation + a.sync) / a.work : 0.0);
 }
 
-std::vector<Problem> rankProblems(Analysis &an, int process,
-                                  size_t maxOutliers) {
+std::vector<Problem> rankProblems(const Analysis &an,
+                                  const std::vector<InstanceLoss> &losses,
+                                  int process, size_t maxOutliers) {
   double tpn = an.clockNs();
   std::vector<Acc> accs;
   std::map<std::string, size_t> byName;
@@ -547,6 +587,23 @@ std::vector<Problem> rankProblems(Analysis &an, int process,
     a.multi++;
     a.team = std::max(a.team, team);
     a.imbLost += double(team) * mx - sum;
+    const InstanceLoss *x =
+        size_t(lp.index) < losses.size() ? &losses[lp.index] : nullptr;
+    if (x && x->known) {
+      a.lost += x->lost;
+      a.lateStart += x->lateStart;
+      a.between += x->between;
+      a.endWait += x->endWait;
+      a.idle += x->idle;
+      if (x->latest > a.latest) {
+        a.latest = x->latest;
+        a.latestThread = x->latestThread;
+      }
+    } else {
+      a.lost += double(team) * mx - sum;
+      a.endWait += double(team) * mx - sum;
+      a.unknownInst++;
+    }
     for (const Share &s : lp.shares) {
       a.perThread[s.th] += double(s.work);
       a.minCount = std::min(a.minCount, s.count);
@@ -649,7 +706,9 @@ std::vector<Problem> rankProblems(Analysis &an, int process,
     p.kind = a.isLoop ? "loop" : "task-site";
     p.where = a.where;
     p.process = process;
-    double lost = a.isLoop ? a.imbLost + a.creation : a.creation + a.sync;
+    // A loop: its multi-thread instances' thread time lost, and the
+    // making of its one-thread instances' chunks.
+    double lost = a.isLoop ? a.lost + a.singleCreation : a.creation + a.sync;
     if (!(lost > 0))
       continue;
     p.lostMs = lost / tpn / 1e6;
@@ -697,16 +756,6 @@ std::vector<Problem> rankProblems(Analysis &an, int process,
   for (size_t i : order)
     ranked.push_back(std::move(out[i]));
   return ranked;
-}
-
-std::vector<Problem> rankProblems(const Run &run, size_t maxOutliers) {
-  std::vector<Problem> all;
-  for (size_t p = 0; p < run.procs.size(); p++) {
-    std::vector<Problem> v = rankProblems(*run.procs[p], int(p), maxOutliers);
-    for (Problem &x : v)
-      all.push_back(std::move(x));
-  }
-  return all;
 }
 
 } // namespace gcg

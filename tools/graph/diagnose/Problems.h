@@ -16,6 +16,7 @@
 #define GRAINCHUNK_GRAPH_PROBLEMS_H
 
 #include "Analysis.h"
+#include "LoopTable.h"
 
 #include <array>
 #include <cstdint>
@@ -83,10 +84,9 @@ double simulateSchedule(const WorkCurve &w, size_t team, uint64_t chunk,
 
 /// The problems of process `process` of a run, largest time lost first
 /// (only those that lose time).
-std::vector<Problem> rankProblems(Analysis &an, int process,
-                                  size_t maxOutliers = 20);
-/// Every process's, process by process.
-std::vector<Problem> rankProblems(const Run &run, size_t maxOutliers = 20);
+std::vector<Problem> rankProblems(const Analysis &an,
+                                  const std::vector<InstanceLoss> &losses,
+                                  int process, size_t maxOutliers = 20);
 
 } // namespace gcg
 

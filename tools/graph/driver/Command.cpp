@@ -271,7 +271,8 @@ int recordProgram(const Options &o, const std::string &raw,
   return st;
 }
 
-Written writeOutputs(Run &run, const Options &o, OutputDir &dir) {
+Written writeOutputs(const Results &R, const Options &o, OutputDir &dir) {
+  const Run &run = R.run;
   std::string err;
   Written out;
   uint64_t grains = run.grains();
@@ -305,14 +306,14 @@ Written writeOutputs(Run &run, const Options &o, OutputDir &dir) {
       std::string pdir = dir.path(file);
       if (mkdir(pdir.c_str(), 0777) != 0)
         throw Error("cannot create " + pdir + ": " + std::strerror(errno));
-      for (const ProblemCount &c : problemCounts(run)) {
+      for (const ProblemCount &c : R.counts) {
         if (!c.grains)
           continue;
         std::string name = problemGraphName(c.flag);
         if (grains > o.caps.graph)
-          writeGraphmlAggregated(run, dir.path(name), c.flag);
+          writeGraphmlAggregated(R, dir.path(name), c.flag);
         else
-          writeGraphml(run, dir.path(name), c.flag);
+          writeGraphml(R, dir.path(name), c.flag);
         out.files.push_back(name);
       }
       if (grains > o.caps.graph)
@@ -331,7 +332,7 @@ Written writeOutputs(Run &run, const Options &o, OutputDir &dir) {
       for (const char *n : {"trace.otf2", "trace.def", "trace"})
         if (!dir.claim(n, err))
           throw Error(err);
-      writeOtf2(run, dir.dir(), "trace");
+      writeOtf2(R, dir.dir(), "trace");
       out.files.push_back(file);
       continue;
     }
@@ -339,10 +340,10 @@ Written writeOutputs(Run &run, const Options &o, OutputDir &dir) {
       throw Error(err);
     std::string path = dir.path(file);
     if (w == "csv") {
-      writeCsv(run, path);
+      writeCsv(R, path);
     } else if (w == "graphml") {
       if (grains > o.caps.graph) {
-        writeGraphmlAggregated(run, path);
+        writeGraphmlAggregated(R, path);
         out.leftOut.push_back(
             {file,
              "aggregated: " + over(o.caps.graph) +
@@ -352,11 +353,11 @@ Written writeOutputs(Run &run, const Options &o, OutputDir &dir) {
              "--max-graph-grains " + std::to_string(grains) +
                  " writes every grain"});
       } else {
-        writeGraphml(run, path);
+        writeGraphml(R, path);
       }
     } else if (w == "trace") {
       if (grains > o.caps.trace) {
-        writeTraceAggregated(run, path);
+        writeTraceAggregated(R, path);
         out.leftOut.push_back(
             {file,
              "aggregated: " + over(o.caps.trace) +
@@ -367,30 +368,30 @@ Written writeOutputs(Run &run, const Options &o, OutputDir &dir) {
              "--max-trace-grains " + std::to_string(grains) +
                  " writes every grain (too large for chrome://tracing)"});
       } else {
-        writeTrace(run, path);
+        writeTrace(R, path);
       }
     } else if (w == "svg") {
-      writeSvg(run, path);
+      writeSvg(R, path);
     }
     out.files.push_back(file);
   }
   if (!dir.claim("loops.csv", err))
     throw Error(err);
-  writeLoopsCsv(run, dir.path("loops.csv"));
+  writeLoopsCsv(R, dir.path("loops.csv"));
   out.files.push_back("loops.csv");
   if (report) {
     if (!dir.claim("report.html", err))
       throw Error(err);
-    writeReport(run, dir.path("report.html"), o.caps, Version, out.leftOut);
+    writeReport(R, dir.path("report.html"), o.caps, Version, out.leftOut);
     out.files.push_back("report.html");
   }
   return out;
 }
 
-void writeSummary(Run &run, const Options &o, OutputDir &dir,
+void writeSummary(const Results &R, const Options &o, OutputDir &dir,
                   const Written &w) {
   (void)o;
-  std::string text = summary(run) + leftOutText(w.leftOut), err;
+  std::string text = summary(R) + leftOutText(w.leftOut), err;
   if (std::find(w.files.begin(), w.files.end(), "report.html") != w.files.end())
     text +=
         "report: " + dir.shownPath("report.html") + " (open it in a browser)\n";
@@ -403,7 +404,7 @@ void writeSummary(Run &run, const Options &o, OutputDir &dir,
   }
   std::vector<std::string> files = w.files;
   files.push_back("summary.txt");
-  writeRunJson(run, dir.path("run.json"), files, Version, w.leftOut);
+  writeRunJson(R, dir.path("run.json"), files, Version, w.leftOut);
   std::cerr << text << std::flush;
 }
 
@@ -512,9 +513,12 @@ int analyseApart(const std::vector<std::string> &raws,
     signal(SIGPIPE, SIG_IGN);
     int rc = 0;
     try {
+      // The pipeline, one way: read and model every process, derive the
+      // results once, then each output reads them.
       std::unique_ptr<Run> run = analyseRun(raws, baseRaws);
-      Written w = writeOutputs(*run, o, dir);
-      writeSummary(*run, o, dir, w);
+      std::unique_ptr<const Results> results = computeResults(*run);
+      Written w = writeOutputs(*results, o, dir);
+      writeSummary(*results, o, dir, w);
     } catch (const Error &e) {
       std::cerr << "grainchunk-graph: " << dir.shown(e.what()) << std::endl;
       rc = 1;

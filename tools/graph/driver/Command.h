@@ -58,9 +58,10 @@ struct Written {
 };
 /// Writes the chosen outputs and loops.csv into the output directory (each
 /// claimed in its manifest first), each within its cap (o.caps).
-Written writeOutputs(Run &run, const Options &o, OutputDir &dir);
+Written writeOutputs(const Results &R, const Options &o, OutputDir &dir);
 /// Writes summary.txt and run.json, and prints the summary on stderr.
-void writeSummary(Run &run, const Options &o, OutputDir &dir, const Written &w);
+void writeSummary(const Results &R, const Options &o, OutputDir &dir,
+                  const Written &w);
 /// The whole command; returns its exit status.
 int runCommand(const Options &o);
 

@@ -647,11 +647,12 @@ void Analysis::finish() {
   for (const Loop &lp : loops)
     loopNames.push_back(loopName(lp));
   finishTasks();
+  taskContexts();
   lineages();
   metrics();
 }
 
-std::string Analysis::siteFunction(uint64_t codeptr, uint64_t task) {
+std::string Analysis::siteFunction(uint64_t codeptr, uint64_t task) const {
   // The user's function of the code at codeptr, which task runs: its own
   // name's, else (an outlined function whose name does not say, Clang 14)
   // that of the code that started the task (a region's fork, a task's
@@ -678,19 +679,26 @@ std::string Analysis::siteFunction(uint64_t codeptr, uint64_t task) {
   return "?";
 }
 
-std::pair<std::string, std::string> Analysis::taskName(size_t k) {
+void Analysis::taskContexts() {
+  // Where a task's code names no function, the function of the code that
+  // made its parent (siteFunction()), once per parent.
+  for (size_t k = 0; k < tasks.size(); k++) {
+    uint64_t p = tasks.parent[k];
+    if (!context.count(p) && maps.get(tasks.codeptr[k]).first.empty())
+      context.emplace(p, siteFunction(tasks.codeptr[k], p));
+  }
+}
+
+std::pair<std::string, std::string> Analysis::taskName(size_t k) const {
   auto [fn, loc] = maps.get(tasks.codeptr[k]);
   if (fn.empty()) {
-    uint64_t p = tasks.parent[k];
-    auto it = context.find(p);
-    if (it == context.end())
-      it = context.emplace(p, siteFunction(tasks.codeptr[k], p)).first;
-    fn = it->second;
+    auto it = context.find(tasks.parent[k]);
+    fn = it != context.end() ? it->second : "?";
   }
   return {fn, loc};
 }
 
-std::string Analysis::taskGrainName(size_t k) {
+std::string Analysis::taskGrainName(size_t k) const {
   auto [fn, loc] = taskName(k);
   return fn != "?" ? "task " + loc + " (" + fn + ")" : "task " + loc;
 }
@@ -919,7 +927,7 @@ void Analysis::metrics() {
     T.deviation.assign(n, NAN);
     for (size_t k = 0; k < n; k++) {
       double w = T.work[k];
-      auto lin = taskLineage(k);
+      auto lin = taskLineage(k, tlin);
       if (!lin) {
         matches.taskNoLineage++;
         continue;
@@ -1079,10 +1087,13 @@ void Analysis::chunkMetricsPass() {
   baseInstance.assign(loops.size(), nullptr);
   if (!baseline)
     return;
+  std::vector<uint8_t> noLineage(loops.size(), 0);
   for (Loop &lp : loops) {
     auto il = instanceLineage(lp.index);
-    if (!il)
+    if (!il) {
+      noLineage[lp.index] = 1;
       continue;
+    }
     auto it = baseline->instances.find(*il);
     if (it != baseline->instances.end())
       baseInstance[lp.index] = &it->second;
@@ -1099,7 +1110,7 @@ void Analysis::chunkMetricsPass() {
     }
     double d = chunkDeviation(li, ch.lower[i], ch.upper[i], !sh->unknown,
                               double(int64_t(ch.end[i] - ch.start[i])));
-    if (ilinState[li] == 2) // NA (every instance's was asked above)
+    if (noLineage[li]) // NA
       matches.chunkNoLineage++;
     else if (sh->unknown)
       matches.chunkUnknown++;
@@ -1342,8 +1353,6 @@ void Analysis::lineages() {
       T.rootk[k] =
           base < 0 || T.rootk[k] > INT32_MAX - base ? -1 : base + T.rootk[k];
     }
-  ilinState.assign(loops.size(), 0);
-  ilin.assign(loops.size(), std::string());
   // Regions in the order they began: a region's context began before it.
   std::vector<uint64_t> ids(regionList.size());
   for (auto &kv : regions)
@@ -1368,7 +1377,7 @@ void Analysis::lineages() {
     }
     std::optional<std::string> ctx;
     if (T.index(r.enc) >= 0) {
-      ctx = taskLineage(size_t(T.index(r.enc)));
+      ctx = taskLineage(size_t(T.index(r.enc)), tlin);
     } else {
       auto im = implicit.find(r.enc);
       if (im == implicit.end() || !regions.count(im->second.par))
@@ -1381,8 +1390,8 @@ void Analysis::lineages() {
   }
 }
 
-std::optional<std::string> Analysis::rootLineage(size_t k) {
-  Tasks &T = tasks;
+std::optional<std::string> Analysis::rootLineage(size_t k) const {
+  const Tasks &T = tasks;
   if (T.ctx[k] >= 0) {
     if (T.rootk[k] < 0)
       return std::nullopt;
@@ -1402,67 +1411,53 @@ std::optional<std::string> Analysis::rootLineage(size_t k) {
   return *it->second + ">t" + std::to_string(T.rootk[k]);
 }
 
-std::optional<std::string> Analysis::instanceLineage(int li) {
-  if (!ilinState[li]) {
-    const Loop &lp = loops[li];
-    std::optional<std::string> rl;
-    if (lp.keyKind == 0) {
-      auto it = rlin.find(lp.k0);
-      if (it != rlin.end())
-        rl = it->second;
-    }
-    if (rl) {
-      ilin[li] = *rl + "/L" + std::to_string(lp.k1);
-      ilinState[li] = 1;
-    } else {
-      ilinState[li] = 2;
-    }
-  }
-  if (ilinState[li] == 2)
+std::optional<std::string> Analysis::instanceLineage(int li) const {
+  const Loop &lp = loops[li];
+  if (lp.keyKind != 0)
     return std::nullopt;
-  return ilin[li];
+  auto it = rlin.find(lp.k0);
+  if (it == rlin.end() || !it->second)
+    return std::nullopt;
+  return *it->second + "/L" + std::to_string(lp.k1);
 }
 
-std::optional<std::string> Analysis::chunkLineage(size_t i) {
-  if (ilinState.empty())
-    return std::nullopt;
-  int li = chunks.loop[i];
-  if (!ilinState[li])
-    instanceLineage(li);
-  if (ilinState[li] == 2)
-    return std::nullopt;
-  std::string s = ilin[li];
-  s += ':';
-  s += std::to_string(chunks.lower[i]);
-  s += '-';
-  s += std::to_string(chunks.upper[i]);
+std::optional<std::string> Analysis::chunkLineage(size_t i) const {
+  auto s = instanceLineage(chunks.loop[i]);
+  if (!s)
+    return s;
+  *s += ':';
+  *s += std::to_string(chunks.lower[i]);
+  *s += '-';
+  *s += std::to_string(chunks.upper[i]);
   return s;
 }
 
-std::optional<std::string> Analysis::taskLineage(size_t k) {
-  // Task k's lineage: its root's, then a child number per generation. Kept
-  // for the last 65,536 tasks asked (a child's walk stops at its parent's).
-  Tasks &T = tasks;
+std::optional<std::string> Analysis::taskLineage(size_t k,
+                                                 LineageMemo &memo) const {
+  // Task k's lineage: its root's, then a child number per generation. The
+  // memo keeps the last 65,536 asked (a child's walk stops at its
+  // parent's).
+  const Tasks &T = tasks;
   int64_t n = int64_t(T.size());
-  auto m = tlin.find(k);
-  if (m != tlin.end())
+  auto m = memo.find(k);
+  if (m != memo.end())
     return m->second;
   std::vector<size_t> chain;
-  while (!tlin.count(k) && T.pslot[k] < n) {
+  while (!memo.count(k) && T.pslot[k] < n) {
     chain.push_back(k);
     k = size_t(T.pslot[k]);
   }
-  auto it = tlin.find(k);
+  auto it = memo.find(k);
   std::optional<std::string> base =
-      it != tlin.end() ? it->second : rootLineage(k);
-  if (tlin.size() > 65536)
-    tlin.clear();
-  tlin[k] = base;
+      it != memo.end() ? it->second : rootLineage(k);
+  if (memo.size() > 65536)
+    memo.clear();
+  memo[k] = base;
   for (size_t i = chain.size(); i-- > 0;) {
     size_t c = chain[i];
     if (base)
       base = *base + "." + std::to_string(T.childNumber[c]);
-    tlin[c] = base;
+    memo[c] = base;
   }
   return base;
 }
@@ -1512,9 +1507,10 @@ Baseline::Baseline(Analysis &an) {
     }
     in = std::move(s);
   }
+  Analysis::LineageMemo memo;
   for (size_t k = 0; k < an.tasks.size(); k++) {
     double w = an.tasks.work[k];
-    auto lin = an.taskLineage(k);
+    auto lin = an.taskLineage(k, memo);
     if (lin && !std::isnan(w))
       tasks[*lin] = w;
   }

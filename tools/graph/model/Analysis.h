@@ -161,15 +161,6 @@ struct GrainMetrics {
 
 class Baseline;
 
-/// The critical path's figures of one process (GrainDag.h): span and work
-/// in ticks; acyclic false if the graph had a cycle (then no figures);
-/// the chunks and tasks on it (indices into chunks and tasks).
-struct CritPath {
-  bool acyclic = false;
-  double span = 0, work = 0;
-  std::vector<uint64_t> chunks, tasks;
-};
-
 class Analysis {
 public:
   /// Reads and analyses one process's recording.
@@ -193,7 +184,6 @@ public:
   std::vector<double> deviations;
   uint64_t lastRecord = 0;            // the latest record time (where it ends)
   std::vector<std::string> readNotes; // threads whose file ended early
-  mutable std::optional<CritPath> crit; // critPath()'s, once computed
   /// Per chunk: 1 if it is an outlier of its loop instance
   /// (outlierChunks(), Problems.h).
   std::vector<uint8_t> outliers;
@@ -213,8 +203,8 @@ public:
   size_t nGrains() const { return chunks.size() + tasks.size(); }
   std::string loopName(const Loop &lp) const;
   const std::string &loopName(int li) const { return loopNames[li]; }
-  std::pair<std::string, std::string> taskName(size_t k);
-  std::string taskGrainName(size_t k);
+  std::pair<std::string, std::string> taskName(size_t k) const;
+  std::string taskGrainName(size_t k) const;
 
   GrainMetrics chunkMetrics(size_t i) const;
   GrainMetrics taskMetrics(size_t k) const;
@@ -232,9 +222,17 @@ public:
   } matches;
 
   // Lineages (std::nullopt: NA).
-  std::optional<std::string> instanceLineage(int li);
-  std::optional<std::string> chunkLineage(size_t i);
-  std::optional<std::string> taskLineage(size_t k);
+  std::optional<std::string> instanceLineage(int li) const;
+  std::optional<std::string> chunkLineage(size_t i) const;
+  /// A task's lineage walks up to its root; the memo, the caller's, keeps
+  /// the walks of the tasks asked before (their children stop there).
+  using LineageMemo = std::unordered_map<size_t, std::optional<std::string>>;
+  std::optional<std::string> taskLineage(size_t k, LineageMemo &memo) const;
+  /// One task's lineage, walked alone.
+  std::optional<std::string> taskLineage(size_t k) const {
+    LineageMemo memo;
+    return taskLineage(k, memo);
+  }
   /// The OpenMP thread number of chunk i's implicit task, or -1.
   int64_t threadNum(size_t i) const;
 
@@ -256,12 +254,13 @@ private:
                       std::vector<int32_t> &regionRank);
   void metrics();
   void chunkMetricsPass();
-  std::string siteFunction(uint64_t codeptr, uint64_t task);
+  std::string siteFunction(uint64_t codeptr, uint64_t task) const;
+  void taskContexts();
   double joinWait(int64_t p) const;
   double chunkDeviation(int li, uint64_t lo, uint64_t up, bool has,
                         double work) const;
   std::optional<uint64_t> rootRegion(size_t k) const;
-  std::optional<std::string> rootLineage(size_t k);
+  std::optional<std::string> rootLineage(size_t k) const;
 
   double tpn = 1.0;
   bool createsInOrder = true;
@@ -271,10 +270,8 @@ private:
   std::vector<uint64_t> taskloopOrder;
   std::unordered_map<uint64_t, std::string> context;
   std::vector<std::string> loopNames;
-  std::vector<int8_t> ilinState;
-  std::vector<std::string> ilin;
   std::unordered_map<uint64_t, std::optional<std::string>> rlin;
-  std::unordered_map<size_t, std::optional<std::string>> tlin;
+  LineageMemo tlin; // the model's own walks, while it is built
   std::vector<std::optional<uint64_t>>
       oneMaker; // regions whose root tasks one task made
   // Per loop: its baseline instance (or null), for work_deviation.

@@ -48,6 +48,9 @@ constexpr int64_t MaxExpand = 64;
 /// A chain (consecutive instances of one loop) of at most this many groups
 /// can be expanded on the page.
 constexpr size_t MaxChainExpand = 200;
+/// A loop problem's steps go through at most this many of its instances,
+/// most thread time lost first.
+constexpr size_t InstanceSteps = 200;
 
 std::string num(double v, int digits = 3) {
   if (!std::isfinite(v))
@@ -95,9 +98,10 @@ struct IntArray {
 
 } // namespace
 
-std::vector<ReportProblem> problemsForReport(const Run &run) {
+std::vector<ReportProblem> problemsForReport(const Results &R) {
+  const Run &run = R.run;
   // The summary's ranking (Problems.h), every process's, largest first.
-  std::vector<Problem> ps = rankProblems(run);
+  std::vector<Problem> ps = R.problems;
   std::stable_sort(
       ps.begin(), ps.end(),
       [](const Problem &x, const Problem &y) { return x.lostMs > y.lostMs; });
@@ -147,10 +151,12 @@ struct Graph {
   size_t nGroups = 0, nMembers = 0, dropped = 0;
 };
 
-void graphOf(Run &run, size_t p, const Analysis &an, bool every, Names &loops,
-             Names &sites, Graph &G, std::vector<uint8_t> &chunkCrit,
-             std::vector<uint8_t> &taskCrit, const ProblemMasks &masks) {
-  Analysis &man = *run.procs[p];
+void graphOf(const Results &R, size_t p, const Analysis &an, bool every,
+             Names &loops, Names &sites, Graph &G,
+             std::vector<uint8_t> &chunkCrit, std::vector<uint8_t> &taskCrit,
+             const ProblemMasks &masks) {
+  const Run &run = R.run;
+  const Analysis &man = *run.procs[p];
   GrainDag dag(an, every, true);
   double tpn = an.clockNs();
   size_t nv = dag.kind.size();
@@ -253,7 +259,7 @@ void graphOf(Run &run, size_t p, const Analysis &an, bool every, Names &loops,
   // Without every grain, a loop instance's chunk node stands for all of
   // them: the counts and work from the per-thread table.
   if (!every) {
-    for (const LoopThread &r : loopThreads(an, false)) {
+    for (const LoopThread &r : R.procs[p].loopRows) {
       auto ins = byKey.emplace(
           Key{GrainDag::Chunk, uint64_t(r.loop), uint64_t(r.th), 0},
           uint32_t(grp.size()));
@@ -701,8 +707,9 @@ std::string pageSafe(const std::string &json) {
 
 } // namespace
 
-void writeReport(Run &run, const std::string &path, const Caps &caps,
+void writeReport(const Results &R, const std::string &path, const Caps &caps,
                  const std::string &version, std::vector<LeftOut> &leftOut) {
+  const Run &run = R.run;
   uint64_t grains = run.grains();
   bool every = grains <= caps.report;
   if (!every)
@@ -715,7 +722,7 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
          "--max-report-grains " + std::to_string(grains) +
              " draws every grain"});
   // The loops and sites in the order of their colours (Palette.h).
-  RunColours colours = runColours(run);
+  const RunColours &colours = R.colours;
   Names loops, sites;
   for (const std::string &n : colours.loops)
     loops(n);
@@ -732,18 +739,31 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
   double endNs = 0;
   std::string procs = "[";
   int64_t nChunks = 0, nTasks = 0;
+  // Per loop (its legend index): its instances' thread time lost (the
+  // Results' InstanceLoss), for the problem's steps: (lost, start, end,
+  // instance) in ns.
+  std::vector<std::vector<std::array<int64_t, 4>>> instLost;
   for (size_t p = 0; p < run.procs.size(); p++) {
-    Analysis &an = *run.procs[p];
+    const Analysis &an = *run.procs[p];
     double tpn = an.clockNs();
     auto ns = [&](uint64_t t) {
       return int64_t(std::llround(double(int64_t(t - t0)) / tpn));
     };
+    for (const InstanceLoss &x : R.procs[p].losses) {
+      if (!x.threads)
+        continue;
+      size_t k = size_t(loops(an.loopName(x.loop)));
+      if (instLost.size() <= k)
+        instLost.resize(k + 1);
+      instLost[k].push_back({int64_t(std::llround(x.lost / tpn)), ns(x.first),
+                             ns(x.last), int64_t(x.loop)});
+    }
     for (int th : an.threads)
       tl.row(p, th);
     std::vector<uint8_t> chunkCrit(an.chunks.size(), 0),
         taskCrit(an.tasks.size(), 0);
-    ProblemMasks masks = problemMasks(an);
-    graphOf(run, p, an, every, loops, sites, G, chunkCrit, taskCrit, masks);
+    const ProblemMasks &masks = R.procs[p].masks;
+    graphOf(R, p, an, every, loops, sites, G, chunkCrit, taskCrit, masks);
     const Chunks &ch = an.chunks;
     const Tasks &T = an.tasks;
     nChunks += int64_t(ch.size());
@@ -812,7 +832,7 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
           m |= fc[f] ? 1u << f : 0;
         return m;
       };
-      for (const LoopThread &r : loopThreads(an, false)) {
+      for (const LoopThread &r : R.procs[p].loopRows) {
         if (!r.chunks)
           continue;
         int k = loops(an.loopName(r.loop));
@@ -857,7 +877,7 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
             int64_t(std::llround(double(kv.second.exec) / tpn)),
             kv.second.count, maskOf(kv.second.fc), kv.second.fc.data());
     }
-    const CritPath &cp = critPath(an);
+    const CritPath &cp = R.procs[p].crit;
     procs += (p ? "," : "");
     procs += "{\"pid\":" + std::to_string(an.proc.pid) +
              ",\"rank\":" + std::to_string(an.proc.rank) +
@@ -869,7 +889,7 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
              ",\"acyclic\":" + (cp.acyclic ? "true" : "false") +
              ",\"span\":" + num(cp.span / tpn, 0) +
              ",\"work\":" + num(cp.work / tpn, 0) +
-             ",\"cp\":" + str(critPathText(an)) + ",\"parallelism\":" +
+             ",\"cp\":" + str(critPathFigures(an, cp)) + ",\"parallelism\":" +
              num(cp.acyclic && cp.span > 0 ? cp.work / cp.span : NAN, 2) + "}";
   }
   procs += "]";
@@ -909,7 +929,7 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
   // The problem views: the types that flag a grain, and the outliers.
   std::string viewJson = "[";
   bool firstView = true;
-  for (const ProblemCount &c : problemCounts(run)) {
+  for (const ProblemCount &c : R.counts) {
     if (!c.grains && c.flag != P_OUTLIER)
       continue;
     viewJson += firstView ? "" : ",";
@@ -921,7 +941,7 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
                 ",\"line\":" + str(problemCountLine(c)) + "}";
   }
   std::string probJson = "[";
-  std::vector<ReportProblem> probs = problemsForReport(run);
+  std::vector<ReportProblem> probs = problemsForReport(R);
   for (size_t i = 0; i < probs.size(); i++) {
     const ReportProblem &q = probs[i];
     probJson += (i ? ",\n" : "\n");
@@ -939,6 +959,21 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
                 "{\"file\":" + str(leftOut[i].file) +
                 ",\"what\":" + str(leftOut[i].what) +
                 ",\"how\":" + str(leftOut[i].option) + "}";
+  // Each loop's instances, most lost first, the first InstanceSteps.
+  std::string instJson = "[";
+  for (size_t k = 0; k < instLost.size(); k++) {
+    auto &v = instLost[k];
+    std::stable_sort(v.begin(), v.end(), [](const auto &x, const auto &y) {
+      return x[0] > y[0] || (x[0] == y[0] && x[1] < y[1]);
+    });
+    instJson += std::string(k ? "," : "") +
+                "{\"n\":" + std::to_string(v.size()) + ",\"top\":[";
+    for (size_t j = 0; j < v.size() && j < InstanceSteps; j++)
+      instJson += std::string(j ? "," : "") + "[" + std::to_string(v[j][3]) +
+                  "," + std::to_string(v[j][1]) + "," +
+                  std::to_string(v[j][2]) + "," + std::to_string(v[j][0]) + "]";
+    instJson += "]}";
+  }
   const Analysis &first = *run.procs[0];
   std::string data =
       "{\"version\":" + str(version) + ",\"program\":" + str(first.proc.exe) +
@@ -950,10 +985,10 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
       ",\"procs\":" + procs + ",\"rows\":" + rowJson +
       ",\"loops\":" + loopJson + "],\"sites\":" + siteJson +
       "],\"colours\":" + colourJson + ",\"views\":" + viewJson +
-      "],\"bars\":{\"row\":" + gRow.done() + ",\"s\":" + gS.done() +
-      ",\"d\":" + gD.done() + ",\"k\":" + gK.done() + ",\"inst\":" + gI.done() +
-      ",\"lo\":" + gLo.done() + ",\"hi\":" + gHi.done() +
-      ",\"c\":" + gC.done() + ",\"n\":" + gN.done() +
+      "],\"instances\":" + instJson + "],\"bars\":{\"row\":" + gRow.done() +
+      ",\"s\":" + gS.done() + ",\"d\":" + gD.done() + ",\"k\":" + gK.done() +
+      ",\"inst\":" + gI.done() + ",\"lo\":" + gLo.done() +
+      ",\"hi\":" + gHi.done() + ",\"c\":" + gC.done() + ",\"n\":" + gN.done() +
       ",\"count\":" + gCount.done() + ",\"pm\":" + gPm.done() +
       ",\"pc\":" + gPc.done() + "},\n\"graph\":{\"groups\":" + G.groups +
       "],\"members\":" + G.members + "],\"gedges\":" + G.gedges +

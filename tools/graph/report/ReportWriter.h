@@ -36,11 +36,11 @@ struct ReportProblem {
 
 /// The problems the report lists, most time lost first: the summary's
 /// ranking (Problems.h, rankProblems) over every process.
-std::vector<ReportProblem> problemsForReport(const Run &run);
+std::vector<ReportProblem> problemsForReport(const Results &R);
 
 /// Writes report.html; leftOut is what the other files left out (listed
 /// on the page), and gets the report's own entry when it aggregates.
-void writeReport(Run &run, const std::string &path, const Caps &caps,
+void writeReport(const Results &R, const std::string &path, const Caps &caps,
                  const std::string &version, std::vector<LeftOut> &leftOut);
 
 } // namespace gcg

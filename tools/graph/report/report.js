@@ -60,10 +60,9 @@
   fact('threads', D.procs.map((p) => String(p.threads)).join(', '));
   fact('grains', D.grains + ' (' + D.chunks + ' chunks, ' + D.tasks + ' tasks)' +
     (D.aggregated ? '; above ' + D.cap + ' grains the timeline shows a bar per loop instance and thread' : ''));
-  // The summary's line, as it words and rounds it.
-  const cpText = (p) => p.cp.replace(/^critical path: /, '');
+  // The summary's figures, as it words and rounds them.
   D.procs.forEach((p, i) => {
-    fact('critical path' + (multi ? ' (pid ' + p.pid + ')' : ''), cpText(p));
+    fact('critical path' + (multi ? ' (pid ' + p.pid + ')' : ''), p.cp);
   });
   fact('loops, task sites', D.loops.length + ', ' + D.sites.length);
   for (const l of D.leftOut) {
@@ -296,33 +295,22 @@
     const p = Math.max((e - s) * 0.05, 50);
     view.t0 = s - p; view.t1 = e + p;
   }
-  // A loop's instances, most thread time lost first: per instance, its
-  // threads (rows) times its span (first chunk's start to last chunk's
-  // end) less its chunks' work (aggregated: the per-thread work, or the
-  // bar's length where unknown).
+  // A loop's instances, most thread time lost first (as the engine
+  // measured it: team x span - work), the first 200: [instance, start,
+  // end, lost] in ns.
   function instancesOf(k) {
-    const m = new Map();
-    for (let i = 0; i < nb; i++) {
-      if (B.k[i] !== k) continue;
-      let x = m.get(B.inst[i]);
-      if (!x) { x = { inst: B.inst[i], s: Infinity, e: -Infinity, rows: new Set(), work: 0 }; m.set(B.inst[i], x); }
-      x.s = Math.min(x.s, start[i]); x.e = Math.max(x.e, start[i] + B.d[i]);
-      x.rows.add(B.row[i]);
-      x.work += D.aggregated && B.n[i] >= 0 ? B.n[i] : B.d[i];
-    }
-    const out = [...m.values()];
-    for (const x of out) x.lost = Math.max(0, x.rows.size * (x.e - x.s) - x.work);
-    out.sort((a, b) => b.lost - a.lost || a.s - b.s);
-    return out;
+    const x = D.instances[k];
+    return x ? x.top.map((v) => ({ inst: v[0], s: v[1], e: v[2], lost: v[3] })) : [];
   }
+  const instanceCount = (k) => (D.instances[k] ? D.instances[k].n : 0);
   // Stepping through the selected loop's instances (stepAt -1: all).
   let steps = [], stepAt = -1;
   function showStep() {
     const box = $('step');
     box.style.visibility = selectedLoop >= 0 && steps.length ? 'visible' : 'hidden';
-    if (stepAt < 0 || !steps.length) { $('step-info').textContent = 'all ' + steps.length + ' instances'; return; }
+    if (stepAt < 0 || !steps.length) { $('step-info').textContent = 'all ' + instanceCount(selectedLoop) + ' instances'; return; }
     const x = steps[stepAt];
-    $('step-info').textContent = 'instance L' + x.inst + ': ' + (stepAt + 1) + ' of ' + steps.length +
+    $('step-info').textContent = 'instance L' + x.inst + ': ' + (stepAt + 1) + ' of ' + instanceCount(selectedLoop) +
       ' by thread time outside its chunks (' + fmtNs(x.lost) + ')';
   }
   function step(j) {
@@ -632,7 +620,7 @@
   $('expand-all').addEventListener('click', () => { G.groups.forEach((g, i) => { if (g.x) expanded.add(i); }); drawGraph(false); });
   $('collapse-all').addEventListener('click', () => { expanded.clear(); drawGraph(false); });
   $('fit').addEventListener('click', () => drawGraph(false, true));
-  $('critpath').textContent = D.procs.map((p) => (multi ? 'pid ' + p.pid + ': ' : '') + cpText(p)).join('; ');
+  $('critpath').textContent = D.procs.map((p) => (multi ? 'pid ' + p.pid + ': ' : '') + p.cp).join('; ');
 
   // Where bar i is drawn, in the window's coordinates (for the test).
   function barBox(i) {

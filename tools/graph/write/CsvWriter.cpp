@@ -31,12 +31,14 @@ static void metricCols(OutFile &o, const GrainMetrics &m) {
   o << problemsText(m.problems) << ',';
 }
 
-void writeCsv(Run &run, const std::string &path) {
+void writeCsv(const Results &R, const std::string &path) {
+  const Run &run = R.run;
   OutFile o(path);
   o << Columns;
   for (size_t p = 0; p < run.procs.size(); p++) {
-    Analysis &an = *run.procs[p];
+    const Analysis &an = *run.procs[p];
     const ProcessDir &pd = an.proc;
+    Analysis::LineageMemo memo;
     std::string head =
         (pd.pid >= 0 ? std::to_string(pd.pid) : std::string("NA")) + "," +
         Run::rankText(pd) + ",";
@@ -124,7 +126,7 @@ void writeCsv(Run &run, const std::string &path) {
       o << csvField(fn) << ',' << csvField(loc) << ",,,NA,NA,NA,NA,";
       o.num(m.work) << ',';
       metricCols(o, m);
-      auto lin = an.taskLineage(k);
+      auto lin = an.taskLineage(k, memo);
       o << (lin ? csvField(*lin) : std::string("NA")) << '\n';
     }
   }

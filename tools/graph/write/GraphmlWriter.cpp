@@ -191,7 +191,7 @@ static void header(OutFile &o, bool aggregated, int view) {
 
 /// A fork and a join per loop instance, chained in the order of the
 /// instances of each parallel region.
-static void loopForks(Writer &w, Analysis &an, const std::string &pre) {
+static void loopForks(Writer &w, const Analysis &an, const std::string &pre) {
   std::map<std::tuple<int, uint64_t, uint64_t>, size_t> groupOf;
   std::vector<std::vector<int>> groups;
   for (const Loop &lp : an.loops) {
@@ -221,7 +221,8 @@ static void loopForks(Writer &w, Analysis &an, const std::string &pre) {
   }
 }
 
-void writeGraphml(Run &run, const std::string &path, int view) {
+void writeGraphml(const Results &R, const std::string &path, int view) {
+  const Run &run = R.run;
   OutFile o(path);
   Writer w{o, view};
   header(o, false, view);
@@ -234,13 +235,13 @@ void writeGraphml(Run &run, const std::string &path, int view) {
   static const char *const EdgeColours[] = {"#2E8B57", "#FF7F50", "#000000",
                                             "#000000"};
   // Grain colours: one palette colour per loop or task site (Palette.h).
-  RunColours colours = runColours(run);
+  const RunColours &colours = R.colours;
   for (size_t p = 0; p < run.procs.size(); p++) {
-    Analysis &an = *run.procs[p];
+    const Analysis &an = *run.procs[p];
     std::string pre = run.prefix(p);
     GrainDag g(an);
     const Chunks &ch = an.chunks;
-    Tasks &T = an.tasks;
+    const Tasks &T = an.tasks;
     size_t n = T.size();
     // The prototype's relational attributes (GraphAttrs.h) over the
     // process's grains: chunks 0..nc-1, then tasks. A chunk's siblings are
@@ -443,7 +444,8 @@ void writeGraphml(Run &run, const std::string &path, int view) {
   o.close();
 }
 
-void writeGraphmlAggregated(Run &run, const std::string &path, int view) {
+void writeGraphmlAggregated(const Results &R, const std::string &path, int view) {
+  const Run &run = R.run;
   OutFile o(path);
   Writer w{o, view};
   header(o, true, view);
@@ -456,18 +458,18 @@ void writeGraphmlAggregated(Run &run, const std::string &path, int view) {
     }
     w.data("work_cycles", work);
   };
-  RunColours colours = runColours(run); // as in writeGraphml
+  const RunColours &colours = R.colours;
   for (size_t p = 0; p < run.procs.size(); p++) {
-    Analysis &an = *run.procs[p];
+    const Analysis &an = *run.procs[p];
     std::string pre = run.prefix(p);
     // A problem view: per loop instance and thread, the chunks it flags.
     std::map<std::pair<int, int>, int64_t> flaggedChunks;
     if (view >= 0)
       for (size_t i = 0; i < an.chunks.size(); i++)
-        if (an.chunkMetrics(i).problems >> view & 1)
+        if (R.procs[p].masks.chunks[i] >> view & 1)
           flaggedChunks[{an.chunks.loop[i], an.chunks.thread[i]}]++;
     // The groups on the critical path: those holding a grain on it.
-    const CritPath &cp = critPath(an);
+    const CritPath &cp = R.procs[p].crit;
     std::set<std::pair<int, int>> pathGroups;
     for (uint64_t i : cp.chunks)
       pathGroups.insert({an.chunks.loop[i], an.chunks.thread[i]});
@@ -477,7 +479,7 @@ void writeGraphmlAggregated(Run &run, const std::string &path, int view) {
     // Loops: a fork and a join per instance, and between them a node per
     // thread for the chunks it ran.
     loopForks(w, an, pre);
-    std::vector<LoopThread> rows = loopThreads(an, false);
+    const std::vector<LoopThread> &rows = R.procs[p].loopRows;
     double lo = INFINITY, hi = -INFINITY;
     for (const LoopThread &r : rows)
       if (r.chunks && r.hasWork)
@@ -509,7 +511,7 @@ void writeGraphmlAggregated(Run &run, const std::string &path, int view) {
     // tasks those made, ...), join point of their parents and creation
     // site. Parents are made before their children, so creation order
     // gives each parent's group first.
-    Tasks &T = an.tasks;
+    const Tasks &T = an.tasks;
     size_t n = T.size();
     struct Group {
       int64_t root;   // the implicit task's slot the generations start from

@@ -10,14 +10,15 @@
 
 namespace gcg {
 
-void writeLoopsCsv(Run &run, const std::string &path) {
+void writeLoopsCsv(const Results &R, const std::string &path) {
+  const Run &run = R.run;
   OutFile o(path);
   o << "process,rank,loop,loop_instance,source_location,thread,chunks,"
        "work_cycles,min_chunk_work_cycles,median_chunk_work_cycles,"
        "max_chunk_work_cycles,wait_cycles,first_start_instant,"
        "last_end_instant\n";
   for (size_t p = 0; p < run.procs.size(); p++) {
-    Analysis &an = *run.procs[p];
+    const Analysis &an = *run.procs[p];
     const ProcessDir &pd = an.proc;
     std::string head =
         (pd.pid >= 0 ? std::to_string(pd.pid) : std::string("NA")) + "," +
@@ -26,7 +27,7 @@ void writeLoopsCsv(Run &run, const std::string &path) {
     for (const Loop &lp : an.loops)
       names.push_back(csvField(an.loopName(lp.index)) + ",L" +
                       std::to_string(lp.index) + "," + csvField(lp.loc) + ",");
-    for (const LoopThread &r : loopThreads(an, true)) {
+    for (const LoopThread &r : R.procs[p].loopRows) {
       if (!r.chunks)
         continue;
       o << head << names[r.loop];

@@ -60,7 +60,8 @@ struct Regions {
 
 } // namespace
 
-void writeOtf2(Run &run, const std::string &dir, const std::string &name) {
+void writeOtf2(const Results &R, const std::string &dir, const std::string &name) {
+  const Run &run = R.run;
   Otf2Clock clk;
   const Analysis &a0 = *run.procs[0];
   clk.TicksPerNs = a0.clockNs() > 0 ? a0.clockNs() : 1.0;
@@ -74,7 +75,7 @@ void writeOtf2(Run &run, const std::string &dir, const std::string &name) {
   Regions regions{w, {}};
   std::set<uint64_t> pidsUsed;
   for (size_t p = 0; p < run.procs.size() && w.ok(); p++) {
-    Analysis &an = *run.procs[p];
+    const Analysis &an = *run.procs[p];
     const ProcessDir &pd = an.proc;
     uint64_t pid = pd.pid >= 0 ? uint64_t(pd.pid) : uint64_t(p);
     // A program that exec'd keeps its pid: each image is a process of its

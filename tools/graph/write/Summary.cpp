@@ -58,21 +58,25 @@ static std::string flaggedText(const Counter &c, bool skipZero) {
 
 /// The critical path: span, work and parallelism (work / span) of the
 /// grain graph (GrainDag.h).
-std::string critPathText(const Analysis &an) {
-  const CritPath &c = critPath(an);
+std::string critPathFigures(const Analysis &an, const CritPath &c) {
   if (!c.acyclic)
-    return "critical path: none (the grain graph has a cycle: a recording "
-           "whose tasks or regions name each other as parents)";
+    return "none (the grain graph has a cycle: a recording whose tasks or "
+           "regions name each other as parents)";
   double ms = an.clockNs() * 1e6;
-  return fmt("critical path: span %.6g ms, work %.6g ms, parallelism %s",
-             c.span / ms, c.work / ms,
+  return fmt("span %.6g ms, work %.6g ms, parallelism %s", c.span / ms,
+             c.work / ms,
              c.span > 0 ? fmt("%.3g", c.work / c.span).c_str() : "NA");
+}
+
+std::string critPathText(const Analysis &an, const CritPath &c) {
+  return "critical path: " + critPathFigures(an, c);
 }
 
 /// The problems ranked by time lost (Problems.h), the first ProblemsShown.
 static const size_t ProblemsShown = 5;
-static std::string problemsText(Analysis &an, const std::string &idPrefix) {
-  std::vector<Problem> ps = rankProblems(an, 0);
+static std::string problemsText(const Analysis &an,
+                                const std::vector<Problem> &ps,
+                                const std::string &idPrefix) {
   if (ps.empty())
     return "problems, ranked by time lost: none (no thread waited for "
            "another in a loop, no creation or join time measured)";
@@ -109,7 +113,10 @@ static std::string problemsText(Analysis &an, const std::string &idPrefix) {
   return s;
 }
 
-std::string summaryOf(Analysis &an, const std::string &idPrefix) {
+std::string summaryOf(const Results &R, size_t p) {
+  const Analysis &an = *R.run.procs[p];
+  const ProcessResults &pr = R.procs[p];
+  std::string idPrefix = R.run.prefix(p);
   double tpn = an.clockNs();
   std::vector<std::string> out;
   const Meta &meta = an.proc.meta;
@@ -347,13 +354,13 @@ std::string summaryOf(Analysis &an, const std::string &idPrefix) {
                   (an.taskPbNa ? fmt("; parallel_benefit NA for %lld",
                                      (long long)an.taskPbNa)
                                : std::string()));
-  out.push_back(critPathText(an));
+  out.push_back(critPathText(an, pr.crit));
   // Per problem type, the grains it flags and those on the critical path
   // (the prototype's diagnosis .info; report.html's views).
-  for (const ProblemCount &c : problemCounts(an, problemMasks(an)))
+  for (const ProblemCount &c : pr.counts)
     if (c.grains)
       out.push_back("  " + problemCountLine(c));
-  out.push_back(problemsText(an, idPrefix));
+  out.push_back(problemsText(an, pr.problems, idPrefix));
   std::string s;
   for (const std::string &l : out)
     s += l + "\n";
@@ -364,7 +371,7 @@ std::string summaryOf(Analysis &an, const std::string &idPrefix) {
 /// compared: each process's work in the loop (all its threads), the
 /// imbalance between processes (max/mean) beside the worst imbalance
 /// between the threads of one process.
-static std::string acrossProcesses(Run &run) {
+static std::string acrossProcesses(const Run &run) {
   struct PerProc {
     std::string who;
     double ms = 0, threadImb = 0;
@@ -422,9 +429,10 @@ static std::string acrossProcesses(Run &run) {
   return s;
 }
 
-std::string summary(Run &run) {
+std::string summary(const Results &R) {
+  const Run &run = R.run;
   if (!run.multi())
-    return summaryOf(*run.procs[0], run.prefix(0));
+    return summaryOf(R, 0);
   size_t chunks = 0, tasks = 0;
   for (auto &a : run.procs)
     chunks += a->chunks.size(), tasks += a->tasks.size();
@@ -433,13 +441,13 @@ std::string summary(Run &run) {
           run.procs.size(), chunks, tasks,
           run.complete() ? "" : " (INCOMPLETE: see the processes below)");
   for (size_t i = 0; i < run.procs.size(); i++) {
-    Analysis *a = run.procs[i].get();
+    const Analysis *a = run.procs[i].get();
     const ProcessDir &p = a->proc;
     s += fmt("process %lld (parent %lld, rank %s, host %s)%s:\n",
              (long long)p.pid, (long long)p.ppid, Run::rankText(p).c_str(),
              p.host.empty() ? "?" : p.host.c_str(),
              p.complete ? "" : " INCOMPLETE");
-    std::string part = summaryOf(*a, run.prefix(i));
+    std::string part = summaryOf(R, i);
     size_t b = 0;
     while (b < part.size()) {
       size_t e = part.find('\n', b);
@@ -457,10 +465,11 @@ std::string leftOutText(const std::vector<LeftOut> &leftOut) {
   return s;
 }
 
-void writeRunJson(Run &run, const std::string &path,
+void writeRunJson(const Results &R, const std::string &path,
                   const std::vector<std::string> &outputs,
                   const std::string &version,
                   const std::vector<LeftOut> &leftOut) {
+  const Run &run = R.run;
   OutFile o(path);
   const Analysis &a0 = *run.procs[0];
   o << "{\n  \"tool\": \"grainchunk-graph\",\n  \"version\": "
@@ -494,7 +503,7 @@ void writeRunJson(Run &run, const std::string &path,
       << ", \"tasks\": " << std::to_string(an.tasks.size())
       << ", \"ticks_per_ns\": ";
     o.jnum(an.clockNs());
-    const CritPath &c = critPath(an);
+    const CritPath &c = R.procs[i].crit;
     if (c.acyclic) {
       o << ", \"critical_path\": {\"span_cycles\": ";
       o.jnum(c.span) << ", \"work_cycles\": ";

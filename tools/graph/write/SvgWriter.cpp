@@ -45,14 +45,15 @@ static std::string pyFloat(double v) { // Python's str() of a float
   return s;
 }
 
-bool writeSvg(Run &run, const std::string &path) {
+bool writeSvg(const Results &R, const std::string &path) {
+  const Run &run = R.run;
   const int width = 1200, exactLimit = 4000;
   // Lanes: (process, thread).
   std::set<std::pair<size_t, int>> laneSet;
   size_t nSpans = 0, nGrains = 0;
   bool anyTasks = false;
   for (size_t p = 0; p < run.procs.size(); p++) {
-    Analysis &an = *run.procs[p];
+    const Analysis &an = *run.procs[p];
     for (int th : an.threads)
       laneSet.insert({p, th});
     for (int th : an.tasks.segThread)
@@ -80,13 +81,13 @@ bool writeSvg(Run &run, const std::string &path) {
   if (int64_t(t1 - t0) < 1)
     t1 = t0 + 1;
   // Colours: by loop name, the run's (Palette.h), legend in loop order.
-  RunColours palette = runColours(run);
+  const RunColours &palette = R.colours;
   std::deque<std::string> store; // what the pointers below point to
   std::map<std::string, const char *> colors;
   std::vector<std::string> names;
   std::vector<std::vector<const char *>> loopColor(run.procs.size());
   for (size_t p = 0; p < run.procs.size(); p++) {
-    Analysis &an = *run.procs[p];
+    const Analysis &an = *run.procs[p];
     for (const Loop &lp : an.loops) {
       const std::string &nm = an.loopName(lp.index);
       if (!colors.count(nm)) {
@@ -142,7 +143,7 @@ bool writeSvg(Run &run, const std::string &path) {
           xs, y + 2, w, laneH - 4, color, htmlEscape(title).c_str());
     };
     for (size_t p = 0; p < run.procs.size(); p++) {
-      Analysis &an = *run.procs[p];
+      const Analysis &an = *run.procs[p];
       double ptpn = an.clockNs();
       const Chunks &ch = an.chunks;
       for (size_t i = 0; i < ch.size(); i++) {
@@ -197,7 +198,7 @@ bool writeSvg(Run &run, const std::string &path) {
       }
     };
     for (size_t p = 0; p < run.procs.size(); p++) {
-      Analysis &an = *run.procs[p];
+      const Analysis &an = *run.procs[p];
       const Chunks &ch = an.chunks;
       int lastTh = -1, lane = 0;
       for (size_t i = 0; i < ch.size(); i++) {

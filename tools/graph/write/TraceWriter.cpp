@@ -41,7 +41,7 @@ static void metricArgs(OutFile &o, const GrainMetrics &m) {
 
 /// Process p's metadata event (its name: the command's, or its pid and
 /// rank when the run has several processes); returns its trace pid.
-static int64_t processHeader(OutFile &o, Run &run, size_t p, const char *single,
+static int64_t processHeader(OutFile &o, const Run &run, size_t p, const char *single,
                              bool &firstEv) {
   const ProcessDir &pd = run.procs[p]->proc;
   int64_t pid = run.multi() ? (pd.pid >= 0 ? pd.pid : int64_t(p + 1)) : 1;
@@ -56,13 +56,14 @@ static int64_t processHeader(OutFile &o, Run &run, size_t p, const char *single,
   return pid;
 }
 
-void writeTrace(Run &run, const std::string &path) {
+void writeTrace(const Results &R, const std::string &path) {
+  const Run &run = R.run;
   OutFile o(path);
   o << "{\"traceEvents\": [\n";
   uint64_t t0 = run.firstInstant();
   bool firstEv = true;
   for (size_t p = 0; p < run.procs.size(); p++) {
-    Analysis &an = *run.procs[p];
+    const Analysis &an = *run.procs[p];
     double tpn = an.clockNs();
     int64_t pid = processHeader(o, run, p, "grainchunk-graph", firstEv);
     for (int th : an.threads) {
@@ -143,13 +144,14 @@ void writeTrace(Run &run, const std::string &path) {
   o.close();
 }
 
-void writeTraceAggregated(Run &run, const std::string &path) {
+void writeTraceAggregated(const Results &R, const std::string &path) {
+  const Run &run = R.run;
   OutFile o(path);
   o << "{\"traceEvents\": [\n";
   uint64_t t0 = run.firstInstant();
   bool firstEv = true;
   for (size_t p = 0; p < run.procs.size(); p++) {
-    Analysis &an = *run.procs[p];
+    const Analysis &an = *run.procs[p];
     double tpn = an.clockNs();
     int64_t pid =
         processHeader(o, run, p, "grainchunk-graph (aggregated)", firstEv);
@@ -177,7 +179,7 @@ void writeTraceAggregated(Run &run, const std::string &path) {
     std::vector<std::string> names;
     for (const Loop &lp : an.loops)
       names.push_back(jsonString(an.loopName(lp.index)));
-    for (const LoopThread &r : loopThreads(an, false)) {
+    for (const LoopThread &r : R.procs[p].loopRows) {
       if (!r.chunks)
         continue;
       event(names[r.loop], "loop instance", r.th, r.first, r.last);

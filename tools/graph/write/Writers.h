@@ -13,8 +13,7 @@
 #ifndef GRAINCHUNK_GRAPH_WRITERS_H
 #define GRAINCHUNK_GRAPH_WRITERS_H
 
-#include "LoopTable.h"
-#include "Run.h"
+#include "Results.h"
 
 #include <cmath>
 #include <cstdint>
@@ -111,36 +110,40 @@ struct LeftOut {
   std::string file, what, option;
 };
 
-void writeCsv(Run &run, const std::string &path);
+void writeCsv(const Results &R, const std::string &path);
 /// loops.csv: one row per loop instance and thread (always written).
-void writeLoopsCsv(Run &run, const std::string &path);
+void writeLoopsCsv(const Results &R, const std::string &path);
 /// view >= 0: the problem view of flag P_view (problems/<type>.graphml,
 /// ProblemViews.h): its grains red, problematic set, the rest dimmed.
-void writeGraphml(Run &run, const std::string &path, int view = -1);
+void writeGraphml(const Results &R, const std::string &path, int view = -1);
 /// grains.graphml above its cap: a node per loop instance and thread, per
 /// group of tasks (one generation, join point and creation site); a
 /// problem view's groups hold the number of their grains it flags.
-void writeGraphmlAggregated(Run &run, const std::string &path, int view = -1);
-void writeTrace(Run &run, const std::string &path);
+void writeGraphmlAggregated(const Results &R, const std::string &path,
+                            int view = -1);
+void writeTrace(const Results &R, const std::string &path);
 /// trace.json above its cap: an event per loop instance and thread, per
 /// task creation site and thread (own track).
-void writeTraceAggregated(Run &run, const std::string &path);
+void writeTraceAggregated(const Results &R, const std::string &path);
 /// trace.otf2 (the archive <dir>/<name>.otf2, <name>.def and <name>/).
-void writeOtf2(Run &run, const std::string &dir, const std::string &name);
+void writeOtf2(const Results &R, const std::string &dir,
+               const std::string &name);
 /// Returns whether the picture was aggregated per pixel.
-bool writeSvg(Run &run, const std::string &path);
-void writeRunJson(Run &run, const std::string &path,
+bool writeSvg(const Results &R, const std::string &path);
+void writeRunJson(const Results &R, const std::string &path,
                   const std::vector<std::string> &outputs,
                   const std::string &version,
                   const std::vector<LeftOut> &leftOut = {});
 /// The summary's lines on what was left out (empty when nothing was).
 std::string leftOutText(const std::vector<LeftOut> &leftOut);
 /// The per-loop summary (summary.txt, also printed on stderr).
-std::string summary(Run &run);
-/// One process's summary; idPrefix starts its grain ids (Run::prefix).
-std::string summaryOf(Analysis &an, const std::string &idPrefix = "");
+std::string summary(const Results &R);
+/// Process p's summary (its grain ids start with Run::prefix(p)).
+std::string summaryOf(const Results &R, size_t p);
 /// The summary's critical path line ("critical path: span ... ms, ...").
-std::string critPathText(const Analysis &an);
+std::string critPathText(const Analysis &an, const CritPath &c);
+/// Its figures alone (the report's critical path fact).
+std::string critPathFigures(const Analysis &an, const CritPath &c);
 
 } // namespace gcg
 

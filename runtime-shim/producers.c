@@ -1,15 +1,34 @@
-/*===- extensions.c - TR4E's extension events on a stock libomp -----------===*
+/*===- producers.c - Layer 3: the events the tool gets ---------------------===*
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
  *
- * A tool registers, through the ompt_set_callback its initialize receives,
- * the extension events of Langdal's TR4E runtime and grainchunk's task
- * creation event (include/grainchunk.h, docs/extensions.md):
- *   81 loop begin/end   82 chunk (with its making time and flags)
- *   83 the tool's clock 84 task creation (with its making time)
- * libomp knows nothing of them. This library learns what it needs by
- * defining the libomp entry points involved and forwarding each to
- * libomp's own (it comes before libomp in symbol lookup when the program is
- * linked with it or it is preloaded):
+ * Everything that makes an event for the tool, on the layers below (the
+ * thread's loop stack, the registry's callbacks and flags):
+ *
+ * - The per-chunk path. Code built with the grainchunk plugin asks
+ *   __kmpc_should_callback_per_chunk once per static loop per thread and
+ *   then calls __kmpc_for_static_chunk_* at the top of every chunk; each
+ *   call becomes the tool's own ompt_callback_dispatch
+ *   (ompt_dispatch_ws_loop_chunk) with the loop's parallel_data/task_data,
+ *   and extension event 82 where registered. No locks, allocation or
+ *   runtime inquiry on it: a thread-local read, two atomic loads, the call.
+ * - The OMPT callbacks the library registers with the runtime (start-up
+ *   does, as the registry routes): work (every loop's begin opens a record
+ *   on the thread's stack, its end closes it; a chunk belongs to the
+ *   innermost; an instrumented loop's begin follows the thread's
+ *   should_callback call), dispatch (the runtime's own report of the first
+ *   chunk, from __kmpc_for_static_init, only for teams of more than one
+ *   thread and with unclamped bounds, is dropped for instrumented loops, so
+ *   every chunk arrives exactly once with exact bounds), and task_create/
+ *   task_schedule for extension event 84.
+ * - The forwarders: the extension events of Langdal's TR4E runtime and
+ *   grainchunk's task creation event (include/grainchunk.h,
+ *   docs/extensions.md):
+ *     81 loop begin/end   82 chunk (with its making time and flags)
+ *     83 the tool's clock 84 task creation (with its making time)
+ *   libomp knows nothing of them. This library learns what it needs by
+ *   defining the libomp entry points involved and forwarding each to
+ *   libomp's own (it comes before libomp in symbol lookup when the program
+ *   is linked with it or it is preloaded):
  *
  *   __kmpc_for_static_init_{4,4u,8,8u}   schedule, signedness, step, the
  *                                        loop's bounds, the thread's stride
@@ -18,25 +37,22 @@
  *   __kmpc_omp_task_alloc, __kmpc_omp_target_task_alloc,
  *   __kmpc_taskloop, __kmpc_taskloop_5   when a task's making starts
  *
- * Each forwarder is one indirect jump through a slot that holds libomp's
- * function while no tool registered an event that needs it, so a program
- * pays nothing else. While one is registered the slot holds a wrapper.
- * Wrappers that must see the call's results (static init, dispatch next)
- * call libomp instead of jumping to it; the return address libomp records
- * for the standard work events would then point into this library, so
- * shim.c hands the tool the program's own (gc_thread.ra_override). The
- * others note the time and jump, so libomp sees the program's call as
- * before.
+ *   Each forwarder is one indirect jump through a slot that holds libomp's
+ *   function while no tool registered an event that needs it, so a program
+ *   pays nothing else. While one is registered the slot holds a wrapper.
+ *   Wrappers that must see the call's results (static init, dispatch next)
+ *   call libomp instead of jumping to it; the return address libomp records
+ *   for the standard work events would then point into this library, so
+ *   the work callback hands the tool the program's own
+ *   (gc_thread.ra_override). The others note the time and jump, so libomp
+ *   sees the program's call as before. A forwarder leaves what it learned in
+ *   the thread's pending record (layer 1), and the runtime's work begin,
+ *   which it raises inside the init call, moves it into the loop's record.
  *
- * Loop events hang off the records shim.c keeps of each thread's open loops
- * (from the runtime's work begin/end events): a forwarder leaves what it
- * learned in the thread's pending record, and the runtime's work begin,
- * which it raises inside the init call, moves it into the loop's record.
- *
- * Chunks:
- * - instrumented static loops: the plugin's per-chunk call (shim.c's
- *   report), timed from the end of the previous chunk's iterations (the
- *   plugin's chunk-end call) or the start of the init call;
+ * Extension chunks (82):
+ * - instrumented static loops: the plugin's per-chunk call, timed from the
+ *   end of the previous chunk's iterations (the plugin's chunk-end call) or
+ *   the start of the init call;
  * - static loops built without the plugin: every chunk of the thread is
  *   known when the init call returns (block-cyclic from the runtime's
  *   first chunk and stride), and is reported then, before any runs; only
@@ -50,9 +66,15 @@
  *   __kmpc_cancel or __kmpc_cancellationpoint for it;
  * - dynamic, guided, runtime, auto, ordered: each chunk __kmpc_dispatch_next
  *   hands out, timed over that call.
+ *
+ * Depends on libc and libdl; reaches libomp only through the entry points
+ * it forwards to and the callbacks the runtime calls.
  *===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE
-#include "shim.h"
+#include "producers.h"
+#include "got_hook.h"
+#include "loops.h"
+#include "registry.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -61,23 +83,349 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 typedef void kmp_task_t;
 typedef int32_t (*kmp_routine_entry_t)(int32_t, void *);
 
-_Atomic(ext_callback_loop_t) gc_ext_loop;
-_Atomic(ext_callback_chunk_t) gc_ext_chunk;
-_Atomic(ext_tool_time_t) gc_ext_time;
-static _Atomic(ext_callback_task_create_t) ext_task;
-/* The tool's own standard task events, which the library may stand between
- * the runtime and the tool for. */
-static _Atomic(ompt_callback_task_create_t) tool_task_create;
-static _Atomic(ompt_callback_task_schedule_t) tool_task_schedule;
-static atomic_int warned_order;
+/* OpenMP 5.2 values; older omp-tools.h headers lack some of them (libomp
+ * 14's has neither ompt_dispatch_ws_loop_chunk nor ompt_dispatch_chunk_t), and
+ * the tool may be built against a newer header than the runtime's. */
+#define GC_WORK_LOOP 1
+#define GC_WORK_DISTRIBUTE 6
+#define GC_WORK_LOOP_STATIC 10
+#define GC_WORK_LOOP_OTHER 13
+
+struct gc_ident { /* libomp's ident_t */
+  int32_t reserved_1, flags, reserved_2, reserved_3;
+  const char *psource;
+};
+
+/*===------------------------ the thread's record -------------------------===*/
+
+typedef struct {
+  int expect; /* should_callback said yes; the loop's work begin is next */
+  ompt_data_t *suppress_task; /* drop the runtime's first-chunk report */
+  /* While report() delivers a chunk to the tool's dispatch callback: the
+   * chunk (instance.ptr), its loop's ident and its last flag; grainchunk_
+   * get_chunk_info fills its answer from them. chunk is NULL otherwise. */
+  const gc_dispatch_chunk *chunk;
+  const ident_t *chunk_loc;
+  int32_t chunk_last;
+  /* The return address the runtime would have seen had a forwarder jumped
+   * to it (standard events carry it); when the thread's next task began
+   * being made. */
+  const void *ra_override;
+  double task_mark;
+  gc_loops loops; /* the thread's open loops (layer 1) */
+} gc_thread;
+
+static __thread gc_thread gc_tls __attribute__((tls_model("initial-exec")));
+
+/* The registry's callbacks, typed. */
+static inline ompt_callback_dispatch_t tool_dispatch(void) {
+  return (ompt_callback_dispatch_t)gc_registry_get(GC_CB_DISPATCH);
+}
+static inline ext_callback_loop_t ext_loop(void) {
+  return (ext_callback_loop_t)gc_registry_get(GC_CB_EXT_LOOP);
+}
+static inline ext_callback_chunk_t ext_chunk(void) {
+  return (ext_callback_chunk_t)gc_registry_get(GC_CB_EXT_CHUNK);
+}
+static inline ext_tool_time_t ext_time(void) {
+  return (ext_tool_time_t)gc_registry_get(GC_CB_EXT_TIME);
+}
 
 static inline double clock_now(ext_tool_time_t now) { return now ? now() : -1; }
 
-/*===--------------------- schedules, as the tool sees them --------------===*/
+/*===------------------ extension loop and chunk events -------------------===*/
+
+/* A loop's work begin (after its record is open) and end (before). */
+static void ext_loop_event(const gc_frame *f, ompt_scope_endpoint_t endpoint,
+                           const void *codeptr_ra) {
+  ext_callback_loop_t cb = ext_loop();
+  if (cb && f->ext.sched)
+    cb((ext_loop_sched_t)f->ext.sched, endpoint, f->parallel_data, f->task_data,
+       f->ext.is_signed, f->ext.step, codeptr_ra);
+}
+
+/* An instrumented static chunk (only with a chunk callback); last: the
+ * plugin's flag (the chunk holds the loop's last iteration). */
+static void ext_static_chunk(gc_frame *f, ext_callback_chunk_t cb, int32_t last,
+                             uint64_t lower, uint64_t upper) {
+  if (!f->ext.sched)
+    return; /* its init call did not come through this library */
+  double d = 0;
+  ext_tool_time_t now = ext_time();
+  if (now) {
+    double n = now();
+    if (f->ext.mark >= 0)
+      d = n - f->ext.mark;
+    f->ext.mark = -1; /* the chunk-end call sets it again */
+  }
+  cb(f->task_data, (int64_t)lower, (int64_t)upper, d,
+     last ? GRAINCHUNK_CHUNK_LAST : 0);
+}
+
+/*===------------------------- per-chunk hot path -------------------------===*/
+
+/* Hands the chunk to the tool's dispatch callback, if it has one. What
+ * grainchunk_get_chunk_info answers is kept as pointers into this frame and
+ * the loop's ident, read only if the tool asks. */
+static inline void deliver(gc_frame *f, ident_t *loc, int32_t last,
+                           uint64_t start, uint64_t iterations) {
+  ompt_callback_dispatch_t cb = tool_dispatch();
+  if (!cb)
+    return;
+  gc_dispatch_chunk chunk = {start, iterations};
+  ompt_data_t instance;
+  instance.ptr = &chunk;
+  gc_thread *t = &gc_tls;
+  t->suppress_task = NULL; /* the runtime has had its chance to report */
+  t->chunk = &chunk;
+  t->chunk_loc = loc;
+  t->chunk_last = last;
+  cb(f->parallel_data, f->task_data, (ompt_dispatch_t)f->kind, instance);
+  gc_tls.chunk = NULL;
+}
+
+/* The extension chunk event (82) first, then the standard one: kept out of
+ * line so that the standard path saves no registers. */
+__attribute__((noinline)) static void
+report_ext(gc_frame *f, ext_callback_chunk_t ext, ident_t *loc, int32_t last,
+           uint64_t lower, uint64_t upper, uint64_t iterations) {
+  ext_static_chunk(f, ext, last, lower, upper);
+  deliver(f, loc, last, lower, iterations);
+}
+
+/* lower/upper: the chunk's bounds as the bits of the entry point's type,
+ * sign- or zero-extended to 64 bits. */
+static inline void report(ident_t *loc, int32_t last, uint64_t lower,
+                          uint64_t upper, uint64_t iterations) {
+  gc_frame *f = gc_loops_top(&gc_tls.loops);
+  if (GC_UNLIKELY(!f || !f->owned))
+    return;
+  ext_callback_chunk_t ext = ext_chunk();
+  if (GC_UNLIKELY(ext != NULL)) {
+    report_ext(f, ext, loc, last, lower, upper, iterations);
+    return;
+  }
+  deliver(f, loc, last, lower, iterations);
+}
+
+GC_EXPORT void __kmpc_for_static_chunk_4(ident_t *loc, int32_t gtid,
+                                         int32_t last, int32_t lower,
+                                         int32_t upper) {
+  (void)gtid;
+  report(loc, last, (uint64_t)(int64_t)lower, (uint64_t)(int64_t)upper,
+         (uint64_t)((int64_t)upper - (int64_t)lower) + 1);
+}
+
+GC_EXPORT void __kmpc_for_static_chunk_4u(ident_t *loc, int32_t gtid,
+                                          int32_t last, uint32_t lower,
+                                          uint32_t upper) {
+  (void)gtid;
+  report(loc, last, lower, upper, (uint64_t)upper - lower + 1);
+}
+
+GC_EXPORT void __kmpc_for_static_chunk_8(ident_t *loc, int32_t gtid,
+                                         int32_t last, int64_t lower,
+                                         int64_t upper) {
+  (void)gtid;
+  report(loc, last, (uint64_t)lower, (uint64_t)upper,
+         (uint64_t)upper - (uint64_t)lower + 1);
+}
+
+GC_EXPORT void __kmpc_for_static_chunk_8u(ident_t *loc, int32_t gtid,
+                                          int32_t last, uint64_t lower,
+                                          uint64_t upper) {
+  (void)gtid;
+  report(loc, last, lower, upper, upper - lower + 1);
+}
+
+/* The end of a chunk's iterations (asked for only when the tool has a chunk
+ * callback and a time function): the next chunk's making starts now. */
+GC_EXPORT void __kmpc_for_static_chunk_end(ident_t *loc, int32_t gtid) {
+  (void)loc, (void)gtid;
+  gc_frame *f = gc_loops_top(&gc_tls.loops);
+  ext_tool_time_t now = ext_time();
+  if (GC_LIKELY(f && f->owned && now))
+    f->ext.mark = now();
+}
+
+GC_EXPORT int grainchunk_get_chunk_info(grainchunk_chunk_info_t *info) {
+  const gc_thread *t = &gc_tls;
+  const gc_dispatch_chunk *c = t->chunk;
+  if (!c || !info)
+    return 0;
+  info->start = c->start;
+  info->iterations = c->iterations;
+  info->is_last = t->chunk_last;
+  info->psource =
+      t->chunk_loc
+          ? ((const struct gc_ident *)(const void *)t->chunk_loc)->psource
+          : NULL;
+  return 1;
+}
+
+/*===---------------------- once per loop per thread ----------------------===*/
+
+static atomic_int warned_unused; /* one-time warning given */
+
+static void warn_not_started(void) {
+  if (atomic_load(&gc_tool_search_started)) { /* no tool accepted */
+    atomic_store(&warned_unused, 1);
+    return;
+  }
+  const char *omp_tool = getenv("OMP_TOOL");
+  if (omp_tool && !strcasecmp(omp_tool, "disabled"))
+    return;
+  gc_hook_status st = gc_hook_status_get();
+  if (st.patched && !st.late)
+    return; /* libomp may not have started yet (an orphaned loop): ask later */
+  atomic_store(&warned_unused, 1);
+  if (!st.patched)
+    fprintf(stderr,
+            "grainchunk: no OpenMP runtime was loaded when libgrainchunk-rt "
+            "was (%s), so it cannot see the tool and no chunk events will be "
+            "delivered. Link the program with libgrainchunk-rt and the "
+            "OpenMP runtime, or LD_PRELOAD both.\n",
+            st.reason);
+  else
+    fprintf(stderr,
+            "grainchunk: libgrainchunk-rt was loaded after the OpenMP runtime "
+            "had looked for its tool (it came with %s, loaded later with "
+            "dlopen), so no chunk events will be delivered. Link the program "
+            "itself with libgrainchunk-rt, or LD_PRELOAD it.\n",
+            st.loaded_by[0] ? st.loaded_by : "a library");
+}
+
+GC_EXPORT int32_t __kmpc_should_callback_per_chunk(ident_t *loc) {
+  (void)loc;
+  if (!atomic_load_explicit(&gc_chunks_enabled, memory_order_acquire)) {
+    if (GC_UNLIKELY(
+            !atomic_load_explicit(&warned_unused, memory_order_relaxed)))
+      warn_not_started();
+    return 0;
+  }
+  gc_tls.expect = 1;
+  return atomic_load_explicit(&gc_chunks_flags, memory_order_relaxed);
+}
+
+/*===------------------ callbacks the library registers -------------------===*/
+
+/* Worksharing constructs whose chunks grainchunk reports. */
+static int is_loop(ompt_work_t wstype) {
+  return wstype == GC_WORK_LOOP || wstype == GC_WORK_DISTRIBUTE ||
+         (wstype >= GC_WORK_LOOP_STATIC && wstype <= GC_WORK_LOOP_OTHER);
+}
+
+static void shim_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint,
+                      ompt_data_t *parallel_data, ompt_data_t *task_data,
+                      uint64_t count, const void *codeptr_ra) {
+  gc_thread *t = &gc_tls;
+  /* Inside a forwarder that had to call the runtime: the address the
+   * runtime would have seen without it. */
+  if (t->ra_override)
+    codeptr_ra = t->ra_override;
+  ompt_callback_work_t cb = (ompt_callback_work_t)gc_registry_get(GC_CB_WORK);
+  if (is_loop(wstype)) {
+    if (endpoint == ompt_scope_begin) {
+      gc_frame *f = gc_loops_open(
+          &t->loops,
+          wstype == GC_WORK_DISTRIBUTE ? GC_DISPATCH_DISTRIBUTE_CHUNK
+                                       : GC_DISPATCH_WS_LOOP_CHUNK,
+          t->expect, parallel_data, task_data, codeptr_ra);
+      t->suppress_task = t->expect ? task_data : NULL;
+      t->expect = 0;
+      if (cb)
+        cb(wstype, endpoint, parallel_data, task_data, count, codeptr_ra);
+      if (f)
+        ext_loop_event(f, ompt_scope_begin, codeptr_ra);
+      return;
+    }
+    if (endpoint == ompt_scope_end) {
+      const gc_frame *f = gc_loops_ending(&t->loops, parallel_data, task_data);
+      if (f)
+        ext_loop_event(f, ompt_scope_end, codeptr_ra);
+      gc_loops_close(&t->loops, parallel_data, task_data);
+      if (t->suppress_task == task_data)
+        t->suppress_task = NULL;
+    }
+  }
+  if (cb)
+    cb(wstype, endpoint, parallel_data, task_data, count, codeptr_ra);
+}
+
+static void shim_dispatch(ompt_data_t *parallel_data, ompt_data_t *task_data,
+                          ompt_dispatch_t kind, ompt_data_t instance) {
+  if (((int)kind == GC_DISPATCH_WS_LOOP_CHUNK ||
+       (int)kind == GC_DISPATCH_DISTRIBUTE_CHUNK) &&
+      task_data && gc_tls.suppress_task == task_data) {
+    gc_tls.suppress_task = NULL; /* the library reports this chunk itself */
+    return;
+  }
+  ompt_callback_dispatch_t cb = tool_dispatch();
+  if (cb)
+    cb(parallel_data, task_data, kind, instance);
+}
+
+static void shim_task_create(ompt_data_t *parent_task_data,
+                             const ompt_frame_t *parent_frame,
+                             ompt_data_t *new_task_data, int flags,
+                             int has_dependences, const void *codeptr_ra) {
+  gc_thread *t = &gc_tls;
+  ext_tool_time_t now = ext_time();
+  double at = clock_now(now);
+  ompt_callback_task_create_t std =
+      (ompt_callback_task_create_t)gc_registry_get(GC_CB_TASK_CREATE);
+  if (std)
+    std(parent_task_data, parent_frame, new_task_data, flags, has_dependences,
+        codeptr_ra);
+  ext_callback_task_create_t cb =
+      (ext_callback_task_create_t)gc_registry_get(GC_CB_EXT_TASK_CREATE);
+  /* Explicit and target tasks; not the initial task, nor taskwait's. */
+  if (cb && (flags & (ompt_task_explicit | ompt_task_target)) &&
+      !(flags & 0x10)) {
+    double d = now && t->task_mark >= 0 ? at - t->task_mark : 0;
+    cb(parent_task_data, parent_frame, new_task_data, flags, has_dependences, d,
+       codeptr_ra);
+  }
+  /* A taskloop makes its next task right after this one. */
+  if (now)
+    t->task_mark = now();
+}
+
+static void shim_task_schedule(ompt_data_t *prior_task_data,
+                               ompt_task_status_t prior_task_status,
+                               ompt_data_t *next_task_data) {
+  ompt_callback_task_schedule_t std =
+      (ompt_callback_task_schedule_t)gc_registry_get(GC_CB_TASK_SCHEDULE);
+  if (std)
+    std(prior_task_data, prior_task_status, next_task_data);
+  /* A task that makes tasks (a taskloop's split) starts now. */
+  ext_tool_time_t now = ext_time();
+  if (now)
+    gc_tls.task_mark = now();
+}
+
+/* The library's callback the registry routes a runtime event to. */
+ompt_callback_t gc_producer_callback(int runtime_event) {
+  switch (runtime_event) {
+  case ompt_callback_work:
+    return (ompt_callback_t)shim_work;
+  case ompt_callback_dispatch:
+    return (ompt_callback_t)shim_dispatch;
+  case ompt_callback_task_create:
+    return (ompt_callback_t)shim_task_create;
+  case ompt_callback_task_schedule:
+    return (ompt_callback_t)shim_task_schedule;
+  default:
+    return NULL;
+  }
+}
+
+/*===------------------ schedules, as the tool sees them ------------------===*/
 
 /* libomp's enum sched_type, without the (non)monotonic modifier bits. */
 enum {
@@ -159,11 +507,11 @@ static int tool_schedule(int32_t s) {
   }
 }
 
-/*===------------------ finding libomp's entry points -------------------===*/
+/*===------------------- finding libomp's entry points --------------------===*/
 
 static int is_own(void *p) {
   Dl_info a, b;
-  return p && dladdr(p, &a) && dladdr((void *)gc_ext_init, &b) &&
+  return p && dladdr(p, &a) && dladdr((void *)gc_forwarders_init, &b) &&
          a.dli_fbase == b.dli_fbase;
 }
 
@@ -203,10 +551,7 @@ static void *find_real(const char *name, int everywhere) {
   return c.found;
 }
 
-/*===----------------------------- forwarders ---------------------------===*/
-
-/* Which registered events a wrapper serves. */
-enum { NEED_LOOP = 1, NEED_CHUNK = 2, NEED_TASK_TIME = 4 };
+/*===----------------------------- forwarders -----------------------------===*/
 
 typedef struct {
   const char *name;
@@ -249,15 +594,15 @@ static void missing(const char *name) {
   }
 
 #define GC_STATIC_INIT_PARAMS(T, ST)                                           \
-  (ident_t * loc, int32_t gtid, int32_t schedtype, int32_t *plast, T *plower,  \
-   T *pupper, ST *pstride, ST incr, ST chunk)
+  (ident_t * loc, int32_t gtid, int32_t schedtype, int32_t * plast,            \
+   T * plower, T * pupper, ST * pstride, ST incr, ST chunk)
 #define GC_STATIC_INIT_ARGS                                                    \
   (loc, gtid, schedtype, plast, plower, pupper, pstride, incr, chunk)
 #define GC_DISPATCH_INIT_PARAMS(T, ST)                                         \
   (ident_t * loc, int32_t gtid, int32_t schedule, T lb, T ub, ST st, ST chunk)
 #define GC_DISPATCH_INIT_ARGS (loc, gtid, schedule, lb, ub, st, chunk)
 #define GC_DISPATCH_NEXT_PARAMS(T, ST)                                         \
-  (ident_t * loc, int32_t gtid, int32_t *plast, T *plb, T *pub, ST *pst)
+  (ident_t * loc, int32_t gtid, int32_t * plast, T * plb, T * pub, ST * pst)
 #define GC_DISPATCH_NEXT_ARGS (loc, gtid, plast, plb, pub, pst)
 #define GC_TASK_ALLOC_PARAMS                                                   \
   (ident_t * loc, int32_t gtid, int32_t flags, size_t sizeof_task,             \
@@ -314,7 +659,7 @@ GC_FORWARD(kmp_task_t *, __kmpc_omp_target_task_alloc,
 GC_FORWARD(void, __kmpc_taskloop, GC_TASKLOOP_PARAMS, GC_TASKLOOP_ARGS)
 GC_FORWARD(void, __kmpc_taskloop_5, GC_TASKLOOP5_PARAMS, GC_TASKLOOP5_ARGS)
 
-/*===------------------------------ wrappers ----------------------------===*/
+/*===------------------------------ wrappers ------------------------------===*/
 
 /* The flags of a static chunk reported ahead (not its thread's first): in a
  * worksharing loop, cancellation may end the thread's part before it. A
@@ -330,11 +675,9 @@ static int ahead_flags(const gc_frame *f) {
 #define GC_STATIC_WRAPPER(SFX, T, UT, ST, S, B)                                \
   static void static_init_##SFX##_ext GC_STATIC_INIT_PARAMS(T, ST) {           \
     gc_thread *t = &gc_tls;                                                    \
-    ext_tool_time_t now =                                                      \
-        atomic_load_explicit(&gc_ext_time, memory_order_acquire);              \
+    ext_tool_time_t now = ext_time();                                          \
     int base = base_schedule(schedtype);                                       \
-    gc_loop_ext *p = &t->pending;                                              \
-    memset(p, 0, sizeof *p);                                                   \
+    gc_loop_ext *p = gc_loops_pend(&t->loops);                                 \
     p->sched = ext_loop_sched_static;                                          \
     p->is_signed = S;                                                          \
     p->bits = B;                                                               \
@@ -342,22 +685,19 @@ static int ahead_flags(const gc_frame *f) {
     p->blocks = base == SCH_STATIC_CHUNKED || base == SCH_DIST_STATIC_CHUNKED; \
     T glb = *plower, gub = *pupper;                                            \
     p->mark = clock_now(now);                                                  \
-    t->pending_opened = 0;                                                     \
     const void *saved = t->ra_override;                                        \
     t->ra_override = __builtin_return_address(0);                              \
     __kmpc_for_static_init_##SFX##_real GC_STATIC_INIT_ARGS;                   \
     t->ra_override = saved;                                                    \
-    p->sched = 0;                                                              \
-    if (!t->pending_opened || t->pending_opened != t->depth ||                 \
-        t->depth > t->cap)                                                     \
+    gc_loops_unpend(&t->loops);                                                \
+    gc_frame *f = gc_loops_took_pending(&t->loops);                            \
+    if (!f)                                                                    \
       return;                                                                  \
-    gc_frame *f = &t->frames[t->depth - 1];                                    \
     T lb = *plower, ub = *pupper;                                              \
     int up = incr > 0;                                                         \
     UT span = up ? (UT)ub - (UT)lb : (UT)lb - (UT)ub;                          \
-    UT stride = up ? (UT) * pstride : (UT)0 - (UT) * pstride;                  \
-    ext_callback_chunk_t cb =                                                  \
-        atomic_load_explicit(&gc_ext_chunk, memory_order_acquire);             \
+    UT stride = up ? (UT)*pstride : (UT)0 - (UT)*pstride;                      \
+    ext_callback_chunk_t cb = ext_chunk();                                     \
     if (f->owned || !cb || incr == 0)                                          \
       return;                                                                  \
     /* Built without the plugin: the thread's chunks, in distances from the    \
@@ -399,8 +739,7 @@ GC_STATIC_WRAPPER(8u, uint64_t, uint64_t, int64_t, 0, 64)
  * call, opens its record. The call itself is a jump. */
 #define GC_DISPATCH_INIT_WRAPPER(SFX, T, ST, S, B)                             \
   static void dispatch_init_##SFX##_ext GC_DISPATCH_INIT_PARAMS(T, ST) {       \
-    gc_loop_ext *p = &gc_tls.pending;                                          \
-    memset(p, 0, sizeof *p);                                                   \
+    gc_loop_ext *p = gc_loops_pend(&gc_tls.loops);                             \
     p->sched = tool_schedule(schedule);                                        \
     p->is_signed = S;                                                          \
     p->bits = B;                                                               \
@@ -420,9 +759,8 @@ GC_DISPATCH_INIT_WRAPPER(8u, uint64_t, int64_t, 0, 64)
 #define GC_DISPATCH_NEXT_WRAPPER(SFX, T, ST, S)                                \
   static int dispatch_next_##SFX##_ext GC_DISPATCH_NEXT_PARAMS(T, ST) {        \
     gc_thread *t = &gc_tls;                                                    \
-    ext_tool_time_t now =                                                      \
-        atomic_load_explicit(&gc_ext_time, memory_order_acquire);              \
-    t->pending.sched = 0;                                                      \
+    ext_tool_time_t now = ext_time();                                          \
+    gc_loops_unpend(&t->loops);                                                \
     double t0 = clock_now(now);                                                \
     const void *saved = t->ra_override;                                        \
     t->ra_override = __builtin_return_address(0);                              \
@@ -430,9 +768,8 @@ GC_DISPATCH_INIT_WRAPPER(8u, uint64_t, int64_t, 0, 64)
     int32_t *pl = plast ? plast : &last;                                       \
     int rc = __kmpc_dispatch_next_##SFX##_real(loc, gtid, pl, plb, pub, pst);  \
     t->ra_override = saved;                                                    \
-    const gc_frame *f = t->top;                                                \
-    ext_callback_chunk_t cb =                                                  \
-        atomic_load_explicit(&gc_ext_chunk, memory_order_acquire);             \
+    const gc_frame *f = gc_loops_top(&t->loops);                               \
+    ext_callback_chunk_t cb = ext_chunk();                                     \
     if (rc && cb && f && f->ext.dynamic)                                       \
       cb(f->task_data, S ? (int64_t)*plb : (int64_t)(uint64_t)*plb,            \
          S ? (int64_t)*pub : (int64_t)(uint64_t)*pub, now ? now() - t0 : 0,    \
@@ -447,8 +784,7 @@ GC_DISPATCH_NEXT_WRAPPER(8u, uint64_t, int64_t, 0)
 
 /* Task allocation and taskloop: a task's making starts now. */
 static inline void mark_task_start(void) {
-  ext_tool_time_t now =
-      atomic_load_explicit(&gc_ext_time, memory_order_acquire);
+  ext_tool_time_t now = ext_time();
   gc_tls.task_mark = clock_now(now);
 }
 static kmp_task_t *task_alloc_ext GC_TASK_ALLOC_PARAMS {
@@ -471,43 +807,36 @@ static void taskloop5_ext GC_TASKLOOP5_PARAMS {
 }
 
 #define GC_ENTRY(NAME, WRAPPER, NEED)                                          \
-  {#NAME,           (void **)&NAME##_real,                                     \
-   &NAME##_slot,    (void *)NAME##_lazy,                                       \
-   (void *)WRAPPER, NEED}
+  {                                                                            \
+#NAME, (void **)&NAME##_real, &NAME##_slot, (void *)NAME##_lazy,           \
+        (void *)WRAPPER, NEED                                                  \
+  }
 
 static entry entries[] = {
-    GC_ENTRY(__kmpc_for_static_init_4, static_init_4_ext, NEED_LOOP),
-    GC_ENTRY(__kmpc_for_static_init_4u, static_init_4u_ext, NEED_LOOP),
-    GC_ENTRY(__kmpc_for_static_init_8, static_init_8_ext, NEED_LOOP),
-    GC_ENTRY(__kmpc_for_static_init_8u, static_init_8u_ext, NEED_LOOP),
-    GC_ENTRY(__kmpc_dispatch_init_4, dispatch_init_4_ext, NEED_LOOP),
-    GC_ENTRY(__kmpc_dispatch_init_4u, dispatch_init_4u_ext, NEED_LOOP),
-    GC_ENTRY(__kmpc_dispatch_init_8, dispatch_init_8_ext, NEED_LOOP),
-    GC_ENTRY(__kmpc_dispatch_init_8u, dispatch_init_8u_ext, NEED_LOOP),
-    GC_ENTRY(__kmpc_dispatch_next_4, dispatch_next_4_ext, NEED_CHUNK),
-    GC_ENTRY(__kmpc_dispatch_next_4u, dispatch_next_4u_ext, NEED_CHUNK),
-    GC_ENTRY(__kmpc_dispatch_next_8, dispatch_next_8_ext, NEED_CHUNK),
-    GC_ENTRY(__kmpc_dispatch_next_8u, dispatch_next_8u_ext, NEED_CHUNK),
-    GC_ENTRY(__kmpc_omp_task_alloc, task_alloc_ext, NEED_TASK_TIME),
+    GC_ENTRY(__kmpc_for_static_init_4, static_init_4_ext, GC_NEED_LOOP),
+    GC_ENTRY(__kmpc_for_static_init_4u, static_init_4u_ext, GC_NEED_LOOP),
+    GC_ENTRY(__kmpc_for_static_init_8, static_init_8_ext, GC_NEED_LOOP),
+    GC_ENTRY(__kmpc_for_static_init_8u, static_init_8u_ext, GC_NEED_LOOP),
+    GC_ENTRY(__kmpc_dispatch_init_4, dispatch_init_4_ext, GC_NEED_LOOP),
+    GC_ENTRY(__kmpc_dispatch_init_4u, dispatch_init_4u_ext, GC_NEED_LOOP),
+    GC_ENTRY(__kmpc_dispatch_init_8, dispatch_init_8_ext, GC_NEED_LOOP),
+    GC_ENTRY(__kmpc_dispatch_init_8u, dispatch_init_8u_ext, GC_NEED_LOOP),
+    GC_ENTRY(__kmpc_dispatch_next_4, dispatch_next_4_ext, GC_NEED_CHUNK),
+    GC_ENTRY(__kmpc_dispatch_next_4u, dispatch_next_4u_ext, GC_NEED_CHUNK),
+    GC_ENTRY(__kmpc_dispatch_next_8, dispatch_next_8_ext, GC_NEED_CHUNK),
+    GC_ENTRY(__kmpc_dispatch_next_8u, dispatch_next_8u_ext, GC_NEED_CHUNK),
+    GC_ENTRY(__kmpc_omp_task_alloc, task_alloc_ext, GC_NEED_TASK_TIME),
     GC_ENTRY(__kmpc_omp_target_task_alloc, target_task_alloc_ext,
-             NEED_TASK_TIME),
-    GC_ENTRY(__kmpc_taskloop, taskloop_ext, NEED_TASK_TIME),
-    GC_ENTRY(__kmpc_taskloop_5, taskloop5_ext, NEED_TASK_TIME),
+             GC_NEED_TASK_TIME),
+    GC_ENTRY(__kmpc_taskloop, taskloop_ext, GC_NEED_TASK_TIME),
+    GC_ENTRY(__kmpc_taskloop_5, taskloop5_ext, GC_NEED_TASK_TIME),
 };
 #define GC_NUM_ENTRIES (sizeof entries / sizeof entries[0])
 
-static int needs(void) {
-  int loop = atomic_load(&gc_ext_loop) != NULL;
-  int chunk = atomic_load(&gc_ext_chunk) != NULL;
-  int task_time = atomic_load(&ext_task) && atomic_load(&gc_ext_time);
-  return (loop || chunk ? NEED_LOOP : 0) | (chunk ? NEED_CHUNK : 0) |
-         (task_time ? NEED_TASK_TIME : 0);
-}
-
 /* Points every slot at libomp's function, or at its wrapper while a
  * registered event needs it. */
-static void update_slots(void) {
-  int need = needs();
+void gc_forwarders_point(void) {
+  int need = gc_registry_forwarders();
   for (size_t i = 0; i < GC_NUM_ENTRIES; ++i) {
     entry *e = &entries[i];
     void *target = !*e->real          ? e->lazy
@@ -538,215 +867,28 @@ static void resolve(int everywhere) {
     if (all && omp_get_schedule_fn && omp_get_cancellation_fn)
       atomic_store(&resolved, 1);
   }
-  update_slots();
+  gc_forwarders_point();
 }
 
 /* At load time: only what lookup order gives, which is cheap; the rest when
  * a forwarder is first called or a tool registers an event. */
-void gc_ext_init(void) { resolve(0); }
+void gc_forwarders_init(void) { resolve(0); }
 
-/* Whether the program's calls reach the forwarders: this library's
- * definitions come first in symbol lookup, and libomp's were found. */
-static int forwarders_in_effect(void) {
+int gc_forwarders_in_effect(void) {
   resolve(1);
   void *p = dlsym(RTLD_DEFAULT, "__kmpc_for_static_init_4");
   return is_own(p) && __kmpc_for_static_init_4_real &&
          __kmpc_dispatch_next_4_real && __kmpc_omp_task_alloc_real;
 }
 
-/*===------------------------------ events ------------------------------===*/
-
-void gc_ext_work(const gc_frame *f, ompt_scope_endpoint_t endpoint,
-                 const void *codeptr_ra) {
-  ext_callback_loop_t cb =
-      atomic_load_explicit(&gc_ext_loop, memory_order_acquire);
-  if (cb && f->ext.sched)
-    cb((ext_loop_sched_t)f->ext.sched, endpoint, f->parallel_data, f->task_data,
-       f->ext.is_signed, f->ext.step, codeptr_ra);
-}
-
-void gc_ext_static_chunk(gc_frame *f, ext_callback_chunk_t cb, int32_t last,
-                         uint64_t lower, uint64_t upper) {
-  if (!f->ext.sched)
-    return; /* its init call did not come through this library */
-  double d = 0;
-  ext_tool_time_t now =
-      atomic_load_explicit(&gc_ext_time, memory_order_acquire);
-  if (now) {
-    double n = now();
-    if (f->ext.mark >= 0)
-      d = n - f->ext.mark;
-    f->ext.mark = -1; /* the chunk-end call sets it again */
-  }
-  cb(f->task_data, (int64_t)lower, (int64_t)upper, d,
-     last ? GRAINCHUNK_CHUNK_LAST : 0);
-}
-
-static void shim_task_create(ompt_data_t *parent_task_data,
-                             const ompt_frame_t *parent_frame,
-                             ompt_data_t *new_task_data, int flags,
-                             int has_dependences, const void *codeptr_ra) {
-  gc_thread *t = &gc_tls;
-  ext_tool_time_t now =
-      atomic_load_explicit(&gc_ext_time, memory_order_acquire);
-  double at = clock_now(now);
-  ompt_callback_task_create_t std =
-      atomic_load_explicit(&tool_task_create, memory_order_acquire);
-  if (std)
-    std(parent_task_data, parent_frame, new_task_data, flags, has_dependences,
-        codeptr_ra);
-  ext_callback_task_create_t cb =
-      atomic_load_explicit(&ext_task, memory_order_acquire);
-  /* Explicit and target tasks; not the initial task, nor taskwait's. */
-  if (cb && (flags & (ompt_task_explicit | ompt_task_target)) &&
-      !(flags & 0x10)) {
-    double d = now && t->task_mark >= 0 ? at - t->task_mark : 0;
-    cb(parent_task_data, parent_frame, new_task_data, flags, has_dependences, d,
-       codeptr_ra);
-  }
-  /* A taskloop makes its next task right after this one. */
-  if (now)
-    t->task_mark = now();
-}
-
-static void shim_task_schedule(ompt_data_t *prior_task_data,
-                               ompt_task_status_t prior_task_status,
-                               ompt_data_t *next_task_data) {
-  ompt_callback_task_schedule_t std =
-      atomic_load_explicit(&tool_task_schedule, memory_order_acquire);
-  if (std)
-    std(prior_task_data, prior_task_status, next_task_data);
-  /* A task that makes tasks (a taskloop's split) starts now. */
-  ext_tool_time_t now =
-      atomic_load_explicit(&gc_ext_time, memory_order_acquire);
-  if (now)
-    gc_tls.task_mark = now();
-}
-
-/* Stands between the runtime and the tool's task events only while event
- * 84 needs it; returns the runtime's answer for ev. */
-static int sync_task_callbacks(int ev) {
-  int ext = atomic_load(&ext_task) != NULL;
-  int timed = ext && atomic_load(&gc_ext_time);
-  ompt_callback_t create =
-      ext ? (ompt_callback_t)shim_task_create
-          : (ompt_callback_t)atomic_load(&tool_task_create);
-  ompt_callback_t sched =
-      timed ? (ompt_callback_t)shim_task_schedule
-            : (ompt_callback_t)atomic_load(&tool_task_schedule);
-  int rc_create = gc_rt_set_callback(ompt_callback_task_create, create);
-  int rc_sched = gc_rt_set_callback(ompt_callback_task_schedule, sched);
-  return ev == ompt_callback_task_schedule ? rc_sched : rc_create;
-}
-
-/* After a change of the extension callbacks: the forwarders' slots, the
- * runtime's work callback (returns its answer), the task callbacks. */
-static int sync_all(void) {
-  update_slots();
-  int wrc = gc_sync_callbacks();
-  sync_task_callbacks(ompt_callback_task_create);
-  return wrc;
-}
-
-int gc_ext_set_callback(int event, ompt_callback_t cb, int *handled) {
-  *handled = 1;
-  switch (event) {
-  case ompt_callback_task_create:
-    atomic_store(&tool_task_create, (ompt_callback_task_create_t)cb);
-    return sync_task_callbacks(event);
-  case ompt_callback_task_schedule:
-    atomic_store(&tool_task_schedule, (ompt_callback_task_schedule_t)cb);
-    return sync_task_callbacks(event);
-  case ext_tool_time:
-    atomic_store(&gc_ext_time, (ext_tool_time_t)cb);
-    sync_all();
-    return ompt_set_always;
-  case ext_callback_loop:
-  case ext_callback_chunk:
-  case ext_callback_task_create:
-    break;
-  default:
-    *handled = 0;
-    return ompt_set_error;
-  }
-  if (cb && !forwarders_in_effect()) {
-    if (!atomic_exchange(&warned_order, 1))
-      fprintf(stderr,
-              "grainchunk: the tool asked for extension event %d, but the "
-              "program's calls to the OpenMP runtime do not pass through "
-              "libgrainchunk-rt (it must come before the OpenMP runtime in "
-              "the program's NEEDED entries: link the program itself with "
-              "`grainchunk-config --ldflags` or grainchunk::grainchunk, "
-              "before any explicit -lomp, or LD_PRELOAD it); extension "
-              "events are off.\n",
-              event);
-    return ompt_set_never;
-  }
-  if (event == ext_callback_loop)
-    atomic_store(&gc_ext_loop, (ext_callback_loop_t)cb);
-  else if (event == ext_callback_chunk)
-    atomic_store(&gc_ext_chunk, (ext_callback_chunk_t)cb);
-  else
-    atomic_store(&ext_task, (ext_callback_task_create_t)cb);
-  int wrc = sync_all();
-  if (cb && event != ext_callback_task_create &&
-      (wrc == ompt_set_error || wrc == ompt_set_never)) {
-    /* The runtime cannot tell where loops begin and end. */
-    if (event == ext_callback_loop)
-      atomic_store(&gc_ext_loop, NULL);
-    else
-      atomic_store(&gc_ext_chunk, NULL);
-    sync_all();
-    return ompt_set_never;
-  }
-  return ompt_set_always;
-}
-
-int gc_ext_get_callback(int event, ompt_callback_t *cb, int *handled) {
-  ompt_callback_t c;
-  switch (event) {
-  case ompt_callback_task_create:
-    c = (ompt_callback_t)atomic_load(&tool_task_create);
-    break;
-  case ompt_callback_task_schedule:
-    c = (ompt_callback_t)atomic_load(&tool_task_schedule);
-    break;
-  case ext_callback_loop:
-    c = (ompt_callback_t)atomic_load(&gc_ext_loop);
-    break;
-  case ext_callback_chunk:
-    c = (ompt_callback_t)atomic_load(&gc_ext_chunk);
-    break;
-  case ext_tool_time:
-    c = (ompt_callback_t)atomic_load(&gc_ext_time);
-    break;
-  case ext_callback_task_create:
-    c = (ompt_callback_t)atomic_load(&ext_task);
-    break;
-  default:
-    *handled = 0;
-    return 0;
-  }
-  *handled = 1;
-  if (!c)
-    return 0;
-  if (cb)
-    *cb = c;
-  return 1;
-}
-
-int gc_ext_needs_work(void) {
-  return atomic_load(&gc_ext_loop) || atomic_load(&gc_ext_chunk);
-}
-
-void gc_ext_reset(void) {
-  atomic_store(&gc_ext_loop, NULL);
-  atomic_store(&gc_ext_chunk, NULL);
-  atomic_store(&gc_ext_time, NULL);
-  atomic_store(&ext_task, NULL);
-  atomic_store(&tool_task_create, NULL);
-  atomic_store(&tool_task_schedule, NULL);
-  atomic_store(&warned_order, 0);
+void gc_forwarders_reset(void) {
   atomic_store(&cancellation, -1);
-  update_slots();
+  gc_forwarders_point();
 }
+
+#ifdef GRAINCHUNK_TESTING
+void gc_producers_testing_reset(void) {
+  atomic_store(&warned_unused, 0);
+  memset(&gc_tls, 0, sizeof gc_tls);
+}
+#endif
