@@ -127,7 +127,7 @@ bool removeAt(int Fd, const std::string &Name, const std::string &Shown,
 }
 
 /// The names the manifest in the directory Fd lists; false when it has no
-/// manifest of ours. Read without following a link, at most 1 MiB.
+/// manifest of ours. Read without following a link, at most 16 MiB.
 bool readManifestAt(int Fd, std::vector<std::string> &Names,
                     std::set<std::string> *Inside = nullptr) {
   int M =
@@ -139,7 +139,7 @@ bool readManifestAt(int Fd, std::vector<std::string> &Names,
   if (::fstat(M, &St) == 0 && S_ISREG(St.st_mode)) {
     char Buf[65536];
     ssize_t N;
-    while (Text.size() < (1u << 20) && (N = ::read(M, Buf, sizeof Buf)) > 0)
+    while (Text.size() < (16u << 20) && (N = ::read(M, Buf, sizeof Buf)) > 0)
       Text.append(Buf, size_t(N));
   }
   ::close(M);
