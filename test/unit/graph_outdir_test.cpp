@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// grainchunk-graph's output directory (tools/graph/OutputDir.*) and program
-// launch (tools/graph/Launch.*): the user's data is never removed, an earlier
-// result is replaced whole, bad paths and programs are one-line errors, exit
-// statuses are a shell's.
+// grainchunk-graph's output directory (tools/graph/driver/OutputDir.*) and
+// program launch (driver/Launch.*): the user's data is never removed, an
+// earlier result is replaced whole and only by a complete one, a run holds
+// a lock, bad paths and programs are one-line errors, exit statuses are a
+// shell's.
 #include "Launch.h"
 #include "OutputDir.h"
 #include "Writers.h"
 
+#include <dirent.h>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <string>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace gcg;
@@ -30,6 +33,39 @@ bool exists(const std::string &P) {
 }
 } // namespace
 
+namespace {
+/// A run into D that writes Names (each a file holding Text) and commits.
+void result(const std::string &D, std::vector<std::string> Names,
+            const OutputDir::Config &C = {}, const std::string &Text = "x") {
+  OutputDir O;
+  std::string Err;
+  ASSERT_TRUE(O.open(D, Err, C)) << Err;
+  for (const std::string &N : Names) {
+    ASSERT_TRUE(O.claim(N, Err)) << Err;
+    touch(O.path(N), Text);
+  }
+  ASSERT_TRUE(O.commit(Err)) << Err;
+}
+std::string slurp(const std::string &P) {
+  std::ifstream In(P);
+  std::string S;
+  std::getline(In, S);
+  return S;
+}
+/// Whether the directory holds a name starting with Prefix.
+bool holds(const std::string &Dir, const std::string &Prefix) {
+  std::vector<std::string> Names;
+  if (DIR *D = ::opendir(Dir.c_str())) {
+    while (struct dirent *E = ::readdir(D))
+      if (std::string(E->d_name).compare(0, Prefix.size(), Prefix) == 0)
+        Names.push_back(E->d_name);
+    ::closedir(D);
+  }
+  return !Names.empty();
+}
+
+} // namespace
+
 TEST(OutputDir, CreatesMissingDirectoriesAndClaimsNames) {
   std::string T = tempDir(), D = T + "/a/b/out";
   OutputDir O;
@@ -37,10 +73,15 @@ TEST(OutputDir, CreatesMissingDirectoriesAndClaimsNames) {
   ASSERT_TRUE(O.open(D, Err)) << Err;
   ASSERT_TRUE(O.claim("grains.csv", Err)) << Err;
   touch(O.path("grains.csv"));
-  EXPECT_TRUE(OutputDir::isResult(D));
+  EXPECT_FALSE(exists(D)); // built beside it
+  EXPECT_EQ(O.shown(O.path("grains.csv")), D + "/grains.csv");
   std::string Err2;
   EXPECT_FALSE(O.claim("../escape", Err2));
   EXPECT_FALSE(Err2.empty());
+  ASSERT_TRUE(O.commit(Err)) << Err;
+  EXPECT_TRUE(OutputDir::isResult(D));
+  EXPECT_TRUE(exists(D + "/grains.csv"));
+  EXPECT_FALSE(holds(T + "/a/b", ".out.grainchunk-graph.new-"));
   removeTree(T, Err);
 }
 
@@ -61,10 +102,10 @@ TEST(OutputDir, RefusesNonEmptyDirectoryOfTheUser) {
 }
 
 TEST(OutputDir, ReplacesEarlierResultWholeAndKeepsOtherFiles) {
-  std::string T = tempDir(), Err;
+  std::string T = tempDir(), D = T + "/out", Err;
   {
     OutputDir O;
-    ASSERT_TRUE(O.open(T, Err)) << Err;
+    ASSERT_TRUE(O.open(D, Err)) << Err;
     for (const char *N : {"grains.csv", "grains.graphml", "trace.json"}) {
       ASSERT_TRUE(O.claim(N, Err));
       touch(O.path(N));
@@ -72,27 +113,124 @@ TEST(OutputDir, ReplacesEarlierResultWholeAndKeepsOtherFiles) {
     ASSERT_TRUE(O.claim("raw", Err));
     ::mkdir(O.path("raw").c_str(), 0755);
     touch(O.path("raw") + "/thread-0.bin");
+    ASSERT_TRUE(O.commit(Err)) << Err;
   }
-  touch(T + "/mine.txt"); // the user's, added after the run
-  OutputDir O;
-  ASSERT_TRUE(O.open(T, Err)) << Err;
-  EXPECT_FALSE(exists(T + "/grains.graphml"));
-  EXPECT_FALSE(exists(T + "/trace.json"));
-  EXPECT_FALSE(exists(T + "/raw"));
-  EXPECT_TRUE(exists(T + "/mine.txt"));
-  EXPECT_EQ(O.replaced().size(), 4u);
+  touch(D + "/mine.txt"); // the user's, added after the run
+  {
+    OutputDir O;
+    ASSERT_TRUE(O.open(D, Err)) << Err;
+    ASSERT_TRUE(O.claim("grains.csv", Err));
+    touch(O.path("grains.csv"), "new");
+    // Until the new result is complete, the earlier one is whole.
+    EXPECT_TRUE(exists(D + "/grains.graphml"));
+    ASSERT_TRUE(O.commit(Err)) << Err;
+    EXPECT_EQ(O.replaced().size(), 4u);
+  }
+  EXPECT_FALSE(exists(D + "/grains.graphml"));
+  EXPECT_FALSE(exists(D + "/trace.json"));
+  EXPECT_FALSE(exists(D + "/raw"));
+  EXPECT_EQ(slurp(D + "/grains.csv"), "new");
+  EXPECT_EQ(slurp(D + "/mine.txt"), "x");
   // A manifest naming a path outside the directory removes nothing there.
   std::string Outside = tempDir();
   touch(Outside + "/keep");
   {
-    std::ofstream M(T + "/" + OutputDir::manifestName(), std::ios::app);
+    std::ofstream M(D + "/" + OutputDir::manifestName(), std::ios::app);
     M << "../" << Outside.substr(5) << "/keep\n" << Outside << "\n";
   }
-  OutputDir O2;
-  ASSERT_TRUE(O2.open(T, Err)) << Err;
+  result(D, {});
   EXPECT_TRUE(exists(Outside + "/keep"));
   removeTree(T, Err);
   removeTree(Outside, Err);
+}
+
+TEST(OutputDir, AFailedRunLeavesTheEarlierResultWhole) {
+  std::string T = tempDir(), D = T + "/out", Err;
+  result(D, {"grains.csv", "trace.json"});
+  {
+    OutputDir O;
+    ASSERT_TRUE(O.open(D, Err)) << Err;
+    ASSERT_TRUE(O.claim("grains.csv", Err));
+    touch(O.path("grains.csv"), "half");
+    // No commit: the run failed.
+  }
+  EXPECT_EQ(slurp(D + "/grains.csv"), "x");
+  EXPECT_TRUE(exists(D + "/trace.json"));
+  EXPECT_FALSE(holds(T, ".out.grainchunk-graph."));
+  // A run killed half way leaves its build directory: the next run
+  // removes it.
+  pid_t P = ::fork();
+  if (P == 0) {
+    OutputDir O;
+    std::string E;
+    if (O.open(D, E) && O.claim("grains.csv", E))
+      touch(O.path("grains.csv"), "half");
+    ::_exit(0); // no destructor: as if killed
+  }
+  int St;
+  ::waitpid(P, &St, 0);
+  EXPECT_TRUE(holds(T, ".out.grainchunk-graph.new-"));
+  result(D, {"grains.csv"});
+  EXPECT_FALSE(holds(T, ".out.grainchunk-graph."));
+  removeTree(T, Err);
+}
+
+TEST(OutputDir, ASecondRunIsRefusedWhileTheFirstHoldsTheLock) {
+  std::string T = tempDir(), D = T + "/out", Err;
+  {
+    OutputDir A;
+    ASSERT_TRUE(A.open(D, Err)) << Err;
+    OutputDir B;
+    EXPECT_FALSE(B.open(D, Err));
+    EXPECT_NE(Err.find("another grainchunk-graph run (pid " +
+                       std::to_string(::getpid()) + ") is writing"),
+              std::string::npos)
+        << Err;
+    EXPECT_EQ(Err.find('\n'), std::string::npos);
+  }
+  OutputDir C;
+  EXPECT_TRUE(C.open(D, Err)) << Err;
+  removeTree(T, Err);
+}
+
+TEST(OutputDir, UserFilesTheRunWouldWriteOrReplaceRefuseIt) {
+  std::string T = tempDir(), D = T + "/out", Err;
+  OutputDir::Config Rec;
+  Rec.Writes = {"raw", "trace.json", "grains.csv"};
+  {
+    OutputDir O;
+    ASSERT_TRUE(O.open(D, Err, Rec)) << Err;
+    ASSERT_TRUE(O.claim("raw", Err));
+    ::mkdir(O.path("raw").c_str(), 0755);
+    touch(O.path("raw") + "/thread-0.bin");
+    ASSERT_TRUE(O.commit(Err)) << Err;
+  }
+  // A file of the user's inside the earlier result's raw/.
+  touch(D + "/raw/important.txt");
+  OutputDir A;
+  EXPECT_FALSE(A.open(D, Err, Rec));
+  EXPECT_NE(Err.find("holds raw/important.txt, which grainchunk-graph did "
+                     "not write"),
+            std::string::npos)
+      << Err;
+  ::unlink((D + "/raw/important.txt").c_str());
+  // A symbolic link of the user's named like an output: refused when the
+  // run writes that name, kept as a link when it does not.
+  touch(T + "/outside", "outside");
+  ASSERT_EQ(::symlink((T + "/outside").c_str(), (D + "/trace.json").c_str()),
+            0);
+  OutputDir B;
+  EXPECT_FALSE(B.open(D, Err, Rec));
+  EXPECT_NE(Err.find("holds trace.json, which grainchunk-graph did not "
+                     "write and would write now"),
+            std::string::npos)
+      << Err;
+  result(D, {"grains.csv"});
+  struct stat St;
+  EXPECT_EQ(::lstat((D + "/trace.json").c_str(), &St), 0);
+  EXPECT_TRUE(S_ISLNK(St.st_mode));
+  EXPECT_EQ(slurp(T + "/outside"), "outside");
+  removeTree(T, Err);
 }
 
 TEST(OutputDir, BadPathsAreOneLineErrors) {
@@ -113,23 +251,24 @@ TEST(OutputDir, BadPathsAreOneLineErrors) {
 }
 
 TEST(OutputDir, KeepsARecordingBeingAnalysedAgain) {
-  std::string T = tempDir(), Err;
+  std::string T = tempDir(), D = T + "/out", Err;
   {
     OutputDir O;
-    ASSERT_TRUE(O.open(T, Err)) << Err;
+    ASSERT_TRUE(O.open(D, Err)) << Err;
     ASSERT_TRUE(O.claim("raw", Err) && O.claim("grains.csv", Err));
     ::mkdir(O.path("raw").c_str(), 0755);
     touch(O.path("raw") + "/meta.txt");
     touch(O.path("grains.csv"));
+    ASSERT_TRUE(O.commit(Err)) << Err;
   }
-  OutputDir O;
-  ASSERT_TRUE(O.open(T, Err, {"raw"})) << Err;
-  EXPECT_TRUE(exists(T + "/raw/meta.txt"));
-  EXPECT_FALSE(exists(T + "/grains.csv"));
+  OutputDir::Config Keep;
+  Keep.Keep = {"raw"};
+  result(D, {"loops.csv"}, Keep);
+  EXPECT_TRUE(exists(D + "/raw/meta.txt"));
+  EXPECT_FALSE(exists(D + "/grains.csv"));
   // Still claimed: the next run replaces it.
-  OutputDir O2;
-  ASSERT_TRUE(O2.open(T, Err)) << Err;
-  EXPECT_FALSE(exists(T + "/raw"));
+  result(D, {});
+  EXPECT_FALSE(exists(D + "/raw"));
   removeTree(T, Err);
 }
 
@@ -225,15 +364,11 @@ TEST(OutputDir, AcceptsADirectoryHoldingOnlyTheRecordingAnalysed) {
   std::string T = tempDir(), Err;
   ::mkdir((T + "/raw").c_str(), 0755);
   touch(T + "/raw/meta.txt");
-  {
-    OutputDir O;
-    ASSERT_TRUE(O.open(T, Err, {"raw"})) << Err;
-    ASSERT_TRUE(O.claim("grains.csv", Err));
-    touch(O.path("grains.csv"));
-  }
+  OutputDir::Config Keep;
+  Keep.Keep = {"raw"};
+  result(T, {"grains.csv"}, Keep);
   // The user's recording was not claimed: the next run keeps it.
-  OutputDir O;
-  ASSERT_TRUE(O.open(T, Err)) << Err;
+  result(T, {});
   EXPECT_TRUE(exists(T + "/raw/meta.txt"));
   EXPECT_FALSE(exists(T + "/grains.csv"));
   removeTree(T, Err);

@@ -13,13 +13,17 @@
 #include "Writers.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <climits>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <iostream>
+#include <memory>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace gcg {
@@ -48,6 +52,8 @@ const char *const HelpText =
     "  --no-ext              record with the standard OMPT events only (no\n"
     "                        extension events)\n"
     "  --keep-raw            keep the raw recording (OUT/raw)\n"
+    "  --wait-lock           when another run is writing OUT, wait for it\n"
+    "                        (default: refuse)\n"
     "  --tool TOOL           the recording tool library (default: found next "
     "to\n"
     "                        this command)\n"
@@ -139,6 +145,8 @@ bool parseOptions(int argc, char **argv, Options &o) {
       o.noExt = true;
     } else if (name == "--keep-raw") {
       o.keepRaw = true;
+    } else if (name == "--wait-lock") {
+      o.waitLock = true;
     } else if (name == "--tool") {
       o.tool = value(a, "--tool", eq);
     } else if (name == "--outputs") {
@@ -187,6 +195,9 @@ bool parseOptions(int argc, char **argv, Options &o) {
   if (o.fromRaw.empty() && o.cmd.empty())
     throw Error(
         "no program given (grainchunk-graph -o DIR -- PROGRAM ARGS...)");
+  if (!o.fromRaw.empty() && !o.cmd.empty())
+    throw Error("--from-raw analyses a recording and runs no program: drop " +
+                o.cmd[0] + ", or drop --from-raw to record it");
   return true;
 }
 
@@ -211,14 +222,29 @@ std::string toolPath() {
               " or in ../lib");
 }
 
-/// Creates an empty directory for a recording (removing an earlier one the
-/// command wrote: raw and raw-baseline are claimed in the output directory).
-static void freshDir(const std::string &dir) {
-  std::string err;
-  if (!removeTree(dir, err))
-    throw Error(err);
+void checkTool(const std::string &tool) {
+  int fd = open(tool.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0)
+    throw Error("--tool " + tool + ": " + std::strerror(errno));
+  struct stat st;
+  char magic[4] = {0};
+  bool file = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  bool elf =
+      file && read(fd, magic, 4) == 4 && !std::memcmp(magic, "\177ELF", 4);
+  close(fd);
+  if (!file)
+    throw Error("--tool " + tool + ": not a file");
+  if (!elf)
+    throw Error("--tool " + tool +
+                ": not a shared library (no ELF header); give the recording "
+                "tool, libgrainchunk-record.so");
+}
+
+/// Creates the directory of a recording in the build directory.
+static void newDir(const std::string &dir, const OutputDir &out) {
   if (mkdir(dir.c_str(), 0777) != 0)
-    throw Error("cannot create " + dir + ": " + std::strerror(errno));
+    throw Error("cannot create " + out.shown(dir) + ": " +
+                std::strerror(errno));
 }
 
 int recordProgram(const Options &o, const std::string &raw,
@@ -227,7 +253,8 @@ int recordProgram(const Options &o, const std::string &raw,
   std::vector<std::string> set;
   for (const auto &kv : extra)
     set.push_back(kv.first + "=" + kv.second);
-  set.push_back("OMP_TOOL_LIBRARIES=" + (o.tool.empty() ? toolPath() : o.tool));
+  std::string tool = o.tool.empty() ? toolPath() : realPath(o.tool);
+  set.push_back("OMP_TOOL_LIBRARIES=" + tool);
   set.push_back("GRAINCHUNK_RECORD_DIR=" + realPath(raw));
   set.push_back("OMP_TOOL"); // removed: the recording needs the tool enabled
   if (o.noExt)
@@ -237,7 +264,7 @@ int recordProgram(const Options &o, const std::string &raw,
   r.Out = stdoutFd;
   r.Err = stderrFd;
   std::string err;
-  int st = runProgram(o.cmd, environWith(set), r, err);
+  int st = runProgram(o.cmd, environWith(set), r, err, tool);
   if (st < 0)
     throw Error(err);
   return st;
@@ -365,7 +392,8 @@ void writeSummary(const Results &R, const Options &o, OutputDir &dir,
   (void)o;
   std::string text = summary(R) + leftOutText(w.leftOut), err;
   if (std::find(w.files.begin(), w.files.end(), "report.html") != w.files.end())
-    text += "report: " + dir.path("report.html") + " (open it in a browser)\n";
+    text +=
+        "report: " + dir.shownPath("report.html") + " (open it in a browser)\n";
   if (!dir.claim("summary.txt", err) || !dir.claim("run.json", err))
     throw Error(err);
   {
@@ -380,7 +408,7 @@ void writeSummary(const Results &R, const Options &o, OutputDir &dir,
 }
 
 /// The names of the output directory's entries that recordings to be read
-/// live in (--from-raw OUT/raw): an earlier result's, kept.
+/// live in (--from-raw OUT/raw, or OUT itself): an earlier result's, kept.
 static std::vector<std::string> rawInside(const Options &o) {
   std::vector<std::string> keep;
   std::string out = realPath(o.out.empty() ? "." : o.out) + "/";
@@ -396,20 +424,139 @@ static std::vector<std::string> rawInside(const Options &o) {
   return keep;
 }
 
+/// An earlier result given as a recording (--from-raw D, D written with
+/// --keep-raw): its recording, D/raw.
+static std::string recordingOf(const std::string &r) {
+  struct stat st;
+  if (OutputDir::isResult(r) && stat((r + "/raw").c_str(), &st) == 0 &&
+      S_ISDIR(st.st_mode))
+    return r + "/raw";
+  return r;
+}
+
+/// The names this run writes in the output directory.
+static std::vector<std::string> namesWritten(const Options &o, bool running) {
+  std::vector<std::string> n = {"loops.csv", "summary.txt", "run.json"};
+  for (const std::string &w : o.outputs) {
+    n.push_back(outputFile(w));
+    if (w == "otf2")
+      n.insert(n.end(), {"trace.otf2", "trace.def", "trace"});
+  }
+  if (running)
+    n.push_back("raw");
+  if (o.baseline)
+    n.insert(n.end(), {"raw-baseline", "baseline.out"});
+  return n;
+}
+
+/// MPI: the build directory every rank records into (OutputDir.h).
+static std::string mpiTag(const RankInfo &rk) {
+  std::string t = "mpi-" + (rk.Job.empty() ? std::string("job") : rk.Job);
+  for (char &c : t)
+    if (!isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '.')
+      c = '_';
+  return t;
+}
+
 /// An MPI rank other than 0 (mpirun -np N grainchunk-graph -o D -- app):
-/// records into D/raw once rank 0 has prepared it, says its program ended,
-/// and leaves the analysis to rank 0.
+/// records into rank 0's build directory for D once rank 0 has prepared
+/// it, says its program ended, and leaves the analysis to rank 0.
 static int recordRank(const Options &o, const RankInfo &rk) {
-  std::string raw = o.out + "/raw", err;
-  if (!mpiJobReady(rk, raw, 120, err))
-    throw Error(err);
+  std::string raw, err;
+  for (int waited = 0;; waited++) {
+    // D's parent may not exist before rank 0 makes it: the path is found
+    // again each second.
+    raw = OutputDir::buildPath(o.out, mpiTag(rk)) + "/raw";
+    if (mpiJobReady(rk, raw, 1, err))
+      break;
+    if (waited >= 120)
+      throw Error(err);
+  }
   int status = recordProgram(o, raw, {});
   if (!mpiRankDone(rk, raw, status, err))
     throw Error(err);
   return status;
 }
 
-int runCommand(const Options &o) {
+namespace {
+volatile sig_atomic_t AnalysisPid = 0, Caught = 0;
+const int Stops[] = {SIGINT, SIGQUIT, SIGTERM, SIGHUP};
+void stopAnalysis(int sig) {
+  Caught = sig;
+  if (AnalysisPid > 0)
+    kill(AnalysisPid, SIGKILL);
+}
+
+/// Analyses the recordings and writes the outputs into the build
+/// directory, in a process of its own: a crash, running out of memory or
+/// an interrupt there leaves this process to keep the earlier result and
+/// say what happened. Returns 0 when the outputs are written; otherwise
+/// the child said why in one line (1), died of a signal (its number, in
+/// Died), or this process was interrupted (Caught).
+int analyseApart(const std::vector<std::string> &raws,
+                 const std::vector<std::string> &baseRaws, const Options &o,
+                 OutputDir &dir, int &died) {
+  struct sigaction stop = {}, old[4];
+  stop.sa_handler = stopAnalysis;
+  sigemptyset(&stop.sa_mask);
+  Caught = 0;
+  for (int i = 0; i < 4; i++)
+    sigaction(Stops[i], &stop, &old[i]);
+  std::cout.flush();
+  std::cerr.flush();
+  pid_t pid = fork();
+  if (pid == 0) {
+    for (int i = 0; i < 4; i++)
+      sigaction(Stops[i], &old[i], nullptr);
+    // A closed stderr (| head) loses the summary's lines, not the result.
+    signal(SIGPIPE, SIG_IGN);
+    int rc = 0;
+    try {
+      // The pipeline, one way: read and model every process, derive the
+      // results once, then each output reads them.
+      std::unique_ptr<Run> run = analyseRun(raws, baseRaws);
+      std::unique_ptr<const Results> results = computeResults(*run);
+      Written w = writeOutputs(*results, o, dir);
+      writeSummary(*results, o, dir, w);
+    } catch (const Error &e) {
+      std::cerr << "grainchunk-graph: " << dir.shown(e.what()) << std::endl;
+      rc = 1;
+    } catch (const std::bad_alloc &) {
+      std::cerr << "grainchunk-graph: out of memory while analysing the "
+                   "recording"
+                << std::endl;
+      rc = 1;
+    } catch (const std::exception &e) {
+      std::cerr << "grainchunk-graph: " << dir.shown(e.what()) << std::endl;
+      rc = 1;
+    }
+    std::cout.flush();
+    std::cerr.flush();
+    _exit(rc);
+  }
+  int st = 0, rc;
+  if (pid < 0) {
+    std::cerr << "grainchunk-graph: cannot start the analysis: "
+              << std::strerror(errno) << std::endl;
+    rc = 1;
+  } else {
+    AnalysisPid = pid;
+    if (Caught)
+      kill(pid, SIGKILL);
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+      ;
+    AnalysisPid = 0;
+    died = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+    rc = WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 1;
+  }
+  for (int i = 0; i < 4; i++)
+    sigaction(Stops[i], &old[i], nullptr);
+  return rc;
+}
+} // namespace
+
+int runCommand(const Options &given) {
+  Options o = given;
   bool running = o.fromRaw.empty();
   std::string err, found;
   if (running && !findProgram(o.cmd[0], found, err))
@@ -420,6 +567,18 @@ int runCommand(const Options &o) {
                  "replaces it\n";
   if (running && o.tool.empty())
     toolPath(); // not found: say so before the program runs
+  if (running && !o.tool.empty())
+    checkTool(o.tool);
+  // An earlier result analysed again into itself keeps its one-thread
+  // recording and that run's output too, though this run does not read
+  // them.
+  bool again = false;
+  for (std::string &r : o.fromRaw) {
+    again |= realPath(r) == realPath(o.out.empty() ? "." : o.out);
+    r = recordingOf(r);
+  }
+  if (!o.baselineFromRaw.empty())
+    o.baselineFromRaw = recordingOf(o.baselineFromRaw);
   // As one rank of an MPI job, every rank records into OUT/raw and rank 0
   // analyses them all (Launch.h).
   RankInfo rk = running ? rankFromEnv() : RankInfo();
@@ -430,8 +589,16 @@ int runCommand(const Options &o) {
                 "--baseline-from-raw");
   if (mpi && rk.Rank > 0)
     return recordRank(o, rk);
+  OutputDir::Config cfg;
+  cfg.Keep = rawInside(o);
+  if (again)
+    cfg.Keep.insert(cfg.Keep.end(), {"raw-baseline", "baseline.out"});
+  cfg.Writes = namesWritten(o, running);
+  cfg.WaitLock = o.waitLock;
+  if (mpi)
+    cfg.BuildTag = mpiTag(rk);
   OutputDir dir;
-  if (!dir.open(o.out, err, rawInside(o)))
+  if (!dir.open(o.out, err, cfg))
     throw Error(err);
   std::string baseRaw = o.baselineFromRaw;
   if (o.baseline) {
@@ -440,15 +607,17 @@ int runCommand(const Options &o) {
     if (!dir.claim("raw-baseline", err) || !dir.claim("baseline.out", err))
       throw Error(err);
     baseRaw = dir.path("raw-baseline");
-    freshDir(baseRaw);
+    newDir(baseRaw, dir);
     std::string bo = dir.path("baseline.out");
     std::cerr
         << "grainchunk-graph: baseline run on one thread (OMP_THREAD_LIMIT=1), "
            "output in "
-        << bo << std::endl;
-    int fd = open(bo.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        << dir.shownPath("baseline.out") << std::endl;
+    int fd = open(bo.c_str(),
+                  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd < 0)
-      throw Error("cannot write " + bo + ": " + std::strerror(errno));
+      throw Error("cannot write " + dir.shown(bo) + ": " +
+                  std::strerror(errno));
     int nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
     int st;
     try {
@@ -472,7 +641,7 @@ int runCommand(const Options &o) {
   if (running) {
     if (!dir.claim("raw", err))
       throw Error(err);
-    freshDir(raw);
+    newDir(raw, dir);
     if (mpi && !mpiJobReady(rk, raw, 0, err))
       throw Error(err);
     status = recordProgram(o, raw, {});
@@ -489,31 +658,47 @@ int runCommand(const Options &o) {
     }
   }
   // From here on the program has run: its exit status is the command's,
-  // unless it succeeded and the analysis could not be made (2).
-  try {
-    std::vector<std::string> baseRaws;
-    if (!baseRaw.empty())
-      baseRaws.push_back(baseRaw);
-    // The pipeline, one way: read and model every process, derive the
-    // results once, then each output reads them.
-    std::unique_ptr<Run> run = analyseRun(raws, baseRaws);
-    std::unique_ptr<const Results> results = computeResults(*run);
-    Written w = writeOutputs(*results, o, dir);
-    writeSummary(*results, o, dir, w);
-  } catch (const Error &e) {
-    // The recording that could not be analysed is kept only when asked.
-    if (running && !o.keepRaw)
-      removeTree(raw, err);
-    if (!running || status == 0)
-      throw;
-    std::cerr << "grainchunk-graph: " << e.what() << std::endl;
-    return status;
+  // unless it succeeded and the analysis could not be made (2). The
+  // outputs are made in the build directory and put in place only whole.
+  std::vector<std::string> baseRaws;
+  if (!baseRaw.empty())
+    baseRaws.push_back(baseRaw);
+  int died = 0;
+  int rc = analyseApart(raws, baseRaws, o, dir, died);
+  std::string kept, e2;
+  std::string keepName = running && o.keepRaw ? "raw" : "";
+  if (int sig = Caught) {
+    dir.abandon(e2, keepName, kept);
+    std::cerr << "grainchunk-graph: " << strsignal(sig)
+              << " during the analysis: " << dir.target() << " is unchanged"
+              << (kept.empty() ? (running ? "; the recording was removed" : "")
+                               : "; the recording is kept in " + kept)
+              << std::endl;
+    signal(sig, SIG_DFL);
+    raise(sig);
+    return 128 + sig;
   }
-  if (running && !o.keepRaw) {
+  if (rc == 0 && running && !o.keepRaw) {
     if (!removeTree(raw, err))
-      throw Error(err);
+      throw Error(dir.shown(err));
     if (o.baseline && !removeTree(baseRaw, err))
-      throw Error(err);
+      throw Error(dir.shown(err));
+  }
+  if (rc == 0 && !dir.commit(err)) {
+    std::cerr << "grainchunk-graph: " << err << std::endl;
+    rc = 1;
+  }
+  if (rc != 0) {
+    if (died)
+      std::cerr << "grainchunk-graph: the analysis died of signal " << died
+                << " (" << strsignal(died) << "): " << dir.target()
+                << " is unchanged" << std::endl;
+    // The recording that could not be analysed is kept only when asked.
+    dir.abandon(e2, keepName, kept);
+    if (!kept.empty())
+      std::cerr << "grainchunk-graph: the recording is kept in " << kept
+                << std::endl;
+    return running && status != 0 ? status : 2;
   }
   return status;
 }

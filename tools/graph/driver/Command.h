@@ -24,6 +24,8 @@ struct Options {
   std::string out = "grainchunk-graph.out";
   std::vector<std::string> fromRaw;
   bool noExt = false, keepRaw = false, baseline = false;
+  bool waitLock = false; // wait for another run writing -o
+
   std::string tool;
   std::vector<std::string> outputs; // csv, graphml, trace, svg, otf2
   bool outputsGiven = false;        // --outputs named them
@@ -40,8 +42,12 @@ extern const char *const HelpText;
 
 /// The recording tool library: next to this command, or in ../lib.
 std::string toolPath();
-/// Runs o.cmd with the recording tool writing into raw (emptied first),
+/// Checks a --tool library before the program runs: Error naming it when
+/// it is missing or not an ELF file.
+void checkTool(const std::string &Tool);
+/// Runs o.cmd with the recording tool writing into raw (a new directory),
 /// extra environment variables added; stdio as given (-1: inherited).
+/// Waits for its descendants that still have the tool loaded (Launch.h).
 /// Returns its exit status, a signal death as 128+N.
 int recordProgram(const Options &o, const std::string &raw,
                   const std::vector<std::pair<std::string, std::string>> &extra,

@@ -7,12 +7,16 @@
 #include "Launch.h"
 
 #include <cerrno>
+#include <climits>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
+#include <iostream>
 #include <sstream>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
@@ -41,10 +45,112 @@ std::string envOr(const char *Name) {
   return S ? S : "";
 }
 
-volatile sig_atomic_t ChildPid = 0;
-void passOn(int Sig) {
-  if (ChildPid > 0)
-    ::kill(ChildPid, Sig);
+volatile sig_atomic_t ChildPid = 0, Pending = 0;
+/// SIGTERM and SIGHUP go on to the program, and so do SIGINT and SIGQUIT
+/// sent to the command alone (kill); from the terminal (SI_KERNEL) the
+/// program had them itself. With no program process (waiting for its
+/// descendants, which may be in a session of their own), any of them is
+/// kept for the waiting loop to pass on.
+void passOn(int Sig, siginfo_t *Info, void *) {
+  if (ChildPid <= 0) {
+    Pending = Sig;
+    return;
+  }
+  if ((Sig == SIGINT || Sig == SIGQUIT) && Info && Info->si_code == SI_KERNEL)
+    return;
+  ::kill(ChildPid, Sig);
+}
+
+const int Forwarded[] = {SIGINT, SIGQUIT, SIGTERM, SIGHUP};
+
+/// Reads /proc/<Pid>/stat: its parent and whether it is a zombie.
+bool procStat(int Pid, int &Parent, bool &Zombie) {
+  std::ifstream In("/proc/" + std::to_string(Pid) + "/stat");
+  std::string Text;
+  if (!std::getline(In, Text))
+    return false;
+  size_t P = Text.rfind(')');
+  if (P == std::string::npos || P + 4 >= Text.size())
+    return false;
+  std::istringstream SS(Text.substr(P + 2));
+  char State = 0;
+  if (!(SS >> State >> Parent))
+    return false;
+  Zombie = State == 'Z' || State == 'X';
+  return true;
+}
+
+/// Whether Pid is a live descendant of this process.
+bool liveDescendant(int Pid) {
+  int Me = ::getpid(), P = Pid;
+  for (int Depth = 0; Depth < 256 && P > 1; ++Depth) {
+    int Parent;
+    bool Zombie;
+    if (!procStat(P, Parent, Zombie) || (P == Pid && Zombie))
+      return false;
+    if (Parent == Me)
+      return true;
+    P = Parent;
+  }
+  return false;
+}
+
+/// The live descendants of this process that have the recording tool
+/// (its path, Tool) loaded: they record when they run OpenMP, now or later.
+std::vector<int> recordingDescendants(const std::string &Tool) {
+  std::vector<int> Pids;
+  DIR *D = ::opendir("/proc");
+  if (!D)
+    return Pids;
+  int Me = ::getpid();
+  while (struct dirent *E = ::readdir(D)) {
+    char *End;
+    long Pid = std::strtol(E->d_name, &End, 10);
+    if (*End || Pid <= 1 || Pid > INT_MAX || Pid == Me ||
+        !liveDescendant(int(Pid)))
+      continue;
+    std::ifstream Maps("/proc/" + std::to_string(Pid) + "/maps");
+    std::string Line;
+    bool Loaded = false;
+    while (!Loaded && std::getline(Maps, Line))
+      Loaded = Line.size() >= Tool.size() &&
+               Line.compare(Line.size() - Tool.size(), Tool.size(), Tool) == 0;
+    if (Loaded)
+      Pids.push_back(int(Pid));
+  }
+  ::closedir(D);
+  return Pids;
+}
+
+/// After the program's process ended: reaps the descendants that ended,
+/// and waits for those that have the recording tool Tool loaded (a
+/// daemon), passing on the signals the command gets.
+void waitRecorders(const std::string &Tool) {
+  bool Said = false;
+  for (;;) {
+    int St;
+    while (::waitpid(-1, &St, WNOHANG) > 0)
+      ;
+    std::vector<int> Pids = recordingDescendants(Tool);
+    if (Pids.empty())
+      return;
+    if (!Said) {
+      std::string List;
+      for (int P : Pids)
+        List += (List.empty() ? "" : ", ") + std::to_string(P);
+      std::cerr << "grainchunk-graph: the program exited; waiting for "
+                << Pids.size() << " of its processes still recording (pid "
+                << List << ")" << std::endl;
+      Said = true;
+    }
+    if (int Sig = Pending) {
+      Pending = 0;
+      for (int P : Pids)
+        ::kill(P, Sig);
+    }
+    struct timespec Ts = {0, 20 * 1000 * 1000};
+    ::nanosleep(&Ts, nullptr);
+  }
 }
 
 double nowSec() {
@@ -150,7 +256,7 @@ std::vector<std::string> environWith(const std::vector<std::string> &Set) {
 
 int runProgram(const std::vector<std::string> &Argv,
                const std::vector<std::string> &Env, const Redirect &R,
-               std::string &Err) {
+               std::string &Err, const std::string &WaitTool) {
   std::string Path;
   if (Argv.empty() || !findProgram(Argv[0], Path, Err))
     return -1;
@@ -167,16 +273,22 @@ int runProgram(const std::vector<std::string> &Argv,
     Err = std::string("cannot run ") + Argv[0] + ": " + std::strerror(errno);
     return -1;
   }
-  struct sigaction Ign = {}, Pass = {}, OldInt, OldQuit, OldTerm, OldHup;
-  Ign.sa_handler = SIG_IGN;
-  Pass.sa_handler = passOn;
+  // Orphaned descendants (a daemon) become this process's children, so
+  // that the ones still recording can be waited for.
+  if (!WaitTool.empty())
+    ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+  struct sigaction Pass = {}, Old[4];
+  Pass.sa_sigaction = passOn;
+  Pass.sa_flags = SA_SIGINFO;
   sigemptyset(&Pass.sa_mask);
-  ::sigaction(SIGINT, &Ign, &OldInt);
-  ::sigaction(SIGQUIT, &Ign, &OldQuit);
+  Pending = 0;
+  for (int I = 0; I < 4; ++I)
+    ::sigaction(Forwarded[I], &Pass, &Old[I]);
   pid_t Pid = ::fork();
   if (Pid == 0) {
-    ::sigaction(SIGINT, &OldInt, nullptr);
-    ::sigaction(SIGQUIT, &OldQuit, nullptr);
+    for (int I = 0; I < 4; ++I)
+      ::sigaction(Forwarded[I], &Old[I], nullptr);
+    ::signal(SIGXFSZ, SIG_DFL); // the command ignores it, not the program
     if (R.In >= 0)
       ::dup2(R.In, 0);
     if (R.Out >= 0)
@@ -192,13 +304,15 @@ int runProgram(const std::vector<std::string> &Argv,
   if (Pid < 0) {
     Err = std::string("cannot run ") + Argv[0] + ": " + std::strerror(errno);
     ::close(P[0]);
-    ::sigaction(SIGINT, &OldInt, nullptr);
-    ::sigaction(SIGQUIT, &OldQuit, nullptr);
+    for (int I = 0; I < 4; ++I)
+      ::sigaction(Forwarded[I], &Old[I], nullptr);
     return -1;
   }
   ChildPid = Pid;
-  ::sigaction(SIGTERM, &Pass, &OldTerm);
-  ::sigaction(SIGHUP, &Pass, &OldHup);
+  if (int Sig = Pending) {
+    Pending = 0;
+    ::kill(Pid, Sig);
+  }
   int ExecErr = 0;
   ssize_t Got;
   while ((Got = ::read(P[0], &ExecErr, sizeof ExecErr)) < 0 && errno == EINTR)
@@ -208,10 +322,10 @@ int runProgram(const std::vector<std::string> &Argv,
   while (::waitpid(Pid, &Status, 0) < 0 && errno == EINTR)
     ;
   ChildPid = 0;
-  ::sigaction(SIGINT, &OldInt, nullptr);
-  ::sigaction(SIGQUIT, &OldQuit, nullptr);
-  ::sigaction(SIGTERM, &OldTerm, nullptr);
-  ::sigaction(SIGHUP, &OldHup, nullptr);
+  if (!WaitTool.empty() && Got != static_cast<ssize_t>(sizeof ExecErr))
+    waitRecorders(WaitTool);
+  for (int I = 0; I < 4; ++I)
+    ::sigaction(Forwarded[I], &Old[I], nullptr);
   if (Got == static_cast<ssize_t>(sizeof ExecErr)) {
     Err = "cannot run " + Argv[0] + ": " + std::strerror(ExecErr);
     return -1;

@@ -43,12 +43,20 @@ struct Redirect {
 
 /// Runs Argv (Argv[0] found with findProgram) with Env and returns its exit
 /// status as a shell gives it (128 + N for signal N); -1 and Err when it
-/// could not be started. While it runs, the command ignores SIGINT and
-/// SIGQUIT (the terminal sends them to the program too; the recording up
-/// to there is analysed) and passes SIGTERM and SIGHUP on to it.
+/// could not be started. While it runs, the command passes SIGTERM and
+/// SIGHUP on to it, and SIGINT and SIGQUIT when they were sent to the
+/// command alone (from the terminal the program gets them itself; the
+/// recording up to there is analysed). The program runs with SIGXFSZ's
+/// default action (the command ignores it).
+///
+/// With WaitTool (the recording tool's real path), the command becomes the
+/// reaper of the program's orphaned descendants and, once the program's
+/// process has ended, waits for its live descendants that have the tool
+/// loaded (a daemon: they record whenever they run OpenMP), saying so in
+/// one line and passing the signals above on to them.
 int runProgram(const std::vector<std::string> &Argv,
                const std::vector<std::string> &Env, const Redirect &R,
-               std::string &Err);
+               std::string &Err, const std::string &WaitTool = "");
 
 /// The environment of this process as NAME=VALUE strings, with Set applied
 /// (NAME=VALUE replaces or adds; NAME alone removes).

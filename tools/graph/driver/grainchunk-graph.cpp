@@ -15,11 +15,15 @@
 //===----------------------------------------------------------------------===//
 #include "Command.h"
 
+#include <csignal>
 #include <exception>
 #include <iostream>
 #include <new>
 
 int main(int argc, char **argv) {
+  // A file size limit (ulimit -f) is an error writing a file (EFBIG), said
+  // in one line, not the death of the command (the program keeps SIGXFSZ).
+  std::signal(SIGXFSZ, SIG_IGN);
   try {
     gcg::Options o;
     if (!gcg::parseOptions(argc, argv, o))

@@ -73,10 +73,15 @@ void writeOtf2(const Results &R, const std::string &dir, const std::string &name
   clk.End = last;
   Otf2Writer w(dir, name, clk);
   Regions regions{w, {}};
+  std::set<uint64_t> pidsUsed;
   for (size_t p = 0; p < run.procs.size() && w.ok(); p++) {
     const Analysis &an = *run.procs[p];
     const ProcessDir &pd = an.proc;
     uint64_t pid = pd.pid >= 0 ? uint64_t(pd.pid) : uint64_t(p);
+    // A program that exec'd keeps its pid: each image is a process of its
+    // own (its number in the high half, shown as "process <pid>.<n>").
+    while (!pidsUsed.insert(pid).second)
+      pid += uint64_t(1) << 32;
     int rank = pd.rank >= 0 ? int(pd.rank) : -1;
     std::string host = pd.host.empty() ? "localhost" : pd.host;
     std::vector<uint32_t> loopRegion;

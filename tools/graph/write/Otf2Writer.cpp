@@ -363,9 +363,12 @@ uint32_t Otf2Writer::addLocation(uint64_t Pid, int Rank,
     auto [HIt, NewHost] = I.HostIds.try_emplace(Host, uint32_t(I.Hosts.size()));
     if (NewHost)
       I.Hosts.push_back({I.str(Host.empty() ? "unknown host" : Host)});
-    std::string PName = Rank < 0 ? "process " + std::to_string(Pid)
+    // Pid's high half numbers the images of an exec'ing process.
+    std::string Shown = std::to_string(Pid & 0xffffffffu) +
+                        (Pid >> 32 ? "." + std::to_string((Pid >> 32) + 1) : "");
+    std::string PName = Rank < 0 ? "process " + Shown
                                  : "rank " + std::to_string(Rank) + " (pid " +
-                                       std::to_string(Pid) + ")";
+                                       Shown + ")";
     Proc = uint32_t(I.Processes.size());
     I.Processes.push_back({Pid, Rank, HIt->second, I.str(PName)});
     I.ProcessIds.emplace(Pid, Proc);
