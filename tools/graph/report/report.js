@@ -59,7 +59,9 @@
     (p.host ? ' on ' + p.host : '') + (p.complete ? '' : ' (recording incomplete)')).join('; '));
   fact('threads', D.procs.map((p) => String(p.threads)).join(', '));
   fact('grains', D.grains + ' (' + D.chunks + ' chunks, ' + D.tasks + ' tasks)' +
-    (D.aggregated ? '; above ' + D.cap + ' grains the timeline shows a bar per loop instance and thread' : ''));
+    (D.aggregated ? '; above ' + D.cap + ' grains the timeline shows ' +
+      [D.chunks ? 'a bar per loop instance and thread' : '', D.tasks ? 'bars per task creation site and thread' : '']
+        .filter((x) => x).join(' and ') : ''));
   // The summary's figures, as it words and rounds them.
   D.procs.forEach((p, i) => {
     fact('critical path' + (multi ? ' (pid ' + p.pid + ')' : ''), p.cp);
