@@ -13,8 +13,16 @@
 //    fork and join;
 //  - the tasks a task made: its children's forks and join points chained
 //    after it, ending at its own join; the tasks an implicit task made:
-//    chained between its region's fork and join, each fork also after the
-//    chunk that made the task.
+//    their forks and join points chained between its region's fork and
+//    join;
+//  - a task made inside a loop chunk: its creation edge starts at that
+//    chunk, the grain that made it (the chunk stands for its fork, as a
+//    parent node precedes its children's forks in the prototype's grain
+//    graph), and it has no fork node in its implicit task's chain; it
+//    synchronizes at its implicit task's join point (a chunk does not
+//    wait: the implicit task running it does), which stays in that chain.
+//    A chunk is one node, not split at its creation points (tasks are not
+//    split at theirs either): the whole chunk precedes the tasks it made.
 // Where the recording does not name an anchor (a region or loop whose
 // parent is unknown), the process's start and end.
 //
@@ -87,9 +95,8 @@ void GrainDag::build(const Analysis &an, bool everyGrain) {
   if (!everyGrain) {
     anchor.assign(ch.size(), 0);
     for (size_t k = 0; k < n; k++)
-      if (size_t(T.pslot[k]) >= n && T.ctx[k] >= 0 &&
-          size_t(T.ctx[k]) < ch.size())
-        anchor[T.ctx[k]] = 1;
+      if (an.madeInChunk(k) >= 0)
+        anchor[an.madeInChunk(k)] = 1;
     for (const Region &R : an.regionList)
       if (R.chunk >= 0 && size_t(R.chunk) < ch.size())
         anchor[R.chunk] = 1;
@@ -116,7 +123,13 @@ void GrainDag::build(const Analysis &an, bool everyGrain) {
       edge(c, lj[li], Synchronization);
     }
   // Tasks, their forks, and the join points of their parents.
-  std::vector<uint32_t> tn(n), tf(n), tj(n);
+  // A task made inside a loop chunk by its implicit task hangs off that
+  // chunk's node (its creation edge), without a fork node of its own.
+  auto maker = [&](size_t k) -> uint32_t {
+    int64_t c = an.madeInChunk(k);
+    return c < 0 ? UINT32_MAX : cn[c];
+  };
+  std::vector<uint32_t> tn(n), tf(n, UINT32_MAX), tj(n);
   for (size_t k = 0; k < n; k++) {
     tn[k] = node(Task, k, an.taskOwnWork(k));
     work += w.back();
@@ -126,7 +139,8 @@ void GrainDag::build(const Analysis &an, bool everyGrain) {
     std::map<uint32_t, uint32_t> joinNode;
     for (int64_t j = T.kidOff[p]; j < T.kidOff[p + 1]; j++) {
       uint32_t k = T.kids[j];
-      tf[k] = node(TaskFork, k);
+      if (maker(k) == UINT32_MAX)
+        tf[k] = node(TaskFork, k);
       auto it = joinNode.find(T.joinsAt[k]);
       if (it == joinNode.end()) {
         joins.emplace_back(int64_t(p), T.joinsAt[k]);
@@ -230,10 +244,12 @@ void GrainDag::build(const Analysis &an, bool everyGrain) {
       int64_t e = j;
       uint32_t jn = T.joinsAt[T.kids[j]];
       for (; e < T.kidOff[p + 1] && T.joinsAt[T.kids[e]] == jn; e++) {
-        uint32_t k = T.kids[e];
+        uint32_t k = T.kids[e], c = maker(k);
+        if (c != UINT32_MAX) { // made by a chunk: its creation edge
+          edge(c, tn[k], Creation);
+          continue;
+        }
         edge(prev, tf[k], Continuation);
-        if (p >= n && T.ctx[k] >= 0 && size_t(T.ctx[k]) < ch.size())
-          edge(cn[T.ctx[k]], tf[k], Continuation);
         edge(tf[k], tn[k], Creation);
         prev = tf[k];
       }
