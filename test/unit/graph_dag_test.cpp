@@ -77,12 +77,13 @@ void loopTaskRecording(const std::string &dir) {
   t1.write(dir + "/thread-1.bin");
 }
 
-// Two threads, one static loop: thread 0 runs chunk A [0,0] 10..30, which
-// makes task a at 15, then chunk B [2,2] 30..35, which makes task b at 32;
-// thread 1 runs chunk [1,1] 12..20. Both tasks join at the barrier: a runs
-// 36..38, b 38..68. Each task hangs off its own chunk, so the longest path
-// is B (5) then b (30): 35, not A (20) then b (50), which a chain of the
-// implicit task's forks (a's fork before b's, A before a's) would make it.
+// Two threads, one static loop: thread 0 runs chunk A [0,0] 10..28 (B's
+// making starts at 28), which makes task a at 15, then chunk B [2,2]
+// 30..35, which makes task b at 32; thread 1 runs chunk [1,1] 12..20. Both
+// tasks join at the barrier: a runs 36..38, b 38..68. Each task hangs off
+// its own chunk, so the longest path is B (5) then b (30): 35, not A (18)
+// then b (48), which a chain of the implicit task's forks (a's fork before
+// b's, A before a's) would make it.
 const uint64_t TA = (1ull << 40) | 2, TB = (1ull << 40) | 3;
 void chunksMakeTasksRecording(const std::string &dir) {
   writeFile(dir + "/meta.txt", meta3());
@@ -253,7 +254,7 @@ TEST(GraphDag, CriticalPathGoesThroughTheCreatingChunk) {
   }
   ASSERT_GE(A, 0);
   ASSERT_GE(B, 0);
-  EXPECT_EQ(ch.end[A] - ch.start[A], 20u);
+  EXPECT_EQ(ch.end[A] - ch.start[A], 18u);
   EXPECT_EQ(ch.end[B] - ch.start[B], 5u);
   EXPECT_EQ(an.madeInChunk(size_t(a)), A);
   EXPECT_EQ(an.madeInChunk(size_t(b)), B);
@@ -276,7 +277,7 @@ TEST(GraphDag, CriticalPathGoesThroughTheCreatingChunk) {
     EXPECT_EQ(in, 1) << "task " << g.ref[v];
   }
   EXPECT_DOUBLE_EQ(g.span, 35.0);
-  EXPECT_DOUBLE_EQ(g.work, 20.0 + 5 + 8 + 2 + 30);
+  EXPECT_DOUBLE_EQ(g.work, 18.0 + 5 + 8 + 2 + 30);
   // The grains on it: b and the chunk that made it, B (end first); the
   // same when only the figures are computed.
   CritPath cp = computeCritPath(an);
