@@ -42,8 +42,9 @@
                               chunks: each task's parent in grains.csv is a
                               chunk of the loop that ran when it was made,
                               N different chunks; in grains.graphml its one
-                              in-edge is the creation edge from that chunk;
-                              one source and one sink; a task on the
+                              in-edge is the creation edge from that chunk,
+                              its join (the barrier) goes on to the loop's
+                              join; one source and one sink; a task on the
                               critical path has its chunk on it
   check_graph.py loop_tasks_aggregated OUT  the aggregated grains.graphml of
                               loop_tasks.c: a DAG, every task group's fork
@@ -826,6 +827,13 @@ def loop_tasks(out, n):
                for p in g.predecessors(t["task"])]
         if ins != [(t["parent"], "chunk", "creation")]:
             fail(f"task {t['task']} (parent {t['parent']}): in-edges {ins}")
+        # It joins at the loop's barrier: that join goes on to the loop's.
+        joins = [s for s in g.successors(t["task"])
+                 if g.edges[t["task"], s]["edge_type"] == "synchronization"]
+        if len(joins) != 1 or not any(s.startswith("j.L")
+                                      for s in g.successors(joins[0])):
+            fail(f"task {t['task']}: joins {joins}, then "
+                 f"{[list(g.successors(j)) for j in joins]}")
         if g.nodes[t["task"]]["on_crit_path"] and \
                 not g.nodes[t["parent"]]["on_crit_path"]:
             fail(f"task {t['task']} on the critical path, its chunk {t['parent']} not")
@@ -835,8 +843,8 @@ def loop_tasks(out, n):
             [g.nodes[v]["grain_type"] for v in sinks] != ["end"]:
         fail(f"sources {sources}, sinks {sinks}")
     print(f"check_graph: OK loop tasks: {n} tasks, each made by its own chunk: the "
-          "parent in grains.csv, the creation edge in grains.graphml; a DAG with one "
-          "source and one sink")
+          "parent in grains.csv, the creation edge in grains.graphml, joined before "
+          "the loop's join; a DAG with one source and one sink")
 
 
 def loop_tasks_aggregated(out):

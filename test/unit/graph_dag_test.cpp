@@ -276,6 +276,13 @@ TEST(GraphDag, CriticalPathGoesThroughTheCreatingChunk) {
       }
     EXPECT_EQ(in, 1) << "task " << g.ref[v];
   }
+  // They join at the loop's barrier: that join goes back to the loop's
+  // join (what follows the loop waits for them).
+  int back = 0;
+  for (size_t e = 0; e < g.src.size(); e++)
+    back += g.kind[g.src[e]] == GrainDag::TaskJoin &&
+            g.kind[g.dst[e]] == GrainDag::LoopJoin;
+  EXPECT_EQ(back, 1);
   EXPECT_DOUBLE_EQ(g.span, 35.0);
   EXPECT_DOUBLE_EQ(g.work, 18.0 + 5 + 8 + 2 + 30);
   // The grains on it: b and the chunk that made it, B (end first); the

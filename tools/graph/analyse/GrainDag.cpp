@@ -23,6 +23,10 @@
 //    wait: the implicit task running it does), which stays in that chain.
 //    A chunk is one node, not split at its creation points (tasks are not
 //    split at theirs either): the whole chunk precedes the tasks it made.
+//    Where that join point is the end of the loop instance (its barrier,
+//    or a wait inside its chunks: the thread's last chunk before the wait
+//    is of the instance that made the last of these tasks), the join goes
+//    back to the instance's join: what follows the loop waits for them.
 // Where the recording does not name an anchor (a region or loop whose
 // parent is unknown), the process's start and end.
 //
@@ -30,6 +34,8 @@
 #include "GrainDag.h"
 
 #include <algorithm>
+#include <climits>
+#include <iterator>
 #include <map>
 #include <tuple>
 
@@ -151,9 +157,9 @@ void GrainDag::build(const Analysis &an, bool everyGrain) {
     }
   }
   // Edges: at most 4 per region, 3 per loop (and its collapsed chunks), 2
-  // per chunk node, 4 per task, 3 per join point.
+  // per chunk node, 4 per task, 4 per join point.
   size_t chunkNodes = size_t(std::count(kind.begin(), kind.end(), Chunk));
-  src.reserve(4 * nr + 3 * nl + 2 * chunkNodes + 4 * n + 3 * joins.size() + 1);
+  src.reserve(4 * nr + 3 * nl + 2 * chunkNodes + 4 * n + 4 * joins.size() + 1);
   dst.reserve(src.capacity());
   ekind.reserve(src.capacity());
   // Edges. Regions in their anchors.
@@ -226,6 +232,26 @@ void GrainDag::build(const Analysis &an, bool everyGrain) {
       edge(lf[ch.loop[i]], cn[i], Creation);
       edge(cn[i], lj[ch.loop[i]], Synchronization);
     }
+  // The loop instance of the last chunk a thread started before t, or -1
+  // (chunk starts per thread, sorted once, where tasks are made in chunks).
+  std::vector<std::vector<std::pair<uint64_t, int32_t>>> starts;
+  auto loopBefore = [&](int32_t th, uint64_t t) -> int64_t {
+    if (starts.empty()) {
+      for (size_t i = 0; i < ch.size(); i++) {
+        if (size_t(ch.thread[i]) >= starts.size())
+          starts.resize(size_t(ch.thread[i]) + 1);
+        starts[ch.thread[i]].emplace_back(ch.start[i], ch.loop[i]);
+      }
+      for (auto &v : starts)
+        std::sort(v.begin(), v.end());
+    }
+    if (th < 0 || size_t(th) >= starts.size())
+      return -1;
+    const auto &v = starts[th];
+    auto it = std::lower_bound(v.begin(), v.end(),
+                               std::make_pair(t, int32_t(INT32_MIN)));
+    return it == v.begin() ? -1 : std::prev(it)->second;
+  };
   // Each parent's children: forks in creation order, a join per join point.
   for (size_t p = 0; p < slots; p++) {
     if (T.kidOff[p] == T.kidOff[p + 1])
@@ -243,10 +269,12 @@ void GrainDag::build(const Analysis &an, bool everyGrain) {
     for (int64_t j = T.kidOff[p]; j < T.kidOff[p + 1];) {
       int64_t e = j;
       uint32_t jn = T.joinsAt[T.kids[j]];
+      int64_t lastMaker = -1; // the chunk that made the last of them
       for (; e < T.kidOff[p + 1] && T.joinsAt[T.kids[e]] == jn; e++) {
         uint32_t k = T.kids[e], c = maker(k);
         if (c != UINT32_MAX) { // made by a chunk: its creation edge
           edge(c, tn[k], Creation);
+          lastMaker = an.madeInChunk(k);
           continue;
         }
         edge(prev, tf[k], Continuation);
@@ -257,6 +285,11 @@ void GrainDag::build(const Analysis &an, bool everyGrain) {
       edge(prev, join, Continuation);
       for (int64_t x = j; x < e; x++)
         edge(tn[T.kids[x]], join, Synchronization);
+      if (lastMaker >= 0 && T.waitOff[p] + jn < T.waitOff[p + 1]) {
+        int32_t li = ch.loop[lastMaker];
+        if (loopBefore(ch.thread[lastMaker], T.wBegin[T.waitOff[p] + jn]) == li)
+          edge(join, lj[li], Continuation);
+      }
       prev = join;
       j = e;
     }
