@@ -38,6 +38,17 @@
                               (made inside loop chunks) has a lineage and a
                               work_deviation, lineages are distinct; the
                               chunks matched (all of the static,3 loop)
+  check_graph.py loop_tasks OUT N  loop_tasks.c's N tasks, made inside loop
+                              chunks: each task's parent in grains.csv is a
+                              chunk of the loop that ran when it was made,
+                              N different chunks; in grains.graphml its one
+                              in-edge is the creation edge from that chunk,
+                              its join (the barrier) goes on to the loop's
+                              join; one source and one sink; a task on the
+                              critical path has its chunk on it
+  check_graph.py loop_tasks_aggregated OUT  the aggregated grains.graphml of
+                              loop_tasks.c: a DAG, every task group's fork
+                              has an in-edge from a chunk group
   check_graph.py problem_graphs OUT [aggregated]  the problem views
                               (--outputs problem-graphs): a file per problem
                               type grains.csv flags (and none else); in it
@@ -789,6 +800,71 @@ def chunk_tasks(out, prog_out):
           f"{len(chunked)} of them schedule(static, 3)")
 
 
+def loop_tasks(out, n):
+    import networkx as nx
+    n = int(n)
+    rows, _ = grains(out)
+    chunks = {r["task"]: r for r in rows if r["grain_type"] == "chunk"}
+    tasks = [r for r in rows if r["grain_type"] == "task"]
+    if len(tasks) != n:
+        fail(f"{len(tasks)} tasks, want {n}")
+    for t in tasks:
+        c = chunks.get(t["parent"])
+        if c is None:
+            fail(f"task {t['task']}: parent {t['parent']} is not a chunk")
+        if not int(c["exec_start_instant"]) <= int(t["create_instant"]) \
+                <= int(c["exec_end_instant"]):
+            fail(f"task {t['task']} made at {t['create_instant']}, outside its "
+                 f"parent chunk {c['task']} ({c['exec_start_instant']}.."
+                 f"{c['exec_end_instant']})")
+    if len({t["parent"] for t in tasks}) != n:
+        fail(f"tasks' parent chunks {sorted(t['parent'] for t in tasks)}")
+    g = nx.read_graphml(os.path.join(out, "grains.graphml"))
+    if not nx.is_directed_acyclic_graph(g):
+        fail("grains.graphml has a cycle")
+    for t in tasks:
+        ins = [(p, g.nodes[p]["grain_type"], g.edges[p, t["task"]]["edge_type"])
+               for p in g.predecessors(t["task"])]
+        if ins != [(t["parent"], "chunk", "creation")]:
+            fail(f"task {t['task']} (parent {t['parent']}): in-edges {ins}")
+        # It joins at the loop's barrier: that join goes on to the loop's.
+        joins = [s for s in g.successors(t["task"])
+                 if g.edges[t["task"], s]["edge_type"] == "synchronization"]
+        if len(joins) != 1 or not any(s.startswith("j.L")
+                                      for s in g.successors(joins[0])):
+            fail(f"task {t['task']}: joins {joins}, then "
+                 f"{[list(g.successors(j)) for j in joins]}")
+        if g.nodes[t["task"]]["on_crit_path"] and \
+                not g.nodes[t["parent"]]["on_crit_path"]:
+            fail(f"task {t['task']} on the critical path, its chunk {t['parent']} not")
+    sources = [v for v in g if g.in_degree(v) == 0]
+    sinks = [v for v in g if g.out_degree(v) == 0]
+    if [g.nodes[v]["grain_type"] for v in sources] != ["start"] or \
+            [g.nodes[v]["grain_type"] for v in sinks] != ["end"]:
+        fail(f"sources {sources}, sinks {sinks}")
+    print(f"check_graph: OK loop tasks: {n} tasks, each made by its own chunk: the "
+          "parent in grains.csv, the creation edge in grains.graphml, joined before "
+          "the loop's join; a DAG with one source and one sink")
+
+
+def loop_tasks_aggregated(out):
+    import networkx as nx
+    g = nx.read_graphml(os.path.join(out, "grains.graphml"))
+    if not nx.is_directed_acyclic_graph(g):
+        fail("the aggregated graph has a cycle")
+    groups = [v for v, d in g.nodes(data=True) if d["grain_type"] == "tasks"]
+    if not groups:
+        fail("no task group")
+    for v in groups:
+        forks = [p for p in g.predecessors(v) if g.nodes[p]["grain_type"] == "fork"]
+        if len(forks) != 1 or not any(g.nodes[p]["grain_type"] == "chunks"
+                                      for p in g.predecessors(forks[0])):
+            fail(f"task group {v}: forks {forks}, before them "
+                 f"{[list(g.predecessors(f)) for f in forks]}")
+    print("check_graph: OK loop tasks aggregated: a DAG, every task group's fork "
+          "after a chunk group")
+
+
 def dimmed(c):
     """A colour as the problem views dim it: alpha 0.2 over white."""
     v = [int(c[i:i + 2], 16) for i in (1, 3, 5)]
@@ -860,4 +936,5 @@ if __name__ == "__main__":
      "functions": functions, "otf2": otf2, "aggregated": aggregated,
      "problems": problems, "styles": styles, "estimate": estimate,
      "task_outliers": task_outliers, "chunk_tasks": chunk_tasks,
+     "loop_tasks": loop_tasks, "loop_tasks_aggregated": loop_tasks_aggregated,
      "problem_graphs": problem_graphs}[cmd](*args)

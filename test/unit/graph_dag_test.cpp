@@ -77,6 +77,42 @@ void loopTaskRecording(const std::string &dir) {
   t1.write(dir + "/thread-1.bin");
 }
 
+// Two threads, one static loop: thread 0 runs chunk A [0,0] 10..28 (B's
+// making starts at 28), which makes task a at 15, then chunk B [2,2]
+// 30..35, which makes task b at 32; thread 1 runs chunk [1,1] 12..20. Both
+// tasks join at the barrier: a runs 36..38, b 38..68. Each task hangs off
+// its own chunk, so the longest path is B (5) then b (30): 35, not A (18)
+// then b (48), which a chain of the implicit task's forks (a's fork before
+// b's, A before a's) would make it.
+const uint64_t TA = (1ull << 40) | 2, TB = (1ull << 40) | 3;
+void chunksMakeTasksRecording(const std::string &dir) {
+  writeFile(dir + "/meta.txt", meta3());
+  Thread t0, t1;
+  t0.rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 2)
+      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 2)
+      .rec(R_LOOP_BEGIN, 10, I0, Par, 0, 0)
+      .chunk(10, 0, 0, 2)
+      .task(15, TA, I0, 0, 1.0)
+      .chunk(30, 2, 2, 2)
+      .task(32, TB, I0, 0, 1.0)
+      .rec(R_LOOP_END, 35, I0, Par)
+      .rec(R_SYNC_BEGIN, 35, I0, Par, 0, 2)
+      .rec(R_TASK_SWITCH, 36, I0, TA)
+      .rec(R_TASK_SWITCH, 38, TA, TB, 0, 1)
+      .rec(R_TASK_SWITCH, 68, TB, I0, 0, 1)
+      .rec(R_SYNC_END, 70, I0, Par, 0, 2)
+      .rec(R_IMPLICIT_END, 80, I0, 0);
+  t1.rec(R_IMPLICIT_BEGIN, 0, I1, Par, 1, 2)
+      .rec(R_LOOP_BEGIN, 12, I1, Par, 0, 0)
+      .chunk(12, 1, 1, 2)
+      .rec(R_LOOP_END, 20, I1, Par)
+      .rec(R_SYNC_BEGIN, 20, I1, Par, 0, 2)
+      .rec(R_SYNC_END, 70, I1, Par, 0, 2)
+      .rec(R_IMPLICIT_END, 80, I1, 0);
+  t0.write(dir + "/thread-0.bin");
+  t1.write(dir + "/thread-1.bin");
+}
+
 // Every node is reached from the start node and reaches the end node.
 void expectOnStartEndPaths(const GrainDag &g) {
   size_t nv = g.kind.size();
@@ -172,13 +208,16 @@ TEST(GraphDag, LoopWithTaskIsOneGraph) {
   GrainDag g(an);
   ASSERT_TRUE(g.acyclic);
   expectOnStartEndPaths(g);
-  // The task's fork hangs off the chunk that made it.
+  // The task hangs off the chunk that made it: its creation edge starts
+  // at that chunk, and it has no fork node.
   bool fromChunk = false;
   for (size_t e = 0; e < g.src.size(); e++)
     fromChunk |= g.kind[g.src[e]] == GrainDag::Chunk &&
                  g.ref[g.src[e]] == uint64_t(an.tasks.ctx[0]) &&
-                 g.kind[g.dst[e]] == GrainDag::TaskFork;
+                 g.kind[g.dst[e]] == GrainDag::Task &&
+                 g.ekind[e] == GrainDag::Creation;
   EXPECT_TRUE(fromChunk);
+  EXPECT_EQ(std::count(g.kind.begin(), g.kind.end(), GrainDag::TaskFork), 0);
   // Chunks [0,0] 10..18, [2,2] 20..40, [1,1] 12..30; the task 41..45. The
   // longest path: chunk [2,2] (20), then the task (4): 24.
   EXPECT_DOUBLE_EQ(g.span, 24.0);
@@ -195,4 +234,63 @@ TEST(GraphDag, LoopWithTaskIsOneGraph) {
   EXPECT_EQ(computeCritPath(an).chunks,
             (std::vector<uint64_t>{uint64_t(an.tasks.ctx[0])}));
   EXPECT_EQ(computeCritPath(an).tasks, (std::vector<uint64_t>{0}));
+}
+
+TEST(GraphDag, CriticalPathGoesThroughTheCreatingChunk) {
+  TempDir d;
+  chunksMakeTasksRecording(d.path);
+  auto run = analyseRun({d.path}, {});
+  Analysis &an = *run->procs[0];
+  const Chunks &ch = an.chunks;
+  const Tasks &T = an.tasks;
+  ASSERT_EQ(ch.size(), 3u);
+  ASSERT_EQ(T.size(), 2u);
+  int64_t a = T.index(TA), b = T.index(TB), A = -1, B = -1;
+  for (size_t i = 0; i < ch.size(); i++) {
+    if (ch.lower[i] == 0)
+      A = int64_t(i);
+    if (ch.lower[i] == 2)
+      B = int64_t(i);
+  }
+  ASSERT_GE(A, 0);
+  ASSERT_GE(B, 0);
+  EXPECT_EQ(ch.end[A] - ch.start[A], 18u);
+  EXPECT_EQ(ch.end[B] - ch.start[B], 5u);
+  EXPECT_EQ(an.madeInChunk(size_t(a)), A);
+  EXPECT_EQ(an.madeInChunk(size_t(b)), B);
+  GrainDag g(an);
+  ASSERT_TRUE(g.acyclic);
+  expectOnStartEndPaths(g);
+  // Each task's only in-edge is its creation edge from its own chunk.
+  for (uint32_t v = 0; v < g.kind.size(); v++) {
+    if (g.kind[v] != GrainDag::Task)
+      continue;
+    int64_t want = g.ref[v] == uint64_t(a) ? A : B;
+    int in = 0;
+    for (size_t e = 0; e < g.src.size(); e++)
+      if (g.dst[e] == v) {
+        in++;
+        EXPECT_EQ(g.kind[g.src[e]], GrainDag::Chunk);
+        EXPECT_EQ(int64_t(g.ref[g.src[e]]), want);
+        EXPECT_EQ(g.ekind[e], GrainDag::Creation);
+      }
+    EXPECT_EQ(in, 1) << "task " << g.ref[v];
+  }
+  // They join at the loop's barrier: that join goes back to the loop's
+  // join (what follows the loop waits for them).
+  int back = 0;
+  for (size_t e = 0; e < g.src.size(); e++)
+    back += g.kind[g.src[e]] == GrainDag::TaskJoin &&
+            g.kind[g.dst[e]] == GrainDag::LoopJoin;
+  EXPECT_EQ(back, 1);
+  EXPECT_DOUBLE_EQ(g.span, 35.0);
+  EXPECT_DOUBLE_EQ(g.work, 18.0 + 5 + 8 + 2 + 30);
+  // The grains on it: b and the chunk that made it, B (end first); the
+  // same when only the figures are computed.
+  CritPath cp = computeCritPath(an);
+  EXPECT_DOUBLE_EQ(cp.span, 35.0);
+  EXPECT_EQ(cp.chunks, (std::vector<uint64_t>{uint64_t(B)}));
+  EXPECT_EQ(cp.tasks, (std::vector<uint64_t>{uint64_t(b)}));
+  EXPECT_EQ(g.pathChunks, cp.chunks);
+  EXPECT_EQ(g.pathTasks, cp.tasks);
 }

@@ -13,8 +13,20 @@
 //    fork and join;
 //  - the tasks a task made: its children's forks and join points chained
 //    after it, ending at its own join; the tasks an implicit task made:
-//    chained between its region's fork and join, each fork also after the
-//    chunk that made the task.
+//    their forks and join points chained between its region's fork and
+//    join;
+//  - a task made inside a loop chunk: its creation edge starts at that
+//    chunk, the grain that made it (the chunk stands for its fork, as a
+//    parent node precedes its children's forks in the prototype's grain
+//    graph), and it has no fork node in its implicit task's chain; it
+//    synchronizes at its implicit task's join point (a chunk does not
+//    wait: the implicit task running it does), which stays in that chain.
+//    A chunk is one node, not split at its creation points (tasks are not
+//    split at theirs either): the whole chunk precedes the tasks it made.
+//    Where that join point is the end of the loop instance (its barrier,
+//    or a wait inside its chunks: the thread's last chunk before the wait
+//    is of the instance that made the last of these tasks), the join goes
+//    back to the instance's join: what follows the loop waits for them.
 // Where the recording does not name an anchor (a region or loop whose
 // parent is unknown), the process's start and end.
 //
@@ -22,6 +34,8 @@
 #include "GrainDag.h"
 
 #include <algorithm>
+#include <climits>
+#include <iterator>
 #include <map>
 #include <tuple>
 
@@ -87,9 +101,8 @@ void GrainDag::build(const Analysis &an, bool everyGrain) {
   if (!everyGrain) {
     anchor.assign(ch.size(), 0);
     for (size_t k = 0; k < n; k++)
-      if (size_t(T.pslot[k]) >= n && T.ctx[k] >= 0 &&
-          size_t(T.ctx[k]) < ch.size())
-        anchor[T.ctx[k]] = 1;
+      if (an.madeInChunk(k) >= 0)
+        anchor[an.madeInChunk(k)] = 1;
     for (const Region &R : an.regionList)
       if (R.chunk >= 0 && size_t(R.chunk) < ch.size())
         anchor[R.chunk] = 1;
@@ -116,7 +129,13 @@ void GrainDag::build(const Analysis &an, bool everyGrain) {
       edge(c, lj[li], Synchronization);
     }
   // Tasks, their forks, and the join points of their parents.
-  std::vector<uint32_t> tn(n), tf(n), tj(n);
+  // A task made inside a loop chunk by its implicit task hangs off that
+  // chunk's node (its creation edge), without a fork node of its own.
+  auto maker = [&](size_t k) -> uint32_t {
+    int64_t c = an.madeInChunk(k);
+    return c < 0 ? UINT32_MAX : cn[c];
+  };
+  std::vector<uint32_t> tn(n), tf(n, UINT32_MAX), tj(n);
   for (size_t k = 0; k < n; k++) {
     tn[k] = node(Task, k, an.taskOwnWork(k));
     work += w.back();
@@ -126,7 +145,8 @@ void GrainDag::build(const Analysis &an, bool everyGrain) {
     std::map<uint32_t, uint32_t> joinNode;
     for (int64_t j = T.kidOff[p]; j < T.kidOff[p + 1]; j++) {
       uint32_t k = T.kids[j];
-      tf[k] = node(TaskFork, k);
+      if (maker(k) == UINT32_MAX)
+        tf[k] = node(TaskFork, k);
       auto it = joinNode.find(T.joinsAt[k]);
       if (it == joinNode.end()) {
         joins.emplace_back(int64_t(p), T.joinsAt[k]);
@@ -137,9 +157,9 @@ void GrainDag::build(const Analysis &an, bool everyGrain) {
     }
   }
   // Edges: at most 4 per region, 3 per loop (and its collapsed chunks), 2
-  // per chunk node, 4 per task, 3 per join point.
+  // per chunk node, 4 per task, 4 per join point.
   size_t chunkNodes = size_t(std::count(kind.begin(), kind.end(), Chunk));
-  src.reserve(4 * nr + 3 * nl + 2 * chunkNodes + 4 * n + 3 * joins.size() + 1);
+  src.reserve(4 * nr + 3 * nl + 2 * chunkNodes + 4 * n + 4 * joins.size() + 1);
   dst.reserve(src.capacity());
   ekind.reserve(src.capacity());
   // Edges. Regions in their anchors.
@@ -212,6 +232,26 @@ void GrainDag::build(const Analysis &an, bool everyGrain) {
       edge(lf[ch.loop[i]], cn[i], Creation);
       edge(cn[i], lj[ch.loop[i]], Synchronization);
     }
+  // The loop instance of the last chunk a thread started before t, or -1
+  // (chunk starts per thread, sorted once, where tasks are made in chunks).
+  std::vector<std::vector<std::pair<uint64_t, int32_t>>> starts;
+  auto loopBefore = [&](int32_t th, uint64_t t) -> int64_t {
+    if (starts.empty()) {
+      for (size_t i = 0; i < ch.size(); i++) {
+        if (size_t(ch.thread[i]) >= starts.size())
+          starts.resize(size_t(ch.thread[i]) + 1);
+        starts[ch.thread[i]].emplace_back(ch.start[i], ch.loop[i]);
+      }
+      for (auto &v : starts)
+        std::sort(v.begin(), v.end());
+    }
+    if (th < 0 || size_t(th) >= starts.size())
+      return -1;
+    const auto &v = starts[th];
+    auto it = std::lower_bound(v.begin(), v.end(),
+                               std::make_pair(t, int32_t(INT32_MIN)));
+    return it == v.begin() ? -1 : std::prev(it)->second;
+  };
   // Each parent's children: forks in creation order, a join per join point.
   for (size_t p = 0; p < slots; p++) {
     if (T.kidOff[p] == T.kidOff[p + 1])
@@ -229,11 +269,15 @@ void GrainDag::build(const Analysis &an, bool everyGrain) {
     for (int64_t j = T.kidOff[p]; j < T.kidOff[p + 1];) {
       int64_t e = j;
       uint32_t jn = T.joinsAt[T.kids[j]];
+      int64_t lastMaker = -1; // the chunk that made the last of them
       for (; e < T.kidOff[p + 1] && T.joinsAt[T.kids[e]] == jn; e++) {
-        uint32_t k = T.kids[e];
+        uint32_t k = T.kids[e], c = maker(k);
+        if (c != UINT32_MAX) { // made by a chunk: its creation edge
+          edge(c, tn[k], Creation);
+          lastMaker = an.madeInChunk(k);
+          continue;
+        }
         edge(prev, tf[k], Continuation);
-        if (p >= n && T.ctx[k] >= 0 && size_t(T.ctx[k]) < ch.size())
-          edge(cn[T.ctx[k]], tf[k], Continuation);
         edge(tf[k], tn[k], Creation);
         prev = tf[k];
       }
@@ -241,6 +285,11 @@ void GrainDag::build(const Analysis &an, bool everyGrain) {
       edge(prev, join, Continuation);
       for (int64_t x = j; x < e; x++)
         edge(tn[T.kids[x]], join, Synchronization);
+      if (lastMaker >= 0 && T.waitOff[p] + jn < T.waitOff[p + 1]) {
+        int32_t li = ch.loop[lastMaker];
+        if (loopBefore(ch.thread[lastMaker], T.wBegin[T.waitOff[p] + jn]) == li)
+          edge(join, lj[li], Continuation);
+      }
       prev = join;
       j = e;
     }

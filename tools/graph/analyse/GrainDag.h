@@ -5,7 +5,8 @@
 // node (docs/grain-graphs.md, "grains.graphml"): a fork and a join per
 // parallel region instance and per loop instance, the chunks between their
 // instance's fork and join, tasks between a fork and a join of the grain
-// that made them, continuation edges in program order. Nodes and edges are
+// that made them (a task made inside a loop chunk: from that chunk's node),
+// continuation edges in program order. Nodes and edges are
 // numbers in columns (while it is built: about 130 bytes per task; for
 // the critical path alone, 5 bytes per chunk that makes nothing). The
 // critical path is the longest path weighted by the grains' work, found in

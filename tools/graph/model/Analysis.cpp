@@ -1152,6 +1152,14 @@ double Analysis::chunkDeviation(int li, uint64_t lo, uint64_t up, bool has,
   return work / double(base);
 }
 
+int64_t Analysis::madeInChunk(size_t k) const {
+  const Tasks &T = tasks;
+  if (size_t(T.pslot[k]) < T.size() || T.ctx[k] < 0 ||
+      size_t(T.ctx[k]) >= chunks.size())
+    return -1;
+  return T.ctx[k];
+}
+
 bool Analysis::chunkUnknown(size_t i) const {
   const Loop &lp = loops[chunks.loop[i]];
   for (const Share &s : lp.shares)

@@ -219,6 +219,11 @@ public:
   /// children's join points; never below 0.
   double taskOwnWork(size_t k) const;
   bool chunkUnknown(size_t i) const;
+  /// The loop chunk that made task k, or -1: the chunk its implicit task
+  /// was running when it made k (a task made by an explicit task is that
+  /// task's child, whatever chunk its thread ran). The grain graph's
+  /// creation edge of k starts there and grains.csv names it k's parent.
+  int64_t madeInChunk(size_t k) const;
 
   /// With a baseline: the chunks and tasks that have a twin there, and
   /// why the others have none (the summary's "matched" line).

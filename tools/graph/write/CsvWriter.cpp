@@ -7,6 +7,14 @@
 // order (thread by thread), then the tasks by creation time; per process.
 // Run metadata (the clock) is in run.json.
 //
+// A task's parent is the grain that made it, as in the prototype: the
+// creating task's id (a number), or for a task its implicit task made
+// inside a loop chunk that chunk's grain id (c<thread>.<n>, as in the task
+// column; Analysis::madeInChunk), the grain its creation edge in
+// grains.graphml starts at. Its joins_at and child_number stay those of
+// the implicit task that ran the chunk: a chunk has no waits of its own,
+// its tasks join where that implicit task waits.
+//
 //===----------------------------------------------------------------------===//
 #include "Writers.h"
 
@@ -106,7 +114,11 @@ void writeCsv(const Results &R, const std::string &path) {
       GrainMetrics m = an.taskMetrics(k);
       o << head << pre << 't';
       o.u(T.id[k]) << ",task,";
-      o.u(T.parent[k]) << ',';
+      int64_t maker = an.madeInChunk(k);
+      if (maker >= 0)
+        o << chunkId(run, p, size_t(maker)) << ',';
+      else
+        o.u(T.parent[k]) << ',';
       o.u(T.joinsAt[k]) << ',';
       o.i(T.thread[k]) << ',';
       o.u(T.childNumber[k]) << ',';

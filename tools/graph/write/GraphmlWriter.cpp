@@ -8,7 +8,8 @@
 // 25,000 grains by default). Above the cap, aggregated: per loop instance
 // a fork and a join (chained per region by continuation edges) with a node
 // per thread between, per task group a node after a fork of its parents'
-// chain; written as it goes.
+// chain (the fork also after the chunk groups that made its tasks);
+// written as it goes.
 //
 // A problem view (problems/<type>.graphml, ProblemViews.h): the same graph
 // with the grains one problem type flags red and problematic 1 (group
@@ -530,6 +531,9 @@ void writeGraphmlAggregated(const Results &R, const std::string &path, int view)
     std::vector<Gen> gens; // parent generations, in the order first met
     std::map<Gen, std::vector<uint32_t>> children;
     std::map<Gen, std::set<uint32_t>> makers; // the parents' groups
+    // The chunk groups (loop instance, thread) that made a group's tasks
+    // (Analysis::madeInChunk): its fork comes after them.
+    std::map<uint32_t, std::set<std::pair<int, int>>> chunkMakers;
     for (uint32_t k : T.order) {
       int64_t ps = T.pslot[k];
       Gen gen{ps, 0};
@@ -550,6 +554,9 @@ void writeGraphmlAggregated(const Results &R, const std::string &path, int view)
       }
       if (explicitParent)
         makers[gen].insert(groupOf[ps]);
+      if (int64_t c = an.madeInChunk(k); c >= 0)
+        chunkMakers[it->second].insert(
+            {an.chunks.loop[size_t(c)], an.chunks.thread[size_t(c)]});
       Group &g = groups[it->second];
       groupOf[k] = it->second;
       g.count++;
@@ -605,6 +612,9 @@ void writeGraphmlAggregated(const Results &R, const std::string &path, int view)
           std::string f = pre + "f.g" + std::to_string(kids[e]);
           for (const std::string &p : prev)
             w.edge(p, f, "continuation");
+          for (auto [li, th] : chunkMakers[kids[e]])
+            w.edge(pre + "g.L" + std::to_string(li) + ".t" + std::to_string(th),
+                   f, "continuation");
           w.edge(f, gid(kids[e]), "creation");
           prev = {f};
         }
