@@ -117,8 +117,9 @@ TEST(GraphScale, AggregatedTraceAndGraph) {
   EXPECT_NE(tr.find("\"aggregated\": true"), std::string::npos);
   writeGraphmlAggregated(*run, d.path + "/grains.graphml");
   std::string g = slurp(d.path + "/grains.graphml");
-  // A fork and a join, a node per thread: 3 chunks and 2 chunks.
-  EXPECT_EQ(count(g, "<node "), 4u) << g;
+  // Start and end, a fork and a join, a node per thread: 3 chunks and 2
+  // chunks.
+  EXPECT_EQ(count(g, "<node "), 6u) << g;
   EXPECT_NE(
       g.find(
           "<node id=\"g.L0.t0\"><data key=\"grain_type\">chunks</data>"
@@ -127,6 +128,8 @@ TEST(GraphScale, AggregatedTraceAndGraph) {
       << g;
   EXPECT_EQ(count(g, ">creation<"), 2u);
   EXPECT_EQ(count(g, ">synchronization<"), 2u);
+  // One DAG: start -> fork, join -> end.
+  EXPECT_EQ(count(g, ">continuation<"), 2u);
 }
 
 TEST(GraphScale, Otf2ArchiveWritten) {

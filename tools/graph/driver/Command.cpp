@@ -61,27 +61,48 @@ const char *const HelpText =
     "                        that flags any)\n"
     "  --max-trace-grains N  trace.json has every grain up to N grains "
     "(default\n"
-    "                        250000; chrome://tracing fails near 256 MB), "
-    "above\n"
-    "                        it one event per loop instance and thread and "
+    "                        250000) and 200 MB (--max-trace-bytes), above\n"
+    "                        them one event per loop instance and thread and\n"
+    "                        per task creation site and thread (trace.otf2 "
+    "has\n"
+    "                        every grain); N may be 'all'\n"
+    "  --max-trace-bytes N   trace.json is at most N bytes (default "
+    "200000000,\n"
+    "                        below chrome://tracing's ~256 MB): where events "
     "per\n"
-    "                        task creation site and thread (trace.otf2 has "
-    "every\n"
-    "                        grain); N may be 'all'\n"
+    "                        loop instance would pass it, one per block of\n"
+    "                        consecutive instances of a loop, then per loop;\n"
+    "                        N may end in K, M or G (10^3, 10^6, 10^9)\n"
     "  --max-graph-grains N  grains.graphml has every grain up to N grains\n"
-    "                        (default 25000), above it a node per loop "
-    "instance\n"
-    "                        and thread and per group of tasks (one\n"
-    "                        generation, join point and creation site)\n"
+    "                        (default 25000) and 100 MB, above them a node "
+    "per\n"
+    "                        loop instance and thread and per group of "
+    "tasks\n"
+    "                        (one generation, join point and creation site),\n"
+    "                        one DAG per process from start to end\n"
+    "  --max-graph-bytes N   grains.graphml (and each problem graph) is at "
+    "most\n"
+    "                        N bytes (default 100000000): where nodes per "
+    "loop\n"
+    "                        instance would pass it, per block of "
+    "consecutive\n"
+    "                        instances of a loop, then per loop and per task\n"
+    "                        creation site\n"
     "  --max-csv-grains N    grains.csv is written up to N grains (default\n"
     "                        250000) unless --outputs names csv; loops.csv "
     "has\n"
     "                        every loop instance and thread\n"
     "  --max-report-grains N report.html draws every grain up to N grains\n"
-    "                        (default 100000), above it a bar per loop "
-    "instance\n"
-    "                        and thread and per task creation site and "
-    "thread\n"
+    "                        (default 100000) and 10 MB, above them a bar "
+    "per\n"
+    "                        loop instance and thread and per task creation\n"
+    "                        site and thread\n"
+    "  --max-report-bytes N  report.html is at most N bytes (default "
+    "10000000):\n"
+    "                        where bars per loop instance would pass it, per\n"
+    "                        block of consecutive instances of a loop, then "
+    "per\n"
+    "                        loop\n"
     "  --baseline            run the program once more on one thread first\n"
     "                        (OMP_THREAD_LIMIT=1; its output goes to\n"
     "                        OUT/baseline.out) for work_deviation\n"
@@ -112,6 +133,25 @@ bool parseOptions(int argc, char **argv, Options &o) {
       throw Error("argument " + name + ": " + v +
                   " is not a number of grains (or 'all')");
     return n;
+  };
+  // A byte cap: a number, maybe with K, M or G (powers of 1000).
+  auto bytes = [&](const std::string &a, const std::string &name,
+                   size_t eq) -> uint64_t {
+    std::string v = value(a, name, eq);
+    char *end = nullptr;
+    errno = 0;
+    unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+    uint64_t mult = 1;
+    if (end && *end && !end[1])
+      mult = *end == 'K' || *end == 'k'   ? 1000
+             : *end == 'M' || *end == 'm' ? 1000000
+             : *end == 'G' || *end == 'g' ? 1000000000
+                                          : 0;
+    if (v.empty() || v[0] == '-' || end == v.c_str() || errno || !mult ||
+        (*end && end[1]) || n > UINT64_MAX / mult)
+      throw Error("argument " + name + ": " + v +
+                  " is not a number of bytes (N, NK, NM or NG)");
+    return n * mult;
   };
   for (; i < argc; i++) {
     std::string a = argv[i];
@@ -153,6 +193,12 @@ bool parseOptions(int argc, char **argv, Options &o) {
       o.caps.csv = cap(a, name, eq);
     } else if (name == "--max-report-grains") {
       o.caps.report = cap(a, name, eq);
+    } else if (name == "--max-trace-bytes") {
+      o.caps.traceBytes = bytes(a, name, eq);
+    } else if (name == "--max-graph-bytes") {
+      o.caps.graphBytes = bytes(a, name, eq);
+    } else if (name == "--max-report-bytes") {
+      o.caps.reportBytes = bytes(a, name, eq);
     } else if (name == "--baseline") {
       o.baseline = true;
     } else if (name == "--baseline-from-raw") {
@@ -250,9 +296,18 @@ Written writeOutputs(Run &run, const Options &o, OutputDir &dir) {
   uint64_t grains = run.grains();
   bool otf2 =
       std::find(o.outputs.begin(), o.outputs.end(), "otf2") != o.outputs.end();
-  auto over = [&](uint64_t cap) {
+  auto over = [&](uint64_t cap, uint64_t byteCap = 0) {
+    if (grains <= cap && byteCap)
+      return std::to_string(grains) + " grains, above the cap of " +
+             std::to_string(byteCap) + " bytes";
     return std::to_string(grains) + " grains, above the cap of " +
            std::to_string(cap);
+  };
+  // The options that write every grain (both caps when the bytes would
+  // pass the byte cap).
+  auto graphOption = [&]() {
+    return "--max-graph-grains " + std::to_string(grains) +
+           (grains > o.caps.graph ? "" : " --max-graph-bytes 1000G");
   };
   bool report = false;
   for (const std::string &w : o.outputs) {
@@ -278,24 +333,22 @@ Written writeOutputs(Run &run, const Options &o, OutputDir &dir) {
       std::string pdir = dir.path(file);
       if (mkdir(pdir.c_str(), 0777) != 0)
         throw Error("cannot create " + pdir + ": " + std::strerror(errno));
+      bool every = true;
       for (const ProblemCount &c : problemCounts(run)) {
         if (!c.grains)
           continue;
         std::string name = problemGraphName(c.flag);
-        if (grains > o.caps.graph)
-          writeGraphmlAggregated(run, dir.path(name), c.flag);
-        else
-          writeGraphml(run, dir.path(name), c.flag);
+        every = writeGraphmlCapped(run, dir.path(name), o.caps, c.flag).every &&
+                every;
         out.files.push_back(name);
       }
-      if (grains > o.caps.graph)
+      if (!every)
         out.leftOut.push_back(
             {file + "/",
-             "aggregated: " + over(o.caps.graph) +
+             "aggregated: " + over(o.caps.graph, o.caps.graphBytes) +
                  "; problematic is the number of a group's grains the "
                  "problem type flags",
-             "--max-graph-grains " + std::to_string(grains) +
-                 " writes every grain"});
+             graphOption() + " writes every grain"});
       continue;
     }
     if (w == "otf2") {
@@ -314,34 +367,25 @@ Written writeOutputs(Run &run, const Options &o, OutputDir &dir) {
     if (w == "csv") {
       writeCsv(run, path);
     } else if (w == "graphml") {
-      if (grains > o.caps.graph) {
-        writeGraphmlAggregated(run, path);
+      CapResult r = writeGraphmlCapped(run, path, o.caps);
+      if (!r.every)
         out.leftOut.push_back(
             {file,
-             "aggregated: " + over(o.caps.graph) +
-                 "; a node per loop instance and thread and per group of "
-                 "tasks (same generation, join point and creation "
-                 "site)",
-             "--max-graph-grains " + std::to_string(grains) +
-                 " writes every grain"});
-      } else {
-        writeGraphml(run, path);
-      }
+             "aggregated: " + over(o.caps.graph, o.caps.graphBytes) + "; " +
+                 r.how,
+             graphOption() + " writes every grain"});
     } else if (w == "trace") {
-      if (grains > o.caps.trace) {
-        writeTraceAggregated(run, path);
+      CapResult r = writeTraceCapped(run, path, o.caps);
+      if (!r.every)
         out.leftOut.push_back(
             {file,
-             "aggregated: " + over(o.caps.trace) +
-                 "; an event per loop instance and thread and per task "
-                 "creation site and thread; " +
+             "aggregated: " + over(o.caps.trace, o.caps.traceBytes) + "; " +
+                 r.how + "; " +
                  (otf2 ? "trace.otf2 has every grain"
                        : "--outputs otf2 writes trace.otf2 with every grain"),
              "--max-trace-grains " + std::to_string(grains) +
+                 (grains > o.caps.trace ? "" : " --max-trace-bytes 1000G") +
                  " writes every grain (too large for chrome://tracing)"});
-      } else {
-        writeTrace(run, path);
-      }
     } else if (w == "svg") {
       writeSvg(run, path);
     }

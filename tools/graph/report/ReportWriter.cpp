@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ReportWriter.h"
+#include "CoarseGraph.h"
 #include "Palette.h"
 #include "ProblemViews.h"
 #include "Problems.h"
@@ -699,20 +700,29 @@ std::string pageSafe(const std::string &json) {
   return o;
 }
 
-} // namespace
-
-void writeReport(Run &run, const std::string &path, const Caps &caps,
-                 const std::string &version, std::vector<LeftOut> &leftOut) {
+/// The page with every grain's bar, or (!every) a bar per loop span of
+/// `block` instances (CoarseGraph.h) and per task site and thread.
+std::string reportPage(Run &run, const Caps &caps, const std::string &version,
+                       std::vector<LeftOut> &leftOut, bool every,
+                       uint64_t block) {
   uint64_t grains = run.grains();
-  bool every = grains <= caps.report;
   if (!every)
     leftOut.push_back(
         {"report.html",
          "aggregated: " + std::to_string(grains) +
-             " grains, above the cap of " + std::to_string(caps.report) +
-             "; the timeline has a bar per loop instance and thread and per "
-             "task creation site and thread, the graph a node per group",
+             " grains, above the cap of " +
+             (grains > caps.report
+                  ? std::to_string(caps.report)
+                  : std::to_string(caps.reportBytes) + " bytes") +
+             "; the timeline has a bar per " +
+             (block == 1 ? std::string("loop instance")
+              : block    ? "loop over each " + std::to_string(block) +
+                            " consecutive instances of it"
+                      : std::string("loop over the whole run")) +
+             " and thread and per task creation site and thread, the graph "
+             "a node per group",
          "--max-report-grains " + std::to_string(grains) +
+             (grains > caps.report ? "" : " --max-report-bytes 1000G") +
              " draws every grain"});
   // The loops and sites in the order of their colours (Palette.h).
   RunColours colours = runColours(run);
@@ -801,18 +811,33 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
       }
     } else {
       // Per loop instance and thread, the chunks each problem type flags.
+      // (Over a block of instances: per its first instance and thread.)
+      std::vector<LoopThread> spans;
+      std::vector<int> firstOf;
+      if (block == 1) {
+        spans = loopThreads(an, false);
+      } else {
+        for (const LoopSpan &x : loopSpans(an, block, &firstOf)) {
+          LoopThread r;
+          r.loop = x.loop, r.th = x.th, r.chunks = x.chunks;
+          r.hasWork = x.hasWork, r.work = x.work;
+          r.first = x.first, r.last = x.last;
+          spans.push_back(r);
+        }
+      }
       std::map<std::pair<int, int>, std::array<uint32_t, P_COUNT>> lflag;
       for (size_t i = 0; i < ch.size(); i++)
         for (int f = 0; masks.chunks[i] && f < P_COUNT; f++)
           if (masks.chunks[i] >> f & 1)
-            lflag[{ch.loop[i], ch.thread[i]}][f]++;
+            lflag[{block == 1 ? ch.loop[i] : firstOf[ch.loop[i]], ch.thread[i]}]
+                 [f]++;
       auto maskOf = [](const std::array<uint32_t, P_COUNT> &fc) {
         unsigned m = 0;
         for (int f = 0; f < P_COUNT; f++)
           m |= fc[f] ? 1u << f : 0;
         return m;
       };
-      for (const LoopThread &r : loopThreads(an, false)) {
+      for (const LoopThread &r : spans) {
         if (!r.chunks)
           continue;
         int k = loops(an.loopName(r.loop));
@@ -970,6 +995,43 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
   put("/*@CSS@*/", ReportCss);
   put("/*@JS@*/", ReportJs);
   put("@DATA@", pageSafe(data));
+  return page;
+}
+
+} // namespace
+
+void writeReport(Run &run, const std::string &path, const Caps &caps,
+                 const std::string &version, std::vector<LeftOut> &leftOut) {
+  // Every grain up to the grain cap; then, while the page is above the
+  // byte cap, bars over ever larger blocks of a loop's instances (as many
+  // times more as the page is over), up to one per loop and thread.
+  bool every = run.grains() <= caps.report;
+  uint64_t block = 1, most = 0;
+  for (auto &an : run.procs) {
+    std::map<std::string, uint64_t> per;
+    for (const Loop &lp : an->loops)
+      most = std::max(most, ++per[an->loopName(lp.index)]);
+  }
+  std::string page;
+  std::vector<LeftOut> left;
+  for (;;) {
+    left = leftOut;
+    page = reportPage(run, caps, version, left, every, block);
+    if (page.size() <= caps.reportBytes || (!every && block == 0))
+      break;
+    if (every) {
+      every = false;
+      continue;
+    }
+    // Only the bars shrink: the rest of the page stays.
+    block = block >= most
+                ? 0
+                : std::max<uint64_t>(
+                      block * 2, uint64_t(double(block) * double(page.size()) /
+                                          double(caps.reportBytes) * 1.5) +
+                                     1);
+  }
+  leftOut = left;
   OutFile o(path);
   o << page;
   o.close();

@@ -5,8 +5,11 @@
 // thread, a complete event per chunk and per run segment of a task, the
 // grain's metrics as its args. One trace pid per process (1 when there is
 // one process). Written event by event (memory does not grow). Above the
-// trace cap (Writers.h: Caps) the aggregated trace instead: an event per
-// loop instance and thread, and per task creation site and thread.
+// trace caps (Writers.h: Caps) the aggregated trace instead: an event per
+// loop instance and thread, and per task creation site and thread; where
+// that is estimated (events times their least bytes) or found above the
+// byte cap, per loop, thread and block of consecutive instances
+// (CoarseGraph.h: LoopSpan), blocks ever larger until it fits.
 //
 //===----------------------------------------------------------------------===//
 #include "Writers.h"
@@ -14,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <sys/stat.h>
 
 namespace gcg {
 
@@ -143,8 +147,15 @@ void writeTrace(Run &run, const std::string &path) {
   o.close();
 }
 
-void writeTraceAggregated(Run &run, const std::string &path) {
+uint64_t writeTraceAggregated(Run &run, const std::string &path, uint64_t block,
+                              uint64_t limit) {
   OutFile o(path);
+  // Room kept for an event and the tail: past it, no more events.
+  bool stopped = false;
+  auto full = [&] {
+    stopped = stopped || (limit != UINT64_MAX && o.size() + 2048 > limit);
+    return stopped;
+  };
   o << "{\"traceEvents\": [\n";
   uint64_t t0 = run.firstInstant();
   bool firstEv = true;
@@ -177,9 +188,45 @@ void writeTraceAggregated(Run &run, const std::string &path) {
     std::vector<std::string> names;
     for (const Loop &lp : an.loops)
       names.push_back(jsonString(an.loopName(lp.index)));
-    for (const LoopThread &r : loopThreads(an, false)) {
+    if (block != 1) {
+      // Blocks of consecutive instances of a loop on a thread, on a track
+      // per loop and thread (they overlap other loops' in time).
+      std::map<std::pair<std::string, int>, int64_t> tracks;
+      for (const LoopSpan &r : loopSpans(an, block)) {
+        if (full())
+          break;
+        const std::string &ln = an.loopName(r.loop);
+        auto key = std::make_pair(ln, r.th);
+        auto it = tracks.find(key);
+        if (it == tracks.end()) {
+          it = tracks.emplace(key, 500000000 + int64_t(tracks.size()) * 1000)
+                   .first;
+          track(it->second, "thread " + std::to_string(r.th) + ": " + ln);
+        }
+        event(names[r.loop], "loop instances", it->second, r.first, r.last);
+        o << "\"first_loop_instance\": \"L";
+        o.i(r.loop) << "\", \"instances\": ";
+        o.i(r.instances) << ", \"thread\": ";
+        o.i(r.th) << ", \"chunks\": ";
+        o.i(r.chunks) << ", \"work_cycles\": ";
+        if (r.hasWork)
+          o.i(r.work);
+        else
+          o << jsonString(UnknownTime);
+        if (r.hasWork) {
+          o << ", \"min_chunk_work_cycles\": ";
+          o.i(r.minWork) << ", \"max_chunk_work_cycles\": ";
+          o.i(r.maxWork);
+        }
+        o << "}}";
+      }
+    }
+    for (const LoopThread &r :
+         block == 1 ? loopThreads(an, false) : std::vector<LoopThread>()) {
       if (!r.chunks)
         continue;
+      if (full())
+        break;
       event(names[r.loop], "loop instance", r.th, r.first, r.last);
       o << "\"loop_instance\": \"L";
       o.i(r.loop) << "\", \"chunks\": ";
@@ -229,6 +276,8 @@ void writeTraceAggregated(Run &run, const std::string &path) {
       }
     }
     for (auto &[key, a] : agg) {
+      if (full())
+        break;
       int64_t tid = int64_t(key.first + 1) * 1000000 + key.second;
       std::string name = an.taskGrainName(siteTask[key.first]);
       track(tid, "thread " + std::to_string(key.second) + ": " + name);
@@ -241,8 +290,18 @@ void writeTraceAggregated(Run &run, const std::string &path) {
   }
   const Analysis &first = *run.procs[0];
   o << "\n], \"displayTimeUnit\": \"ns\", \"otherData\": {\"aggregated\": "
-       "true, "
-       "\"clock\": ";
+       "true, ";
+  if (block != 1) {
+    o << "\"instances_per_event\": ";
+    if (block)
+      o.u(block);
+    else
+      o << "\"all\"";
+    o << ", ";
+  }
+  if (stopped)
+    o << "\"truncated\": true, ";
+  o << "\"clock\": ";
   if (first.proc.meta.has("clock"))
     o << jsonString(first.proc.meta.get("clock"));
   else
@@ -250,6 +309,68 @@ void writeTraceAggregated(Run &run, const std::string &path) {
   o << ", \"ticks_per_ns\": ";
   o.jnum(first.clockNs()) << "}}\n";
   o.close();
+  return o.size();
+}
+
+namespace {
+/// Bytes a trace event takes at least besides its name (measured: a
+/// chunk's 330 to 400, a loop instance's 230 to 260, with short names).
+constexpr uint64_t GrainEventBytes = 280, SpanEventBytes = 200;
+} // namespace
+
+CapResult writeTraceCapped(Run &run, const std::string &path,
+                           const Caps &caps) {
+  CapResult r;
+  // Every grain: an event per chunk and per task run segment.
+  uint64_t est = 0, spans = 0, most = 0, nameBytes = 0;
+  for (auto &an : run.procs) {
+    for (size_t i = 0; i < an->chunks.size(); i++)
+      est += GrainEventBytes + 2 * an->loopName(an->chunks.loop[i]).size();
+    est += uint64_t(an->tasks.segOff.empty() ? 0 : an->tasks.segOff.back()) *
+           (GrainEventBytes + 40);
+    spans += countLoopSpans(*an, 1);
+    std::map<std::string, uint64_t> per;
+    for (const Loop &lp : an->loops) {
+      most = std::max(most, ++per[an->loopName(lp.index)]);
+      nameBytes = std::max<uint64_t>(nameBytes, an->loopName(lp.index).size());
+    }
+  }
+  if (run.grains() <= caps.trace && est <= caps.traceBytes) {
+    writeTrace(run, path);
+    struct stat st;
+    if (stat(path.c_str(), &st) == 0 && uint64_t(st.st_size) <= caps.traceBytes)
+      return r;
+  }
+  r.every = false;
+  uint64_t block = 1;
+  for (;;) {
+    uint64_t n = 0;
+    for (auto &an : run.procs)
+      n += block == 1 ? spans : countLoopSpans(*an, block);
+    uint64_t est = n * (SpanEventBytes + nameBytes);
+    if (est <= caps.traceBytes || block == 0) {
+      uint64_t got = writeTraceAggregated(
+          run, path, block, block == 0 ? caps.traceBytes : UINT64_MAX);
+      if (got <= caps.traceBytes)
+        break;
+      est = got;
+    }
+    if (block >= most)
+      block = 0;
+    else
+      block = std::max<uint64_t>(block * 2,
+                                 uint64_t(double(block) * double(est) /
+                                          double(caps.traceBytes) * 1.2) +
+                                     1);
+  }
+  r.how = block == 1 ? "an event per loop instance and thread"
+          : block
+              ? "an event per loop and thread over each " +
+                    std::to_string(block) + " consecutive instances of the loop"
+              : std::string("an event per loop and thread over the "
+                            "whole run");
+  r.how += " and per task creation site and thread";
+  return r;
 }
 
 } // namespace gcg

@@ -13,6 +13,7 @@
 #ifndef GRAINCHUNK_GRAPH_WRITERS_H
 #define GRAINCHUNK_GRAPH_WRITERS_H
 
+#include "CoarseGraph.h"
 #include "LoopTable.h"
 #include "Run.h"
 
@@ -58,12 +59,15 @@ public:
   /// printf-style, for the few formatted places.
   OutFile &f(const char *fmt, ...) __attribute__((format(printf, 2, 3)));
   const std::string &path() const { return name; }
+  /// Bytes written so far (buffered ones included).
+  uint64_t size() const { return written + len; }
 
 private:
   void flush(size_t need);
   OutFile &raw(const char *s, size_t n);
   std::string name;
   std::FILE *fp = nullptr;
+  uint64_t written = 0;
   size_t len = 0;
   char buf[1 << 16];
 };
@@ -83,13 +87,19 @@ extern const std::vector<std::string> OutputNames;
 /// An output's file name ("csv" -> "grains.csv").
 std::string outputFile(const std::string &name);
 
-/// The caps: how many grains (over all processes) a file holds one by one.
-/// Above them trace.json and grains.graphml hold aggregates (per loop
-/// instance and thread, per task creation site or sibling group) and
-/// grains.csv is not written unless --outputs names csv; trace.otf2 always
-/// has every grain. The options --max-trace-grains, --max-graph-grains and
-/// --max-csv-grains change them (docs/grain-graphs.md, "Outputs and their
-/// sizes").
+/// The caps. Two per file: how many grains (over all processes) it holds
+/// one by one, and how many bytes it may take whatever it holds. Above the
+/// grain cap, or where every grain would take more bytes than the byte
+/// cap, trace.json, grains.graphml and report.html hold aggregates
+/// (CoarseGraph.h): per loop instance and thread, then, while the estimate
+/// (bytes per element times elements) or the file written is above the
+/// byte cap, blocks of ever more consecutive instances of a loop, then one
+/// group per loop and thread and per task creation site; the file left is
+/// never above its byte cap. grains.csv is not written above its grain cap
+/// unless --outputs names csv; trace.otf2 always has every grain. The
+/// options --max-{trace,graph,csv,report}-grains and
+/// --max-{trace,graph,report}-bytes change them (docs/grain-graphs.md,
+/// "Outputs and their sizes").
 struct Caps {
   /// chrome://tracing fails near 256 MB of JSON: about 1 KB per grain here.
   static constexpr uint64_t DefaultTrace = 250000;
@@ -103,6 +113,20 @@ struct Caps {
   /// (ReportWriter.h).
   static constexpr uint64_t DefaultReport = 100000;
   uint64_t report = DefaultReport;
+  /// The byte caps: below chrome://tracing's ~256 MB, what yEd and
+  /// Cytoscape open, what a browser draws in a few seconds.
+  static constexpr uint64_t DefaultTraceBytes = 200000000;
+  static constexpr uint64_t DefaultGraphBytes = 100000000;
+  static constexpr uint64_t DefaultReportBytes = 10000000;
+  uint64_t traceBytes = DefaultTraceBytes, graphBytes = DefaultGraphBytes,
+           reportBytes = DefaultReportBytes;
+};
+
+/// What a capped writer wrote: every grain, or aggregates (how, in words,
+/// for the summary's left-out line).
+struct CapResult {
+  bool every = true;
+  std::string how;
 };
 
 /// Something a file does not hold, and the option that gets it (run.json's
@@ -117,14 +141,27 @@ void writeLoopsCsv(Run &run, const std::string &path);
 /// view >= 0: the problem view of flag P_view (problems/<type>.graphml,
 /// ProblemViews.h): its grains red, problematic set, the rest dimmed.
 void writeGraphml(Run &run, const std::string &path, int view = -1);
-/// grains.graphml above its cap: a node per loop instance and thread, per
-/// group of tasks (one generation, join point and creation site); a
-/// problem view's groups hold the number of their grains it flags.
-void writeGraphmlAggregated(Run &run, const std::string &path, int view = -1);
+/// grains.graphml aggregated at one level (CoarseGraph.h): one DAG per
+/// process from start to end; a problem view's groups hold the number of
+/// their grains it flags. Stops adding nodes before limit bytes (the
+/// coarsest level's last guard); returns the bytes written.
+uint64_t writeGraphmlAggregated(Run &run, const std::string &path,
+                                const CoarseLevel &level = CoarseLevel(),
+                                int view = -1, uint64_t limit = UINT64_MAX);
+/// grains.graphml within the caps: every grain, or the finest aggregate
+/// that fits caps.graphBytes.
+CapResult writeGraphmlCapped(Run &run, const std::string &path,
+                             const Caps &caps, int view = -1);
 void writeTrace(Run &run, const std::string &path);
-/// trace.json above its cap: an event per loop instance and thread, per
-/// task creation site and thread (own track).
-void writeTraceAggregated(Run &run, const std::string &path);
+/// trace.json aggregated: an event per loop span (CoarseGraph.h: block 1,
+/// per loop instance and thread, on the thread's track; coarser ones on a
+/// track per loop and thread), per task creation site and thread (own
+/// track). Stops adding events before limit bytes; returns the bytes
+/// written.
+uint64_t writeTraceAggregated(Run &run, const std::string &path,
+                              uint64_t block = 1, uint64_t limit = UINT64_MAX);
+/// trace.json within the caps.
+CapResult writeTraceCapped(Run &run, const std::string &path, const Caps &caps);
 /// trace.otf2 (the archive <dir>/<name>.otf2, <name>.def and <name>/).
 void writeOtf2(Run &run, const std::string &dir, const std::string &name);
 /// Returns whether the picture was aggregated per pixel.
