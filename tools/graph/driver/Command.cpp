@@ -61,48 +61,44 @@ const char *const HelpText =
     "                        that flags any)\n"
     "  --max-trace-grains N  trace.json has every grain up to N grains "
     "(default\n"
-    "                        250000) and 200 MB (--max-trace-bytes), above\n"
-    "                        them one event per loop instance and thread and\n"
-    "                        per task creation site and thread (trace.otf2 "
-    "has\n"
-    "                        every grain); N may be 'all'\n"
-    "  --max-trace-bytes N   trace.json is at most N bytes (default "
-    "200000000,\n"
-    "                        below chrome://tracing's ~256 MB): where events "
-    "per\n"
-    "                        loop instance would pass it, one per block of\n"
-    "                        consecutive instances of a loop, then per loop;\n"
-    "                        N may end in K, M or G (10^3, 10^6, 10^9)\n"
+    "                        25000), above it one event per loop instance "
+    "and\n"
+    "                        thread and per task creation site and thread\n"
+    "                        (trace.otf2 has every grain); N may be 'all'\n"
     "  --max-graph-grains N  grains.graphml has every grain up to N grains\n"
-    "                        (default 25000) and 100 MB, above them a node "
-    "per\n"
-    "                        loop instance and thread and per group of "
-    "tasks\n"
-    "                        (one generation, join point and creation site),\n"
-    "                        one DAG per process from start to end\n"
-    "  --max-graph-bytes N   grains.graphml (and each problem graph) is at "
-    "most\n"
-    "                        N bytes (default 100000000): where nodes per "
-    "loop\n"
-    "                        instance would pass it, per block of "
-    "consecutive\n"
-    "                        instances of a loop, then per loop and per task\n"
-    "                        creation site\n"
+    "                        (default 25000), above it a node per loop "
+    "instance\n"
+    "                        and thread and per group of tasks (one\n"
+    "                        generation, join point and creation site), one "
+    "DAG\n"
+    "                        per process from start to end\n"
     "  --max-csv-grains N    grains.csv is written up to N grains (default\n"
-    "                        250000) unless --outputs names csv; loops.csv "
+    "                        25000) unless --outputs names csv; loops.csv "
     "has\n"
     "                        every loop instance and thread\n"
     "  --max-report-grains N report.html draws every grain up to N grains\n"
-    "                        (default 100000) and 10 MB, above them a bar "
-    "per\n"
-    "                        loop instance and thread and per task creation\n"
-    "                        site and thread\n"
-    "  --max-report-bytes N  report.html is at most N bytes (default "
-    "10000000):\n"
-    "                        where bars per loop instance would pass it, per\n"
-    "                        block of consecutive instances of a loop, then "
-    "per\n"
-    "                        loop\n"
+    "                        (default 100000), above it a bar per loop "
+    "instance\n"
+    "                        and thread and per task creation site and "
+    "thread\n"
+    "  --max-trace-bytes N, --max-graph-bytes N, --max-report-bytes N\n"
+    "                        the byte caps: trace.json at most 200 MB\n"
+    "                        (chrome://tracing fails near 256 MB), "
+    "grains.graphml\n"
+    "                        (and each problem graph) at most 100 MB, "
+    "report.html\n"
+    "                        at most 10 MB; by default also, once "
+    "aggregated\n"
+    "                        (report.html always), at most 12 bytes per "
+    "grain or\n"
+    "                        0.5 MB if more. Where the aggregates per loop\n"
+    "                        instance would pass the cap, they merge blocks "
+    "of\n"
+    "                        consecutive instances of a loop, then the whole\n"
+    "                        run per loop (and tasks per creation site). N "
+    "may\n"
+    "                        end in K, M or G (10^3, 10^6, 10^9); giving it\n"
+    "                        drops the per-grain bound\n"
     "  --baseline            run the program once more on one thread first\n"
     "                        (OMP_THREAD_LIMIT=1; its output goes to\n"
     "                        OUT/baseline.out) for work_deviation\n"
@@ -195,10 +191,13 @@ bool parseOptions(int argc, char **argv, Options &o) {
       o.caps.report = cap(a, name, eq);
     } else if (name == "--max-trace-bytes") {
       o.caps.traceBytes = bytes(a, name, eq);
+      o.caps.tracePerGrain = 0;
     } else if (name == "--max-graph-bytes") {
       o.caps.graphBytes = bytes(a, name, eq);
+      o.caps.graphPerGrain = 0;
     } else if (name == "--max-report-bytes") {
       o.caps.reportBytes = bytes(a, name, eq);
+      o.caps.reportPerGrain = 0;
     } else if (name == "--baseline") {
       o.baseline = true;
     } else if (name == "--baseline-from-raw") {
@@ -345,7 +344,7 @@ Written writeOutputs(Run &run, const Options &o, OutputDir &dir) {
       if (!every)
         out.leftOut.push_back(
             {file + "/",
-             "aggregated: " + over(o.caps.graph, o.caps.graphBytes) +
+             "aggregated: " + over(o.caps.graph, o.caps.graphBudget(grains)) +
                  "; problematic is the number of a group's grains the "
                  "problem type flags",
              graphOption() + " writes every grain"});
@@ -371,16 +370,16 @@ Written writeOutputs(Run &run, const Options &o, OutputDir &dir) {
       if (!r.every)
         out.leftOut.push_back(
             {file,
-             "aggregated: " + over(o.caps.graph, o.caps.graphBytes) + "; " +
-                 r.how,
+             "aggregated: " + over(o.caps.graph, o.caps.graphBudget(grains)) +
+                 "; " + r.how,
              graphOption() + " writes every grain"});
     } else if (w == "trace") {
       CapResult r = writeTraceCapped(run, path, o.caps);
       if (!r.every)
         out.leftOut.push_back(
             {file,
-             "aggregated: " + over(o.caps.trace, o.caps.traceBytes) + "; " +
-                 r.how + "; " +
+             "aggregated: " + over(o.caps.trace, o.caps.traceBudget(grains)) +
+                 "; " + r.how + "; " +
                  (otf2 ? "trace.otf2 has every grain"
                        : "--outputs otf2 writes trace.otf2 with every grain"),
              "--max-trace-grains " + std::to_string(grains) +

@@ -713,7 +713,7 @@ std::string reportPage(Run &run, const Caps &caps, const std::string &version,
              " grains, above the cap of " +
              (grains > caps.report
                   ? std::to_string(caps.report)
-                  : std::to_string(caps.reportBytes) + " bytes") +
+                  : std::to_string(caps.reportBudget(grains)) + " bytes") +
              "; the timeline has a bar per " +
              (block == 1 ? std::string("loop instance")
               : block    ? "loop over each " + std::to_string(block) +
@@ -1006,7 +1006,7 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
   // byte cap, bars over ever larger blocks of a loop's instances (as many
   // times more as the page is over), up to one per loop and thread.
   bool every = run.grains() <= caps.report;
-  uint64_t block = 1, most = 0;
+  uint64_t block = 1, most = 0, cap = caps.reportBudget(run.grains());
   for (auto &an : run.procs) {
     std::map<std::string, uint64_t> per;
     for (const Loop &lp : an->loops)
@@ -1017,7 +1017,7 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
   for (;;) {
     left = leftOut;
     page = reportPage(run, caps, version, left, every, block);
-    if (page.size() <= caps.reportBytes || (!every && block == 0))
+    if (page.size() <= cap || (!every && block == 0))
       break;
     if (every) {
       every = false;
@@ -1028,7 +1028,7 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
                 ? 0
                 : std::max<uint64_t>(
                       block * 2, uint64_t(double(block) * double(page.size()) /
-                                          double(caps.reportBytes) * 1.5) +
+                                          double(cap) * 1.5) +
                                      1);
   }
   leftOut = left;

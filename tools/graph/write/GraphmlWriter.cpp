@@ -525,6 +525,7 @@ CapResult writeGraphmlCapped(Run &run, const std::string &path,
       return r;
   }
   r.every = false;
+  uint64_t cap = caps.graphBudget(grains);
   // The most loop instances of one loop in a process (block 0 beyond it).
   uint64_t most = 0;
   for (auto &an : run.procs) {
@@ -542,10 +543,10 @@ CapResult writeGraphmlCapped(Run &run, const std::string &path,
       nodes += n, edges += e;
     }
     uint64_t est = nodes * GroupNodeBytes + edges * EdgeBytes;
-    if (est <= caps.graphBytes || coarsest) {
-      uint64_t got = writeGraphmlAggregated(
-          run, path, level, view, coarsest ? caps.graphBytes : UINT64_MAX);
-      if (got <= caps.graphBytes)
+    if (est <= cap || coarsest) {
+      uint64_t got = writeGraphmlAggregated(run, path, level, view,
+                                            coarsest ? cap : UINT64_MAX);
+      if (got <= cap)
         break;
       est = got;
     }
@@ -557,9 +558,8 @@ CapResult writeGraphmlCapped(Run &run, const std::string &path,
       level.block = 0;
     else
       level.block = std::max<uint64_t>(
-          level.block * 2, uint64_t(double(level.block) * double(est) /
-                                    double(caps.graphBytes) * 1.2) +
-                               1);
+          level.block * 2,
+          uint64_t(double(level.block) * double(est) / double(cap) * 1.2) + 1);
   }
   if (level.block == 1)
     r.how = "a node per loop instance and thread and per group of tasks "

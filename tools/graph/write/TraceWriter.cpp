@@ -342,26 +342,26 @@ CapResult writeTraceCapped(Run &run, const std::string &path,
       return r;
   }
   r.every = false;
+  uint64_t cap = caps.traceBudget(run.grains());
   uint64_t block = 1;
   for (;;) {
     uint64_t n = 0;
     for (auto &an : run.procs)
       n += block == 1 ? spans : countLoopSpans(*an, block);
     uint64_t est = n * (SpanEventBytes + nameBytes);
-    if (est <= caps.traceBytes || block == 0) {
-      uint64_t got = writeTraceAggregated(
-          run, path, block, block == 0 ? caps.traceBytes : UINT64_MAX);
-      if (got <= caps.traceBytes)
+    if (est <= cap || block == 0) {
+      uint64_t got =
+          writeTraceAggregated(run, path, block, block == 0 ? cap : UINT64_MAX);
+      if (got <= cap)
         break;
       est = got;
     }
     if (block >= most)
       block = 0;
     else
-      block = std::max<uint64_t>(block * 2,
-                                 uint64_t(double(block) * double(est) /
-                                          double(caps.traceBytes) * 1.2) +
-                                     1);
+      block = std::max<uint64_t>(
+          block * 2,
+          uint64_t(double(block) * double(est) / double(cap) * 1.2) + 1);
   }
   r.how = block == 1 ? "an event per loop instance and thread"
           : block

@@ -17,6 +17,7 @@
 #include "LoopTable.h"
 #include "Run.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -101,12 +102,12 @@ std::string outputFile(const std::string &name);
 /// --max-{trace,graph,report}-bytes change them (docs/grain-graphs.md,
 /// "Outputs and their sizes").
 struct Caps {
-  /// chrome://tracing fails near 256 MB of JSON: about 1 KB per grain here.
-  static constexpr uint64_t DefaultTrace = 250000;
+  /// About 350 bytes per grain: 9 MB (chrome://tracing fails near 256 MB).
+  static constexpr uint64_t DefaultTrace = 25000;
   /// A graph of more nodes is more than yEd or Cytoscape draw usefully.
   static constexpr uint64_t DefaultGraph = 25000;
-  /// About 270 bytes per grain: 67 MB.
-  static constexpr uint64_t DefaultCsv = 250000;
+  /// About 270 bytes per grain: 7 MB.
+  static constexpr uint64_t DefaultCsv = 25000;
   uint64_t trace = DefaultTrace, graph = DefaultGraph, csv = DefaultCsv;
   /// report.html draws every grain up to it (about 25 bytes per grain in
   /// the page: 2.5 MB), above it per loop instance and thread
@@ -120,6 +121,32 @@ struct Caps {
   static constexpr uint64_t DefaultReportBytes = 10000000;
   uint64_t traceBytes = DefaultTraceBytes, graphBytes = DefaultGraphBytes,
            reportBytes = DefaultReportBytes;
+  /// Aggregates (and report.html whatever it holds) also take at most
+  /// PerGrain bytes per grain, or Floor bytes if more: with trace.otf2 (55
+  /// bytes per grain) and loops.csv (up to 100), the whole directory
+  /// stays within about 200 bytes per grain. 0: the byte cap alone (a
+  /// --max-*-bytes option given).
+  static constexpr uint64_t DefaultPerGrain = 12, Floor = 500000;
+  uint64_t tracePerGrain = DefaultPerGrain, graphPerGrain = DefaultPerGrain,
+           reportPerGrain = DefaultPerGrain;
+  /// The bytes a file of `grains` grains may take: its cap, less where
+  /// the per-grain bound is lower.
+  static uint64_t budget(uint64_t cap, uint64_t perGrain, uint64_t grains) {
+    if (!perGrain)
+      return cap;
+    uint64_t b =
+        grains > UINT64_MAX / perGrain ? UINT64_MAX : perGrain * grains;
+    return b < Floor ? std::min(cap, Floor) : std::min(cap, b);
+  }
+  uint64_t traceBudget(uint64_t grains) const {
+    return budget(traceBytes, tracePerGrain, grains);
+  }
+  uint64_t graphBudget(uint64_t grains) const {
+    return budget(graphBytes, graphPerGrain, grains);
+  }
+  uint64_t reportBudget(uint64_t grains) const {
+    return budget(reportBytes, reportPerGrain, grains);
+  }
 };
 
 /// What a capped writer wrote: every grain, or aggregates (how, in words,
