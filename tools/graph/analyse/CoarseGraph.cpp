@@ -145,6 +145,21 @@ uint64_t countLoopSpans(const Analysis &an, uint64_t block) {
   return uint64_t(std::unique(keys.begin(), keys.end()) - keys.begin());
 }
 
+uint64_t mostInstances(const Analysis &an) {
+  std::unordered_map<std::string, uint64_t> per;
+  uint64_t most = 0;
+  for (const Loop &lp : an.loops)
+    most = std::max(most, ++per[an.loopName(lp.index)]);
+  return most;
+}
+
+uint64_t coarserBlock(uint64_t block, double over, uint64_t most) {
+  if (!block)
+    return 0;
+  double next = std::max(2.0 * double(block), double(block) * over * 1.2 + 1);
+  return next >= double(most) ? 0 : uint64_t(next);
+}
+
 namespace {
 /// The task groups of a process (as the aggregated GraphML had them).
 struct TaskGroups {
@@ -260,6 +275,10 @@ CoarseGraph coarseGraph(Analysis &an, const CoarseLevel &level,
   };
   uint32_t start = node(CoarseGraph::Start, "start", "start");
   uint32_t end = node(CoarseGraph::End, "end", "end");
+  if (level.bare) {
+    edge(start, end, CoarseGraph::Continuation);
+    return g;
+  }
   // The critical path's grains.
   const CritPath &cp = critPath(an);
   const Chunks &ch = an.chunks;

@@ -52,6 +52,13 @@ std::vector<LoopSpan> loopSpans(const Analysis &an, uint64_t block,
 /// How many spans loopSpans(an, block) gives, without making them.
 uint64_t countLoopSpans(const Analysis &an, uint64_t block);
 
+/// The most instances one loop (its name) has in the process.
+uint64_t mostInstances(const Analysis &an);
+/// The next coarser block after `block` when the output at it took `over`
+/// times its cap: as many times more instances (with a margin), at least
+/// twice; 0 (the whole run) from `most` instances on.
+uint64_t coarserBlock(uint64_t block, double over, uint64_t most);
+
 struct CoarseGraph {
   enum Kind : uint8_t { Start, End, Fork, Join, Chunks, Tasks };
   enum EdgeKind : uint8_t { Creation, Synchronization, Continuation };
@@ -80,6 +87,9 @@ struct CoarseGraph {
 struct CoarseLevel {
   uint64_t block = 1; // loop instances per block (0: the whole run)
   bool bySite = false;
+  /// Only start -> end: what is left when even the coarsest groups do
+  /// not fit.
+  bool bare = false;
 };
 
 /// How many nodes and edges coarseGraph(an, level) has, at most, without

@@ -704,7 +704,7 @@ std::string pageSafe(const std::string &json) {
 /// `block` instances (CoarseGraph.h) and per task site and thread.
 std::string reportPage(Run &run, const Caps &caps, const std::string &version,
                        std::vector<LeftOut> &leftOut, bool every,
-                       uint64_t block) {
+                       uint64_t block, bool graph = true) {
   uint64_t grains = run.grains();
   if (!every)
     leftOut.push_back(
@@ -753,7 +753,8 @@ std::string reportPage(Run &run, const Caps &caps, const std::string &version,
     std::vector<uint8_t> chunkCrit(an.chunks.size(), 0),
         taskCrit(an.tasks.size(), 0);
     ProblemMasks masks = problemMasks(an);
-    graphOf(run, p, an, every, loops, sites, G, chunkCrit, taskCrit, masks);
+    if (graph)
+      graphOf(run, p, an, every, loops, sites, G, chunkCrit, taskCrit, masks);
     const Chunks &ch = an.chunks;
     const Tasks &T = an.tasks;
     nChunks += int64_t(ch.size());
@@ -898,6 +899,12 @@ std::string reportPage(Run &run, const Caps &caps, const std::string &version,
              num(cp.acyclic && cp.span > 0 ? cp.work / cp.span : NAN, 2) + "}";
   }
   procs += "]";
+  if (!graph)
+    leftOut.push_back({"report.html",
+                       "graph: not drawn (the page would pass its cap of " +
+                           std::to_string(caps.reportBudget(grains)) +
+                           " bytes)",
+                       "grains.graphml has the graph"});
   if (G.dropped)
     leftOut.push_back(
         {"report.html",
@@ -1007,29 +1014,29 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
   // times more as the page is over), up to one per loop and thread.
   bool every = run.grains() <= caps.report;
   uint64_t block = 1, most = 0, cap = caps.reportBudget(run.grains());
-  for (auto &an : run.procs) {
-    std::map<std::string, uint64_t> per;
-    for (const Loop &lp : an->loops)
-      most = std::max(most, ++per[an->loopName(lp.index)]);
-  }
+  for (auto &an : run.procs)
+    most = std::max(most, mostInstances(*an));
   std::string page;
   std::vector<LeftOut> left;
   for (;;) {
     left = leftOut;
     page = reportPage(run, caps, version, left, every, block);
-    if (page.size() <= cap || (!every && block == 0))
+    if (page.size() <= cap)
       break;
+    if (!every && block == 0) {
+      // The coarsest bars and still too large: without the graph (what
+      // is left is the page's script, a bar per loop and thread and per
+      // task site and thread, and the problems).
+      left = leftOut;
+      page = reportPage(run, caps, version, left, every, block, false);
+      break;
+    }
     if (every) {
       every = false;
       continue;
     }
     // Only the bars shrink: the rest of the page stays.
-    block = block >= most
-                ? 0
-                : std::max<uint64_t>(
-                      block * 2, uint64_t(double(block) * double(page.size()) /
-                                          double(cap) * 1.5) +
-                                     1);
+    block = coarserBlock(block, double(page.size()) / double(cap) * 1.25, most);
   }
   leftOut = left;
   OutFile o(path);

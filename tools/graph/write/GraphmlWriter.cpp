@@ -413,16 +413,11 @@ void writeGraphml(Run &run, const std::string &path, int view) {
 }
 
 uint64_t writeGraphmlAggregated(Run &run, const std::string &path,
-                                const CoarseLevel &level, int view,
-                                uint64_t limit) {
+                                const CoarseLevel &level, int view) {
   OutFile o(path);
   Writer w{o, view};
   header(o, true, view);
   const char *const Tail = "  </graph>\n</graphml>\n";
-  // Room kept for a node, its edges and the tail: past it, nothing more.
-  auto full = [&](uint64_t more) {
-    return limit != UINT64_MAX && o.size() + more + 64 > limit;
-  };
   auto sums = [&](int64_t grains, bool hasExec, int64_t exec, double work) {
     o << "<data key=\"grains\">";
     o.i(grains) << "</data>";
@@ -435,8 +430,7 @@ uint64_t writeGraphmlAggregated(Run &run, const std::string &path,
   static const char *const Kinds[] = {"creation", "synchronization",
                                       "continuation"};
   RunColours colours = runColours(run); // as in writeGraphml
-  bool stopped = false;
-  for (size_t p = 0; p < run.procs.size() && !stopped; p++) {
+  for (size_t p = 0; p < run.procs.size(); p++) {
     Analysis &an = *run.procs[p];
     CoarseGraph g = coarseGraph(an, level, run.prefix(p), view);
     // Heights by work among the process's groups of each kind.
@@ -447,13 +441,7 @@ uint64_t writeGraphmlAggregated(Run &run, const std::string &path,
         int t = n.kind == CoarseGraph::Tasks;
         lo[t] = std::min(lo[t], n.work), hi[t] = std::max(hi[t], n.work);
       }
-    size_t shown = 0; // nodes written (the first ones)
     for (const CoarseGraph::Node &n : g.nodes) {
-      if (full(1024 + n.id.size() * 2 + n.label.size() + n.loc.size())) {
-        stopped = true;
-        break;
-      }
-      shown++;
       if (n.kind == CoarseGraph::Fork || n.kind == CoarseGraph::Join) {
         w.simpleNode(n.id, n.kind == CoarseGraph::Fork ? "fork" : "join",
                      n.label);
@@ -490,15 +478,8 @@ uint64_t writeGraphmlAggregated(Run &run, const std::string &path,
                   n.flagged, n.onPath);
       o << "</node>\n";
     }
-    for (const CoarseGraph::Edge &e : g.edges) {
-      if (e.src >= shown || e.dst >= shown)
-        continue;
-      if (full(256 + g.nodes[e.src].id.size() + g.nodes[e.dst].id.size())) {
-        stopped = true;
-        break;
-      }
+    for (const CoarseGraph::Edge &e : g.edges)
       w.edge(g.nodes[e.src].id, g.nodes[e.dst].id, Kinds[e.kind]);
-    }
   }
   o << Tail;
   o.close();
@@ -526,16 +507,12 @@ CapResult writeGraphmlCapped(Run &run, const std::string &path,
   }
   r.every = false;
   uint64_t cap = caps.graphBudget(grains);
-  // The most loop instances of one loop in a process (block 0 beyond it).
-  uint64_t most = 0;
-  for (auto &an : run.procs) {
-    std::map<std::string, uint64_t> per;
-    for (const Loop &lp : an->loops)
-      most = std::max(most, ++per[an->loopName(lp.index)]);
-  }
+  uint64_t most = 0; // block 0 from it on
+  for (auto &an : run.procs)
+    most = std::max(most, mostInstances(*an));
   CoarseLevel level;
   for (;;) {
-    bool coarsest = level.block == 0 && level.bySite;
+    bool coarsest = level.bare;
     uint64_t nodes = 0, edges = 0;
     for (auto &an : run.procs) {
       uint64_t n = 0, e = 0;
@@ -544,24 +521,25 @@ CapResult writeGraphmlCapped(Run &run, const std::string &path,
     }
     uint64_t est = nodes * GroupNodeBytes + edges * EdgeBytes;
     if (est <= cap || coarsest) {
-      uint64_t got = writeGraphmlAggregated(run, path, level, view,
-                                            coarsest ? cap : UINT64_MAX);
-      if (got <= cap)
-        break;
+      uint64_t got = writeGraphmlAggregated(run, path, level, view);
+      if (got <= cap || coarsest)
+        break; // (the bare graph above the cap: a cap below ~3 KB)
       est = got;
     }
     // Coarser: as many times more instances per block as the estimate is
-    // over the cap, then one block per loop, then tasks per site.
-    if (level.block == 0)
+    // over the cap, then one block per loop, then tasks per site, then
+    // nothing but start and end.
+    if (level.bySite)
+      level.bare = true;
+    else if (level.block == 0)
       level.bySite = true;
-    else if (level.block >= most)
-      level.block = 0;
     else
-      level.block = std::max<uint64_t>(
-          level.block * 2,
-          uint64_t(double(level.block) * double(est) / double(cap) * 1.2) + 1);
+      level.block = coarserBlock(level.block, double(est) / double(cap), most);
   }
-  if (level.block == 1)
+  if (level.bare)
+    r.how = "only a start and an end node per process (the coarsest "
+            "groups would pass the cap)";
+  else if (level.block == 1)
     r.how = "a node per loop instance and thread and per group of tasks "
             "(same generation, join point and creation site)";
   else

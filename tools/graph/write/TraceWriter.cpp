@@ -322,20 +322,18 @@ CapResult writeTraceCapped(Run &run, const std::string &path,
                            const Caps &caps) {
   CapResult r;
   // Every grain: an event per chunk and per task run segment.
-  uint64_t est = 0, spans = 0, most = 0, nameBytes = 0;
+  uint64_t est = 0, most = 0, nameBytes = 0;
+  bool fewGrains = run.grains() <= caps.trace;
   for (auto &an : run.procs) {
-    for (size_t i = 0; i < an->chunks.size(); i++)
+    for (size_t i = 0; fewGrains && i < an->chunks.size(); i++)
       est += GrainEventBytes + 2 * an->loopName(an->chunks.loop[i]).size();
     est += uint64_t(an->tasks.segOff.empty() ? 0 : an->tasks.segOff.back()) *
            (GrainEventBytes + 40);
-    spans += countLoopSpans(*an, 1);
-    std::map<std::string, uint64_t> per;
-    for (const Loop &lp : an->loops) {
-      most = std::max(most, ++per[an->loopName(lp.index)]);
+    most = std::max(most, mostInstances(*an));
+    for (const Loop &lp : an->loops)
       nameBytes = std::max<uint64_t>(nameBytes, an->loopName(lp.index).size());
-    }
   }
-  if (run.grains() <= caps.trace && est <= caps.traceBytes) {
+  if (fewGrains && est <= caps.traceBytes) {
     writeTrace(run, path);
     struct stat st;
     if (stat(path.c_str(), &st) == 0 && uint64_t(st.st_size) <= caps.traceBytes)
@@ -347,21 +345,16 @@ CapResult writeTraceCapped(Run &run, const std::string &path,
   for (;;) {
     uint64_t n = 0;
     for (auto &an : run.procs)
-      n += block == 1 ? spans : countLoopSpans(*an, block);
+      n += countLoopSpans(*an, block);
     uint64_t est = n * (SpanEventBytes + nameBytes);
     if (est <= cap || block == 0) {
       uint64_t got =
           writeTraceAggregated(run, path, block, block == 0 ? cap : UINT64_MAX);
-      if (got <= cap)
+      if (got <= cap || block == 0)
         break;
       est = got;
     }
-    if (block >= most)
-      block = 0;
-    else
-      block = std::max<uint64_t>(
-          block * 2,
-          uint64_t(double(block) * double(est) / double(cap) * 1.2) + 1);
+    block = coarserBlock(block, double(est) / double(cap), most);
   }
   r.how = block == 1 ? "an event per loop instance and thread"
           : block

@@ -170,11 +170,10 @@ void writeLoopsCsv(Run &run, const std::string &path);
 void writeGraphml(Run &run, const std::string &path, int view = -1);
 /// grains.graphml aggregated at one level (CoarseGraph.h): one DAG per
 /// process from start to end; a problem view's groups hold the number of
-/// their grains it flags. Stops adding nodes before limit bytes (the
-/// coarsest level's last guard); returns the bytes written.
+/// their grains it flags. Returns the bytes written.
 uint64_t writeGraphmlAggregated(Run &run, const std::string &path,
                                 const CoarseLevel &level = CoarseLevel(),
-                                int view = -1, uint64_t limit = UINT64_MAX);
+                                int view = -1);
 /// grains.graphml within the caps: every grain, or the finest aggregate
 /// that fits caps.graphBytes.
 CapResult writeGraphmlCapped(Run &run, const std::string &path,
