@@ -702,9 +702,17 @@ std::string pageSafe(const std::string &json) {
 
 /// The page with every grain's bar, or (!every) a bar per loop span of
 /// `block` instances (CoarseGraph.h) and per task site and thread.
+/// The graph (and the critical path's grains) of the last page made: the
+/// same for every block of the bars.
+struct GraphCache {
+  int every = -1; // the page's `every` it was made for, -1: none
+  Graph G;
+  std::vector<std::vector<uint8_t>> chunkCrit, taskCrit;
+};
+
 std::string reportPage(Run &run, const Caps &caps, const std::string &version,
                        std::vector<LeftOut> &leftOut, bool every,
-                       uint64_t block, bool graph = true) {
+                       uint64_t block, GraphCache &cache, bool graph = true) {
   uint64_t grains = run.grains();
   if (!every)
     leftOut.push_back(
@@ -732,7 +740,14 @@ std::string reportPage(Run &run, const Caps &caps, const std::string &version,
   for (const std::string &n : colours.sites)
     sites(n);
   Timeline tl;
-  Graph G;
+  bool fresh = graph && cache.every != int(every);
+  if (fresh) {
+    cache.G = Graph();
+    cache.chunkCrit.assign(run.procs.size(), {});
+    cache.taskCrit.assign(run.procs.size(), {});
+  }
+  Graph none;
+  const Graph &G = graph ? cache.G : none;
   uint64_t t0 = run.firstInstant();
   IntArray gRow, gS, gD, gK, gI, gLo, gHi, gC, gN, gCount, gPm;
   // Aggregated bars: [bar, flag, grains it flags, ...].
@@ -752,9 +767,14 @@ std::string reportPage(Run &run, const Caps &caps, const std::string &version,
       tl.row(p, th);
     std::vector<uint8_t> chunkCrit(an.chunks.size(), 0),
         taskCrit(an.tasks.size(), 0);
+    if (graph && !fresh)
+      chunkCrit = cache.chunkCrit[p], taskCrit = cache.taskCrit[p];
     ProblemMasks masks = problemMasks(an);
-    if (graph)
-      graphOf(run, p, an, every, loops, sites, G, chunkCrit, taskCrit, masks);
+    if (fresh) {
+      graphOf(run, p, an, every, loops, sites, cache.G, chunkCrit, taskCrit,
+              masks);
+      cache.chunkCrit[p] = chunkCrit, cache.taskCrit[p] = taskCrit;
+    }
     const Chunks &ch = an.chunks;
     const Tasks &T = an.tasks;
     nChunks += int64_t(ch.size());
@@ -899,6 +919,8 @@ std::string reportPage(Run &run, const Caps &caps, const std::string &version,
              num(cp.acyclic && cp.span > 0 ? cp.work / cp.span : NAN, 2) + "}";
   }
   procs += "]";
+  if (fresh)
+    cache.every = int(every);
   if (!graph)
     leftOut.push_back({"report.html",
                        "graph: not drawn (the page would pass its cap of " +
@@ -1018,9 +1040,10 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
     most = std::max(most, mostInstances(*an));
   std::string page;
   std::vector<LeftOut> left;
+  GraphCache cache;
   for (;;) {
     left = leftOut;
-    page = reportPage(run, caps, version, left, every, block);
+    page = reportPage(run, caps, version, left, every, block, cache);
     if (page.size() <= cap)
       break;
     if (!every && block == 0) {
@@ -1028,7 +1051,7 @@ void writeReport(Run &run, const std::string &path, const Caps &caps,
       // is left is the page's script, a bar per loop and thread and per
       // task site and thread, and the problems).
       left = leftOut;
-      page = reportPage(run, caps, version, left, every, block, false);
+      page = reportPage(run, caps, version, left, every, block, cache, false);
       break;
     }
     if (every) {
