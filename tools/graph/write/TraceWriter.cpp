@@ -188,6 +188,20 @@ uint64_t writeTraceAggregated(Run &run, const std::string &path, uint64_t block,
     std::vector<std::string> names;
     for (const Loop &lp : an.loops)
       names.push_back(jsonString(an.loopName(lp.index)));
+    // The chunks' work (NA when unknown), min and max; the event's end.
+    auto workArgs = [&](bool hasWork, int64_t work, int64_t lo, int64_t hi) {
+      o << ", \"work_cycles\": ";
+      if (hasWork)
+        o.i(work);
+      else
+        o << jsonString(UnknownTime);
+      if (hasWork) {
+        o << ", \"min_chunk_work_cycles\": ";
+        o.i(lo) << ", \"max_chunk_work_cycles\": ";
+        o.i(hi);
+      }
+      o << "}}";
+    };
     if (block != 1) {
       // Blocks of consecutive instances of a loop on a thread, on a track
       // per loop and thread (they overlap other loops' in time).
@@ -208,17 +222,8 @@ uint64_t writeTraceAggregated(Run &run, const std::string &path, uint64_t block,
         o.i(r.loop) << "\", \"instances\": ";
         o.i(r.instances) << ", \"thread\": ";
         o.i(r.th) << ", \"chunks\": ";
-        o.i(r.chunks) << ", \"work_cycles\": ";
-        if (r.hasWork)
-          o.i(r.work);
-        else
-          o << jsonString(UnknownTime);
-        if (r.hasWork) {
-          o << ", \"min_chunk_work_cycles\": ";
-          o.i(r.minWork) << ", \"max_chunk_work_cycles\": ";
-          o.i(r.maxWork);
-        }
-        o << "}}";
+        o.i(r.chunks);
+        workArgs(r.hasWork, r.work, r.minWork, r.maxWork);
       }
     }
     for (const LoopThread &r :
@@ -230,17 +235,8 @@ uint64_t writeTraceAggregated(Run &run, const std::string &path, uint64_t block,
       event(names[r.loop], "loop instance", r.th, r.first, r.last);
       o << "\"loop_instance\": \"L";
       o.i(r.loop) << "\", \"chunks\": ";
-      o.i(r.chunks) << ", \"work_cycles\": ";
-      if (r.hasWork)
-        o.i(r.work);
-      else
-        o << jsonString(UnknownTime);
-      if (r.hasWork) {
-        o << ", \"min_chunk_work_cycles\": ";
-        o.i(r.minWork) << ", \"max_chunk_work_cycles\": ";
-        o.i(r.maxWork);
-      }
-      o << "}}";
+      o.i(r.chunks);
+      workArgs(r.hasWork, r.work, r.minWork, r.maxWork);
     }
     // Tasks: per creation site and thread, a track of its own (tasks of
     // several sites overlap in time on a thread): from the first run
