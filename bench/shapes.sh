@@ -12,7 +12,8 @@
 #   c  fibtasks.c:   fib(25), 242,784 tasks
 #   d  lulesh.c:     7 schedule(static) loops per step, about 60,000 chunks
 # SCALE (default 1) divides the sizes (test/graph/shapes.test runs them
-# small); KEEP=1 reuses the recordings of a previous run. grains/s is per
+# small); KEEP=1 reuses the recordings of a previous run, SHAPES="a d"
+# runs only those. grains/s is per
 # CPU second (user + system: the command is one thread), less sensitive to
 # a loaded machine than the wall time beside it.
 # Not part of the tests. Usage: [BEFORE=...] [SCALE=N] [KEEP=1] bash bench/shapes.sh
@@ -28,7 +29,7 @@ out="${OUT:-$build/bench-shapes}"
 mkdir -p "$out"
 export OMP_NUM_THREADS=2
 build_one() {
-  "$cc" -fopenmp -O2 -fplugin="$build/clang-plugin/libgrainchunk.so" -L"$omp" \
+  "$cc" -fopenmp -O2 -g -fplugin="$build/clang-plugin/libgrainchunk.so" -L"$omp" \
     -Wl,-rpath,"$omp" "$root/bench/shapes/$1.c" -o "$out/$1" -lm \
     -L"$build/runtime-shim" -Wl,--push-state,--no-as-needed -lgrainchunk-rt \
     -Wl,--pop-state -Wl,-rpath,"$build/runtime-shim"
@@ -42,7 +43,7 @@ echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-6s %-7s %9s %8s %7s %10s %9s %7s %9s %11s %10s %11s\n' shape binary \
   grains wall_s cpu_s grains/s peak_MB B/grain dir_B/gr graphml_MB trace_MB \
   report_MB
-for s in a c d; do
+for s in ${SHAPES:-a c d}; do
   set -- ${args[$s]}
   prog=$1
   shift

@@ -2,9 +2,9 @@
 //===- CoarseGraph.cpp - a process's grains merged as a reader merges them ===//
 //
 // Loop instances are ordered by their first chunk's start and numbered per
-// loop (its name); instance n of a loop falls in that loop's block
-// n / block. The spans and the graph's groups are (block, thread) of those;
-// the graph's loop blocks are chained in the order of their first
+// loop (its name and code address); instance n of a loop falls in that loop's
+// block n / block. The spans and the graph's groups are (block, thread) of
+// those; the graph's loop blocks are chained in the order of their first
 // instance. Task groups as GraphmlWriter made them before (generation,
 // join point, site), or one per site. Then every node but start without a
 // predecessor gets an edge from start, and every node but end without a
@@ -24,6 +24,12 @@
 namespace gcg {
 
 namespace {
+/// What makes instances one loop: its name and its code address (two
+/// loops of one function built without -g share a name).
+std::string loopKey(const Analysis &an, int li) {
+  return an.loopName(li) + '\0' + std::to_string(an.loops[li].codeptr);
+}
+
 /// The loop blocks of a process: per loop instance its block (-1: no
 /// chunks), the blocks in the order of their first instance, with their
 /// loop name's index and first and last instance number.
@@ -55,7 +61,7 @@ Blocks blocksOf(const Analysis &an, const std::vector<LoopThread> &rows,
   std::unordered_map<std::string, int64_t> seen; // per name: instances so far
   std::map<std::pair<std::string, int64_t>, int64_t> blockOf;
   for (int li : order) {
-    const std::string &name = an.loopName(li);
+    std::string name = loopKey(an, li);
     int64_t n = seen[name]++;
     int64_t b = block ? n / int64_t(block) : 0;
     auto it = blockOf.find({name, b});
@@ -149,7 +155,7 @@ uint64_t mostInstances(const Analysis &an) {
   std::unordered_map<std::string, uint64_t> per;
   uint64_t most = 0;
   for (const Loop &lp : an.loops)
-    most = std::max(most, ++per[an.loopName(lp.index)]);
+    most = std::max(most, ++per[loopKey(an, lp.index)]);
   return most;
 }
 

@@ -43,16 +43,17 @@ struct LoopSpan {
   int64_t work = 0, minWork = 0, maxWork = 0;
   uint64_t first = 0, last = 0; // the first chunk's start, the last's end
 };
-/// Per loop (its name), thread and block of `block` consecutive instances
-/// of that loop (0: all of them), in the order of their first instance.
-/// firstOf, when given, gets per loop instance (an.loops index) its
-/// block's first instance (a span's loop), -1 for one without chunks.
+/// Per loop (its name and code address), thread and block of `block`
+/// consecutive instances of that loop (0: all of them), in the order of their
+/// first instance. firstOf, when given, gets per loop instance (an.loops index)
+/// its block's first instance (a span's loop), -1 for one without chunks.
 std::vector<LoopSpan> loopSpans(const Analysis &an, uint64_t block,
                                 std::vector<int> *firstOf = nullptr);
 /// How many spans loopSpans(an, block) gives, without making them.
 uint64_t countLoopSpans(const Analysis &an, uint64_t block);
 
-/// The most instances one loop (its name) has in the process.
+/// The most instances one loop (its name and code address) has in the
+/// process.
 uint64_t mostInstances(const Analysis &an);
 /// The next coarser block after `block` when the output at it took `over`
 /// times its cap: as many times more instances (with a margin), at least

@@ -205,12 +205,12 @@ uint64_t writeTraceAggregated(Run &run, const std::string &path, uint64_t block,
     if (block != 1) {
       // Blocks of consecutive instances of a loop on a thread, on a track
       // per loop and thread (they overlap other loops' in time).
-      std::map<std::pair<std::string, int>, int64_t> tracks;
+      std::map<std::pair<uint64_t, int>, int64_t> tracks; // (code, thread)
       for (const LoopSpan &r : loopSpans(an, block)) {
         if (full())
           break;
         const std::string &ln = an.loopName(r.loop);
-        auto key = std::make_pair(ln, r.th);
+        auto key = std::make_pair(an.loops[r.loop].codeptr, r.th);
         auto it = tracks.find(key);
         if (it == tracks.end()) {
           it = tracks.emplace(key, 500000000 + int64_t(tracks.size()) * 1000)
