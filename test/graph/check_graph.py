@@ -31,6 +31,9 @@
                               and loops.csv (pandas) against grains.csv
   check_graph.py styles OUT DIR  the yEd and Cytoscape styles in DIR parse as
                               XML and map only attributes grains.graphml has
+  check_graph.py capped OUT GRAINS TRACE GRAPH REPORT PER_GRAIN  the byte
+                              caps (bytes) and the directory's bytes per
+                              grain; grains.graphml one DAG per process
   check_graph.py problems OUT  problems.c: the outlier chunk (iteration 5 of
                               the first loop) and the prototype's attributes
                               in grains.graphml (networkx) against grains.csv
@@ -570,6 +573,24 @@ def otf2(out, src):
           f"task run segments), timestamps in order")
 
 
+def one_dag(g):
+    """The graph is one DAG per process: a single source (start) and a
+    single sink (end) in each weakly connected piece, one piece per
+    process."""
+    import networkx as nx
+    if not nx.is_directed_acyclic_graph(g):
+        fail("the graph has a cycle")
+    pieces = list(nx.weakly_connected_components(g))
+    for piece in pieces:
+        src = [n for n in piece if g.in_degree(n) == 0]
+        snk = [n for n in piece if g.out_degree(n) == 0]
+        if len(src) != 1 or len(snk) != 1 or \
+                g.nodes[src[0]]["grain_type"] != "start" or \
+                g.nodes[snk[0]]["grain_type"] != "end":
+            fail(f"a piece of {len(piece)} nodes has sources {src[:5]} and sinks {snk[:5]}")
+    return len(pieces)
+
+
 def aggregated(out):
     """Above their caps: trace.json has one event per loop instance and
     thread (and per task creation site and thread), grains.graphml is a DAG
@@ -614,10 +635,12 @@ def aggregated(out):
             or kinds["tasks"] != len(tasks):
         fail(f"graph nodes {dict(kinds)}: {len(chunks)} chunks, {len(tasks)} tasks")
     # The prototype's types, and the critical path through the groups.
-    want = {"chunks": "task", "tasks": "task", "fork": "fork", "join": "join"}
+    want = {"chunks": "task", "tasks": "task", "fork": "fork", "join": "join",
+            "start": "start", "end": "end"}
     for n, d in g.nodes(data=True):
         if d.get("type") != want.get(d["grain_type"]):
             fail(f"aggregated node {n}: type {d.get('type')}")
+    one_dag(g)
     for a, b, d in g.edges(data=True):
         if d.get("type") not in ("create", "sync", "continue"):
             fail(f"aggregated edge {a}->{b}: type {d.get('type')}")
@@ -928,6 +951,43 @@ def problem_graphs(out, mode="every"):
     print(f"check_graph: OK the summary's counts are grains.csv's: {want}")
 
 
+def capped(out, grains, trace_cap, graph_cap, report_cap, per_grain):
+    """The byte caps: trace.json, grains.graphml (and each problem graph),
+    report.html within theirs, the whole directory within per_grain bytes
+    per grain; trace.json parses, grains.graphml is one DAG per process
+    from start to end (networkx)."""
+    import networkx as nx
+    grains = int(grains)
+    caps = {"trace.json": int(trace_cap), "grains.graphml": int(graph_cap),
+            "report.html": int(report_cap)}
+    pdir = os.path.join(out, "problems")
+    if os.path.isdir(pdir):
+        for f in os.listdir(pdir):
+            caps[os.path.join("problems", f)] = int(graph_cap)
+    for f, cap in caps.items():
+        size = os.path.getsize(os.path.join(out, f))
+        if size > cap:
+            fail(f"{f}: {size} bytes, above its cap of {cap}")
+    total = 0
+    for d, sub, fs in os.walk(out):
+        # The recording --keep-raw keeps is not an output.
+        if d == out and "raw" in sub:
+            sub.remove("raw")
+        for f in fs:
+            total += os.path.getsize(os.path.join(d, f))
+    if total > int(per_grain) * grains:
+        fail(f"{out}: {total} bytes, {total / grains:.0f} per grain, above "
+             f"{per_grain}")
+    with open(os.path.join(out, "trace.json")) as f:
+        tr = json.load(f)
+    g = nx.read_graphml(os.path.join(out, "grains.graphml"))
+    pieces = one_dag(g)
+    agg = "aggregated" if tr["otherData"].get("aggregated") else "every grain"
+    print(f"check_graph: OK capped: trace.json {agg}, each file within its "
+          f"cap, {total / grains:.0f} bytes per grain in all, grains.graphml "
+          f"{g.number_of_nodes()} nodes, {pieces} DAG(s) from start to end")
+
+
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
     {"known": known, "driver": driver, "graphml": graphml, "trace": trace,
@@ -937,4 +997,4 @@ if __name__ == "__main__":
      "problems": problems, "styles": styles, "estimate": estimate,
      "task_outliers": task_outliers, "chunk_tasks": chunk_tasks,
      "loop_tasks": loop_tasks, "loop_tasks_aggregated": loop_tasks_aggregated,
-     "problem_graphs": problem_graphs}[cmd](*args)
+     "problem_graphs": problem_graphs, "capped": capped}[cmd](*args)

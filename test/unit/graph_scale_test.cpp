@@ -117,8 +117,9 @@ TEST(GraphScale, AggregatedTraceAndGraph) {
   EXPECT_NE(tr.find("\"aggregated\": true"), std::string::npos);
   writeGraphmlAggregated(*computeResults(*run), d.path + "/grains.graphml");
   std::string g = slurp(d.path + "/grains.graphml");
-  // A fork and a join, a node per thread: 3 chunks and 2 chunks.
-  EXPECT_EQ(count(g, "<node "), 4u) << g;
+  // Start and end, a fork and a join, a node per thread: 3 chunks and 2
+  // chunks.
+  EXPECT_EQ(count(g, "<node "), 6u) << g;
   EXPECT_NE(
       g.find(
           "<node id=\"g.L0.t0\"><data key=\"grain_type\">chunks</data>"
@@ -127,6 +128,106 @@ TEST(GraphScale, AggregatedTraceAndGraph) {
       << g;
   EXPECT_EQ(count(g, ">creation<"), 2u);
   EXPECT_EQ(count(g, ">synchronization<"), 2u);
+  // One DAG: start -> fork, join -> end.
+  EXPECT_EQ(count(g, ">continuation<"), 2u);
+}
+
+// The loop of loopRecording run `n` times in its region, one chunk per
+// thread each (the LULESH pattern): instance k at 100 k.
+void instancesRecording(const std::string &dir, int n) {
+  writeFile(dir + "/meta.txt", meta3());
+  Thread t0, t1;
+  t0.str(0x77, ";src/s.c;work;12;3;;")
+      .rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 2)
+      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 2);
+  t1.rec(R_IMPLICIT_BEGIN, 0, I1, Par, 1, 2);
+  for (int k = 0; k < n; k++) {
+    uint64_t b = 100 * uint64_t(k) + 10;
+    t0.rec(R_LOOP_BEGIN, b, I0, Par, 0, 0)
+        .rec(R_SOURCE, 0, 0x77, 0)
+        .chunk(b, 0, 0, 2, CH_EXT)
+        .rec(R_LOOP_END, b + 40, I0, Par);
+    t1.rec(R_LOOP_BEGIN, b + 1, I1, Par, 0, 0)
+        .rec(R_SOURCE, 0, 0x77, 0)
+        .chunk(b + 1, 1, 1, 2, CH_EXT | CH_LAST_ITER | CH_LAST_ITER_KNOWN)
+        .rec(R_LOOP_END, b + 30, I1, Par);
+  }
+  t0.rec(R_IMPLICIT_END, 100 * uint64_t(n) + 10, I0, 0);
+  t1.rec(R_IMPLICIT_END, 100 * uint64_t(n) + 10, I1, 0);
+  t0.write(dir + "/thread-0.bin");
+  t1.write(dir + "/thread-1.bin");
+}
+
+/// Whether g has exactly one node without predecessors (start) and one
+/// without successors (end).
+bool oneSourceOneSink(const CoarseGraph &g) {
+  std::vector<int> in(g.nodes.size()), out(g.nodes.size());
+  for (const CoarseGraph::Edge &e : g.edges)
+    out[e.src]++, in[e.dst]++;
+  int sources = 0, sinks = 0;
+  for (size_t v = 0; v < g.nodes.size(); v++) {
+    sources += !in[v] && g.nodes[v].kind == CoarseGraph::Start;
+    sinks += !out[v] && g.nodes[v].kind == CoarseGraph::End;
+    if ((!in[v] && g.nodes[v].kind != CoarseGraph::Start) ||
+        (!out[v] && g.nodes[v].kind != CoarseGraph::End))
+      return false;
+  }
+  return sources == 1 && sinks == 1;
+}
+
+TEST(GraphScale, CoarseGraphMergesConsecutiveInstances) {
+  TempDir d;
+  instancesRecording(d.path, 6);
+  auto run = analyseRun({d.path}, {});
+  Analysis &an = *run->procs[0];
+  ASSERT_EQ(an.loops.size(), 6u);
+  EXPECT_EQ(mostInstances(an), 6u);
+  // Per instance and thread: 12 spans; blocks of 4: instances 0-3 and
+  // 4-5 on each thread; the whole run: one per thread.
+  EXPECT_EQ(loopSpans(an, 1).size(), 12u);
+  EXPECT_EQ(countLoopSpans(an, 1), 12u);
+  std::vector<LoopSpan> b4 = loopSpans(an, 4);
+  ASSERT_EQ(b4.size(), 4u);
+  EXPECT_EQ(countLoopSpans(an, 4), 4u);
+  EXPECT_EQ(b4[0].instances, 4);
+  EXPECT_EQ(b4[0].chunks, 4);
+  EXPECT_EQ(b4[0].first, 10u);
+  EXPECT_EQ(b4[2].instances, 2);
+  EXPECT_EQ(loopSpans(an, 0).size(), 2u);
+  // The graph: start, end, a fork and a join per block, a node per block
+  // and thread; one source, one sink; the grains all there.
+  for (uint64_t block : {1, 4, 0}) {
+    CoarseLevel level;
+    level.block = block;
+    CoarseGraph g = coarseGraph(an, computeCritPath(an), level, "");
+    size_t blocks = block == 1 ? 6 : block == 4 ? 2 : 1;
+    EXPECT_EQ(g.nodes.size(), 2 + 4 * blocks) << block;
+    EXPECT_TRUE(oneSourceOneSink(g)) << block;
+    int64_t grains = 0;
+    for (const CoarseGraph::Node &n : g.nodes)
+      grains += n.kind == CoarseGraph::Chunks ? n.grains : 0;
+    EXPECT_EQ(grains, 12) << block;
+    uint64_t nodes = 0, edges = 0;
+    coarseGraphSize(an, level, nodes, edges);
+    EXPECT_GE(nodes, g.nodes.size()) << block;
+    EXPECT_GE(edges, g.edges.size()) << block;
+  }
+  CoarseLevel bare;
+  bare.bare = true;
+  EXPECT_EQ(coarseGraph(an, computeCritPath(an), bare, "").nodes.size(), 2u);
+  // The next block: as many times more instances as the output is over
+  // its cap, at least twice; the whole run from the most instances on.
+  EXPECT_EQ(coarserBlock(1, 1.5, 6), 2u);
+  EXPECT_EQ(coarserBlock(1, 3, 100), 4u);
+  EXPECT_EQ(coarserBlock(4, 10, 6), 0u);
+  EXPECT_EQ(coarserBlock(0, 10, 6), 0u);
+  // Written within a byte cap: the trace at the coarsest level.
+  Caps caps;
+  caps.traceBytes = 1200, caps.tracePerGrain = 0;
+  caps.trace = 1;
+  CapResult r = writeTraceCapped(*computeResults(*run), d.path + "/trace.json", caps);
+  EXPECT_FALSE(r.every);
+  EXPECT_LE(slurp(d.path + "/trace.json").size(), 1200u);
 }
 
 TEST(GraphScale, Otf2ArchiveWritten) {

@@ -66,20 +66,19 @@ const char *const HelpText =
     "                        that flags any)\n"
     "  --max-trace-grains N  trace.json has every grain up to N grains "
     "(default\n"
-    "                        250000; chrome://tracing fails near 256 MB), "
-    "above\n"
-    "                        it one event per loop instance and thread and "
-    "per\n"
-    "                        task creation site and thread (trace.otf2 has "
-    "every\n"
-    "                        grain); N may be 'all'\n"
+    "                        25000), above it one event per loop instance "
+    "and\n"
+    "                        thread and per task creation site and thread\n"
+    "                        (trace.otf2 has every grain); N may be 'all'\n"
     "  --max-graph-grains N  grains.graphml has every grain up to N grains\n"
     "                        (default 25000), above it a node per loop "
     "instance\n"
     "                        and thread and per group of tasks (one\n"
-    "                        generation, join point and creation site)\n"
+    "                        generation, join point and creation site), one "
+    "DAG\n"
+    "                        per process from start to end\n"
     "  --max-csv-grains N    grains.csv is written up to N grains (default\n"
-    "                        250000) unless --outputs names csv; loops.csv "
+    "                        25000) unless --outputs names csv; loops.csv "
     "has\n"
     "                        every loop instance and thread\n"
     "  --max-report-grains N report.html draws every grain up to N grains\n"
@@ -87,6 +86,24 @@ const char *const HelpText =
     "instance\n"
     "                        and thread and per task creation site and "
     "thread\n"
+    "  --max-trace-bytes N, --max-graph-bytes N, --max-report-bytes N\n"
+    "                        the byte caps: trace.json at most 200 MB\n"
+    "                        (chrome://tracing fails near 256 MB), "
+    "grains.graphml\n"
+    "                        (and each problem graph) at most 100 MB, "
+    "report.html\n"
+    "                        at most 10 MB; by default also, once "
+    "aggregated\n"
+    "                        (report.html always), at most 12 bytes per "
+    "grain or\n"
+    "                        0.5 MB if more. Where the aggregates per loop\n"
+    "                        instance would pass the cap, they merge blocks "
+    "of\n"
+    "                        consecutive instances of a loop, then the whole\n"
+    "                        run per loop (and tasks per creation site). N "
+    "may\n"
+    "                        end in K, M or G (10^3, 10^6, 10^9); giving it\n"
+    "                        drops the per-grain bound\n"
     "  --baseline            run the program once more on one thread first\n"
     "                        (OMP_THREAD_LIMIT=1; its output goes to\n"
     "                        OUT/baseline.out) for work_deviation\n"
@@ -117,6 +134,25 @@ bool parseOptions(int argc, char **argv, Options &o) {
       throw Error("argument " + name + ": " + v +
                   " is not a number of grains (or 'all')");
     return n;
+  };
+  // A byte cap: a number, maybe with K, M or G (powers of 1000).
+  auto bytes = [&](const std::string &a, const std::string &name,
+                   size_t eq) -> uint64_t {
+    std::string v = value(a, name, eq);
+    char *end = nullptr;
+    errno = 0;
+    unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+    uint64_t mult = 1;
+    if (end && *end && !end[1])
+      mult = *end == 'K' || *end == 'k'   ? 1000
+             : *end == 'M' || *end == 'm' ? 1000000
+             : *end == 'G' || *end == 'g' ? 1000000000
+                                          : 0;
+    if (v.empty() || v[0] == '-' || end == v.c_str() || errno || !mult ||
+        (*end && end[1]) || n > UINT64_MAX / mult)
+      throw Error("argument " + name + ": " + v +
+                  " is not a number of bytes (N, NK, NM or NG)");
+    return n * mult;
   };
   for (; i < argc; i++) {
     std::string a = argv[i];
@@ -160,6 +196,15 @@ bool parseOptions(int argc, char **argv, Options &o) {
       o.caps.csv = cap(a, name, eq);
     } else if (name == "--max-report-grains") {
       o.caps.report = cap(a, name, eq);
+    } else if (name == "--max-trace-bytes") {
+      o.caps.traceBytes = bytes(a, name, eq);
+      o.caps.tracePerGrain = 0;
+    } else if (name == "--max-graph-bytes") {
+      o.caps.graphBytes = bytes(a, name, eq);
+      o.caps.graphPerGrain = 0;
+    } else if (name == "--max-report-bytes") {
+      o.caps.reportBytes = bytes(a, name, eq);
+      o.caps.reportPerGrain = 0;
     } else if (name == "--baseline") {
       o.baseline = true;
     } else if (name == "--baseline-from-raw") {
@@ -277,9 +322,18 @@ Written writeOutputs(const Results &R, const Options &o, OutputDir &dir) {
   uint64_t grains = run.grains();
   bool otf2 =
       std::find(o.outputs.begin(), o.outputs.end(), "otf2") != o.outputs.end();
-  auto over = [&](uint64_t cap) {
+  auto over = [&](uint64_t cap, uint64_t byteCap = 0) {
+    if (grains <= cap && byteCap)
+      return std::to_string(grains) + " grains, above the cap of " +
+             std::to_string(byteCap) + " bytes";
     return std::to_string(grains) + " grains, above the cap of " +
            std::to_string(cap);
+  };
+  // The options that write every grain (both caps when the bytes would
+  // pass the byte cap).
+  auto graphOption = [&]() {
+    return "--max-graph-grains " + std::to_string(grains) +
+           (grains > o.caps.graph ? "" : " --max-graph-bytes 1000G");
   };
   bool report = false;
   for (const std::string &w : o.outputs) {
@@ -305,24 +359,22 @@ Written writeOutputs(const Results &R, const Options &o, OutputDir &dir) {
       std::string pdir = dir.path(file);
       if (mkdir(pdir.c_str(), 0777) != 0)
         throw Error("cannot create " + pdir + ": " + std::strerror(errno));
+      bool every = true;
       for (const ProblemCount &c : R.counts) {
         if (!c.grains)
           continue;
         std::string name = problemGraphName(c.flag);
-        if (grains > o.caps.graph)
-          writeGraphmlAggregated(R, dir.path(name), c.flag);
-        else
-          writeGraphml(R, dir.path(name), c.flag);
+        every = writeGraphmlCapped(R, dir.path(name), o.caps, c.flag).every &&
+                every;
         out.files.push_back(name);
       }
-      if (grains > o.caps.graph)
+      if (!every)
         out.leftOut.push_back(
             {file + "/",
-             "aggregated: " + over(o.caps.graph) +
+             "aggregated: " + over(o.caps.graph, o.caps.graphBudget(grains)) +
                  "; problematic is the number of a group's grains the "
                  "problem type flags",
-             "--max-graph-grains " + std::to_string(grains) +
-                 " writes every grain"});
+             graphOption() + " writes every grain"});
       continue;
     }
     if (w == "otf2") {
@@ -341,34 +393,25 @@ Written writeOutputs(const Results &R, const Options &o, OutputDir &dir) {
     if (w == "csv") {
       writeCsv(R, path);
     } else if (w == "graphml") {
-      if (grains > o.caps.graph) {
-        writeGraphmlAggregated(R, path);
+      CapResult r = writeGraphmlCapped(R, path, o.caps);
+      if (!r.every)
         out.leftOut.push_back(
             {file,
-             "aggregated: " + over(o.caps.graph) +
-                 "; a node per loop instance and thread and per group of "
-                 "tasks (same generation, join point and creation "
-                 "site)",
-             "--max-graph-grains " + std::to_string(grains) +
-                 " writes every grain"});
-      } else {
-        writeGraphml(R, path);
-      }
+             "aggregated: " + over(o.caps.graph, o.caps.graphBudget(grains)) +
+                 "; " + r.how,
+             graphOption() + " writes every grain"});
     } else if (w == "trace") {
-      if (grains > o.caps.trace) {
-        writeTraceAggregated(R, path);
+      CapResult r = writeTraceCapped(R, path, o.caps);
+      if (!r.every)
         out.leftOut.push_back(
             {file,
-             "aggregated: " + over(o.caps.trace) +
-                 "; an event per loop instance and thread and per task "
-                 "creation site and thread; " +
+             "aggregated: " + over(o.caps.trace, o.caps.traceBudget(grains)) +
+                 "; " + r.how + "; " +
                  (otf2 ? "trace.otf2 has every grain"
                        : "--outputs otf2 writes trace.otf2 with every grain"),
              "--max-trace-grains " + std::to_string(grains) +
+                 (grains > o.caps.trace ? "" : " --max-trace-bytes 1000G") +
                  " writes every grain (too large for chrome://tracing)"});
-      } else {
-        writeTrace(R, path);
-      }
     } else if (w == "svg") {
       writeSvg(R, path);
     }

@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ReportWriter.h"
+#include "CoarseGraph.h"
 #include "Palette.h"
 #include "ProblemViews.h"
 #include "Problems.h"
@@ -705,21 +706,39 @@ std::string pageSafe(const std::string &json) {
   return o;
 }
 
-} // namespace
+/// The page with every grain's bar, or (!every) a bar per loop span of
+/// `block` instances (CoarseGraph.h) and per task site and thread.
+/// The graph (and the critical path's grains) of the last page made: the
+/// same for every block of the bars.
+struct GraphCache {
+  int every = -1; // the page's `every` it was made for, -1: none
+  Graph G;
+  std::vector<std::vector<uint8_t>> chunkCrit, taskCrit;
+};
 
-void writeReport(const Results &R, const std::string &path, const Caps &caps,
-                 const std::string &version, std::vector<LeftOut> &leftOut) {
+std::string reportPage(const Results &R, const Caps &caps,
+                       const std::string &version,
+                       std::vector<LeftOut> &leftOut, bool every,
+                       uint64_t block, GraphCache &cache, bool graph = true) {
   const Run &run = R.run;
   uint64_t grains = run.grains();
-  bool every = grains <= caps.report;
   if (!every)
     leftOut.push_back(
         {"report.html",
          "aggregated: " + std::to_string(grains) +
-             " grains, above the cap of " + std::to_string(caps.report) +
-             "; the timeline has a bar per loop instance and thread and per "
-             "task creation site and thread, the graph a node per group",
+             " grains, above the cap of " +
+             (grains > caps.report
+                  ? std::to_string(caps.report)
+                  : std::to_string(caps.reportBudget(grains)) + " bytes") +
+             "; the timeline has a bar per " +
+             (block == 1 ? std::string("loop instance")
+              : block    ? "loop over each " + std::to_string(block) +
+                            " consecutive instances of it"
+                      : std::string("loop over the whole run")) +
+             " and thread and per task creation site and thread, the graph "
+             "a node per group",
          "--max-report-grains " + std::to_string(grains) +
+             (grains > caps.report ? "" : " --max-report-bytes 1000G") +
              " draws every grain"});
   // The loops and sites in the order of their colours (Palette.h).
   const RunColours &colours = R.colours;
@@ -729,7 +748,14 @@ void writeReport(const Results &R, const std::string &path, const Caps &caps,
   for (const std::string &n : colours.sites)
     sites(n);
   Timeline tl;
-  Graph G;
+  bool fresh = graph && cache.every != int(every);
+  if (fresh) {
+    cache.G = Graph();
+    cache.chunkCrit.assign(run.procs.size(), {});
+    cache.taskCrit.assign(run.procs.size(), {});
+  }
+  Graph none;
+  const Graph &G = graph ? cache.G : none;
   uint64_t t0 = run.firstInstant();
   IntArray gRow, gS, gD, gK, gI, gLo, gHi, gC, gN, gCount, gPm;
   // Aggregated bars: [bar, flag, grains it flags, ...].
@@ -762,8 +788,14 @@ void writeReport(const Results &R, const std::string &path, const Caps &caps,
       tl.row(p, th);
     std::vector<uint8_t> chunkCrit(an.chunks.size(), 0),
         taskCrit(an.tasks.size(), 0);
+    if (graph && !fresh)
+      chunkCrit = cache.chunkCrit[p], taskCrit = cache.taskCrit[p];
     const ProblemMasks &masks = R.procs[p].masks;
-    graphOf(R, p, an, every, loops, sites, G, chunkCrit, taskCrit, masks);
+    if (fresh) {
+      graphOf(R, p, an, every, loops, sites, cache.G, chunkCrit, taskCrit,
+              masks);
+      cache.chunkCrit[p] = chunkCrit, cache.taskCrit[p] = taskCrit;
+    }
     const Chunks &ch = an.chunks;
     const Tasks &T = an.tasks;
     nChunks += int64_t(ch.size());
@@ -821,18 +853,33 @@ void writeReport(const Results &R, const std::string &path, const Caps &caps,
       }
     } else {
       // Per loop instance and thread, the chunks each problem type flags.
+      // (Over a block of instances: per its first instance and thread.)
+      std::vector<LoopThread> spans;
+      std::vector<int> firstOf;
+      if (block == 1) {
+        spans = R.procs[p].loopRows;
+      } else {
+        for (const LoopSpan &x : loopSpans(an, block, &firstOf)) {
+          LoopThread r;
+          r.loop = x.loop, r.th = x.th, r.chunks = x.chunks;
+          r.hasWork = x.hasWork, r.work = x.work;
+          r.first = x.first, r.last = x.last;
+          spans.push_back(r);
+        }
+      }
       std::map<std::pair<int, int>, std::array<uint32_t, P_COUNT>> lflag;
       for (size_t i = 0; i < ch.size(); i++)
         for (int f = 0; masks.chunks[i] && f < P_COUNT; f++)
           if (masks.chunks[i] >> f & 1)
-            lflag[{ch.loop[i], ch.thread[i]}][f]++;
+            lflag[{block == 1 ? ch.loop[i] : firstOf[ch.loop[i]], ch.thread[i]}]
+                 [f]++;
       auto maskOf = [](const std::array<uint32_t, P_COUNT> &fc) {
         unsigned m = 0;
         for (int f = 0; f < P_COUNT; f++)
           m |= fc[f] ? 1u << f : 0;
         return m;
       };
-      for (const LoopThread &r : R.procs[p].loopRows) {
+      for (const LoopThread &r : spans) {
         if (!r.chunks)
           continue;
         int k = loops(an.loopName(r.loop));
@@ -898,6 +945,14 @@ void writeReport(const Results &R, const std::string &path, const Caps &caps,
     procs += "]}";
   }
   procs += "]";
+  if (fresh)
+    cache.every = int(every);
+  if (!graph)
+    leftOut.push_back({"report.html",
+                       "graph: not drawn (the page would pass its cap of " +
+                           std::to_string(caps.reportBudget(grains)) +
+                           " bytes)",
+                       "grains.graphml has the graph"});
   if (G.dropped)
     leftOut.push_back(
         {"report.html",
@@ -1033,6 +1088,45 @@ void writeReport(const Results &R, const std::string &path, const Caps &caps,
   put("/*@CSS@*/", ReportCss);
   put("/*@JS@*/", ReportJs);
   put("@DATA@", pageSafe(data));
+  return page;
+}
+
+} // namespace
+
+void writeReport(const Results &R, const std::string &path, const Caps &caps,
+                 const std::string &version, std::vector<LeftOut> &leftOut) {
+  const Run &run = R.run;
+  // Every grain up to the grain cap; then, while the page is above the
+  // byte cap, bars over ever larger blocks of a loop's instances (as many
+  // times more as the page is over), up to one per loop and thread.
+  bool every = run.grains() <= caps.report;
+  uint64_t block = 1, most = 0, cap = caps.reportBudget(run.grains());
+  for (auto &an : run.procs)
+    most = std::max(most, mostInstances(*an));
+  std::string page;
+  std::vector<LeftOut> left;
+  GraphCache cache;
+  for (;;) {
+    left = leftOut;
+    page = reportPage(R, caps, version, left, every, block, cache);
+    if (page.size() <= cap)
+      break;
+    if (!every && block == 0) {
+      // The coarsest bars and still too large: without the graph (what
+      // is left is the page's script, a bar per loop and thread and per
+      // task site and thread, and the problems).
+      left = leftOut;
+      page = reportPage(R, caps, version, left, every, block, cache, false);
+      break;
+    }
+    if (every) {
+      every = false;
+      continue;
+    }
+    // Only the bars shrink: the rest of the page stays.
+    block = coarserBlock(block, double(page.size()) / double(cap) * 1.25, most);
+  }
+  leftOut = left;
   OutFile o(path);
   o << page;
   o.close();

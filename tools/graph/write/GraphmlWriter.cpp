@@ -5,11 +5,10 @@
 // nodes then its edges, with the prototype's type and ours (grain_type,
 // edge_type), the critical path (on_crit_path, weight_cycles) and the
 // grains' metrics. The graph is held while written (below the cap: at most
-// 25,000 grains by default). Above the cap, aggregated: per loop instance
-// a fork and a join (chained per region by continuation edges) with a node
-// per thread between, per task group a node after a fork of its parents'
-// chain (the fork also after the chunk groups that made its tasks);
-// written as it goes.
+// 25,000 grains by default). Above the caps (Writers.h: Caps), aggregated:
+// the process's coarse graph (CoarseGraph.h) at the finest level whose
+// estimated size (elements times their least bytes) fits the byte cap,
+// coarser while the file written does not.
 //
 // A problem view (problems/<type>.graphml, ProblemViews.h): the same graph
 // with the grains one problem type flags red and problematic 1 (group
@@ -28,6 +27,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <sys/stat.h>
 #include <tuple>
 
 namespace gcg {
@@ -188,38 +188,6 @@ static void header(OutFile &o, bool aggregated, int view) {
        "  <key id=\"ecolor\" for=\"edge\" attr.name=\"color\" "
        "attr.type=\"string\"/>\n";
   o << "  <graph id=\"grain-graph\" edgedefault=\"directed\">\n";
-}
-
-/// A fork and a join per loop instance, chained in the order of the
-/// instances of each parallel region.
-static void loopForks(Writer &w, const Analysis &an, const std::string &pre) {
-  std::map<std::tuple<int, uint64_t, uint64_t>, size_t> groupOf;
-  std::vector<std::vector<int>> groups;
-  for (const Loop &lp : an.loops) {
-    auto key = std::make_tuple(lp.keyKind, lp.k0, lp.keyKind == 2 ? lp.k1 : 0);
-    auto it = groupOf.find(key);
-    if (it == groupOf.end()) {
-      it = groupOf.emplace(key, groups.size()).first;
-      groups.emplace_back();
-    }
-    groups[it->second].push_back(lp.index);
-  }
-  for (auto &g : groups) {
-    std::stable_sort(g.begin(), g.end(), [&](int x, int y) {
-      return an.loops[x].lastKey() < an.loops[y].lastKey();
-    });
-    std::string prev;
-    for (int li : g) {
-      std::string f = pre + "f.L" + std::to_string(li),
-                  j = pre + "j.L" + std::to_string(li);
-      w.simpleNode(f, "fork", "fork " + an.loopName(li));
-      w.simpleNode(j, "join", "join " + an.loopName(li));
-      w.edge(f, j, "scope");
-      if (!prev.empty())
-        w.edge(prev, f, "continuation");
-      prev = j;
-    }
-  }
 }
 
 void writeGraphml(const Results &R, const std::string &path, int view) {
@@ -445,11 +413,13 @@ void writeGraphml(const Results &R, const std::string &path, int view) {
   o.close();
 }
 
-void writeGraphmlAggregated(const Results &R, const std::string &path, int view) {
+uint64_t writeGraphmlAggregated(const Results &R, const std::string &path,
+                                const CoarseLevel &level, int view) {
   const Run &run = R.run;
   OutFile o(path);
   Writer w{o, view};
   header(o, true, view);
+  const char *const Tail = "  </graph>\n</graphml>\n";
   auto sums = [&](int64_t grains, bool hasExec, int64_t exec, double work) {
     o << "<data key=\"grains\">";
     o.i(grains) << "</data>";
@@ -459,178 +429,133 @@ void writeGraphmlAggregated(const Results &R, const std::string &path, int view)
     }
     w.data("work_cycles", work);
   };
+  static const char *const Kinds[] = {"creation", "synchronization",
+                                      "continuation"};
   const RunColours &colours = R.colours;
   for (size_t p = 0; p < run.procs.size(); p++) {
     const Analysis &an = *run.procs[p];
-    std::string pre = run.prefix(p);
-    // A problem view: per loop instance and thread, the chunks it flags.
-    std::map<std::pair<int, int>, int64_t> flaggedChunks;
-    if (view >= 0)
-      for (size_t i = 0; i < an.chunks.size(); i++)
-        if (R.procs[p].masks.chunks[i] >> view & 1)
-          flaggedChunks[{an.chunks.loop[i], an.chunks.thread[i]}]++;
-    // The groups on the critical path: those holding a grain on it.
-    const CritPath &cp = R.procs[p].crit;
-    std::set<std::pair<int, int>> pathGroups;
-    for (uint64_t i : cp.chunks)
-      pathGroups.insert({an.chunks.loop[i], an.chunks.thread[i]});
-    std::vector<uint8_t> taskOnPath(an.tasks.size(), 0);
-    for (uint64_t k : cp.tasks)
-      taskOnPath[k] = 1;
-    // Loops: a fork and a join per instance, and between them a node per
-    // thread for the chunks it ran.
-    loopForks(w, an, pre);
-    const std::vector<LoopThread> &rows = R.procs[p].loopRows;
-    double lo = INFINITY, hi = -INFINITY;
-    for (const LoopThread &r : rows)
-      if (r.chunks && r.hasWork)
-        lo = std::min(lo, double(r.work)), hi = std::max(hi, double(r.work));
-    for (const LoopThread &r : rows) {
-      if (!r.chunks)
+    CoarseGraph g =
+        coarseGraph(an, R.procs[p].crit, level, run.prefix(p), view);
+    // Heights by work among the process's groups of each kind.
+    double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
+    for (const CoarseGraph::Node &n : g.nodes)
+      if ((n.kind == CoarseGraph::Chunks || n.kind == CoarseGraph::Tasks) &&
+          !std::isnan(n.work)) {
+        int t = n.kind == CoarseGraph::Tasks;
+        lo[t] = std::min(lo[t], n.work), hi[t] = std::max(hi[t], n.work);
+      }
+    for (const CoarseGraph::Node &n : g.nodes) {
+      if (n.kind == CoarseGraph::Fork || n.kind == CoarseGraph::Join) {
+        w.simpleNode(n.id, n.kind == CoarseGraph::Fork ? "fork" : "join",
+                     n.label);
         continue;
-      const Loop &lp = an.loops[r.loop];
-      std::string li = std::to_string(r.loop), th = std::to_string(r.th);
-      std::string g = pre + "g.L" + li + ".t" + th;
-      o << "    <node id=\"" << htmlEscape(g)
-        << "\"><data key=\"grain_type\">chunks</data>";
-      sums(r.chunks, r.hasWork, r.work, r.hasWork ? double(r.work) : NAN);
-      o << "<data key=\"cpu_id\">" << th << "</data><data key=\"label\">"
-        << htmlEscape(std::to_string(r.chunks) + " chunks of " +
-                      an.loopName(r.loop) + " on thread " + th)
-        << "</data><data key=\"source_location\">" << htmlEscape(lp.loc)
+      }
+      if (n.kind == CoarseGraph::Start || n.kind == CoarseGraph::End) {
+        // As the full graph draws them (the prototype's constants).
+        const char *type = n.kind == CoarseGraph::Start ? "start" : "end";
+        o << "    <node id=\"" << htmlEscape(n.id)
+          << "\"><data key=\"grain_type\">" << type
+          << "</data><data key=\"type\">" << type
+          << "</data><data key=\"label\">" << type
+          << "</data><data key=\"shape\">rectangle</data><data "
+             "key=\"width\">15</data><data key=\"height\">15</data><data "
+             "key=\"color\">"
+          << w.look("#DEB887")
+          << "</data><data key=\"border-color\">#000000</data>";
+        w.problematic(0);
+        o << "</node>\n";
+        continue;
+      }
+      bool tasks = n.kind == CoarseGraph::Tasks;
+      o << "    <node id=\"" << htmlEscape(n.id)
+        << "\"><data key=\"grain_type\">" << (tasks ? "tasks" : "chunks")
         << "</data>";
-      auto fl = flaggedChunks.find({r.loop, r.th});
-      w.groupLook("rectangle", r.hasWork ? double(r.work) : NAN, lo, hi,
-                  colours.loop(an.loopName(r.loop)),
-                  fl == flaggedChunks.end() ? 0 : fl->second,
-                  pathGroups.count({r.loop, r.th}) > 0);
-      o << "</node>\n";
-      w.edge(pre + "f.L" + li, g, "creation");
-      w.edge(g, pre + "j.L" + li, "synchronization");
-    }
-    // Tasks: a group per generation (the tasks an implicit task made, the
-    // tasks those made, ...), join point of their parents and creation
-    // site. Parents are made before their children, so creation order
-    // gives each parent's group first.
-    const Tasks &T = an.tasks;
-    size_t n = T.size();
-    struct Group {
-      int64_t root;   // the implicit task's slot the generations start from
-      uint32_t depth; // 1: the implicit task's children
-      uint32_t join;
-      uint64_t site;
-      uint32_t first; // its first task (its name)
-      int64_t count = 0, exec = 0, flagged = 0;
-      double work = 0;
-      bool onPath = false;
-    };
-    std::vector<Group> groups;
-    std::vector<uint32_t> groupOf(n, UINT32_MAX);
-    using Gen = std::pair<int64_t, uint32_t>; // (root, depth of the parents)
-    std::map<std::tuple<int64_t, uint32_t, uint32_t, uint64_t>, uint32_t> byKey;
-    std::vector<Gen> gens; // parent generations, in the order first met
-    std::map<Gen, std::vector<uint32_t>> children;
-    std::map<Gen, std::set<uint32_t>> makers; // the parents' groups
-    // The chunk groups (loop instance, thread) that made a group's tasks
-    // (Analysis::madeInChunk): its fork comes after them.
-    std::map<uint32_t, std::set<std::pair<int, int>>> chunkMakers;
-    for (uint32_t k : T.order) {
-      int64_t ps = T.pslot[k];
-      Gen gen{ps, 0};
-      bool explicitParent = size_t(ps) < n && groupOf[ps] != UINT32_MAX;
-      if (explicitParent)
-        gen = {groups[groupOf[ps]].root, groups[groupOf[ps]].depth};
-      auto key =
-          std::make_tuple(gen.first, gen.second, T.joinsAt[k], T.codeptr[k]);
-      auto it = byKey.find(key);
-      if (it == byKey.end()) {
-        it = byKey.emplace(key, uint32_t(groups.size())).first;
-        groups.push_back(
-            {gen.first, gen.second + 1, T.joinsAt[k], T.codeptr[k], k});
-        auto &kids = children[gen];
-        if (kids.empty())
-          gens.push_back(gen);
-        kids.push_back(it->second);
-      }
-      if (explicitParent)
-        makers[gen].insert(groupOf[ps]);
-      if (int64_t c = an.madeInChunk(k); c >= 0)
-        chunkMakers[it->second].insert(
-            {an.chunks.loop[size_t(c)], an.chunks.thread[size_t(c)]});
-      Group &g = groups[it->second];
-      groupOf[k] = it->second;
-      g.count++;
-      g.exec += T.execc[k];
-      GrainMetrics m = an.taskMetrics(k);
-      g.work += m.work;
-      g.flagged += view >= 0 && (m.problems >> view & 1);
-      g.onPath = g.onPath || taskOnPath[k];
-    }
-    std::vector<uint32_t>().swap(groupOf);
-    auto genId = [&](const Gen &g) {
-      std::string s = pre + "i" + std::to_string(T.slotId[g.first]);
-      return g.second ? s + ".d" + std::to_string(g.second) : s;
-    };
-    auto gid = [&](uint32_t g) { return pre + "g" + std::to_string(g); };
-    lo = INFINITY, hi = -INFINITY;
-    for (const Group &G : groups)
-      if (!std::isnan(G.work))
-        lo = std::min(lo, G.work), hi = std::max(hi, G.work);
-    for (size_t g = 0; g < groups.size(); g++) {
-      const Group &G = groups[g];
-      std::string name = an.taskGrainName(G.first);
-      o << "    <node id=\"" << htmlEscape(gid(g))
-        << "\"><data key=\"grain_type\">tasks</data>";
-      sums(G.count, true, G.exec, G.work);
+      sums(n.grains, n.hasExec, n.exec, n.work);
       o << "<data key=\"cpu_id\">";
-      o.i(T.thread[G.first])
-          << "</data><data key=\"label\">"
-          << htmlEscape(std::to_string(G.count) + " x " + name)
-          << "</data><data key=\"source_location\">"
-          << htmlEscape(an.maps.get(G.site).second) << "</data>";
-      w.groupLook("roundrectangle", G.work, lo, hi, colours.site(name),
-                  G.flagged, G.onPath);
+      o.i(n.thread) << "</data><data key=\"label\">" << htmlEscape(n.label)
+                    << "</data><data key=\"source_location\">"
+                    << htmlEscape(n.loc) << "</data>";
+      w.groupLook(tasks ? "roundrectangle" : "rectangle", n.work, lo[tasks],
+                  hi[tasks],
+                  tasks ? colours.site(n.name) : colours.loop(n.name),
+                  n.flagged, n.onPath);
       o << "</node>\n";
-      w.simpleNode(pre + "f.g" + std::to_string(g), "fork",
-                   "fork " + genId({G.root, G.depth - 1}));
     }
-    // Each parent generation's chain: its child groups' forks, join point
-    // by join point, then the join; the groups between a fork and their
-    // join. The chain starts from the groups of the parents.
-    for (const Gen &gen : gens) {
-      std::vector<uint32_t> &kids = children[gen];
-      std::stable_sort(kids.begin(), kids.end(), [&](uint32_t a, uint32_t b) {
-        return groups[a].join < groups[b].join;
-      });
-      std::vector<std::string> prev;
-      for (uint32_t m : makers[gen])
-        prev.push_back(gid(m));
-      for (size_t b = 0; b < kids.size();) {
-        size_t e = b;
-        uint32_t jn = groups[kids[b]].join;
-        for (; e < kids.size() && groups[kids[e]].join == jn; e++) {
-          std::string f = pre + "f.g" + std::to_string(kids[e]);
-          for (const std::string &p : prev)
-            w.edge(p, f, "continuation");
-          for (auto [li, th] : chunkMakers[kids[e]])
-            w.edge(pre + "g.L" + std::to_string(li) + ".t" + std::to_string(th),
-                   f, "continuation");
-          w.edge(f, gid(kids[e]), "creation");
-          prev = {f};
-        }
-        std::string j = genId(gen) + ".j" + std::to_string(jn);
-        w.simpleNode(j, "join", "join " + genId(gen));
-        for (const std::string &p : prev)
-          w.edge(p, j, "continuation");
-        for (size_t x = b; x < e; x++)
-          w.edge(gid(kids[x]), j, "synchronization");
-        prev = {j};
-        b = e;
-      }
-    }
+    for (const CoarseGraph::Edge &e : g.edges)
+      w.edge(g.nodes[e.src].id, g.nodes[e.dst].id, Kinds[e.kind]);
   }
-  o << "  </graph>\n</graphml>\n";
+  o << Tail;
   o.close();
+  return o.size();
+}
+
+namespace {
+/// Bytes an aggregated GraphML element takes at least (measured: a group
+/// node about 750, a fork or join 420, an edge 210, with short names).
+constexpr uint64_t GroupNodeBytes = 600, EdgeBytes = 180;
+/// Bytes a grain takes in the full GraphML at least (measured: 1.1 to 1.4
+/// KB with its edges).
+constexpr uint64_t FullGrainBytes = 1000;
+} // namespace
+
+CapResult writeGraphmlCapped(const Results &R, const std::string &path,
+                             const Caps &caps, int view) {
+  const Run &run = R.run;
+  uint64_t grains = run.grains();
+  CapResult r;
+  if (grains <= caps.graph && grains * FullGrainBytes <= caps.graphBytes) {
+    writeGraphml(R, path, view);
+    struct stat st;
+    if (stat(path.c_str(), &st) == 0 && uint64_t(st.st_size) <= caps.graphBytes)
+      return r;
+  }
+  r.every = false;
+  uint64_t cap = caps.graphBudget(grains);
+  uint64_t most = 0; // block 0 from it on
+  for (auto &an : run.procs)
+    most = std::max(most, mostInstances(*an));
+  CoarseLevel level;
+  for (;;) {
+    bool coarsest = level.bare;
+    uint64_t nodes = 0, edges = 0;
+    for (auto &an : run.procs) {
+      uint64_t n = 0, e = 0;
+      coarseGraphSize(*an, level, n, e);
+      nodes += n, edges += e;
+    }
+    uint64_t est = nodes * GroupNodeBytes + edges * EdgeBytes;
+    if (est <= cap || coarsest) {
+      uint64_t got = writeGraphmlAggregated(R, path, level, view);
+      if (got <= cap || coarsest)
+        break; // (the bare graph above the cap: a cap below ~3 KB)
+      est = got;
+    }
+    // Coarser: as many times more instances per block as the estimate is
+    // over the cap, then one block per loop, then tasks per site, then
+    // nothing but start and end.
+    if (level.bySite)
+      level.bare = true;
+    else if (level.block == 0)
+      level.bySite = true;
+    else
+      level.block = coarserBlock(level.block, double(est) / double(cap), most);
+  }
+  if (level.bare)
+    r.how = "only a start and an end node per process (the coarsest "
+            "groups would pass the cap)";
+  else if (level.block == 1)
+    r.how = "a node per loop instance and thread and per group of tasks "
+            "(same generation, join point and creation site)";
+  else
+    r.how = std::string("a node per loop and thread ") +
+            (level.block ? "over each " + std::to_string(level.block) +
+                               " consecutive instances of the loop"
+                         : "over the whole run") +
+            (level.bySite ? ", one per task creation site"
+                          : " and per group of tasks (same generation, join "
+                            "point and creation site)");
+  r.how += "; one DAG per process from start to end";
+  return r;
 }
 
 } // namespace gcg

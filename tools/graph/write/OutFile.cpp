@@ -29,12 +29,14 @@ OutFile::~OutFile() {
 void OutFile::flush(size_t) {
   if (len && std::fwrite(buf, 1, len, fp) != len)
     throw Error("cannot write " + name + ": " + std::strerror(errno));
+  written += len;
   len = 0;
 }
 
 OutFile &OutFile::raw(const char *s, size_t n) {
   if (std::fwrite(s, 1, n, fp) != n)
     throw Error("cannot write " + name + ": " + std::strerror(errno));
+  written += n;
   return *this;
 }
 

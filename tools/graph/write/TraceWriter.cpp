@@ -5,8 +5,11 @@
 // thread, a complete event per chunk and per run segment of a task, the
 // grain's metrics as its args. One trace pid per process (1 when there is
 // one process). Written event by event (memory does not grow). Above the
-// trace cap (Writers.h: Caps) the aggregated trace instead: an event per
-// loop instance and thread, and per task creation site and thread.
+// trace caps (Writers.h: Caps) the aggregated trace instead: an event per
+// loop instance and thread, and per task creation site and thread; where
+// that is estimated (events times their least bytes) or found above the
+// byte cap, per loop, thread and block of consecutive instances
+// (CoarseGraph.h: LoopSpan), blocks ever larger until it fits.
 //
 //===----------------------------------------------------------------------===//
 #include "Writers.h"
@@ -14,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <sys/stat.h>
 
 namespace gcg {
 
@@ -144,9 +148,16 @@ void writeTrace(const Results &R, const std::string &path) {
   o.close();
 }
 
-void writeTraceAggregated(const Results &R, const std::string &path) {
+uint64_t writeTraceAggregated(const Results &R, const std::string &path,
+                              uint64_t block, uint64_t limit) {
   const Run &run = R.run;
   OutFile o(path);
+  // Room kept for an event and the tail: past it, no more events.
+  bool stopped = false;
+  auto full = [&] {
+    stopped = stopped || (limit != UINT64_MAX && o.size() + 2048 > limit);
+    return stopped;
+  };
   o << "{\"traceEvents\": [\n";
   uint64_t t0 = run.firstInstant();
   bool firstEv = true;
@@ -179,23 +190,55 @@ void writeTraceAggregated(const Results &R, const std::string &path) {
     std::vector<std::string> names;
     for (const Loop &lp : an.loops)
       names.push_back(jsonString(an.loopName(lp.index)));
-    for (const LoopThread &r : R.procs[p].loopRows) {
+    // The chunks' work (NA when unknown), min and max; the event's end.
+    auto workArgs = [&](bool hasWork, int64_t work, int64_t lo, int64_t hi) {
+      o << ", \"work_cycles\": ";
+      if (hasWork)
+        o.i(work);
+      else
+        o << jsonString(UnknownTime);
+      if (hasWork) {
+        o << ", \"min_chunk_work_cycles\": ";
+        o.i(lo) << ", \"max_chunk_work_cycles\": ";
+        o.i(hi);
+      }
+      o << "}}";
+    };
+    if (block != 1) {
+      // Blocks of consecutive instances of a loop on a thread, on a track
+      // per loop and thread (they overlap other loops' in time).
+      std::map<std::pair<uint64_t, int>, int64_t> tracks; // (code, thread)
+      for (const LoopSpan &r : loopSpans(an, block)) {
+        if (full())
+          break;
+        const std::string &ln = an.loopName(r.loop);
+        auto key = std::make_pair(an.loops[r.loop].codeptr, r.th);
+        auto it = tracks.find(key);
+        if (it == tracks.end()) {
+          it = tracks.emplace(key, 500000000 + int64_t(tracks.size()) * 1000)
+                   .first;
+          track(it->second, "thread " + std::to_string(r.th) + ": " + ln);
+        }
+        event(names[r.loop], "loop instances", it->second, r.first, r.last);
+        o << "\"first_loop_instance\": \"L";
+        o.i(r.loop) << "\", \"instances\": ";
+        o.i(r.instances) << ", \"thread\": ";
+        o.i(r.th) << ", \"chunks\": ";
+        o.i(r.chunks);
+        workArgs(r.hasWork, r.work, r.minWork, r.maxWork);
+      }
+    }
+    for (const LoopThread &r :
+         block == 1 ? loopThreads(an, false) : std::vector<LoopThread>()) {
       if (!r.chunks)
         continue;
+      if (full())
+        break;
       event(names[r.loop], "loop instance", r.th, r.first, r.last);
       o << "\"loop_instance\": \"L";
       o.i(r.loop) << "\", \"chunks\": ";
-      o.i(r.chunks) << ", \"work_cycles\": ";
-      if (r.hasWork)
-        o.i(r.work);
-      else
-        o << jsonString(UnknownTime);
-      if (r.hasWork) {
-        o << ", \"min_chunk_work_cycles\": ";
-        o.i(r.minWork) << ", \"max_chunk_work_cycles\": ";
-        o.i(r.maxWork);
-      }
-      o << "}}";
+      o.i(r.chunks);
+      workArgs(r.hasWork, r.work, r.minWork, r.maxWork);
     }
     // Tasks: per creation site and thread, a track of its own (tasks of
     // several sites overlap in time on a thread): from the first run
@@ -231,6 +274,8 @@ void writeTraceAggregated(const Results &R, const std::string &path) {
       }
     }
     for (auto &[key, a] : agg) {
+      if (full())
+        break;
       int64_t tid = int64_t(key.first + 1) * 1000000 + key.second;
       std::string name = an.taskGrainName(siteTask[key.first]);
       track(tid, "thread " + std::to_string(key.second) + ": " + name);
@@ -243,8 +288,18 @@ void writeTraceAggregated(const Results &R, const std::string &path) {
   }
   const Analysis &first = *run.procs[0];
   o << "\n], \"displayTimeUnit\": \"ns\", \"otherData\": {\"aggregated\": "
-       "true, "
-       "\"clock\": ";
+       "true, ";
+  if (block != 1) {
+    o << "\"instances_per_event\": ";
+    if (block)
+      o.u(block);
+    else
+      o << "\"all\"";
+    o << ", ";
+  }
+  if (stopped)
+    o << "\"truncated\": true, ";
+  o << "\"clock\": ";
   if (first.proc.meta.has("clock"))
     o << jsonString(first.proc.meta.get("clock"));
   else
@@ -252,6 +307,62 @@ void writeTraceAggregated(const Results &R, const std::string &path) {
   o << ", \"ticks_per_ns\": ";
   o.jnum(first.clockNs()) << "}}\n";
   o.close();
+  return o.size();
+}
+
+namespace {
+/// Bytes a trace event takes at least besides its name (measured: a
+/// chunk's 330 to 400, a loop instance's 230 to 260, with short names).
+constexpr uint64_t GrainEventBytes = 280, SpanEventBytes = 200;
+} // namespace
+
+CapResult writeTraceCapped(const Results &R, const std::string &path,
+                           const Caps &caps) {
+  const Run &run = R.run;
+  CapResult r;
+  // Every grain: an event per chunk and per task run segment.
+  uint64_t est = 0, most = 0, nameBytes = 0;
+  bool fewGrains = run.grains() <= caps.trace;
+  for (auto &an : run.procs) {
+    for (size_t i = 0; fewGrains && i < an->chunks.size(); i++)
+      est += GrainEventBytes + 2 * an->loopName(an->chunks.loop[i]).size();
+    est += uint64_t(an->tasks.segOff.empty() ? 0 : an->tasks.segOff.back()) *
+           (GrainEventBytes + 40);
+    most = std::max(most, mostInstances(*an));
+    for (const Loop &lp : an->loops)
+      nameBytes = std::max<uint64_t>(nameBytes, an->loopName(lp.index).size());
+  }
+  if (fewGrains && est <= caps.traceBytes) {
+    writeTrace(R, path);
+    struct stat st;
+    if (stat(path.c_str(), &st) == 0 && uint64_t(st.st_size) <= caps.traceBytes)
+      return r;
+  }
+  r.every = false;
+  uint64_t cap = caps.traceBudget(run.grains());
+  uint64_t block = 1;
+  for (;;) {
+    uint64_t n = 0;
+    for (auto &an : run.procs)
+      n += countLoopSpans(*an, block);
+    uint64_t est = n * (SpanEventBytes + nameBytes);
+    if (est <= cap || block == 0) {
+      uint64_t got =
+          writeTraceAggregated(R, path, block, block == 0 ? cap : UINT64_MAX);
+      if (got <= cap || block == 0)
+        break;
+      est = got;
+    }
+    block = coarserBlock(block, double(est) / double(cap), most);
+  }
+  r.how = block == 1 ? "an event per loop instance and thread"
+          : block
+              ? "an event per loop and thread over each " +
+                    std::to_string(block) + " consecutive instances of the loop"
+              : std::string("an event per loop and thread over the "
+                            "whole run");
+  r.how += " and per task creation site and thread";
+  return r;
 }
 
 } // namespace gcg

@@ -13,8 +13,10 @@
 #ifndef GRAINCHUNK_GRAPH_WRITERS_H
 #define GRAINCHUNK_GRAPH_WRITERS_H
 
+#include "CoarseGraph.h"
 #include "Results.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -57,12 +59,15 @@ public:
   /// printf-style, for the few formatted places.
   OutFile &f(const char *fmt, ...) __attribute__((format(printf, 2, 3)));
   const std::string &path() const { return name; }
+  /// Bytes written so far (buffered ones included).
+  uint64_t size() const { return written + len; }
 
 private:
   void flush(size_t need);
   OutFile &raw(const char *s, size_t n);
   std::string name;
   std::FILE *fp = nullptr;
+  uint64_t written = 0;
   size_t len = 0;
   char buf[1 << 16];
 };
@@ -82,26 +87,72 @@ extern const std::vector<std::string> OutputNames;
 /// An output's file name ("csv" -> "grains.csv").
 std::string outputFile(const std::string &name);
 
-/// The caps: how many grains (over all processes) a file holds one by one.
-/// Above them trace.json and grains.graphml hold aggregates (per loop
-/// instance and thread, per task creation site or sibling group) and
-/// grains.csv is not written unless --outputs names csv; trace.otf2 always
-/// has every grain. The options --max-trace-grains, --max-graph-grains and
-/// --max-csv-grains change them (docs/grain-graphs.md, "Outputs and their
-/// sizes").
+/// The caps. Two per file: how many grains (over all processes) it holds
+/// one by one, and how many bytes it may take whatever it holds. Above the
+/// grain cap, or where every grain would take more bytes than the byte
+/// cap, trace.json, grains.graphml and report.html hold aggregates
+/// (CoarseGraph.h): per loop instance and thread, then, while the estimate
+/// (bytes per element times elements) or the file written is above the
+/// byte cap, blocks of ever more consecutive instances of a loop, then one
+/// group per loop and thread and per task creation site; the file left is
+/// never above its byte cap. grains.csv is not written above its grain cap
+/// unless --outputs names csv; trace.otf2 always has every grain. The
+/// options --max-{trace,graph,csv,report}-grains and
+/// --max-{trace,graph,report}-bytes change them (docs/grain-graphs.md,
+/// "Outputs and their sizes").
 struct Caps {
-  /// chrome://tracing fails near 256 MB of JSON: about 1 KB per grain here.
-  static constexpr uint64_t DefaultTrace = 250000;
+  /// About 350 bytes per grain: 9 MB (chrome://tracing fails near 256 MB).
+  static constexpr uint64_t DefaultTrace = 25000;
   /// A graph of more nodes is more than yEd or Cytoscape draw usefully.
   static constexpr uint64_t DefaultGraph = 25000;
-  /// About 270 bytes per grain: 67 MB.
-  static constexpr uint64_t DefaultCsv = 250000;
+  /// About 270 bytes per grain: 7 MB.
+  static constexpr uint64_t DefaultCsv = 25000;
   uint64_t trace = DefaultTrace, graph = DefaultGraph, csv = DefaultCsv;
   /// report.html draws every grain up to it (about 25 bytes per grain in
   /// the page: 2.5 MB), above it per loop instance and thread
   /// (ReportWriter.h).
   static constexpr uint64_t DefaultReport = 100000;
   uint64_t report = DefaultReport;
+  /// The byte caps: below chrome://tracing's ~256 MB, what yEd and
+  /// Cytoscape open, what a browser draws in a few seconds.
+  static constexpr uint64_t DefaultTraceBytes = 200000000;
+  static constexpr uint64_t DefaultGraphBytes = 100000000;
+  static constexpr uint64_t DefaultReportBytes = 10000000;
+  uint64_t traceBytes = DefaultTraceBytes, graphBytes = DefaultGraphBytes,
+           reportBytes = DefaultReportBytes;
+  /// Aggregates (and report.html whatever it holds) also take at most
+  /// PerGrain bytes per grain, or Floor bytes if more: with trace.otf2 (55
+  /// bytes per grain) and loops.csv (up to 100), the whole directory
+  /// stays within about 200 bytes per grain. 0: the byte cap alone (a
+  /// --max-*-bytes option given).
+  static constexpr uint64_t DefaultPerGrain = 12, Floor = 500000;
+  uint64_t tracePerGrain = DefaultPerGrain, graphPerGrain = DefaultPerGrain,
+           reportPerGrain = DefaultPerGrain;
+  /// The bytes a file of `grains` grains may take: its cap, less where
+  /// the per-grain bound is lower.
+  static uint64_t budget(uint64_t cap, uint64_t perGrain, uint64_t grains) {
+    if (!perGrain)
+      return cap;
+    uint64_t b =
+        grains > UINT64_MAX / perGrain ? UINT64_MAX : perGrain * grains;
+    return b < Floor ? std::min(cap, Floor) : std::min(cap, b);
+  }
+  uint64_t traceBudget(uint64_t grains) const {
+    return budget(traceBytes, tracePerGrain, grains);
+  }
+  uint64_t graphBudget(uint64_t grains) const {
+    return budget(graphBytes, graphPerGrain, grains);
+  }
+  uint64_t reportBudget(uint64_t grains) const {
+    return budget(reportBytes, reportPerGrain, grains);
+  }
+};
+
+/// What a capped writer wrote: every grain, or aggregates (how, in words,
+/// for the summary's left-out line).
+struct CapResult {
+  bool every = true;
+  std::string how;
 };
 
 /// Something a file does not hold, and the option that gets it (run.json's
@@ -116,15 +167,26 @@ void writeLoopsCsv(const Results &R, const std::string &path);
 /// view >= 0: the problem view of flag P_view (problems/<type>.graphml,
 /// ProblemViews.h): its grains red, problematic set, the rest dimmed.
 void writeGraphml(const Results &R, const std::string &path, int view = -1);
-/// grains.graphml above its cap: a node per loop instance and thread, per
-/// group of tasks (one generation, join point and creation site); a
-/// problem view's groups hold the number of their grains it flags.
-void writeGraphmlAggregated(const Results &R, const std::string &path,
-                            int view = -1);
+/// grains.graphml aggregated at one level (CoarseGraph.h): one DAG per
+/// process from start to end; a problem view's groups hold the number of
+/// their grains it flags. Returns the bytes written.
+uint64_t writeGraphmlAggregated(const Results &R, const std::string &path,
+                                const CoarseLevel &level = CoarseLevel(),
+                                int view = -1);
+/// grains.graphml within the caps: every grain, or the finest aggregate
+/// that fits caps.graphBytes.
+CapResult writeGraphmlCapped(const Results &R, const std::string &path,
+                             const Caps &caps, int view = -1);
 void writeTrace(const Results &R, const std::string &path);
-/// trace.json above its cap: an event per loop instance and thread, per
-/// task creation site and thread (own track).
-void writeTraceAggregated(const Results &R, const std::string &path);
+/// trace.json aggregated: an event per loop span (CoarseGraph.h: block 1,
+/// per loop instance and thread, on the thread's track; coarser ones on a
+/// track per loop and thread), per task creation site and thread (own
+/// track). Stops adding events before limit bytes; returns the bytes
+/// written.
+uint64_t writeTraceAggregated(const Results &R, const std::string &path,
+                              uint64_t block = 1, uint64_t limit = UINT64_MAX);
+/// trace.json within the caps.
+CapResult writeTraceCapped(const Results &R, const std::string &path, const Caps &caps);
 /// trace.otf2 (the archive <dir>/<name>.otf2, <name>.def and <name>/).
 void writeOtf2(const Results &R, const std::string &dir,
                const std::string &name);

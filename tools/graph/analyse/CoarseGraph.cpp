@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===- CoarseGraph.cpp - a process's grains merged as a reader merges them ===//
+//
+// Loop instances are ordered by their first chunk's start and numbered per
+// loop (its name and code address); instance n of a loop falls in that loop's
+// block n / block. The spans and the graph's groups are (block, thread) of
+// those; the graph's loop blocks are chained in the order of their first
+// instance. Task groups as GraphmlWriter made them before (generation,
+// join point, site), or one per site. Then every node but start without a
+// predecessor gets an edge from start, and every node but end without a
+// successor one to end: one DAG per process.
+//
+//===----------------------------------------------------------------------===//
+#include "CoarseGraph.h"
+#include "GrainDag.h"
+#include "LoopTable.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+#include <unordered_map>
+
+namespace gcg {
+
+namespace {
+/// What makes instances one loop: its name and its code address (two
+/// loops of one function built without -g share a name).
+std::string loopKey(const Analysis &an, int li) {
+  return an.loopName(li) + '\0' + std::to_string(an.loops[li].codeptr);
+}
+
+/// The loop blocks of a process: per loop instance its block (-1: no
+/// chunks), the blocks in the order of their first instance, with their
+/// loop name's index and first and last instance number.
+struct Blocks {
+  std::vector<int64_t> of; // per an.loops index
+  struct B {
+    int first = -1;           // its first instance (an.loops index)
+    int64_t from = 0, to = 0; // instance numbers of its loop
+    int instances = 0;
+  };
+  std::vector<B> list;
+};
+
+Blocks blocksOf(const Analysis &an, const std::vector<LoopThread> &rows,
+                uint64_t block) {
+  size_t nl = an.loops.size();
+  std::vector<uint64_t> start(nl, UINT64_MAX);
+  for (const LoopThread &r : rows)
+    if (r.chunks)
+      start[r.loop] = std::min(start[r.loop], r.first);
+  std::vector<int> order;
+  for (size_t li = 0; li < nl; li++)
+    if (start[li] != UINT64_MAX)
+      order.push_back(int(li));
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return start[a] < start[b]; });
+  Blocks B;
+  B.of.assign(nl, -1);
+  std::unordered_map<std::string, int64_t> seen; // per name: instances so far
+  std::map<std::pair<std::string, int64_t>, int64_t> blockOf;
+  for (int li : order) {
+    std::string name = loopKey(an, li);
+    int64_t n = seen[name]++;
+    int64_t b = block ? n / int64_t(block) : 0;
+    auto it = blockOf.find({name, b});
+    if (it == blockOf.end()) {
+      it = blockOf.emplace(std::make_pair(name, b), int64_t(B.list.size()))
+               .first;
+      B.list.push_back({li, n, n, 0});
+    }
+    B.of[li] = it->second;
+    B.list[it->second].to = n;
+    B.list[it->second].instances++;
+  }
+  return B;
+}
+
+/// Per (block, thread) a span, in the order of the blocks then threads as
+/// met.
+std::vector<LoopSpan> spansOf(const std::vector<LoopThread> &rows,
+                              const Blocks &B) {
+  std::vector<LoopSpan> spans;
+  std::unordered_map<uint64_t, size_t> at;
+  std::vector<std::pair<int64_t, size_t>> byBlock; // (block, span) to sort
+  for (const LoopThread &r : rows) {
+    if (!r.chunks)
+      continue;
+    int64_t b = B.of[r.loop];
+    uint64_t key = uint64_t(b) << 24 ^ uint64_t(uint32_t(r.th));
+    auto it = at.find(key);
+    if (it == at.end()) {
+      it = at.emplace(key, spans.size()).first;
+      LoopSpan s;
+      s.loop = B.list[b].first;
+      s.th = r.th;
+      s.first = r.first, s.last = r.last;
+      s.minWork = r.minWork, s.maxWork = r.maxWork;
+      spans.push_back(s);
+      byBlock.push_back({b, spans.size() - 1});
+    }
+    LoopSpan &s = spans[it->second];
+    s.instances++;
+    s.chunks += r.chunks;
+    s.hasWork = s.hasWork && r.hasWork;
+    s.work += r.work;
+    s.first = std::min(s.first, r.first), s.last = std::max(s.last, r.last);
+    s.minWork = std::min(s.minWork, r.minWork);
+    s.maxWork = std::max(s.maxWork, r.maxWork);
+  }
+  std::stable_sort(
+      byBlock.begin(), byBlock.end(),
+      [](const std::pair<int64_t, size_t> &a,
+         const std::pair<int64_t, size_t> &b) { return a.first < b.first; });
+  std::vector<LoopSpan> out;
+  out.reserve(spans.size());
+  for (auto &x : byBlock)
+    out.push_back(spans[x.second]);
+  return out;
+}
+} // namespace
+
+std::vector<LoopSpan> loopSpans(const Analysis &an, uint64_t block,
+                                std::vector<int> *firstOf) {
+  std::vector<LoopThread> rows = loopThreads(an, false);
+  Blocks B = blocksOf(an, rows, block);
+  if (firstOf) {
+    firstOf->assign(B.of.size(), -1);
+    for (size_t li = 0; li < B.of.size(); li++)
+      if (B.of[li] >= 0)
+        (*firstOf)[li] = B.list[B.of[li]].first;
+  }
+  return spansOf(rows, B);
+}
+
+uint64_t countLoopSpans(const Analysis &an, uint64_t block) {
+  std::vector<LoopThread> rows = loopThreads(an, false);
+  if (block == 1) {
+    uint64_t n = 0;
+    for (const LoopThread &r : rows)
+      n += r.chunks > 0;
+    return n;
+  }
+  Blocks B = blocksOf(an, rows, block);
+  std::vector<std::pair<int64_t, int>> keys;
+  for (const LoopThread &r : rows)
+    if (r.chunks)
+      keys.push_back({B.of[r.loop], r.th});
+  std::sort(keys.begin(), keys.end());
+  return uint64_t(std::unique(keys.begin(), keys.end()) - keys.begin());
+}
+
+uint64_t mostInstances(const Analysis &an) {
+  std::unordered_map<std::string, uint64_t> per;
+  uint64_t most = 0;
+  for (const Loop &lp : an.loops)
+    most = std::max(most, ++per[loopKey(an, lp.index)]);
+  return most;
+}
+
+uint64_t coarserBlock(uint64_t block, double over, uint64_t most) {
+  if (!block)
+    return 0;
+  double next = std::max(2.0 * double(block), double(block) * over * 1.2 + 1);
+  return next >= double(most) ? 0 : uint64_t(next);
+}
+
+namespace {
+/// The task groups of a process (as the aggregated GraphML had them).
+struct TaskGroups {
+  struct Group {
+    int64_t root;   // the implicit task's slot the generations start from
+    uint32_t depth; // 1: the implicit task's children
+    uint32_t join;
+    uint64_t site;
+    uint32_t first; // its first task (its name)
+    int64_t count = 0, exec = 0, flagged = 0;
+    double work = 0;
+    bool onPath = false;
+  };
+  using Gen = std::pair<int64_t, uint32_t>; // (root, depth of the parents)
+  std::vector<Group> groups;
+  std::vector<Gen> gens; // parent generations, in the order first met
+  std::map<Gen, std::vector<uint32_t>> children;
+  std::map<Gen, std::set<uint32_t>> makers; // the parents' groups
+};
+
+/// Groups by generation, join point and site; bySite: by site alone.
+/// Parents are made before their children, so creation order gives each
+/// parent's group first.
+TaskGroups taskGroups(const Analysis &an, bool bySite, int view,
+                      const std::vector<uint8_t> &taskOnPath) {
+  TaskGroups G;
+  const Tasks &T = an.tasks;
+  size_t n = T.size();
+  std::vector<uint32_t> groupOf(n, UINT32_MAX);
+  std::map<std::tuple<int64_t, uint32_t, uint32_t, uint64_t>, uint32_t> byKey;
+  for (uint32_t k : T.order) {
+    int64_t ps = T.pslot[k];
+    TaskGroups::Gen gen{ps, 0};
+    bool explicitParent = size_t(ps) < n && groupOf[ps] != UINT32_MAX;
+    if (explicitParent)
+      gen = {G.groups[groupOf[ps]].root, G.groups[groupOf[ps]].depth};
+    auto key = bySite ? std::make_tuple(int64_t(0), 0u, 0u, T.codeptr[k])
+                      : std::make_tuple(gen.first, gen.second, T.joinsAt[k],
+                                        T.codeptr[k]);
+    auto it = byKey.find(key);
+    if (it == byKey.end()) {
+      it = byKey.emplace(key, uint32_t(G.groups.size())).first;
+      G.groups.push_back(
+          {gen.first, gen.second + 1, T.joinsAt[k], T.codeptr[k], k});
+      if (!bySite) {
+        auto &kids = G.children[gen];
+        if (kids.empty())
+          G.gens.push_back(gen);
+        kids.push_back(it->second);
+      }
+    }
+    if (explicitParent && !bySite)
+      G.makers[gen].insert(groupOf[ps]);
+    TaskGroups::Group &g = G.groups[it->second];
+    groupOf[k] = it->second;
+    g.count++;
+    g.exec += T.execc[k];
+    GrainMetrics m = an.taskMetrics(k);
+    g.work += m.work;
+    g.flagged += view >= 0 && (m.problems >> view & 1);
+    g.onPath = g.onPath || taskOnPath[k];
+  }
+  return G;
+}
+} // namespace
+
+void coarseGraphSize(const Analysis &an, const CoarseLevel &level, uint64_t &nodes,
+                     uint64_t &edges) {
+  std::vector<LoopThread> rows = loopThreads(an, false);
+  uint64_t spans = 0, blocks = 0;
+  if (level.block == 1) {
+    for (const LoopThread &r : rows)
+      spans += r.chunks > 0;
+    std::vector<uint8_t> has(an.loops.size(), 0);
+    for (const LoopThread &r : rows)
+      has[r.loop] |= r.chunks > 0;
+    for (uint8_t h : has)
+      blocks += h;
+  } else {
+    Blocks B = blocksOf(an, rows, level.block);
+    blocks = B.list.size();
+    spans = spansOf(rows, B).size();
+  }
+  // Tasks: at most a group, a fork and a join per task site and
+  // generation; bounded by the tasks.
+  uint64_t tasks = an.tasks.size();
+  std::set<uint64_t> sites(an.tasks.codeptr.begin(), an.tasks.codeptr.end());
+  uint64_t taskNodes = level.bySite ? 3 * sites.size() : 3 * tasks;
+  if (!level.bySite) {
+    // The groups as the builder makes them: a group, its fork and at
+    // most one join each.
+    std::vector<uint8_t> none(tasks, 0);
+    taskNodes = 3 * taskGroups(an, false, -1, none).groups.size();
+  }
+  nodes = 2 + 2 * blocks + spans + taskNodes;
+  edges = 2 + blocks + 2 * spans + 2 * taskNodes;
+}
+
+CoarseGraph coarseGraph(const Analysis &an, const CritPath &cp,
+                        const CoarseLevel &level,
+                        const std::string &pre, int view) {
+  CoarseGraph g;
+  using Node = CoarseGraph::Node;
+  auto node = [&](CoarseGraph::Kind kind, std::string id, std::string label) {
+    Node n;
+    n.kind = kind;
+    n.id = pre + std::move(id);
+    n.label = std::move(label);
+    g.nodes.push_back(std::move(n));
+    return uint32_t(g.nodes.size() - 1);
+  };
+  auto edge = [&](uint32_t s, uint32_t t, CoarseGraph::EdgeKind k) {
+    g.edges.push_back({s, t, k});
+  };
+  uint32_t start = node(CoarseGraph::Start, "start", "start");
+  uint32_t end = node(CoarseGraph::End, "end", "end");
+  if (level.bare) {
+    edge(start, end, CoarseGraph::Continuation);
+    return g;
+  }
+  // The critical path's grains.
+  const Chunks &ch = an.chunks;
+  // Loops: per block a fork, a node per thread and a join, chained.
+  std::vector<LoopThread> rows = loopThreads(an, false);
+  Blocks B = blocksOf(an, rows, level.block);
+  std::vector<LoopSpan> spans = spansOf(rows, B);
+  std::vector<LoopThread>().swap(rows);
+  std::map<std::pair<int64_t, int>, uint32_t> spanNode; // (block, thread)
+  std::vector<uint32_t> forkOf(B.list.size()), joinOf(B.list.size());
+  for (size_t b = 0; b < B.list.size(); b++) {
+    const Blocks::B &bl = B.list[b];
+    std::string name = an.loopName(bl.first);
+    std::string which = bl.instances > 1
+                            ? " (instances " + std::to_string(bl.from) + ".." +
+                                  std::to_string(bl.to) + ")"
+                            : "";
+    std::string tag = level.block == 1 ? "L" + std::to_string(bl.first)
+                                       : "B" + std::to_string(b);
+    forkOf[b] = node(CoarseGraph::Fork, "f." + tag, "fork " + name + which);
+    joinOf[b] = node(CoarseGraph::Join, "j." + tag, "join " + name + which);
+    if (b)
+      edge(joinOf[b - 1], forkOf[b], CoarseGraph::Continuation);
+  }
+  for (const LoopSpan &s : spans) {
+    int64_t b = B.of[s.loop];
+    std::string name = an.loopName(s.loop);
+    std::string tag = level.block == 1 ? "L" + std::to_string(s.loop)
+                                       : "B" + std::to_string(b);
+    uint32_t v =
+        node(CoarseGraph::Chunks, "g." + tag + ".t" + std::to_string(s.th),
+             std::to_string(s.chunks) + " chunks of " + name + " on thread " +
+                 std::to_string(s.th) +
+                 (s.instances > 1
+                      ? " in " + std::to_string(s.instances) + " instances"
+                      : ""));
+    Node &n = g.nodes[v];
+    n.name = name;
+    n.loc = an.loops[s.loop].loc;
+    n.thread = s.th;
+    n.grains = s.chunks;
+    n.hasExec = s.hasWork;
+    n.exec = s.work;
+    n.work = s.hasWork ? double(s.work) : NAN;
+    spanNode[{b, s.th}] = v;
+    edge(forkOf[b], v, CoarseGraph::Creation);
+    edge(v, joinOf[b], CoarseGraph::Synchronization);
+  }
+  for (uint64_t i : cp.chunks) {
+    auto it = spanNode.find({B.of[ch.loop[i]], ch.thread[i]});
+    if (it != spanNode.end())
+      g.nodes[it->second].onPath = true;
+  }
+  if (view >= 0)
+    for (size_t i = 0; i < ch.size(); i++)
+      if (an.chunkMetrics(i).problems >> view & 1) {
+        auto it = spanNode.find({B.of[ch.loop[i]], ch.thread[i]});
+        if (it != spanNode.end())
+          g.nodes[it->second].flagged++;
+      }
+  // Tasks.
+  const Tasks &T = an.tasks;
+  std::vector<uint8_t> taskOnPath(T.size(), 0);
+  for (uint64_t k : cp.tasks)
+    taskOnPath[k] = 1;
+  TaskGroups G = taskGroups(an, level.bySite, view, taskOnPath);
+  std::vector<uint32_t> groupNode(G.groups.size()), forkNode(G.groups.size());
+  auto genId = [&](const TaskGroups::Gen &gn) {
+    std::string s = "i" + std::to_string(T.slotId[gn.first]);
+    return gn.second ? s + ".d" + std::to_string(gn.second) : s;
+  };
+  for (size_t x = 0; x < G.groups.size(); x++) {
+    const TaskGroups::Group &Gr = G.groups[x];
+    std::string name = an.taskGrainName(Gr.first);
+    uint32_t v = node(CoarseGraph::Tasks, "g" + std::to_string(x),
+                      std::to_string(Gr.count) + " x " + name);
+    Node &n = g.nodes[v];
+    n.name = name;
+    n.loc = an.maps.get(Gr.site).second;
+    n.thread = T.thread[Gr.first];
+    n.grains = Gr.count;
+    n.hasExec = true;
+    n.exec = Gr.exec;
+    n.work = Gr.work;
+    n.flagged = Gr.flagged;
+    n.onPath = Gr.onPath;
+    groupNode[x] = v;
+    forkNode[x] =
+        node(CoarseGraph::Fork, "f.g" + std::to_string(x),
+             "fork " + (level.bySite ? name : genId({Gr.root, Gr.depth - 1})));
+    edge(forkNode[x], v, CoarseGraph::Creation);
+    if (level.bySite) {
+      uint32_t j =
+          node(CoarseGraph::Join, "j.g" + std::to_string(x), "join " + name);
+      edge(v, j, CoarseGraph::Synchronization);
+    }
+  }
+  // Each parent generation's chain: its child groups' forks, join point
+  // by join point, then the join; the groups between a fork and their
+  // join. The chain starts from the groups of the parents.
+  for (const TaskGroups::Gen &gen : G.gens) {
+    std::vector<uint32_t> &kids = G.children[gen];
+    std::stable_sort(kids.begin(), kids.end(), [&](uint32_t a, uint32_t b) {
+      return G.groups[a].join < G.groups[b].join;
+    });
+    std::vector<uint32_t> prev;
+    for (uint32_t m : G.makers[gen])
+      prev.push_back(groupNode[m]);
+    for (size_t b = 0; b < kids.size();) {
+      size_t e = b;
+      uint32_t jn = G.groups[kids[b]].join;
+      for (; e < kids.size() && G.groups[kids[e]].join == jn; e++) {
+        for (uint32_t p : prev)
+          edge(p, forkNode[kids[e]], CoarseGraph::Continuation);
+        prev = {forkNode[kids[e]]};
+      }
+      uint32_t j =
+          node(CoarseGraph::Join, genId(gen) + ".j" + std::to_string(jn),
+               "join " + genId(gen));
+      for (uint32_t p : prev)
+        edge(p, j, CoarseGraph::Continuation);
+      for (size_t x = b; x < e; x++)
+        edge(groupNode[kids[x]], j, CoarseGraph::Synchronization);
+      prev = {j};
+      b = e;
+    }
+  }
+  // One source and one sink.
+  std::vector<uint8_t> hasIn(g.nodes.size(), 0), hasOut(g.nodes.size(), 0);
+  for (const CoarseGraph::Edge &e : g.edges)
+    hasOut[e.src] = hasIn[e.dst] = 1;
+  for (uint32_t v = 0; v < g.nodes.size(); v++) {
+    if (v != start && v != end && !hasIn[v])
+      edge(start, v, CoarseGraph::Continuation);
+    if (v != start && v != end && !hasOut[v])
+      edge(v, end, CoarseGraph::Continuation);
+  }
+  if (g.nodes.size() == 2)
+    edge(start, end, CoarseGraph::Continuation);
+  return g;
+}
+
+} // namespace gcg

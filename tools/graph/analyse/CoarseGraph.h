@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===- CoarseGraph.h - a process's grains merged as a reader merges them --===//
+//
+// What the aggregated outputs draw when every grain would not fit their
+// byte caps (Writers.h: Caps): one process's grain graph with grains merged
+// into groups, at a level of coarseness chosen by the writer.
+//
+//   - Loops: the process's loop instances in the order they started, cut
+//     into blocks of `block` consecutive instances; within a block the
+//     instances of one loop are one fork, a node per thread (their chunks)
+//     and one join. block 1: a group per loop instance and thread; block
+//     0: one group per loop and thread over the whole run.
+//   - Tasks: per generation (the tasks an implicit task made, the tasks
+//     those made, ...), join point of their parents and creation site; or,
+//     with bySite, one group per creation site.
+//
+// The graph is one DAG from a start node to an end node: the blocks are
+// chained in time order, each task generation's chain hangs from its
+// parents' groups (the first from start), and whatever has no successor
+// goes to end. LoopSpans is the same merging for the timelines (trace.json,
+// report.html): per loop, thread and block of consecutive instances.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GRAINCHUNK_GRAPH_COARSEGRAPH_H
+#define GRAINCHUNK_GRAPH_COARSEGRAPH_H
+
+#include "Analysis.h"
+#include "GrainDag.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gcg {
+
+/// One loop's instances block..block+n-1 (of that loop's, in time order)
+/// on one thread; block 1: one loop instance and thread.
+struct LoopSpan {
+  int loop = 0;      // its first instance (an.loops index)
+  int instances = 0; // how many it merges (with chunks on this thread)
+  int th = 0;
+  int64_t chunks = 0;
+  bool hasWork = true;
+  int64_t work = 0, minWork = 0, maxWork = 0;
+  uint64_t first = 0, last = 0; // the first chunk's start, the last's end
+};
+/// Per loop (its name and code address), thread and block of `block`
+/// consecutive instances of that loop (0: all of them), in the order of their
+/// first instance. firstOf, when given, gets per loop instance (an.loops index)
+/// its block's first instance (a span's loop), -1 for one without chunks.
+std::vector<LoopSpan> loopSpans(const Analysis &an, uint64_t block,
+                                std::vector<int> *firstOf = nullptr);
+/// How many spans loopSpans(an, block) gives, without making them.
+uint64_t countLoopSpans(const Analysis &an, uint64_t block);
+
+/// The most instances one loop (its name and code address) has in the
+/// process.
+uint64_t mostInstances(const Analysis &an);
+/// The next coarser block after `block` when the output at it took `over`
+/// times its cap: as many times more instances (with a margin), at least
+/// twice; 0 (the whole run) from `most` instances on.
+uint64_t coarserBlock(uint64_t block, double over, uint64_t most);
+
+struct CoarseGraph {
+  enum Kind : uint8_t { Start, End, Fork, Join, Chunks, Tasks };
+  enum EdgeKind : uint8_t { Creation, Synchronization, Continuation };
+  struct Node {
+    Kind kind;
+    std::string id, label;
+    std::string name; // a group's loop or task site (its colour)
+    std::string loc;  // a group's source location
+    int thread = -1;
+    int64_t grains = 0;
+    bool hasExec = false;
+    int64_t exec = 0;
+    double work = 0;
+    int64_t flagged = 0; // grains the problem view's flag marks
+    bool onPath = false; // holds a grain on the critical path
+  };
+  struct Edge {
+    uint32_t src, dst;
+    EdgeKind kind;
+  };
+  std::vector<Node> nodes;
+  std::vector<Edge> edges;
+};
+
+/// The merging a coarse graph is built at.
+struct CoarseLevel {
+  uint64_t block = 1; // loop instances per block (0: the whole run)
+  bool bySite = false;
+  /// Only start -> end: what is left when even the coarsest groups do
+  /// not fit.
+  bool bare = false;
+};
+
+/// How many nodes and edges coarseGraph(an, level) has, at most, without
+/// making it (the writers' size estimate).
+void coarseGraphSize(const Analysis &an, const CoarseLevel &level, uint64_t &nodes,
+                     uint64_t &edges);
+
+/// Process an's coarse graph (cp: its critical path); ids start with prefix; view >= 0 counts the
+/// grains problem flag `view` marks in each group.
+CoarseGraph coarseGraph(const Analysis &an, const CritPath &cp,
+                        const CoarseLevel &level,
+                        const std::string &prefix, int view = -1);
+
+} // namespace gcg
+
+#endif
