@@ -35,7 +35,10 @@
  *                  rank_source, size (the MPI launcher's variables, NA),
  *                  exe, grainchunk_runtime, ext_*, answer_*; appended at a
  *                  normal end (finalize): clock1, ns1, threads,
- *                  lost_threads, records, dropped, complete 1.
+ *                  lost_threads, records, dropped, stopped (only when
+ *                  records were dropped: why the first thread that stopped
+ *                  recording stopped, "file size limit (RLIMIT_FSIZE N
+ *                  bytes)" or "write error (<strerror>)"), complete 1.
  *     maps.txt     /proc/self/maps, at the start and again at the end.
  *     thread-<n>.bin   the thread's records (rec_t, below), in order.
  *     thread-<n>.tail  only when the process did not reach finalize (or the
@@ -53,7 +56,12 @@
  * faulted in once, when the thread starts); a full ring is appended to its
  * .bin file with one write(2) and reused. No lock, no atomic and no
  * allocation on the per-grain path. Nothing goes to stdout. A full disk
- * stops the thread's recording (counted in dropped), never the program.
+ * or the file size limit (ulimit -f) stops the thread's recording (counted
+ * in dropped), never the program: no file of the tool grows past
+ * RLIMIT_FSIZE, so the kernel never sends SIGXFSZ for the tool's writes,
+ * and the program's signal dispositions and masks are left alone. Off
+ * tmpfs, each .bin file's space is reserved 1 MiB ahead (without changing
+ * its size) and released at finalize.
  *
  * GRAINCHUNK_RECORD_DIR   where the process directories go (required;
  *                         grainchunk-graph sets it; made if missing)
