@@ -793,8 +793,8 @@ static int write_all(int fd, const char *p, size_t len) {
 
 /* Space of thread-<n>.bin reserved ahead of its records, without changing
  * its size (FALLOC_FL_KEEP_SIZE): appending a ring to a file whose blocks
- * are allocated already costs about half as much CPU time on ext4 (3.5
- * against 5.5-9.7 ns per record, docs/performance.md). Released at
+ * are allocated already costs about half as much CPU time on ext4 (3.4-4.0
+ * against 5.5-12.7 ns per record, docs/performance.md). Released at
  * finalize (ftruncate). Not on tmpfs, where it only moves the cost. */
 #define RESERVE_AHEAD (1u << 20)
 
