@@ -122,15 +122,14 @@ static int initialize(ompt_function_lookup_t lookup, int device,
                       ompt_data_t *tool_data) {
   (void)device, (void)tool_data;
   ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
-  if (!set)
-    return 0;
 #if FLOOR_TOOL <= FLOOR_STORE
   (void)tool_time, (void)on_chunk;
-  return set(ompt_callback_dispatch, (ompt_callback_t)on_dispatch) >=
-         ompt_set_sometimes;
+  return set && set(ompt_callback_dispatch, (ompt_callback_t)on_dispatch) >=
+                    ompt_set_sometimes;
 #else
   (void)on_dispatch;
-  return set(ext_tool_time, (ompt_callback_t)tool_time) == ompt_set_always &&
+  return set &&
+         set(ext_tool_time, (ompt_callback_t)tool_time) == ompt_set_always &&
          set(ext_callback_chunk, (ompt_callback_t)on_chunk) == ompt_set_always;
 #endif
 }
