@@ -1030,8 +1030,11 @@ static void finalize(ompt_data_t *tool_data) {
       unlink(path);
     }
     stop(b);
-    if (b->reserve && b->fd >= 0) /* the space reserved ahead, released */
-      ftruncate(b->fd, (off_t)(b->base * sizeof(rec_t)));
+    /* The space reserved ahead, released: the file cut where its writes
+     * ended (never grown, nor shortened). */
+    off_t end = b->fd >= 0 ? lseek(b->fd, 0, SEEK_CUR) : -1;
+    if (b->reserved && end >= 0)
+      ftruncate(b->fd, end);
     written += b->base;
     dropped += b->dropped + in_scratch(b);
   }
