@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # What the recording tool (tools/grainchunk-record.c) adds per chunk of an
 # empty schedule(static, 1) loop, and the floor under it, part by part
-# (docs/performance.md, "The recording tool: cost per grain").
+# (docs/performance.md, "The recording tool: the per-grain path and its
+# floor").
 # bench/chunkcost.c, built with grainchunk (and stock, for reference), runs
 # on OMP_NUM_THREADS threads (default 1: the per-grain path of one thread),
 # one per core (OMP_PROC_BIND=close OMP_PLACES=cores), under:
