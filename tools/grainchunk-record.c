@@ -35,7 +35,10 @@
  *                  rank_source, size (the MPI launcher's variables, NA),
  *                  exe, grainchunk_runtime, ext_*, answer_*; appended at a
  *                  normal end (finalize): clock1, ns1, threads,
- *                  lost_threads, records, dropped, complete 1.
+ *                  lost_threads, records, dropped, stopped (only when
+ *                  records were dropped: why the first thread that stopped
+ *                  recording stopped, "file size limit (RLIMIT_FSIZE N
+ *                  bytes)" or "write error (<strerror>)"), complete 1.
  *     maps.txt     /proc/self/maps, at the start and again at the end.
  *     thread-<n>.bin   the thread's records (rec_t, below), in order.
  *     thread-<n>.tail  only when the process did not reach finalize (or the
@@ -53,7 +56,12 @@
  * faulted in once, when the thread starts); a full ring is appended to its
  * .bin file with one write(2) and reused. No lock, no atomic and no
  * allocation on the per-grain path. Nothing goes to stdout. A full disk
- * stops the thread's recording (counted in dropped), never the program.
+ * or the file size limit (ulimit -f) stops the thread's recording (counted
+ * in dropped), never the program: no file of the tool grows past
+ * RLIMIT_FSIZE, so the kernel never sends SIGXFSZ for the tool's writes,
+ * and the program's signal dispositions and masks are left alone. Off
+ * tmpfs, each .bin file's space is reserved 1 MiB ahead (without changing
+ * its size) and released at finalize.
  *
  * GRAINCHUNK_RECORD_DIR   where the process directories go (required;
  *                         grainchunk-graph sets it; made if missing)
@@ -75,7 +83,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
@@ -103,8 +113,9 @@ typedef struct tbuf {
   rec_t *hdr;       /* the tail file's mapping: header, then the ring */
   uint64_t base;    /* records in thread-<n>.bin: the ring's first's index */
   uint64_t dropped;
-  int fd, tfd, stopped;
-  unsigned num;
+  uint64_t reserved; /* bytes of thread-<n>.bin's space reserved ahead */
+  int fd, tfd, stopped, reserve; /* reserve: reserve space ahead (not tmpfs) */
+  unsigned num, ring_n;          /* ring_n: the ring's records (<= RING) */
   const char *src_seen[SRC_CACHE];
   rec_t scratch[SCRATCH];
 } tbuf_t;
@@ -196,7 +207,9 @@ static __thread uint64_t last_reading
 static double tool_time(void) {
   uint64_t v = now();
   last_reading = v;
-  return (double)v;
+  /* Below 2^63 (a counter that starts near 0 at boot): the signed
+   * conversion, one instruction, gives the same double as the unsigned. */
+  return (double)(int64_t)v;
 }
 
 /* A duration the runtime measured with our clock, as stored. Two readings
@@ -509,6 +522,51 @@ static void on_ext_task_create(ompt_data_t *parent, const ompt_frame_t *frame,
   task_created(now(), parent, task, flags, duration_bits(duration), ra);
 }
 
+/*===------------------- the file size limit, and why -------------------===*/
+/* The tool never grows a file past RLIMIT_FSIZE: the kernel would send the
+ * writing thread SIGXFSZ, which kills the program (its default action). A
+ * write that does not fit is not made; the thread stops recording (its
+ * records up to there stay readable), and meta.txt says why (stopped). */
+static uint64_t fsize_limit(void) {
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_FSIZE, &rl) || rl.rlim_cur == RLIM_INFINITY)
+    return UINT64_MAX;
+  return (uint64_t)rl.rlim_cur;
+}
+
+/* Why the first thread that stopped recording stopped: STOP_LIMIT, or
+ * STOP_ERRNO with the failed write's errno. Read at finalize. */
+enum { STOP_NONE, STOP_LIMIT, STOP_ERRNO };
+static _Atomic int stop_why;
+static _Atomic int stop_errno;
+static _Atomic uint64_t stop_limit;
+
+static void note_stop(int why, int err) {
+  int none = STOP_NONE;
+  if (atomic_load(&stop_why) != STOP_NONE ||
+      !atomic_compare_exchange_strong(&stop_why, &none, why))
+    return;
+  atomic_store(&stop_limit, fsize_limit());
+  atomic_store(&stop_errno, err);
+}
+
+/* Writes p[0, len) at the end of the open file fd whose size is size,
+ * whole, or nothing when the file would grow past the limit (0, noted). */
+static int write_all(int fd, const char *p, size_t len);
+static int append_within_limit(int fd, uint64_t size, const char *p,
+                               size_t len) {
+  uint64_t lim = fsize_limit();
+  if (size > lim || len > lim - size) {
+    note_stop(STOP_LIMIT, 0);
+    return 0;
+  }
+  if (!write_all(fd, p, len)) {
+    note_stop(STOP_ERRNO, errno);
+    return 0;
+  }
+  return 1;
+}
+
 /*===---------------------- the process's directory ----------------------===*/
 /* <dir>/<host>.<pid>: this process's recording. A pid that already has one
  * (a program that exec'd itself, a fork child that exec'd after recording)
@@ -575,32 +633,68 @@ static void put_rank(FILE *f) {
   fprintf(f, "rank NA\nrank_source NA\nsize NA\n");
 }
 
-static FILE *open_in_pdir(const char *name, const char *mode) {
+/* A text for a file of the process's directory, made in memory (text and
+ * len: put_text's), so that its size is known before it is written. */
+typedef struct {
+  FILE *f;
+  char *text;
+  size_t len;
+} text_t;
+
+static FILE *text_open(text_t *t) {
+  t->text = NULL;
+  t->len = 0;
+  return t->f = open_memstream(&t->text, &t->len);
+}
+
+/* Writes (append: appends) the text to name in the process's directory,
+ * whole, or with cut, the lines of it that the file size limit leaves
+ * room for; 0 if nothing or not all was written. Frees the text. */
+static int put_text(text_t *t, const char *name, int append, int cut) {
+  int ok = t->f && fclose(t->f) == 0 && t->text;
   char path[PATH_MAX];
   snprintf(path, sizeof path, "%s/%s", pdir, name);
-  FILE *f = fopen(path, mode);
-  if (!f)
+  int fd =
+      ok ? open(path,
+                O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC),
+                0644)
+         : -1;
+  if (ok && fd < 0)
     fprintf(stderr, "grainchunk-record: cannot write %s: %s\n", path,
             strerror(errno));
-  return f;
+  struct stat st;
+  uint64_t size =
+               fd >= 0 && append && !fstat(fd, &st) ? (uint64_t)st.st_size : 0,
+           lim = fsize_limit(), len = t->len;
+  if (fd >= 0 && cut && (size > lim || len > lim - size)) {
+    len = size > lim ? 0 : lim - size;
+    while (len && t->text[len - 1] != '\n')
+      len--;
+  }
+  ok = fd >= 0 && append_within_limit(fd, size, t->text, len) && len == t->len;
+  if (fd >= 0)
+    close(fd);
+  free(t->text);
+  return ok;
 }
 
 /* Where the code was loaded: the reader turns code pointers into functions
- * and source lines with it. */
+ * and source lines with it. Cut at a line if it would outgrow the limit. */
 static void write_maps(void) {
-  FILE *in = fopen("/proc/self/maps", "r"), *o = open_in_pdir("maps.txt", "w");
+  text_t t;
+  FILE *in = fopen("/proc/self/maps", "r"), *o = text_open(&t);
   char line[4096];
   while (in && o && fgets(line, sizeof line, in))
     fputs(line, o);
   if (in)
     fclose(in);
-  if (o)
-    fclose(o);
+  put_text(&t, "maps.txt", 0, 1);
 }
 
 /* meta.txt as known at the start; finalize appends the rest. */
 static int write_meta_start(void) {
-  FILE *f = open_in_pdir("meta.txt", "w");
+  text_t t;
+  FILE *f = text_open(&t);
   if (!f)
     return 0;
   fprintf(f, "record_version %d\nrecord_bytes %zu\n", RECORD_VERSION,
@@ -631,7 +725,18 @@ static int write_meta_start(void) {
   fprintf(f, "answer_dispatch %d\nanswer_sync_region_wait %d\n",
           std_answer[ompt_callback_dispatch],
           std_answer[ompt_callback_sync_region_wait]);
-  return fclose(f) == 0;
+  if (put_text(&t, "meta.txt", 0, 0))
+    return 1;
+  if (atomic_load(&stop_why) == STOP_LIMIT)
+    fprintf(stderr,
+            "grainchunk-record: %s/meta.txt would exceed the file size "
+            "limit (ulimit -f); not recording\n",
+            pdir);
+  char path[PATH_MAX];
+  snprintf(path, sizeof path, "%s/meta.txt", pdir);
+  unlink(path); /* no recording rather than one without its meta.txt */
+  rmdir(pdir);
+  return 0;
 }
 
 static int start_pdir(void) {
@@ -670,27 +775,51 @@ static void stop(tbuf_t *b) {
 }
 
 static int write_all(int fd, const char *p, size_t len) {
+  errno = 0;
   while (len) {
     ssize_t w = write(fd, p, len);
     if (w < 0 && errno == EINTR)
       continue;
-    if (w <= 0)
+    if (w <= 0) {
+      if (!errno)
+        errno = ENOSPC; /* a write of 0 bytes: no room */
       return 0;
+    }
     p += w;
     len -= (size_t)w;
   }
   return 1;
 }
 
+/* Space of thread-<n>.bin reserved ahead of its records, without changing
+ * its size (FALLOC_FL_KEEP_SIZE): appending a ring to a file whose blocks
+ * are allocated already costs about half as much CPU time on ext4 (3.4-4.0
+ * against 5.5-12.7 ns per record, docs/performance.md). Released at
+ * finalize (ftruncate). Not on tmpfs, where it only moves the cost. */
+#define RESERVE_AHEAD (1u << 20)
+
 /* Appends the ring to the .bin file and empties it. In this order, so that
  * a process that dies at any point leaves a readable stream: the .bin
  * file's records, then the ring's from index (.bin's records - header),
  * up to the first zero record: 1. the records to .bin; 2. the ring zeroed;
- * 3. the header (the ring's first record's index in the stream) moved on. */
+ * 3. the header (the ring's first record's index in the stream) moved on.
+ * 0: not written (the file size limit, a write error), the ring as it was. */
 static int flush_ring(tbuf_t *b) {
   rec_t *ring = b->hdr + 1;
   size_t k = (size_t)(b->cur - ring);
-  if (!write_all(b->fd, (const char *)ring, k * sizeof(rec_t)))
+  uint64_t size = b->base * sizeof(rec_t), bytes = k * sizeof(rec_t);
+  if (b->reserve && size + bytes > b->reserved) {
+    uint64_t lim = fsize_limit(), len = 0;
+    if (lim > b->reserved)
+      len =
+          lim - b->reserved < RESERVE_AHEAD ? lim - b->reserved : RESERVE_AHEAD;
+    if (!len ||
+        fallocate(b->fd, FALLOC_FL_KEEP_SIZE, (off_t)b->reserved, (off_t)len))
+      b->reserve = 0; /* not supported, the disk full or at the limit */
+    else
+      b->reserved += len;
+  }
+  if (!append_within_limit(b->fd, size, (const char *)ring, bytes))
     return 0;
   memset(ring, 0, k * sizeof(rec_t));
   __asm__ volatile("" ::: "memory");
@@ -706,21 +835,33 @@ static void ring_full(tbuf_t *b) {
 }
 
 /* The thread's .bin file and its ring (the .tail file: a header record,
- * then RING records, its space reserved and its pages mapped and written
- * now). 0: the thread cannot record. */
+ * then RING records, or fewer when the file size limit is lower, its space
+ * reserved and its pages mapped and written now). 0: the thread cannot
+ * record. */
 static int open_thread_files(tbuf_t *b, unsigned i) {
   char path[PATH_MAX];
   snprintf(path, sizeof path, "%s/thread-%u.bin", pdir, i);
   b->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  struct statfs fs;
+  b->reserve = b->fd >= 0 && !fstatfs(b->fd, &fs) &&
+               fs.f_type != 0x01021994 /* TMPFS_MAGIC */;
   snprintf(path, sizeof path, "%s/thread-%u.tail", pdir, i);
   b->tfd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  size_t len = (RING + 1) * sizeof(rec_t);
+  uint64_t lim = fsize_limit() / sizeof(rec_t);
+  b->ring_n = lim > RING ? RING : lim > 64 ? (unsigned)lim - 1 : 0;
+  size_t len = (b->ring_n + 1) * sizeof(rec_t);
   /* A full disk fails here, never as SIGBUS in a store. */
-  char *p = b->fd < 0 || b->tfd < 0 || posix_fallocate(b->tfd, 0, (off_t)len)
-                ? MAP_FAILED
-                : mmap(NULL, len, PROT_READ | PROT_WRITE,
-                       MAP_SHARED | MAP_POPULATE, b->tfd, 0);
+  int err = b->fd < 0 || b->tfd < 0 ? errno : 0;
+  if (!err && !b->ring_n)
+    note_stop(STOP_LIMIT, 0); /* the limit leaves no room for a ring */
+  else if (!err)
+    err = posix_fallocate(b->tfd, 0, (off_t)len);
+  char *p = err || !b->ring_n ? MAP_FAILED
+                              : mmap(NULL, len, PROT_READ | PROT_WRITE,
+                                     MAP_SHARED | MAP_POPULATE, b->tfd, 0);
   if (p == MAP_FAILED) {
+    if (err)
+      note_stop(STOP_ERRNO, err);
     unlink(path); /* no ring: the stream is the .bin file */
     return 0;
   }
@@ -728,7 +869,7 @@ static int open_thread_files(tbuf_t *b, unsigned i) {
     ((volatile char *)p)[o] = 0;
   b->hdr = (rec_t *)p;
   b->cur = b->hdr + 1;
-  b->end = b->cur + RING;
+  b->end = b->cur + b->ring_n;
   return 1;
 }
 
@@ -769,7 +910,7 @@ static void at_fork_child(void) {
     if (!b)
       continue;
     if (b->hdr)
-      munmap(b->hdr, (RING + 1) * sizeof(rec_t));
+      munmap(b->hdr, (b->ring_n + 1) * sizeof(rec_t));
     if (b->fd >= 0)
       close(b->fd);
     if (b->tfd >= 0)
@@ -889,19 +1030,33 @@ static void finalize(ompt_data_t *tool_data) {
       unlink(path);
     }
     stop(b);
+    /* The space reserved ahead, released: the file cut where its writes
+     * ended (never grown, nor shortened). */
+    off_t end = b->fd >= 0 ? lseek(b->fd, 0, SEEK_CUR) : -1;
+    if (b->reserved && end >= 0)
+      ftruncate(b->fd, end);
     written += b->base;
     dropped += b->dropped + in_scratch(b);
   }
-  FILE *f = open_in_pdir("meta.txt", "a");
+  text_t t;
+  FILE *f = text_open(&t);
   if (f) {
     fprintf(f, "clock1 %llu\nns1 %llu\n", (unsigned long long)t1_clock,
             (unsigned long long)t1_ns);
     fprintf(f, "threads %u\nlost_threads %llu\nrecords %llu\ndropped %llu\n", n,
             (unsigned long long)atomic_load(&lost_threads),
             (unsigned long long)written, (unsigned long long)dropped);
+    /* Why records were dropped (a thread stopped recording). */
+    int why = atomic_load(&stop_why);
+    if (why == STOP_LIMIT)
+      fprintf(f, "stopped file size limit (RLIMIT_FSIZE %llu bytes)\n",
+              (unsigned long long)atomic_load(&stop_limit));
+    else if (why == STOP_ERRNO)
+      fprintf(f, "stopped write error (%s)\n",
+              strerror(atomic_load(&stop_errno)));
     fprintf(f, "complete 1\n");
-    fclose(f);
   }
+  put_text(&t, "meta.txt", 1, 0);
   write_maps();
 }
 

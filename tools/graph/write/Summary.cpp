@@ -227,9 +227,12 @@ std::string summaryOf(const Results &R, size_t p) {
                       "share goes to its first chunk",
                       (long long)an.leftOut));
   if (meta.get("dropped", "0") != "0" || meta.get("lost_threads", "0") != "0")
-    out.push_back("  WARNING: " + meta.get("dropped", "None") +
-                  " records dropped (disk full?), " +
-                  meta.get("lost_threads", "None") + " threads unrecorded");
+    // stopped: why the recording tool stopped a thread's recording.
+    out.push_back(
+        "  WARNING: " + meta.get("dropped", "None") + " records dropped (" +
+        (meta.has("stopped") ? "the recording stopped: " + meta.get("stopped")
+                             : std::string("disk full?")) +
+        "), " + meta.get("lost_threads", "None") + " threads unrecorded");
   if (!an.proc.complete)
     out.push_back(
         "  INCOMPLETE: the program ended without finishing the recording "
