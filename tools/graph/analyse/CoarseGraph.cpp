@@ -184,6 +184,9 @@ struct TaskGroups {
   std::vector<Gen> gens; // parent generations, in the order first met
   std::map<Gen, std::vector<uint32_t>> children;
   std::map<Gen, std::set<uint32_t>> makers; // the parents' groups
+  // Per group, the chunks (loop instance, thread) that made its tasks
+  // (Analysis::madeInChunk): its fork comes after them.
+  std::map<uint32_t, std::set<std::pair<int, int>>> chunkMakers;
 };
 
 /// Groups by generation, join point and site; bySite: by site alone.
@@ -219,6 +222,9 @@ TaskGroups taskGroups(const Analysis &an, bool bySite, int view,
     }
     if (explicitParent && !bySite)
       G.makers[gen].insert(groupOf[ps]);
+    if (int64_t c = an.madeInChunk(k); c >= 0)
+      G.chunkMakers[it->second].insert(
+          {an.chunks.loop[size_t(c)], an.chunks.thread[size_t(c)]});
     TaskGroups::Group &g = G.groups[it->second];
     groupOf[k] = it->second;
     g.count++;
@@ -232,8 +238,8 @@ TaskGroups taskGroups(const Analysis &an, bool bySite, int view,
 }
 } // namespace
 
-void coarseGraphSize(const Analysis &an, const CoarseLevel &level, uint64_t &nodes,
-                     uint64_t &edges) {
+void coarseGraphSize(const Analysis &an, const CoarseLevel &level,
+                     uint64_t &nodes, uint64_t &edges) {
   std::vector<LoopThread> rows = loopThreads(an, false);
   uint64_t spans = 0, blocks = 0;
   if (level.block == 1) {
@@ -265,8 +271,8 @@ void coarseGraphSize(const Analysis &an, const CoarseLevel &level, uint64_t &nod
 }
 
 CoarseGraph coarseGraph(const Analysis &an, const CritPath &cp,
-                        const CoarseLevel &level,
-                        const std::string &pre, int view) {
+                        const CoarseLevel &level, const std::string &pre,
+                        int view) {
   CoarseGraph g;
   using Node = CoarseGraph::Node;
   auto node = [&](CoarseGraph::Kind kind, std::string id, std::string label) {
@@ -376,6 +382,18 @@ CoarseGraph coarseGraph(const Analysis &an, const CritPath &cp,
         node(CoarseGraph::Fork, "f.g" + std::to_string(x),
              "fork " + (level.bySite ? name : genId({Gr.root, Gr.depth - 1})));
     edge(forkNode[x], v, CoarseGraph::Creation);
+    // After the chunk groups that made its tasks.
+    auto cm = G.chunkMakers.find(uint32_t(x));
+    if (cm != G.chunkMakers.end()) {
+      std::set<uint32_t> from;
+      for (auto [li, th] : cm->second) {
+        auto sn = spanNode.find({B.of[size_t(li)], th});
+        if (sn != spanNode.end())
+          from.insert(sn->second);
+      }
+      for (uint32_t u : from)
+        edge(u, forkNode[x], CoarseGraph::Continuation);
+    }
     if (level.bySite) {
       uint32_t j =
           node(CoarseGraph::Join, "j.g" + std::to_string(x), "join " + name);

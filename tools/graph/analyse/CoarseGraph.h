@@ -96,14 +96,14 @@ struct CoarseLevel {
 
 /// How many nodes and edges coarseGraph(an, level) has, at most, without
 /// making it (the writers' size estimate).
-void coarseGraphSize(const Analysis &an, const CoarseLevel &level, uint64_t &nodes,
-                     uint64_t &edges);
+void coarseGraphSize(const Analysis &an, const CoarseLevel &level,
+                     uint64_t &nodes, uint64_t &edges);
 
-/// Process an's coarse graph (cp: its critical path); ids start with prefix; view >= 0 counts the
-/// grains problem flag `view` marks in each group.
+/// Process an's coarse graph (cp: its critical path); ids start with prefix;
+/// view >= 0 counts the grains problem flag `view` marks in each group.
 CoarseGraph coarseGraph(const Analysis &an, const CritPath &cp,
-                        const CoarseLevel &level,
-                        const std::string &prefix, int view = -1);
+                        const CoarseLevel &level, const std::string &prefix,
+                        int view = -1);
 
 } // namespace gcg
 
