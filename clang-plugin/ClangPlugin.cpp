@@ -6,9 +6,24 @@
 // that `clang -fplugin=libgrainchunk.so -fopenmp ...` is all a user types.
 //
 // Arguments (-fplugin-arg-grainchunk-<arg>):
-//   disable   load the plugin but leave every loop as Clang made it
-//   help      print the arguments and the remark options, then go on
+//   disable         load the plugin but leave the compilation as Clang
+//                   makes it (no instrumented loop, no line tables)
+//   no-line-tables  do not turn on line tables (see below)
+//   help            print the arguments and the remark options, then go on
 // Any other argument is an error.
+//
+// Line tables: a compilation without -g gets line tables only (what
+// -gline-tables-only gives), so that every OpenMP location Clang passes to
+// the runtime (ident_t's psource: ";file;function;line;column;;" instead of
+// ";unknown;unknown;0;0;;") and every code address a tool is given names
+// its file and line, an #included file's construct by that file. Tools
+// (grainchunk-graph) name loops and task sites by them. Debug information
+// changes no generated code (test/codegen/line-tables-text.test compares
+// the instructions with and without); it adds .debug_line and a few
+// .debug_* sections, and one source location string per construct. A
+// compilation that already asks for any debug information (-g, -g1,
+// -gline-directives-only, ...) is left as it is, and so is every
+// compilation with `disable`.
 //
 // Clang's C++ interface changes between major versions, so the plugin runs
 // only in the Clang it was built for. When the library is loaded, before it
@@ -28,6 +43,7 @@
 #include "GrainChunkPass.h"
 
 #include "clang/AST/ASTConsumer.h"
+#include "clang/Basic/CodeGenOptions.h"
 #include "clang/Basic/DiagnosticFrontend.h"
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -121,8 +137,71 @@ bool addPass(CompilerInstance &CI) {
 #endif
 }
 
+#if LLVM_VERSION_MAJOR >= 17
+namespace cgo = llvm::codegenoptions;
+#else
+namespace cgo = clang::codegenoptions;
+#endif
+
+/// Gives the compilation line tables only while CodeGen makes its module
+/// (and with it the module's debug information, which keeps the kind it was
+/// made with), then the kind the compilation asked for again, so that
+/// nothing else CodeGen decides by that option changes: OpenMP's source
+/// locations in particular stay as they were (one shared ";unknown;..."
+/// ident_t without -g; one per construct would change the instructions
+/// that pass them). The consumer runs before CodeGen's (AddBeforeMainAction):
+/// its Initialize before CodeGen's makes the module, its first other call
+/// before CodeGen's first.
+class LineTablesOnly : public ASTConsumer {
+  CodeGenOptions &Opts;
+  cgo::DebugInfoKind Asked;
+  bool Active = false;
+
+  void restore() {
+    if (Active)
+      Opts.setDebugInfo(Asked);
+    Active = false;
+  }
+
+public:
+  explicit LineTablesOnly(CompilerInstance &CI)
+      : Opts(CI.getCodeGenOpts()), Asked(Opts.getDebugInfo()) {}
+  void Initialize(ASTContext &) override {
+    // None asked for: no -g, or only the locations -Rpass keeps for
+    // remarks.
+    if (Asked != cgo::NoDebugInfo && Asked != cgo::LocTrackingOnly)
+      return;
+    Opts.setDebugInfo(cgo::DebugLineTablesOnly);
+    // The version Clang's driver passes with -g on this target (DWARF 5 on
+    // Linux since Clang 14); 0 leaves the module without one.
+    if (!Opts.DwarfVersion)
+      Opts.DwarfVersion = 5;
+    grainchunk::LineTablesAdded = true;
+    Active = true;
+  }
+  bool HandleTopLevelDecl(DeclGroupRef) override {
+    restore();
+    return true;
+  }
+  void HandleInlineFunctionDefinition(FunctionDecl *) override { restore(); }
+  void HandleInterestingDecl(DeclGroupRef) override { restore(); }
+  void HandleTranslationUnit(ASTContext &) override { restore(); }
+  void HandleTagDeclDefinition(TagDecl *) override { restore(); }
+  void HandleTagDeclRequiredDefinition(const TagDecl *) override { restore(); }
+  void HandleCXXImplicitFunctionInstantiation(FunctionDecl *) override {
+    restore();
+  }
+  void HandleTopLevelDeclInObjCContainer(DeclGroupRef) override { restore(); }
+  void HandleImplicitImportDecl(ImportDecl *) override { restore(); }
+  void CompleteTentativeDefinition(VarDecl *) override { restore(); }
+  void AssignInheritanceModel(CXXRecordDecl *) override { restore(); }
+  void HandleCXXStaticMemberVarInstantiation(VarDecl *) override { restore(); }
+  void HandleVTable(CXXRecordDecl *) override { restore(); }
+};
+
 class GrainChunkAction : public PluginASTAction {
   bool Disabled = false;
+  bool LineTables = true;
 
 protected:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
@@ -133,6 +212,8 @@ protected:
                                  "grainchunk: cannot find the plugin's own "
                                  "file to load it as a pass plugin"));
     }
+    if (LineTables && !Disabled)
+      return std::make_unique<LineTablesOnly>(CI);
     return std::make_unique<ASTConsumer>();
   }
 
@@ -141,12 +222,19 @@ protected:
     for (const std::string &Arg : Args) {
       if (Arg == "disable") {
         Disabled = true;
+      } else if (Arg == "no-line-tables") {
+        LineTables = false;
       } else if (Arg == "help") {
         llvm::errs()
             << "grainchunk: reports every chunk of schedule(static, N) loops "
                "to OMPT tools\n"
-               "  -fplugin-arg-grainchunk-disable  leave all loops untouched\n"
-               "  -fplugin-arg-grainchunk-help     print this help\n"
+               "  -fplugin-arg-grainchunk-disable         leave all loops "
+               "untouched\n"
+               "  -fplugin-arg-grainchunk-no-line-tables  without -g, do not "
+               "add line tables\n"
+               "                                          (loops and tasks "
+               "then have no file:line)\n"
+               "  -fplugin-arg-grainchunk-help            print this help\n"
                "  -Rpass=grainchunk                list instrumented loops\n"
                "  -Rpass-missed=grainchunk         list loops left alone, "
                "and why\n";
@@ -154,7 +242,8 @@ protected:
         DiagnosticsEngine &D = CI.getDiagnostics();
         unsigned ID = D.getCustomDiagID(
             DiagnosticsEngine::Error,
-            "grainchunk: unknown plugin argument '%0' (known: disable, help; "
+            "grainchunk: unknown plugin argument '%0' (known: disable, "
+            "no-line-tables, help; "
             "pass -fplugin-arg-grainchunk-help for details)");
         D.Report(ID) << Arg;
         return false;
