@@ -13,17 +13,32 @@
 // Any other argument is an error.
 //
 // Line tables: a compilation without -g gets line tables only (what
-// -gline-tables-only gives), so that every OpenMP location Clang passes to
-// the runtime (ident_t's psource: ";file;function;line;column;;" instead of
-// ";unknown;unknown;0;0;;") and every code address a tool is given names
-// its file and line, an #included file's construct by that file. Tools
-// (grainchunk-graph) name loops and task sites by them. Debug information
-// changes no generated code (test/codegen/line-tables-text.test compares
-// the instructions with and without); it adds .debug_line and a few
-// .debug_* sections, and one source location string per construct. A
-// compilation that already asks for any debug information (-g, -g1,
-// -gline-directives-only, ...) is left as it is, and so is every
-// compilation with `disable`.
+// -gline-tables-only gives), so that every code address a tool is given
+// (the OMPT callbacks' codeptr_ra) names its file and line, an #included
+// file's construct by that file: tools (grainchunk-graph) name loops and
+// task sites by them. They are on only while CodeGen makes its module
+// (which then makes the module's line tables: CGDebugInfo keeps the kind it
+// was made with); the kind the compilation asked for is back before CodeGen
+// sees its first declaration (class LineTablesOnly). So what Clang decides
+// by that option while it generates code stays as without -g: above all
+// OpenMP's source locations, one ";unknown;unknown;0;0;;" ident_t shared by
+// every runtime call (plain -gline-tables-only gives each construct its
+// own, which changes the instructions that pass them: a register kept for
+// the shared one becomes a load per call), and the pass keeps passing the
+// init call's ident_t (LineTablesAdded). The instructions are those of the
+// build without line tables, byte for byte (test/codegen/line-tables.test);
+// .debug_line and a few other .debug_* sections are added. A compilation
+// that asks for debug information itself (-g, -g1, -gline-tables-only,
+// -gline-directives-only) is left as it is; -Rpass's location tracking is
+// not debug information and gets line tables too.
+//
+// This needs a CodeGen that reads the compilation's options when it makes
+// its module: Clang 22's does (ModuleBuilder's CodeGeneratorImpl holds
+// them by reference). Clang 14 and 15 copy them when the main action
+// starts, before any plugin runs: there the plugin cannot add line tables,
+// and loops and tasks built without -g are named by function and code
+// address (grainchunk-graph says so and what to add: -g or
+// -gline-tables-only).
 //
 // Clang's C++ interface changes between major versions, so the plugin runs
 // only in the Clang it was built for. When the library is loaded, before it
