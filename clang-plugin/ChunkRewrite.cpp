@@ -46,6 +46,7 @@
 
 #include "ChunkRewrite.h"
 #include "ChunkCost.h"
+#include "GrainChunkPass.h"
 #include "StaticLoopMatch.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -190,7 +191,7 @@ MDNode *reportWeights(Instruction *At) {
 /// to "..omp_par").
 Value *chunkIdent(CallInst *CI, const DebugLoc &Where) {
   Value *Loc = CI->getArgOperand(0);
-  if (!Where)
+  if (!Where || grainchunk::LineTablesAdded)
     return Loc;
   auto *GV = dyn_cast<GlobalVariable>(Loc->stripPointerCasts());
   if (!GV || !GV->hasDefinitiveInitializer())
@@ -244,6 +245,8 @@ Value *chunkIdent(CallInst *CI, const DebugLoc &Where) {
 } // namespace
 
 namespace grainchunk {
+
+bool LineTablesAdded = false;
 
 bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
   CallInst *CI = L.Init;

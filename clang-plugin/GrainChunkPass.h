@@ -35,6 +35,11 @@ public:
 /// plugin sets this (opt and -fpass-plugin build their own pipelines).
 void registerAtPipelineStart(llvm::PassBuilder &PB);
 extern bool InstrumentWithoutPipeline;
+/// Set by the Clang plugin when the line tables are its own (the user gave
+/// no -g): the chunk calls then pass the init call's ident_t as it is, never
+/// a copy naming the loop's line, so that the instructions stay those of a
+/// build without line tables (tools name the loop by its code address).
+extern bool LineTablesAdded;
 
 } // namespace grainchunk
 

@@ -4,18 +4,18 @@
 // clamped UB, last = (clamped UB == the loop's last iteration), and the same
 // loc/gtid as the runtime call. Clang picks _4/_4u/_8/_8u from the IV type.
 //
-// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm -DTYPE=int %s -o - | FileCheck %s --check-prefixes=CHECK,%nullcheck -DSFX=4 -DTY=i32 -DGT=sgt -DLE=sle -DMAX=2147483647
-// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm -DTYPE=unsigned %s -o - | FileCheck %s --check-prefixes=CHECK,%nullcheck -DSFX=4u -DTY=i32 -DGT=ugt -DLE=ule -DMAX=-1
-// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm -DTYPE=long %s -o - | FileCheck %s --check-prefixes=CHECK,%nullcheck -DSFX=8 -DTY=i64 -DGT=sgt -DLE=sle -DMAX=9223372036854775807
-// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm "-DTYPE=unsigned long" %s -o - | FileCheck %s --check-prefixes=CHECK,%nullcheck -DSFX=8u -DTY=i64 -DGT=ugt -DLE=ule -DMAX=-1
-// RUN: %clang -fopenmp -fplugin=%plugin -O2 -S -emit-llvm -DTYPE=int %s -o - | FileCheck %s --check-prefix=O2 -DSFX=4 -DTY=i32
-// RUN: %clang -fopenmp -fplugin=%plugin -O2 -S -emit-llvm -DTYPE=unsigned %s -o - | FileCheck %s --check-prefix=O2 -DSFX=4u -DTY=i32
-// RUN: %clang -fopenmp -fplugin=%plugin -O2 -S -emit-llvm -DTYPE=long %s -o - | FileCheck %s --check-prefix=O2 -DSFX=8 -DTY=i64
-// RUN: %clang -fopenmp -fplugin=%plugin -O2 -S -emit-llvm "-DTYPE=unsigned long" %s -o - | FileCheck %s --check-prefix=O2 -DSFX=8u -DTY=i64
-// RUN: %clang -fopenmp -fplugin=%plugin -O3 -S -emit-llvm -DTYPE=int %s -o - | FileCheck %s --check-prefix=O2 -DSFX=4 -DTY=i32
-// RUN: %clang -fopenmp -fplugin=%plugin -O3 -S -emit-llvm -DTYPE=long -DBODY=vectorizable %s -o - | FileCheck %s --check-prefix=O2 -DSFX=8 -DTY=i64
+// RUN: %clang -fopenmp -fplugin=%plugin -fplugin-arg-grainchunk-no-line-tables -O0 -S -emit-llvm -DTYPE=int %s -o - | FileCheck %s --check-prefixes=CHECK,%nullcheck -DSFX=4 -DTY=i32 -DGT=sgt -DLE=sle -DMAX=2147483647
+// RUN: %clang -fopenmp -fplugin=%plugin -fplugin-arg-grainchunk-no-line-tables -O0 -S -emit-llvm -DTYPE=unsigned %s -o - | FileCheck %s --check-prefixes=CHECK,%nullcheck -DSFX=4u -DTY=i32 -DGT=ugt -DLE=ule -DMAX=-1
+// RUN: %clang -fopenmp -fplugin=%plugin -fplugin-arg-grainchunk-no-line-tables -O0 -S -emit-llvm -DTYPE=long %s -o - | FileCheck %s --check-prefixes=CHECK,%nullcheck -DSFX=8 -DTY=i64 -DGT=sgt -DLE=sle -DMAX=9223372036854775807
+// RUN: %clang -fopenmp -fplugin=%plugin -fplugin-arg-grainchunk-no-line-tables -O0 -S -emit-llvm "-DTYPE=unsigned long" %s -o - | FileCheck %s --check-prefixes=CHECK,%nullcheck -DSFX=8u -DTY=i64 -DGT=ugt -DLE=ule -DMAX=-1
+// RUN: %clang -fopenmp -fplugin=%plugin -fplugin-arg-grainchunk-no-line-tables -O2 -S -emit-llvm -DTYPE=int %s -o - | FileCheck %s --check-prefix=O2 -DSFX=4 -DTY=i32
+// RUN: %clang -fopenmp -fplugin=%plugin -fplugin-arg-grainchunk-no-line-tables -O2 -S -emit-llvm -DTYPE=unsigned %s -o - | FileCheck %s --check-prefix=O2 -DSFX=4u -DTY=i32
+// RUN: %clang -fopenmp -fplugin=%plugin -fplugin-arg-grainchunk-no-line-tables -O2 -S -emit-llvm -DTYPE=long %s -o - | FileCheck %s --check-prefix=O2 -DSFX=8 -DTY=i64
+// RUN: %clang -fopenmp -fplugin=%plugin -fplugin-arg-grainchunk-no-line-tables -O2 -S -emit-llvm "-DTYPE=unsigned long" %s -o - | FileCheck %s --check-prefix=O2 -DSFX=8u -DTY=i64
+// RUN: %clang -fopenmp -fplugin=%plugin -fplugin-arg-grainchunk-no-line-tables -O3 -S -emit-llvm -DTYPE=int %s -o - | FileCheck %s --check-prefix=O2 -DSFX=4 -DTY=i32
+// RUN: %clang -fopenmp -fplugin=%plugin -fplugin-arg-grainchunk-no-line-tables -O3 -S -emit-llvm -DTYPE=long -DBODY=vectorizable %s -o - | FileCheck %s --check-prefix=O2 -DSFX=8 -DTY=i64
 // Every -O level, and the result passes the IR verifier.
-// RUN: for o in -O0 -O1 -O2 -O3 -Os; do %clang -fopenmp -fplugin=%plugin $o -S -emit-llvm -DTYPE=long %s -o %t.$o.ll && opt -passes=verify -disable-output %t.$o.ll && grep -q '@__kmpc_for_static_chunk_8(' %t.$o.ll || exit 1; done
+// RUN: for o in -O0 -O1 -O2 -O3 -Os; do %clang -fopenmp -fplugin=%plugin -fplugin-arg-grainchunk-no-line-tables $o -S -emit-llvm -DTYPE=long %s -o %t.$o.ll && opt -passes=verify -disable-output %t.$o.ll && grep -q '@__kmpc_for_static_chunk_8(' %t.$o.ll || exit 1; done
 
 void work(long);
 double *a;

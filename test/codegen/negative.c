@@ -2,19 +2,19 @@
 // Loops grainchunk must leave exactly as Clang made them: the runtime already
 // reports their chunks (dynamic, guided, runtime, auto, ordered), or they are
 // not OpenMP loops. The module is byte-identical with and without the plugin
-// and each OpenMP loop gets a missed-remark saying why. (Loops not handled
-// yet, in distribute constructs, are in distribute.c.)
+// (its line tables off: line-tables.test) and each OpenMP loop gets a
+// missed-remark saying why. (distribute loops, not handled yet: distribute.c)
 //
 // RUN: %clang -fopenmp -O0 -S -emit-llvm %s -o %t.stock.O0.ll
-// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm %s -o %t.gc.O0.ll
+// RUN: %clang -fopenmp -fplugin=%plugin -fplugin-arg-grainchunk-no-line-tables -O0 -S -emit-llvm %s -o %t.gc.O0.ll
 // RUN: cmp %t.stock.O0.ll %t.gc.O0.ll
 // Remarks turn on location tracking, so compare those builds separately.
 // RUN: %clang -fopenmp -O0 -S -emit-llvm %s -o %t.stock.R.ll -Rpass-missed=grainchunk
-// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm %s -o %t.gc.R.ll -Rpass-missed=grainchunk 2> %t.remarks
+// RUN: %clang -fopenmp -fplugin=%plugin -fplugin-arg-grainchunk-no-line-tables -O0 -S -emit-llvm %s -o %t.gc.R.ll -Rpass-missed=grainchunk 2> %t.remarks
 // RUN: cmp %t.stock.R.ll %t.gc.R.ll
 // RUN: FileCheck %s < %t.remarks
 // RUN: %clang -fopenmp -O2 -S -emit-llvm %s -o %t.stock.O2.ll
-// RUN: %clang -fopenmp -fplugin=%plugin -O2 -S -emit-llvm %s -o %t.gc.O2.ll
+// RUN: %clang -fopenmp -fplugin=%plugin -fplugin-arg-grainchunk-no-line-tables -O2 -S -emit-llvm %s -o %t.gc.O2.ll
 // RUN: cmp %t.stock.O2.ll %t.gc.O2.ll
 // Nothing of the plugin's is in the module: no helper, value or metadata
 // named grainchunk, no call of the runtime library's entry points. The text
@@ -35,11 +35,11 @@
 // MARKS: @__kmpc_for_static_chunk_4
 // -fopenmp-simd: simd only, no runtime calls, nothing to do.
 // RUN: %clang -fopenmp-simd -O2 -S -emit-llvm %s -o %t.simd.stock.ll
-// RUN: %clang -fopenmp-simd -fplugin=%plugin -O2 -S -emit-llvm %s -o %t.simd.gc.ll
+// RUN: %clang -fopenmp-simd -fplugin=%plugin -fplugin-arg-grainchunk-no-line-tables -O2 -S -emit-llvm %s -o %t.simd.gc.ll
 // RUN: cmp %t.simd.stock.ll %t.simd.gc.ll
 // Without -fopenmp there is nothing to do either.
 // RUN: %clang -O2 -S -emit-llvm %s -o %t.noomp.stock.ll
-// RUN: %clang -fplugin=%plugin -O2 -S -emit-llvm %s -o %t.noomp.gc.ll
+// RUN: %clang -fplugin=%plugin -fplugin-arg-grainchunk-no-line-tables -O2 -S -emit-llvm %s -o %t.noomp.gc.ll
 // RUN: cmp %t.noomp.stock.ll %t.noomp.gc.ll
 
 void work(long);

@@ -5,12 +5,12 @@
 // is not empty (more threads than iterations leave some threads none). No
 // chunk walking is added: a one-thread team's one chunk is the schedule's.
 //
-// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm -DTYPE=int %s -o - | FileCheck %s -DSFX=4 -DTY=i32 -DLE=sle
-// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm -DTYPE=unsigned %s -o - | FileCheck %s -DSFX=4u -DTY=i32 -DLE=ule
-// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm -DTYPE=long %s -o - | FileCheck %s -DSFX=8 -DTY=i64 -DLE=sle
-// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm "-DTYPE=unsigned long" %s -o - | FileCheck %s -DSFX=8u -DTY=i64 -DLE=ule
-// RUN: %clang -fopenmp -fplugin=%plugin -O0 -S -emit-llvm -DTYPE=int %s -o /dev/null -Rpass=grainchunk 2>&1 | FileCheck %s --check-prefix=REMARK
-// RUN: for o in -O0 -O1 -O2 -O3 -Os; do %clang -fopenmp -fplugin=%plugin $o -S -emit-llvm -DTYPE=long %s -o %t.$o.ll && opt -passes=verify -disable-output %t.$o.ll && test $(grep -c 'call void @__kmpc_for_static_chunk_8(' %t.$o.ll) -eq 2 && ! grep -q __kmpc_for_static_chunk_end %t.$o.ll || exit 1; done
+// RUN: %clang -fopenmp -fplugin=%plugin -fplugin-arg-grainchunk-no-line-tables -O0 -S -emit-llvm -DTYPE=int %s -o - | FileCheck %s -DSFX=4 -DTY=i32 -DLE=sle
+// RUN: %clang -fopenmp -fplugin=%plugin -fplugin-arg-grainchunk-no-line-tables -O0 -S -emit-llvm -DTYPE=unsigned %s -o - | FileCheck %s -DSFX=4u -DTY=i32 -DLE=ule
+// RUN: %clang -fopenmp -fplugin=%plugin -fplugin-arg-grainchunk-no-line-tables -O0 -S -emit-llvm -DTYPE=long %s -o - | FileCheck %s -DSFX=8 -DTY=i64 -DLE=sle
+// RUN: %clang -fopenmp -fplugin=%plugin -fplugin-arg-grainchunk-no-line-tables -O0 -S -emit-llvm "-DTYPE=unsigned long" %s -o - | FileCheck %s -DSFX=8u -DTY=i64 -DLE=ule
+// RUN: %clang -fopenmp -fplugin=%plugin -fplugin-arg-grainchunk-no-line-tables -O0 -S -emit-llvm -DTYPE=int %s -o /dev/null -Rpass=grainchunk 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: for o in -O0 -O1 -O2 -O3 -Os; do %clang -fopenmp -fplugin=%plugin -fplugin-arg-grainchunk-no-line-tables $o -S -emit-llvm -DTYPE=long %s -o %t.$o.ll && opt -passes=verify -disable-output %t.$o.ll && test $(grep -c 'call void @__kmpc_for_static_chunk_8(' %t.$o.ll) -eq 2 && ! grep -q __kmpc_for_static_chunk_end %t.$o.ll || exit 1; done
 void work(long);
 
 void loop(TYPE n) {

@@ -591,11 +591,13 @@ std::vector<Problem> rankProblems(const Analysis &an,
                                   int process, size_t maxOutliers) {
   double tpn = an.clockNs();
   std::vector<Acc> accs;
-  std::map<std::string, size_t> byName;
-  auto acc = [&](const std::string &nm, bool isLoop) -> Acc & {
-    auto it = byName.find((isLoop ? "L" : "T") + nm);
-    if (it == byName.end()) {
-      it = byName.emplace((isLoop ? "L" : "T") + nm, accs.size()).first;
+  // A problem per site: a loop's or a task's code (Analysis::loopSite,
+  // taskSite), never per name.
+  std::map<std::pair<bool, uint64_t>, size_t> bySite;
+  auto acc = [&](bool isLoop, uint64_t site, const std::string &nm) -> Acc & {
+    auto it = bySite.find({isLoop, site});
+    if (it == bySite.end()) {
+      it = bySite.emplace(std::make_pair(isLoop, site), accs.size()).first;
       accs.emplace_back();
       accs.back().isLoop = isLoop;
       accs.back().where = nm;
@@ -608,7 +610,7 @@ std::vector<Problem> rankProblems(const Analysis &an,
   for (const Loop &lp : an.loops) {
     if (!lp.n())
       continue;
-    Acc &a = acc(an.loopName(lp.index), true);
+    Acc &a = acc(true, uint64_t(an.loopSite[lp.index]), an.loopName(lp.index));
     loopAcc[lp.index] = size_t(&a - accs.data());
     if (lp.hasBegin)
       a.first = std::min(a.first, double(lp.begin));
@@ -714,17 +716,11 @@ std::vector<Problem> rankProblems(const Analysis &an,
                               : wait / double(hi - lo);
     }
   }
-  std::map<uint64_t, size_t> siteAcc;
   for (size_t k = 0; k < T.size(); k++) {
     if (T.ctx[k] >= 0 && size_t(T.ctx[k]) < ch.size() &&
         loopAcc[ch.loop[size_t(T.ctx[k])]] != SIZE_MAX)
       accs[loopAcc[ch.loop[size_t(T.ctx[k])]]].madeInChunks++;
-    auto it = siteAcc.find(T.codeptr[k]);
-    if (it == siteAcc.end()) {
-      Acc &a = acc(an.taskGrainName(k), false);
-      it = siteAcc.emplace(T.codeptr[k], size_t(&a - accs.data())).first;
-    }
-    Acc &a = accs[it->second];
+    Acc &a = acc(false, uint64_t(an.taskSite(k)), an.taskGrainName(k));
     a.first = std::min(a.first, double(T.create[k]));
     a.tasks++;
     if (!std::isnan(T.creation[k]))

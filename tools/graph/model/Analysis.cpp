@@ -631,14 +631,18 @@ void Analysis::finish() {
       auto s = strings.find(lp.psource);
       if (s != strings.end()) {
         auto [pfn, ploc] = psourceLocation(s->second);
-        // flang's source locations name no file ("FIRModule"): the code's
-        // line then, which is the same, with its file.
+        // flang's source locations name no file ("FIRModule"), and
+        // without line tables Clang's and flang's name nothing
+        // (";unknown;unknown;0;0;;"): the code's line then, which is the
+        // same, with its file; without one, the code's file or object
+        // (never "FIRModule" or "unknown").
         bool fir = ploc.compare(0, 10, "FIRModule:") == 0 ||
                    ploc.compare(0, 8, "unknown:") == 0;
-        if (!(fir && !endsWithAny(loc, {":?", ":0"}) &&
-              loc.find(':') != std::string::npos)) {
+        if (!fir || (!Maps::hasLine(loc) && Maps::hasLine(ploc))) {
           fn = pfn;
           loc = ploc;
+        } else if ((fn.empty() || fn == "?") && pfn != "unknown") {
+          fn = pfn;
         }
       }
     }
@@ -654,12 +658,97 @@ void Analysis::finish() {
     lp.fn = fn;
     lp.loc = loc;
   }
-  for (const Loop &lp : loops)
-    loopNames.push_back(loopName(lp));
   finishTasks();
   taskContexts();
+  siteNames();
   lineages();
   metrics();
+}
+
+/// A location that is a code address ("object+0x1c4c": addr2line found no
+/// name), which names the code itself.
+static bool hasAddress(const std::string &loc) {
+  return loc.find("+0x") != std::string::npos;
+}
+
+void Analysis::siteNames() {
+  // Identity is code: a site per code pointer (a loop's init call, a
+  // task's creation), named by its source line. Copies the compiler made
+  // of one construct (an unrolled loop's task creations, an inlined
+  // function's loop) have one line and are one site; where the code has
+  // no line (no line table: one name per function or file) each code
+  // pointer is its own site, named with its address, so that distinct
+  // constructs are never merged.
+  auto where = [&](uint64_t c) { return " at " + maps.where(c); };
+  std::map<std::string, int32_t> byLine;
+  std::map<std::tuple<int, uint64_t>, int32_t> byCode;
+  std::vector<std::string> names;
+  size_t loopsUnlined = 0;
+  for (const Loop &lp : loops) {
+    std::string nm = loopName(lp);
+    bool lined = Maps::hasLine(lp.loc);
+    auto key = lp.codeptr   ? std::make_tuple(0, lp.codeptr)
+               : lp.psource ? std::make_tuple(1, lp.psource)
+                            : std::make_tuple(2, uint64_t(lp.index));
+    int32_t next = int32_t(names.size());
+    int32_t site = lined ? byLine.emplace(nm, next).first->second
+                         : byCode.emplace(key, next).first->second;
+    if (site == next) {
+      loopsUnlined += !lined;
+      if (!lined && !hasAddress(lp.loc))
+        nm += lp.codeptr ? where(lp.codeptr)
+                         : " (instance L" + std::to_string(lp.index) + ")";
+      names.push_back(nm);
+    }
+    loopSite.push_back(site);
+  }
+  for (const Loop &lp : loops)
+    loopNames.push_back(names[loopSite[lp.index]]);
+  // Task sites (taskloops': the taskloop's call). Without a line the
+  // location itself adds the address, so that grains.csv's
+  // source_location tells the sites apart too.
+  std::map<std::pair<std::string, std::string>, int32_t> tByLine;
+  size_t tu = 0, nt = 0; // task sites without a line, all
+  for (size_t k = 0; k < tasks.size(); k++) {
+    uint64_t c = tasks.codeptr[k];
+    if (taskSites.count(c))
+      continue;
+    auto src = taskSource(k);
+    int32_t site = int32_t(nt);
+    if (Maps::hasLine(src.second)) {
+      site = tByLine.emplace(src, int32_t(nt)).first->second;
+    } else {
+      tu++;
+      if (!hasAddress(src.second))
+        src.second += where(c);
+    }
+    nt += site == int32_t(nt);
+    auto [fn, loc] = src;
+    taskSites[c] = {
+        {fn, loc}, fn != "?" ? "task " + loc + " (" + fn + ")" : "task " + loc};
+    taskSiteOf[c] = site;
+  }
+  if (!loopsUnlined && !tu)
+    return;
+  std::string what;
+  if (loopsUnlined)
+    what = std::to_string(loopsUnlined) + " of " +
+           std::to_string(names.size()) + " loop(s)";
+  if (tu)
+    what += (what.empty() ? "" : " and ") + std::to_string(tu) + " of " +
+            std::to_string(nt) + " task site(s)";
+  if (!maps.canResolve())
+    nameNotes.push_back(what + " have no source line: addr2line (binutils) "
+                               "was not found to read the line tables; they "
+                               "are named by function and code address");
+  else
+    nameNotes.push_back(
+        what + " have no source line: their code was built without line "
+               "tables (add -g or -gline-tables-only; grainchunk's Clang "
+               "plugin adds line tables itself unless given "
+               "-fplugin-arg-grainchunk-no-line-tables, flang gets them from "
+               "grainchunk-config --fflags); they are named by function and "
+               "code address");
 }
 
 std::string Analysis::siteFunction(uint64_t codeptr, uint64_t task) const {
@@ -699,18 +788,13 @@ void Analysis::taskContexts() {
   }
 }
 
-std::pair<std::string, std::string> Analysis::taskName(size_t k) const {
+std::pair<std::string, std::string> Analysis::taskSource(size_t k) const {
   auto [fn, loc] = maps.get(tasks.codeptr[k]);
   if (fn.empty()) {
     auto it = context.find(tasks.parent[k]);
     fn = it != context.end() ? it->second : "?";
   }
   return {fn, loc};
-}
-
-std::string Analysis::taskGrainName(size_t k) const {
-  auto [fn, loc] = taskName(k);
-  return fn != "?" ? "task " + loc + " (" + fn + ")" : "task " + loc;
 }
 
 std::string Analysis::loopName(const Loop &lp) const {

@@ -208,9 +208,27 @@ public:
   uint64_t lastInstant() const;
   size_t nGrains() const { return chunks.size() + tasks.size(); }
   std::string loopName(const Loop &lp) const;
+  /// A loop instance's name: its site's (its code), unique per site: where
+  /// sites share a source name, or it names no line, the name adds the
+  /// code's address ("at object+0xoffset").
   const std::string &loopName(int li) const { return loopNames[li]; }
-  std::pair<std::string, std::string> taskName(size_t k) const;
-  std::string taskGrainName(size_t k) const;
+  /// Per loop instance: its site, the loop's code (its code pointer, its
+  /// copies of one source line included; loops seen only through chunks:
+  /// their source location, else the instance).
+  std::vector<int32_t> loopSite;
+  /// A task's (function, location): its site's (its creation's code
+  /// pointer), the location unique per site as loop names are.
+  const std::pair<std::string, std::string> &taskName(size_t k) const {
+    return taskSites.at(tasks.codeptr[k]).first;
+  }
+  /// A task's name: "task LOCATION (FUNCTION)", unique per site.
+  const std::string &taskGrainName(size_t k) const {
+    return taskSites.at(tasks.codeptr[k]).second;
+  }
+  /// A task's site (0, 1, ...): its creation's code, its copies included.
+  int32_t taskSite(size_t k) const { return taskSiteOf.at(tasks.codeptr[k]); }
+  /// Why some sites' names give no source line, and what to add.
+  std::vector<std::string> nameNotes;
 
   GrainMetrics chunkMetrics(size_t i) const;
   GrainMetrics taskMetrics(size_t k) const;
@@ -281,6 +299,13 @@ private:
   std::vector<uint64_t> taskloopOrder;
   std::unordered_map<uint64_t, std::string> context;
   std::vector<std::string> loopNames;
+  // By code pointer: (function, location) and name.
+  std::unordered_map<
+      uint64_t, std::pair<std::pair<std::string, std::string>, std::string>>
+      taskSites;
+  std::unordered_map<uint64_t, int32_t> taskSiteOf;
+  std::pair<std::string, std::string> taskSource(size_t k) const;
+  void siteNames();
   std::unordered_map<uint64_t, std::optional<std::string>> rlin;
   LineageMemo tlin; // the model's own walks, while it is built
   std::vector<std::optional<uint64_t>>

@@ -345,7 +345,7 @@ void Maps::resolve(const std::vector<uint64_t> &ptrs) {
         break;
       }
   }
-  std::string tool = which("addr2line");
+  const std::string &tool = addr2line;
   for (const std::string &obj : order) {
     auto &items = byObj[obj];
     std::vector<std::pair<std::string, std::string>> names(items.size(),
@@ -370,7 +370,9 @@ void Maps::resolve(const std::vector<uint64_t> &ptrs) {
     for (size_t k = 0; k < items.size(); k++) {
       std::string loc = names[k].second;
       loc = loc.substr(0, loc.find(' '));
-      if (startsWith(loc, "??")) {
+      // flang names an object's file symbol after its module, "FIRModule":
+      // without a line that names no file either.
+      if (startsWith(loc, "??") || startsWith(loc, "FIRModule:?")) {
         loc = base + "+" + hexStr(items[k].first - bases[obj]);
       } else {
         size_t c = loc.rfind(':');
@@ -382,6 +384,28 @@ void Maps::resolve(const std::vector<uint64_t> &ptrs) {
       cache[items[k].first] = {fns[k], loc};
     }
   }
+}
+
+std::string Maps::where(uint64_t p) const {
+  for (const Range &r : ranges)
+    if (r.lo <= p && p < r.hi) {
+      auto b = bases.find(r.obj);
+      if (b != bases.end())
+        return baseName(r.obj) + "+" + hexStr(p - b->second);
+      break;
+    }
+  return hexStr(p);
+}
+
+bool Maps::hasLine(const std::string &loc) {
+  // "file:123"; not "file:?", "file:0", "?", "object+0x1c4c" or "0x4011a0".
+  size_t c = loc.rfind(':');
+  if (c == std::string::npos || c + 1 == loc.size())
+    return false;
+  for (size_t i = c + 1; i < loc.size(); i++)
+    if (loc[i] < '0' || loc[i] > '9')
+      return false;
+  return loc.compare(c + 1, std::string::npos, "0") != 0;
 }
 
 std::pair<std::string, std::string> Maps::get(uint64_t p) const {

@@ -48,6 +48,14 @@ public:
   Maps() = default;
   void resolve(const std::vector<uint64_t> &ptrs);
   std::pair<std::string, std::string> get(uint64_t p) const;
+  /// The code at p as "object+0xoffset" (what addr2line -e object takes),
+  /// or its address when it is in no mapped object: a name of the code
+  /// itself, for sites whose source names are not unique.
+  std::string where(uint64_t p) const;
+  /// Whether resolve() found addr2line (binutils) to run.
+  bool canResolve() const { return !addr2line.empty(); }
+  /// Whether a location get() gave names a source line.
+  static bool hasLine(const std::string &loc);
 
 private:
   struct Range {
@@ -60,6 +68,7 @@ private:
   std::vector<Range> ranges;
   std::map<std::string, uint64_t> bases;
   std::unordered_map<uint64_t, std::pair<std::string, std::string>> cache;
+  std::string addr2line = which("addr2line");
 };
 
 } // namespace gcg

@@ -241,6 +241,8 @@ std::string summaryOf(const Results &R, size_t p) {
         Run::endsAt(an));
   for (const std::string &n : an.readNotes)
     out.push_back("  note: " + n + " (ignored)");
+  for (const std::string &n : an.nameNotes)
+    out.push_back("  names: " + n);
   const Baseline *b = an.baseline;
   double thr = Thresholds[P_WORK_DEVIATION].value;
   if (b) {
