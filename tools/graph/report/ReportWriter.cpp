@@ -893,36 +893,69 @@ std::string reportPage(const Results &R, const Caps &caps,
             r.hasWork ? int64_t(std::llround(double(r.work) / tpn)) : -1,
             r.chunks, maskOf(fc), fc.data());
       }
-      // Tasks: per creation site and thread, from the first segment's
-      // start to the last's end; n: the running time (ns).
-      // A task's problems count in the bar of its first segment's thread.
-      struct Agg {
-        int64_t s = INT64_MAX, e = INT64_MIN, exec = 0, count = 0;
-        std::array<uint32_t, P_COUNT> fc{};
+      // Tasks: per creation site and thread, a bar over the segments that
+      // follow each other closely, a new one after a gap (the thread idle
+      // or running something else there): busy and idle as they were. The
+      // gap is the process's span over 2000 (about a pixel of the page),
+      // larger where sites x threads would give more than 20,000 bars; n:
+      // the running time (ns). A task's problems count in the bar of its
+      // first segment.
+      struct Seg {
+        int site, th;
+        int64_t s, e, exec;
+        int64_t first; // the task whose first segment it is, or -1
       };
-      std::map<std::pair<int, int>, Agg> agg;
+      std::vector<Seg> segs;
+      std::map<std::pair<int, int>, int> pairs;
+      int64_t lo = INT64_MAX, hi = INT64_MIN;
       for (uint32_t k : T.order) {
         int site = sites(an.taskGrainName(k));
-        int lastTh = -1;
         for (int64_t j = T.segOff[k]; j < T.segOff[k + 1]; j++) {
-          Agg &a = agg[{site, T.segThread[j]}];
-          a.s = std::min(a.s, ns(T.segStart[j]));
-          a.e = std::max(a.e, ns(T.segEnd[j]));
-          a.exec += int64_t(T.segEnd[j] - T.segStart[j]);
-          if (T.segThread[j] != lastTh)
-            a.count++;
-          if (j == T.segOff[k])
-            for (int f = 0; f < P_COUNT; f++)
-              a.fc[f] += masks.tasks[k] >> f & 1;
-          lastTh = T.segThread[j];
+          Seg g{site,
+                T.segThread[j],
+                ns(T.segStart[j]),
+                ns(T.segEnd[j]),
+                int64_t(T.segEnd[j] - T.segStart[j]),
+                j == T.segOff[k] ? int64_t(k) : -1};
+          lo = std::min(lo, g.s), hi = std::max(hi, g.e);
+          pairs[{g.site, g.th}] = 1;
+          segs.push_back(g);
         }
       }
-      for (auto &kv : agg)
-        bar(tl.row(p, kv.first.second), kv.second.s,
-            std::max<int64_t>(kv.second.e - kv.second.s, 0),
-            -1 - kv.first.first, -1, -1, -1, 0,
-            int64_t(std::llround(double(kv.second.exec) / tpn)),
-            kv.second.count, maskOf(kv.second.fc), kv.second.fc.data());
+      std::sort(segs.begin(), segs.end(), [](const Seg &x, const Seg &y) {
+        return std::tie(x.site, x.th, x.s) < std::tie(y.site, y.th, y.s);
+      });
+      double span = hi > lo ? double(hi - lo) : 0;
+      int64_t gap =
+          int64_t(std::max(span / 2000, span * double(pairs.size()) / 20000.0));
+      struct Agg {
+        int site = -1, th = -1;
+        int64_t s = 0, e = 0, exec = 0, count = 0;
+        std::array<uint32_t, P_COUNT> fc{};
+      };
+      Agg a;
+      auto flush = [&] {
+        if (a.site < 0)
+          return;
+        bar(tl.row(p, a.th), a.s, std::max<int64_t>(a.e - a.s, 0), -1 - a.site,
+            -1, -1, -1, 0, int64_t(std::llround(double(a.exec) / tpn)), a.count,
+            maskOf(a.fc), a.fc.data());
+      };
+      for (const Seg &g : segs) {
+        if (g.site != a.site || g.th != a.th || g.s > a.e + gap) {
+          flush();
+          a = Agg();
+          a.site = g.site, a.th = g.th, a.s = g.s, a.e = g.e;
+        }
+        a.e = std::max(a.e, g.e);
+        a.exec += g.exec;
+        if (g.first >= 0) {
+          a.count++;
+          for (int f = 0; f < P_COUNT; f++)
+            a.fc[f] += masks.tasks[size_t(g.first)] >> f & 1;
+        }
+      }
+      flush();
     }
     const CritPath &cp = R.procs[p].crit;
     procs += (p ? "," : "");
