@@ -60,6 +60,18 @@ static int64_t processHeader(OutFile &o, const Run &run, size_t p, const char *s
   return pid;
 }
 
+/// The end of otherData: the clock and its ticks per ns (run.json's),
+/// and the end of the file's object.
+static void clockData(OutFile &o, const Analysis &first) {
+  o << "\"clock\": ";
+  if (first.proc.meta.has("clock"))
+    o << jsonString(first.proc.meta.get("clock"));
+  else
+    o << "null";
+  o << ", \"ticks_per_ns\": ";
+  o.jnum(first.clockNs()) << "}}\n";
+}
+
 void writeTrace(const Results &R, const std::string &path) {
   const Run &run = R.run;
   OutFile o(path);
@@ -138,13 +150,8 @@ void writeTrace(const Results &R, const std::string &path) {
     }
   }
   const Analysis &first = *run.procs[0];
-  o << "\n], \"displayTimeUnit\": \"ns\", \"otherData\": {\"clock\": ";
-  if (first.proc.meta.has("clock"))
-    o << jsonString(first.proc.meta.get("clock"));
-  else
-    o << "null";
-  o << ", \"ticks_per_ns\": ";
-  o.jnum(first.clockNs()) << "}}\n";
+  o << "\n], \"displayTimeUnit\": \"ns\", \"otherData\": {";
+  clockData(o, first);
   o.close();
 }
 
@@ -299,13 +306,7 @@ uint64_t writeTraceAggregated(const Results &R, const std::string &path,
   }
   if (stopped)
     o << "\"truncated\": true, ";
-  o << "\"clock\": ";
-  if (first.proc.meta.has("clock"))
-    o << jsonString(first.proc.meta.get("clock"));
-  else
-    o << "null";
-  o << ", \"ticks_per_ns\": ";
-  o.jnum(first.clockNs()) << "}}\n";
+  clockData(o, first);
   o.close();
   return o.size();
 }
