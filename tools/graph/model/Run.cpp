@@ -9,7 +9,10 @@
 #include "Run.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
+#include <exception>
+#include <thread>
 
 namespace gcg {
 
@@ -90,12 +93,35 @@ std::unique_ptr<Run> analyseRun(const std::vector<std::string> &raws,
       Analysis an(p);
       run->baselines.push_back(std::make_unique<Baseline>(an));
     }
-  for (size_t i = 0; i < dirs.size(); i++) {
-    const Baseline *b = nullptr;
-    if (!run->baselines.empty())
-      b = run->baselines[run->baselines.size() == dirs.size() ? i : 0].get();
-    run->procs.push_back(std::make_unique<Analysis>(dirs[i], b));
-  }
+  // The processes in parallel, one per core at a time (each is read and
+  // modelled alone; the baselines are only read); the first error in
+  // process order is the one thrown.
+  run->procs.resize(dirs.size());
+  std::vector<std::exception_ptr> errors(dirs.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next++) < dirs.size();) {
+      const Baseline *b = nullptr;
+      if (!run->baselines.empty())
+        b = run->baselines[run->baselines.size() == dirs.size() ? i : 0].get();
+      try {
+        run->procs[i] = std::make_unique<Analysis>(dirs[i], b);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  size_t n = std::min(cores, dirs.size());
+  std::vector<std::thread> helpers;
+  for (size_t t = 1; t < n; t++)
+    helpers.emplace_back(work);
+  work();
+  for (std::thread &t : helpers)
+    t.join();
+  for (std::exception_ptr &e : errors)
+    if (e)
+      std::rethrow_exception(e);
   return run;
 }
 

@@ -168,7 +168,7 @@ bool runCapture(const std::vector<std::string> &argv, const std::string &input,
   // The input goes through an unlinked temporary file, so that a large
   // input cannot deadlock against a large output.
   char tmpl[] = "/tmp/grainchunk-graph.XXXXXX";
-  int in = mkstemp(tmpl);
+  int in = mkostemp(tmpl, O_CLOEXEC);
   if (in < 0)
     return false;
   unlink(tmpl);
@@ -178,11 +178,19 @@ bool runCapture(const std::vector<std::string> &argv, const std::string &input,
     return false;
   }
   lseek(in, 0, SEEK_SET);
+  // Close-on-exec: a command run by another thread (processes are
+  // analysed in parallel) must not hold this one's pipe open.
   int pfd[2];
-  if (pipe(pfd) != 0) {
+  if (pipe2(pfd, O_CLOEXEC) != 0) {
     close(in);
     return false;
   }
+  // The arguments are made before fork: the child of a multithreaded
+  // process may not allocate.
+  std::vector<char *> args;
+  for (const std::string &a : argv)
+    args.push_back(const_cast<char *>(a.c_str()));
+  args.push_back(nullptr);
   pid_t pid = fork();
   if (pid < 0) {
     close(in);
@@ -196,10 +204,6 @@ bool runCapture(const std::vector<std::string> &argv, const std::string &input,
     int dn = open("/dev/null", O_WRONLY);
     if (dn >= 0)
       dup2(dn, 2);
-    std::vector<char *> args;
-    for (const std::string &a : argv)
-      args.push_back(const_cast<char *>(a.c_str()));
-    args.push_back(nullptr);
     execv(args[0], args.data());
     _exit(127);
   }
