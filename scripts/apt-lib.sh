@@ -62,9 +62,8 @@ $apt_who: on Debian bookworm, clang-22 and its packages (llvm-22-dev,
   (then: apt-get update)
 EOF
     else
-      echo "$apt_who: Debian $apt_codename with these apt sources does not ship them;" \
-        "the supported Clangs are those of Debian bookworm (14 15 16 19 22," \
-        "22 from $sec)"
+      echo "$apt_who: Debian $apt_codename with these apt sources does not ship them" \
+        "(apt-cache policy shows no candidate; if the lists are old, run apt-get update)"
     fi
   } >&2
   return 1
