@@ -700,21 +700,50 @@ def problems(out):
 
 
 def task_outliers(out):
-    """task-outlier.c: exactly one task is an outlier, the longest, in
-    grains.csv and grains.graphml."""
+    """task-outlier.c: the 200 ms task, the longest, is an outlier, in
+    grains.csv and grains.graphml alike. Whether a 300 us task is one too
+    depends on the machine (preempted, it measures milliseconds), so of the
+    others only what the rule (docs/grain-graphs.md) implies whatever they
+    measured: at each site (the siblings that join at one point), the
+    flagged ones are fewer than half, none measured shorter than an
+    unflagged sibling, and each is above the median by 5% of their work per
+    thread (2 threads)."""
     import networkx as nx
+    import statistics
     rows, _ = grains(out)
     tasks = [r for r in rows if r["grain_type"] == "task"]
-    flagged = [r for r in tasks if "outlier" in r["problems"].split("|")]
-    longest = max(tasks, key=lambda r: float(r["work_cycles"]))
-    if len(tasks) != 32 or len(flagged) != 1 or flagged[0] is not longest:
-        fail(f"task_outliers: {len(tasks)} tasks, flagged {flagged}")
+    work = {r["task"]: float(r["work_cycles"]) for r in tasks}
+    flagged = {r["task"] for r in tasks if "outlier" in r["problems"].split("|")}
+    longest = max(tasks, key=lambda r: work[r["task"]])["task"]
+    if len(tasks) != 32 or longest not in flagged:
+        fail(f"task_outliers: {len(tasks)} tasks, the longest {longest} not "
+             f"among the flagged {sorted(flagged)}")
+    sites = collections.defaultdict(list)
+    for r in tasks:
+        sites[(r["source_location"], r["parent"], r["joins_at"])].append(r["task"])
+    if sorted(len(v) for v in sites.values()) != [8, 24]:
+        fail(f"task_outliers: sites {sorted(len(v) for v in sites.values())}")
+    for site, ks in sites.items():
+        out_k = [k for k in ks if k in flagged]
+        in_k = [k for k in ks if k not in flagged]
+        w = [work[k] for k in ks]
+        share = 0.05 * sum(w) / 2
+        med = statistics.median(w)
+        if 2 * len(out_k) >= len(ks):
+            fail(f"task_outliers: {site}: {len(out_k)} of {len(ks)} flagged")
+        if out_k and in_k and min(work[k] for k in out_k) < max(work[k] for k in in_k):
+            fail(f"task_outliers: {site}: a flagged task shorter than an unflagged one")
+        for k in out_k:
+            if work[k] - med < share:
+                fail(f"task_outliers: {site}: {k} flagged, {work[k] - med:.0f} "
+                     f"ticks above the median, below 5% of a thread's share {share:.0f}")
     g = nx.read_graphml(os.path.join(out, "grains.graphml"))
-    marked = [n for n, d in g.nodes(data=True) if d.get("outlier") is True]
-    if marked != [longest["task"]]:
-        fail(f"task_outliers: graphml marks {marked}")
-    print("check_graph: OK task_outliers: the 40 ms task is the one outlier, "
-          "in grains.csv and grains.graphml")
+    marked = {n for n, d in g.nodes(data=True) if d.get("outlier") is True}
+    if marked != flagged:
+        fail(f"task_outliers: graphml marks {sorted(marked)}, grains.csv flags {sorted(flagged)}")
+    print("check_graph: OK task_outliers: the 200 ms task is an outlier, in "
+          "grains.csv and grains.graphml; every other flagged task "
+          f"({len(flagged) - 1}) measured above the rule's thresholds")
 
 
 def estimate(summary, where):
