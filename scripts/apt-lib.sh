@@ -29,6 +29,18 @@ apt_available() {
   [[ -n "$c" && "$c" != "(none)" ]]
 }
 
+# apt_clang_rt_package N: the package that holds clang-N's compiler-rt
+# runtimes (the sanitizers): libclang-rt-N-dev where apt has one (Debian
+# bookworm: 14, 16, 19, 22), else libclang-common-N-dev (bookworm's clang-15
+# has no libclang-rt-15-dev: its runtimes are still in libclang-common-15-dev).
+apt_clang_rt_package() {
+  if apt_available "libclang-rt-$1-dev"; then
+    echo "libclang-rt-$1-dev"
+  else
+    echo "libclang-common-$1-dev"
+  fi
+}
+
 # apt_has_suite SUITE: true if an apt source (either format) names SUITE.
 apt_has_suite() {
   local files=("$apt_dir"/sources.list "$apt_dir"/sources.list.d/*.list

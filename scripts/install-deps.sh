@@ -33,20 +33,18 @@ updated=0
 # libclang-rt-N-dev for 14, 16, 19 and 22, which clang-N only recommends (a
 # fresh machine installing without recommends lacks the UBSan runtime), but
 # bookworm has no libclang-rt-15-dev: clang-15's runtimes are still in
-# libclang-common-15-dev (a dependency of clang-15). So the package is
-# libclang-rt-N-dev where apt has one, else libclang-common-N-dev; when apt
-# does not know libclang-rt-N-dev and the runtimes are not already installed
-# by libclang-common-N-dev, the lists are refreshed first (a machine that
-# never ran apt-get update knows no package).
-rt_package=libclang-rt-"$V"-dev
-if ! apt_available "$rt_package"; then
-  if ! dpkg -L libclang-common-"$V"-dev 2>/dev/null |
-    grep -q 'libclang_rt\.ubsan_standalone'; then
-    apt_update
-    updated=1
-  fi
-  apt_available "$rt_package" || rt_package=libclang-common-"$V"-dev
+# libclang-common-15-dev (a dependency of clang-15); apt_clang_rt_package
+# picks by what apt has. When apt does not know libclang-rt-N-dev and
+# libclang-common-N-dev has not installed the runtimes already, the lists
+# are refreshed first (a machine that never ran apt-get update knows no
+# package).
+if ! apt_available libclang-rt-"$V"-dev &&
+  ! dpkg -L libclang-common-"$V"-dev 2>/dev/null |
+  grep -q 'libclang_rt\.ubsan_standalone'; then
+  apt_update
+  updated=1
 fi
+rt_package=$(apt_clang_rt_package "$V")
 toolchain=(clang-"$V" libclang-"$V"-dev llvm-"$V"-dev llvm-"$V"-tools
            "$rt_package")
 if [[ "$V" == 22 ]]; then
