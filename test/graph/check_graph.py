@@ -45,6 +45,9 @@
                               others dimmed grains.graphml colours, the same
                               graph; the summary's counts. aggregated: the
                               group nodes' problematic add up to the counts
+  check_graph.py processes SUMMARY SRC  mpi_loop.c: the loop across
+                              processes: work for each rank, the process
+                              imbalance their max/mean
 
 Prints one line per check; exits 1 with "FAILED: ..." on a mismatch.
 Debian's python3 with python3-networkx and python3-pil (install-deps.sh).
@@ -746,6 +749,28 @@ def task_outliers(out):
           f"({len(flagged) - 1}) measured above the rule's thresholds")
 
 
+def processes(summary, src):
+    """The summary's line for the loop of src across processes: a work
+    figure for each rank, and the process imbalance their max/mean. Not
+    which rank measured more: on a loaded machine a process's CPU share
+    varies, and its chunks' times with it."""
+    text = open(summary).read()
+    m = re.search(re.escape(src) + r":\d+ \([^)]*\): (\d+) processes; work per "
+                  r"process \(ms\) ([^;]*); process imbalance \(max/mean\) "
+                  r"([0-9.]+)", text)
+    if not m:
+        fail(f"processes: no line for {src} across processes")
+    work = {int(r): float(w) for r, w in re.findall(r"r(\d+)=([0-9.]+)", m.group(2))}
+    n, imb = int(m.group(1)), float(m.group(3))
+    if sorted(work) != list(range(n)) or min(work.values()) <= 0:
+        fail(f"processes: work {work} for {n} processes")
+    want = max(work.values()) / (sum(work.values()) / n)
+    if abs(imb - want) > 0.006:
+        fail(f"processes: imbalance {imb}, max/mean of {work} is {want:.3f}")
+    print(f"check_graph: OK processes: {n}, each with its work, the imbalance "
+          "their max/mean")
+
+
 def estimate(summary, where):
     """The schedule estimate of the first problem at `where` loses less
     than half of what the loop loses now, under both schedules."""
@@ -889,4 +914,5 @@ if __name__ == "__main__":
      "functions": functions, "otf2": otf2, "aggregated": aggregated,
      "problems": problems, "styles": styles, "estimate": estimate,
      "task_outliers": task_outliers, "chunk_tasks": chunk_tasks,
+     "processes": processes,
      "problem_graphs": problem_graphs}[cmd](*args)

@@ -8,14 +8,9 @@
 
 static volatile double sink;
 
-/* A unit is 1,000,000 steps: rank 0's 120 units are some 75 ms of CPU
- * (1.5 ms measured at the former 20,000 steps a unit). On a loaded machine
- * a chunk measures the time its thread was preempted too, tens of ms at
- * times: a few ms per rank, one preemption of rank 0 could even out the
- * ranks. */
 static void work(int units) {
   double x = 0;
-  for (int k = 0; k < units * 1000000; k++)
+  for (int k = 0; k < units * 20000; k++)
     x += k * 0.5;
   sink = x;
 }
