@@ -391,7 +391,10 @@ def check_views(b, out, rows=None):
                  f"(expanded {grx}) highlighted; the analysis flags {n}")
         if n and not b.js("gcReport.data.aggregated"):
             # The longest flagged bar is drawn red (a pixel of its row
-            # across its width: grains drawn later may cover part of it).
+            # across its width: grains drawn later may cover part of it;
+            # red within the canvas's smoothing: a bar a few pixels wide,
+            # as a grain measured short draws it, may have no pixel of pure
+            # red: 255, 3, 3 seen on a loaded machine).
             px = b.js("(() => { const B = gcReport.data.bars, f = %d; let best = -1;"
                       " for (let i = 0; i < B.k.length; i++) if ((B.pm[i] >> f) & 1 &&"
                       " (best < 0 || B.d[i] > B.d[best])) best = i;"
@@ -399,7 +402,7 @@ def check_views(b, out, rows=None):
                       " x = gcReport.barBox(best), d = window.devicePixelRatio || 1;"
                       " const w = Math.max(1, Math.round(x.w * d)), a = c.getContext('2d').getImageData("
                       "Math.round((x.x - x.w / 2 - r.left) * d), Math.round((x.y - r.top - 5) * d), w, 1).data;"
-                      " for (let j = 0; j < a.length; j += 4) if (a[j] === 255 && !a[j + 1] && !a[j + 2]) return 1;"
+                      " for (let j = 0; j < a.length; j += 4) if (a[j] >= 240 && a[j + 1] <= 16 && a[j + 2] <= 16) return 1;"
                       " return [...a.slice(0, 4)]; })()" % v["f"])
             if px != 1:
                 fail(f"view {v['name']}: no red pixel in a flagged bar: {px}")
