@@ -710,10 +710,12 @@ def task_outliers(out):
     measured: at each site (the siblings that join at one point), the
     flagged ones are fewer than half, none measured shorter than an
     unflagged sibling, and each is above the median by 5% of their work per
-    thread (2 threads)."""
+    thread (the run's threads, run.json)."""
     import networkx as nx
     import statistics
     rows, _ = grains(out)
+    with open(os.path.join(out, "run.json")) as f:
+        threads = sum(p["threads"] for p in json.load(f)["processes"])
     tasks = [r for r in rows if r["grain_type"] == "task"]
     work = {r["task"]: float(r["work_cycles"]) for r in tasks}
     flagged = {r["task"] for r in tasks if "outlier" in r["problems"].split("|")}
@@ -730,7 +732,7 @@ def task_outliers(out):
         out_k = [k for k in ks if k in flagged]
         in_k = [k for k in ks if k not in flagged]
         w = [work[k] for k in ks]
-        share = 0.05 * sum(w) / 2
+        share = 0.05 * sum(w) / threads
         med = statistics.median(w)
         if 2 * len(out_k) >= len(ks):
             fail(f"task_outliers: {site}: {len(out_k)} of {len(ks)} flagged")
