@@ -121,7 +121,10 @@ for V in "${versions[@]}"; do
       grep -E '(^|: )(error|Error|FAILED)|cannot find|not found|CMake Error' "$l" |
         cut -c1-300 | head -n 12 ;;
     ctest)
-      grep -E '^([0-9]+: )?(FAIL|XPASS|UNRESOLVED|TIMEOUT): ' "$l" | head -n 20
+      # (ctest -V prefixes lit's lines with "N: ", --output-on-failure
+      # repeats them without)
+      grep -E '^([0-9]+: )?(FAIL|XPASS|UNRESOLVED|TIMEOUT): ' "$l" |
+        sed 's/^[0-9]*: //' | awk '!seen[$0]++' | head -n 20
       grep -E '^[0-9]+/[0-9]+ Test +#.*(Failed|Timeout|Not Run)' "$l" | head -n 10 ;;
   esac
 done
