@@ -53,6 +53,7 @@ import collections
 import csv
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -584,17 +585,27 @@ def check_readable(b, out, rows):
         fail(f"clicking {li['site']!r}: view {span['t0']}..{span['t1']} for its tasks "
              f"{span['s']}..{span['e']} (the run: {full['t0']}..{full['t1']})")
     y1 = legend_top(b)
-    bar = b.js("(() => { const B = gcReport.data.bars; let best = -1;"
-               " for (let i = 0; i < B.k.length; i++) if (B.k[i] === -1 - gcReport.data.sites.indexOf(%s)"
-               " && (best < 0 || B.d[i] > B.d[best])) best = i; return gcReport.barBox(best); })()"
-               % json.dumps(li["site"]))
-    b.mouse("mousePressed", bar["x"], bar["y"], button="left", clickCount=1)
-    b.mouse("mouseReleased", bar["x"], bar["y"], button="left", clickCount=1)
-    det2 = b.js("document.getElementById('details').textContent")
-    y2 = legend_top(b)
+    # A click on one of the site's tasks, the longest first: a short one's
+    # bar may lie under a grain drawn next to it at this zoom (a task of a
+    # few us beside a chunk, as the run's timing places them), whose click
+    # selects that grain; the legend stays wherever the click lands.
+    bars = b.js("(() => { const B = gcReport.data.bars, j = gcReport.data.sites.indexOf(%s);"
+                " const ix = []; for (let i = 0; i < B.k.length; i++) if (B.k[i] === -1 - j) ix.push(i);"
+                " ix.sort((p, q) => B.d[q] - B.d[p]);"
+                " return ix.slice(0, 8).map(i => gcReport.barBox(i)); })()"
+                % json.dumps(li["site"]))
+    ys, det2 = [], ""
+    for bar in bars:
+        b.mouse("mousePressed", bar["x"], bar["y"], button="left", clickCount=1)
+        b.mouse("mouseReleased", bar["x"], bar["y"], button="left", clickCount=1)
+        det2 = b.js("document.getElementById('details').textContent")
+        ys.append(legend_top(b))
+        if re.match(r"(task |\d+ tasks of )", det2):
+            break
+    y2 = ys[-1] if ys and all(y == ys[0] for y in ys) else ys
     b.js("document.getElementById('reset').click(); gcReport.selectLoop(-1)")
     y3 = legend_top(b)
-    if "task" not in det2 or not (y0 == y1 == y2 == y3):
+    if not re.match(r"(task |\d+ tasks of )", det2) or not (y0 == y1 == y2 == y3):
         fail(f"the legend moved: {y0}, {y1} (site selected), {y2} (task selected: "
              f"{det2!r}), {y3} (none)")
     ok(f"clicking the problem of {li['site']} selects its {want} tasks, zoomed "
