@@ -29,6 +29,18 @@ apt_available() {
   [[ -n "$c" && "$c" != "(none)" ]]
 }
 
+# apt_clang_rt_package N: the package that holds clang-N's compiler-rt
+# runtimes (the sanitizers): libclang-rt-N-dev where apt has one (Debian
+# bookworm: 14, 16, 19, 22), else libclang-common-N-dev (bookworm's clang-15
+# has no libclang-rt-15-dev: its runtimes are still in libclang-common-15-dev).
+apt_clang_rt_package() {
+  if apt_available "libclang-rt-$1-dev"; then
+    echo "libclang-rt-$1-dev"
+  else
+    echo "libclang-common-$1-dev"
+  fi
+}
+
 # apt_has_suite SUITE: true if an apt source (either format) names SUITE.
 apt_has_suite() {
   local files=("$apt_dir"/sources.list "$apt_dir"/sources.list.d/*.list
@@ -62,9 +74,8 @@ $apt_who: on Debian bookworm, clang-22 and its packages (llvm-22-dev,
   (then: apt-get update)
 EOF
     else
-      echo "$apt_who: Debian $apt_codename with these apt sources does not ship them;" \
-        "the supported Clangs are those of Debian bookworm (14 15 16 19 22," \
-        "22 from $sec)"
+      echo "$apt_who: Debian $apt_codename with these apt sources does not ship them" \
+        "(apt-cache policy shows no candidate; if the lists are old, run apt-get update)"
     fi
   } >&2
   return 1

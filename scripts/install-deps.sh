@@ -20,11 +20,33 @@ V="${GRAINCHUNK_LLVM_VERSION:-22}"
 # refuse).
 build_tools=(cmake ninja-build python3 libgtest-dev binutils
              pkgconf dpkg-dev file gcc gfortran)
-# Sanitizer runtimes (the build-mode tests link -fsanitize=undefined):
-# libclang-rt-N-dev for every N, 14 included (clang-14 only recommends it;
-# a fresh machine installing without recommends lacks the UBSan runtime).
+# The Clangs Debian bookworm ships (22 from bookworm-security): the ones
+# grainchunk is built and tested with (scripts/test-matrix.sh).
+supported=(14 15 16 19 22)
+if [[ " ${supported[*]} " != *" $V "* ]]; then
+  echo "install-deps: clang-$V is not supported: the supported Clangs are" \
+    "those Debian bookworm ships, ${supported[*]}" >&2
+  exit 1
+fi
+updated=0
+# Sanitizer runtimes (the build-mode tests link -fsanitize=undefined): in
+# libclang-rt-N-dev for 14, 16, 19 and 22, which clang-N only recommends (a
+# fresh machine installing without recommends lacks the UBSan runtime), but
+# bookworm has no libclang-rt-15-dev: clang-15's runtimes are still in
+# libclang-common-15-dev (a dependency of clang-15); apt_clang_rt_package
+# picks by what apt has. When apt does not know libclang-rt-N-dev and
+# libclang-common-N-dev has not installed the runtimes already, the lists
+# are refreshed first (a machine that never ran apt-get update knows no
+# package).
+if ! apt_available libclang-rt-"$V"-dev &&
+  ! dpkg -L libclang-common-"$V"-dev 2>/dev/null |
+  grep -q 'libclang_rt\.ubsan_standalone'; then
+  apt_update
+  updated=1
+fi
+rt_package=$(apt_clang_rt_package "$V")
 toolchain=(clang-"$V" libclang-"$V"-dev llvm-"$V"-dev llvm-"$V"-tools
-           libclang-rt-"$V"-dev)
+           "$rt_package")
 if [[ "$V" == 22 ]]; then
   toolchain+=(libomp-22-dev flang-22) # flang-22: the Fortran tests
 fi
@@ -54,7 +76,7 @@ missing=$(apt_missing "${build_tools[@]}" "${toolchain[@]}" "${graph_tools[@]}" 
 if [[ -n $missing ]]; then
   start=$SECONDS
   echo "install-deps: clang-$V: to install: $missing"
-  apt_update
+  ((updated)) || apt_update
   # shellcheck disable=SC2086 # a list of package names
   apt_require_available $missing
   apt_install_group "build tools" "${build_tools[@]}"

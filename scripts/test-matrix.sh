@@ -29,7 +29,7 @@ step() { # uses $V and $log; $1: what; $2: the lines of its output to show
   return "$r"
 }
 
-declare -A result detail installed install_secs
+declare -A result detail installed install_secs stage
 fail=0
 # Every toolchain first: codegen/version-mismatch.test loads the plugin into
 # another installed Clang, so on a fresh machine each version's suite finds
@@ -50,9 +50,12 @@ for V in "${versions[@]}"; do
   log="$build/test-matrix.log"
   echo "test-matrix: clang-$V -> $build (log: $log)"
   start=$((SECONDS - install_secs[$V]))
-  ((installed[$V] == 0)) &&
+  # stage: the step that failed (the failure summary names its cause).
+  stage[$V]="install the toolchain"
+  ((installed[$V] == 0)) && stage[$V]=build &&
     step "build" '^build:' env GRAINCHUNK_LLVM_VERSION="$V" \
       GRAINCHUNK_BUILD_DIR="$build" bash "$root/scripts/build.sh" &&
+    stage[$V]=ctest &&
     step "ctest (lit, LLVM's OMPT suite, GoogleTest)" \
       '^ *[0-9]+/[0-9]+ Test +#' ctest --test-dir "$build" --output-on-failure -V
   rc=$?
@@ -68,15 +71,18 @@ for V in "${versions[@]}"; do
   ctests=$(sed -n 's/.*tests passed, \([0-9]*\) tests failed out of \([0-9]*\)/\1 \2/p' "$log" | tail -1)
   [[ -n "$ctests" ]] && ctests="$(( ${ctests#* } - ${ctests% *} ))/${ctests#* } passed"
   if ((rc == 0)); then result[$V]=PASS; else result[$V]=FAIL; fail=1; fi
-  detail[$V]="$(printf '%-10s %-22s %4s %6s %6s  %-18s %5ss' "${clang_v:-?}" \
+  if ((installed[$V])); then # no clang-N: no version, nothing run
+    clang_v="not installed" omp_v="-" ctests="not run"
+  fi
+  detail[$V]="$(printf '%-13s %-22s %4s %6s %6s  %-18s %5ss' "${clang_v:-?}" \
     "${omp_v:-?}" "${passed:-0}" "${failed:-0}" "${unsup:-0}" \
     "${ctests:-not run}" "$secs")"
 done
 
 echo
-printf '%-6s %-6s %-10s %-22s %4s %6s %6s  %-18s %6s\n' clang result "version" \
+printf '%-6s %-6s %-13s %-22s %4s %6s %6s  %-18s %6s\n' clang result "version" \
   "libomp runtime" "lit" "failed" "unsup-" "ctest" "time"
-printf '%-6s %-6s %-10s %-22s %4s %6s %6s  %-18s %6s\n' "" "" "" "" "pass" "" \
+printf '%-6s %-6s %-13s %-22s %4s %6s %6s  %-18s %6s\n' "" "" "" "" "pass" "" \
   "ported" "tests" ""
 for V in "${versions[@]}"; do
   printf '%-6s %-6s %s\n' "$V" "${result[$V]}" "${detail[$V]}"
@@ -93,18 +99,33 @@ for V in "${versions[@]}"; do
   [[ -z "$names" ]] || echo "clang-$V unsupported: $names"
 done
 # Failures last, so that the end of the output (all a CI summary may keep)
-# names the failing tests and their first errors.
+# names, for each failing version, the step that failed and its cause:
+# install-deps' error (a package apt lacks, an unsupported version, apt's
+# failure), the build's first errors, or the failing tests.
 for V in "${versions[@]}"; do
-  if [[ "${result[$V]}" != PASS ]]; then
-    if [[ "$V" == 22 ]]; then b="$root/build"; else b="$root/build-$V"; fi
-    echo "--- clang-$V: last lines of its log ($b/test-matrix.log):"
-    tail -n 12 "$b/test-matrix.log"
-    echo "--- clang-$V failed; the first errors:"
-    grep -E '(^|: )(error|Error|FAILED)|cannot find|not found' "$b/test-matrix.log" |
-      cut -c1-300 | head -n 12
-    echo "--- clang-$V failing tests:"
-    grep -E '^([0-9]+: )?(FAIL|XPASS|UNRESOLVED|TIMEOUT): ' "$b/test-matrix.log" |
-      head -n 20
-  fi
+  [[ "${result[$V]}" == PASS ]] && continue
+  if [[ "$V" == 22 ]]; then b="$root/build"; else b="$root/build-$V"; fi
+  l="$b/test-matrix.log"
+  echo "--- clang-$V: FAILED at: ${stage[$V]} (log: $l); last lines of the log:"
+  tail -n 12 "$l"
+  echo "--- clang-$V: the cause:"
+  case "${stage[$V]}" in
+    "install the toolchain")
+      # install-deps' own lines that say why, and the indented lines of an
+      # explanation that follow them (apt-lib's "add this apt source").
+      cause=$(awk '/^install-deps: .*(not available|not supported|does not ship|failed|[Ee]rror|E: )/ { p = 1; print; next }
+        p && /^(install-deps: |  )/ { print; next } { p = 0 }
+        /^E: / { print }' "$l" | head -n 30)
+      echo "${cause:-install-deps failed without saying why (see the log)}" ;;
+    build)
+      grep -E '(^|: )(error|Error|FAILED)|cannot find|not found|CMake Error' "$l" |
+        cut -c1-300 | head -n 12 ;;
+    ctest)
+      # (ctest -V prefixes lit's lines with "N: ", --output-on-failure
+      # repeats them without)
+      grep -E '^([0-9]+: )?(FAIL|XPASS|UNRESOLVED|TIMEOUT): ' "$l" |
+        sed 's/^[0-9]*: //' | awk '!seen[$0]++' | head -n 20
+      grep -E '^[0-9]+/[0-9]+ Test +#.*(Failed|Timeout|Not Run)' "$l" | head -n 10 ;;
+  esac
 done
 exit $fail

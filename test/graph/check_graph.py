@@ -59,6 +59,9 @@
                               others dimmed grains.graphml colours, the same
                               graph; the summary's counts. aggregated: the
                               group nodes' problematic add up to the counts
+  check_graph.py processes SUMMARY SRC  mpi_loop.c: the loop across
+                              processes: work for each rank, the process
+                              imbalance their max/mean
 
 Prints one line per check; exits 1 with "FAILED: ..." on a mismatch.
 Debian's python3 with python3-networkx and python3-pil (install-deps.sh).
@@ -189,10 +192,16 @@ def known(out, prog_out):
     if any(float(t["exec_cycles"]) < 0.97 * 5e6 * tpn for t in big):
         fail("a big task ran less than 5 ms")
     if m.get("ext_task_create") == "1" and m.get("ext_tool_time") == "1":
+        # The big tasks' benefit is above the tiny ones' median (the same
+        # waits per child, 5 ms of work against none; a tiny task preempted
+        # may measure more); not necessarily above 1: on a loaded machine
+        # the parent wakes from its wait late, which its children's benefit
+        # counts (0.91 seen at a load of 20).
         flagged = sum(1 for t in tiny if "parallel_benefit" in t["problems"])
-        if flagged < 12 or any(num(t["parallel_benefit"]) <= 1 for t in big):
-            fail(f"parallel benefit: {flagged} of 16 tiny tasks flagged, big "
-                 f"{[t['parallel_benefit'] for t in big]}")
+        tiny_med = sorted(num(t["parallel_benefit"]) for t in tiny)[len(tiny) // 2]
+        if flagged < 12 or any(num(t["parallel_benefit"]) <= tiny_med for t in big):
+            fail(f"parallel benefit: {flagged} of 16 tiny tasks flagged (median "
+                 f"{tiny_med}), big {[t['parallel_benefit'] for t in big]}")
         # Static chunks' making time: the first's is the init call, the
         # others' from the plugin's chunk-end call before them; every one
         # measured and > 0. (Not compared with the bodies: a thread
@@ -204,7 +213,7 @@ def known(out, prog_out):
                 fail(f"static chunk {c['first_iteration']}: creation {c['creation_cycles']}")
             measured.append(cr)
         print(f"check_graph: OK parallel benefit measured: {flagged} of 16 tiny tasks < 1, "
-              f"both big tasks > 1; static chunks' creation measured for {len(measured)} of 16 "
+              f"both big tasks above the tiny ones' median; static chunks' creation measured for {len(measured)} of 16 "
               f"({', '.join(f'{v:.0f}' for v in measured[:4])} ticks)")
     else:
         if any(t["creation_cycles"] != "NA" or t["parallel_benefit"] != "NA" for t in tasks):
@@ -734,21 +743,74 @@ def problems(out):
 
 
 def task_outliers(out):
-    """task-outlier.c: exactly one task is an outlier, the longest, in
-    grains.csv and grains.graphml."""
+    """task-outlier.c: the 200 ms task, the longest, is an outlier, in
+    grains.csv and grains.graphml alike. Whether a 300 us task is one too
+    depends on the machine (preempted, it measures milliseconds), so of the
+    others only what the rule (docs/grain-graphs.md) implies whatever they
+    measured: at each site (the siblings that join at one point), the
+    flagged ones are fewer than half, none measured shorter than an
+    unflagged sibling, and each is above the median by 5% of their work per
+    thread (the run's threads, run.json)."""
     import networkx as nx
+    import statistics
     rows, _ = grains(out)
+    with open(os.path.join(out, "run.json")) as f:
+        threads = sum(p["threads"] for p in json.load(f)["processes"])
     tasks = [r for r in rows if r["grain_type"] == "task"]
-    flagged = [r for r in tasks if "outlier" in r["problems"].split("|")]
-    longest = max(tasks, key=lambda r: float(r["work_cycles"]))
-    if len(tasks) != 32 or len(flagged) != 1 or flagged[0] is not longest:
-        fail(f"task_outliers: {len(tasks)} tasks, flagged {flagged}")
+    work = {r["task"]: float(r["work_cycles"]) for r in tasks}
+    flagged = {r["task"] for r in tasks if "outlier" in r["problems"].split("|")}
+    longest = max(tasks, key=lambda r: work[r["task"]])["task"]
+    if len(tasks) != 32 or longest not in flagged:
+        fail(f"task_outliers: {len(tasks)} tasks, the longest {longest} not "
+             f"among the flagged {sorted(flagged)}")
+    sites = collections.defaultdict(list)
+    for r in tasks:
+        sites[(r["source_location"], r["parent"], r["joins_at"])].append(r["task"])
+    if sorted(len(v) for v in sites.values()) != [8, 24]:
+        fail(f"task_outliers: sites {sorted(len(v) for v in sites.values())}")
+    for site, ks in sites.items():
+        out_k = [k for k in ks if k in flagged]
+        in_k = [k for k in ks if k not in flagged]
+        w = [work[k] for k in ks]
+        share = 0.05 * sum(w) / threads
+        med = statistics.median(w)
+        if 2 * len(out_k) >= len(ks):
+            fail(f"task_outliers: {site}: {len(out_k)} of {len(ks)} flagged")
+        if out_k and in_k and min(work[k] for k in out_k) < max(work[k] for k in in_k):
+            fail(f"task_outliers: {site}: a flagged task shorter than an unflagged one")
+        for k in out_k:
+            if work[k] - med < share:
+                fail(f"task_outliers: {site}: {k} flagged, {work[k] - med:.0f} "
+                     f"ticks above the median, below 5% of a thread's share {share:.0f}")
     g = nx.read_graphml(os.path.join(out, "grains.graphml"))
-    marked = [n for n, d in g.nodes(data=True) if d.get("outlier") is True]
-    if marked != [longest["task"]]:
-        fail(f"task_outliers: graphml marks {marked}")
-    print("check_graph: OK task_outliers: the 40 ms task is the one outlier, "
-          "in grains.csv and grains.graphml")
+    marked = {n for n, d in g.nodes(data=True) if d.get("outlier") is True}
+    if marked != flagged:
+        fail(f"task_outliers: graphml marks {sorted(marked)}, grains.csv flags {sorted(flagged)}")
+    print("check_graph: OK task_outliers: the 200 ms task is an outlier, in "
+          "grains.csv and grains.graphml; every other flagged task "
+          f"({len(flagged) - 1}) measured above the rule's thresholds")
+
+
+def processes(summary, src):
+    """The summary's line for the loop of src across processes: a work
+    figure for each rank, and the process imbalance their max/mean. Not
+    which rank measured more: on a loaded machine a process's CPU share
+    varies, and its chunks' times with it."""
+    text = open(summary).read()
+    m = re.search(re.escape(src) + r":\d+ \([^)]*\): (\d+) processes; work per "
+                  r"process \(ms\) ([^;]*); process imbalance \(max/mean\) "
+                  r"([0-9.]+)", text)
+    if not m:
+        fail(f"processes: no line for {src} across processes")
+    work = {int(r): float(w) for r, w in re.findall(r"r(\d+)=([0-9.]+)", m.group(2))}
+    n, imb = int(m.group(1)), float(m.group(3))
+    if sorted(work) != list(range(n)) or min(work.values()) <= 0:
+        fail(f"processes: work {work} for {n} processes")
+    want = max(work.values()) / (sum(work.values()) / n)
+    if abs(imb - want) > 0.006:
+        fail(f"processes: imbalance {imb}, max/mean of {work} is {want:.3f}")
+    print(f"check_graph: OK processes: {n}, each with its work, the imbalance "
+          "their max/mean")
 
 
 def estimate(summary, where):
@@ -997,4 +1059,5 @@ if __name__ == "__main__":
      "problems": problems, "styles": styles, "estimate": estimate,
      "task_outliers": task_outliers, "chunk_tasks": chunk_tasks,
      "loop_tasks": loop_tasks, "loop_tasks_aggregated": loop_tasks_aggregated,
+     "processes": processes,
      "problem_graphs": problem_graphs, "capped": capped}[cmd](*args)

@@ -53,6 +53,7 @@ import collections
 import csv
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -391,7 +392,10 @@ def check_views(b, out, rows=None):
                  f"(expanded {grx}) highlighted; the analysis flags {n}")
         if n and not b.js("gcReport.data.aggregated"):
             # The longest flagged bar is drawn red (a pixel of its row
-            # across its width: grains drawn later may cover part of it).
+            # across its width: grains drawn later may cover part of it;
+            # red within the canvas's smoothing: a bar a few pixels wide,
+            # as a grain measured short draws it, may have no pixel of pure
+            # red: 255, 3, 3 seen on a loaded machine).
             px = b.js("(() => { const B = gcReport.data.bars, f = %d; let best = -1;"
                       " for (let i = 0; i < B.k.length; i++) if ((B.pm[i] >> f) & 1 &&"
                       " (best < 0 || B.d[i] > B.d[best])) best = i;"
@@ -399,7 +403,7 @@ def check_views(b, out, rows=None):
                       " x = gcReport.barBox(best), d = window.devicePixelRatio || 1;"
                       " const w = Math.max(1, Math.round(x.w * d)), a = c.getContext('2d').getImageData("
                       "Math.round((x.x - x.w / 2 - r.left) * d), Math.round((x.y - r.top - 5) * d), w, 1).data;"
-                      " for (let j = 0; j < a.length; j += 4) if (a[j] === 255 && !a[j + 1] && !a[j + 2]) return 1;"
+                      " for (let j = 0; j < a.length; j += 4) if (a[j] >= 240 && a[j + 1] <= 16 && a[j + 2] <= 16) return 1;"
                       " return [...a.slice(0, 4)]; })()" % v["f"])
             if px != 1:
                 fail(f"view {v['name']}: no red pixel in a flagged bar: {px}")
@@ -581,17 +585,27 @@ def check_readable(b, out, rows):
         fail(f"clicking {li['site']!r}: view {span['t0']}..{span['t1']} for its tasks "
              f"{span['s']}..{span['e']} (the run: {full['t0']}..{full['t1']})")
     y1 = legend_top(b)
-    bar = b.js("(() => { const B = gcReport.data.bars; let best = -1;"
-               " for (let i = 0; i < B.k.length; i++) if (B.k[i] === -1 - gcReport.data.sites.indexOf(%s)"
-               " && (best < 0 || B.d[i] > B.d[best])) best = i; return gcReport.barBox(best); })()"
-               % json.dumps(li["site"]))
-    b.mouse("mousePressed", bar["x"], bar["y"], button="left", clickCount=1)
-    b.mouse("mouseReleased", bar["x"], bar["y"], button="left", clickCount=1)
-    det2 = b.js("document.getElementById('details').textContent")
-    y2 = legend_top(b)
+    # A click on one of the site's tasks, the longest first: a short one's
+    # bar may lie under a grain drawn next to it at this zoom (a task of a
+    # few us beside a chunk, as the run's timing places them), whose click
+    # selects that grain; the legend stays wherever the click lands.
+    bars = b.js("(() => { const B = gcReport.data.bars, j = gcReport.data.sites.indexOf(%s);"
+                " const ix = []; for (let i = 0; i < B.k.length; i++) if (B.k[i] === -1 - j) ix.push(i);"
+                " ix.sort((p, q) => B.d[q] - B.d[p]);"
+                " return ix.slice(0, 8).map(i => gcReport.barBox(i)); })()"
+                % json.dumps(li["site"]))
+    ys, det2 = [], ""
+    for bar in bars:
+        b.mouse("mousePressed", bar["x"], bar["y"], button="left", clickCount=1)
+        b.mouse("mouseReleased", bar["x"], bar["y"], button="left", clickCount=1)
+        det2 = b.js("document.getElementById('details').textContent")
+        ys.append(legend_top(b))
+        if re.match(r"(task |\d+ tasks of )", det2):
+            break
+    y2 = ys[-1] if ys and all(y == ys[0] for y in ys) else ys
     b.js("document.getElementById('reset').click(); gcReport.selectLoop(-1)")
     y3 = legend_top(b)
-    if "task" not in det2 or not (y0 == y1 == y2 == y3):
+    if not re.match(r"(task |\d+ tasks of )", det2) or not (y0 == y1 == y2 == y3):
         fail(f"the legend moved: {y0}, {y1} (site selected), {y2} (task selected: "
              f"{det2!r}), {y3} (none)")
     ok(f"clicking the problem of {li['site']} selects its {want} tasks, zoomed "
