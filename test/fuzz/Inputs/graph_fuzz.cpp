@@ -4,7 +4,8 @@
 // One input is a recording packed into one file (pack_recording.py writes
 // them from real recordings): entries, each "%%NAME\n" then its bytes up to
 // the next "\n%%" (or the end). NAME is a file of the recording, one
-// directory deep at most ("meta.txt", "thread-0.bin", "h.12/meta.txt"); a
+// directory deep at most ("meta.txt", "thread-0.bin", "h.12/meta.txt"), 512
+// files at most; a
 // NAME ending in "|" is made a FIFO instead (no bytes). The input is
 // unpacked into a fresh temporary directory, then analysed and written the
 // way `grainchunk-graph --from-raw DIR -o OUT` does (all outputs and the
@@ -42,8 +43,8 @@ bool safeName(const std::string &n) {
       if (part.empty() || part == "." || part == ".." || ++parts > 3)
         return false;
       part.clear();
-    } else if (isalnum(static_cast<unsigned char>(c)) || c == '.' ||
-               c == '_' || c == '-') {
+    } else if (isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' ||
+               c == '-') {
       part += c;
     } else {
       return false;
@@ -59,7 +60,7 @@ void unpack(const uint8_t *data, size_t size, const std::string &dir) {
     return;
   if (at != 0)
     at++;
-  for (int files = 0; at < in.size() && files < 64; files++) {
+  for (int files = 0; at < in.size() && files < 512; files++) {
     size_t nl = in.find('\n', at);
     if (nl == std::string::npos)
       return;
@@ -86,8 +87,6 @@ void unpack(const uint8_t *data, size_t size, const std::string &dir) {
   }
 }
 
-} // namespace
-
 /// The temporary directory inputs are unpacked and analysed in, removed at
 /// exit.
 struct Scratch {
@@ -107,6 +106,8 @@ struct Scratch {
   }
 };
 
+} // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static Scratch scratch;
   const std::string &root = scratch.root;
@@ -117,8 +118,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   mkdir(rec.c_str(), 0777);
   unpack(data, size, rec);
   std::vector<std::string> args = {
-      "grainchunk-graph", "--from-raw", rec, "-o", out,
-      "--outputs", "csv,graphml,trace,svg,otf2,report,problem-graphs"};
+      "grainchunk-graph",
+      "--from-raw",
+      rec,
+      "-o",
+      out,
+      "--outputs",
+      "csv,graphml,trace,svg,otf2,report,problem-graphs"};
   std::vector<char *> argv;
   for (std::string &a : args)
     argv.push_back(a.data());

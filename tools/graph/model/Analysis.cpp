@@ -994,7 +994,7 @@ void Analysis::chunkMetricsPass() {
       lastTh = th;
     }
     int64_t x = int64_t(ch.end[i] - ch.start[i]);
-    sh->work += x;
+    sh->work = satAdd(sh->work, x);
     sh->hasWork = true;
     if (x > lp.maxWork)
       lp.maxWork = x;
@@ -1015,7 +1015,7 @@ void Analysis::chunkMetricsPass() {
     for (const Share &s : lp.shares) {
       unknown |= s.unknown;
       if (s.hasWork) {
-        total += s.work;
+        total = satAdd(total, s.work);
         mx = cnt ? std::max(mx, s.work) : s.work;
         cnt++;
       }
@@ -1477,7 +1477,7 @@ Baseline::Baseline(Analysis &an) {
       continue;
     int64_t w = 0;
     for (const Share &s : lp.shares)
-      w += s.work;
+      w = satAdd(w, s.work);
     instanceWork[*il] = w;
   }
   std::vector<Instance *> byLoop(an.loops.size(), nullptr);

@@ -254,14 +254,16 @@ static void timeWindow(ProcessDir &p) {
       uint64_t(c1) < ProcessDir::MaxTime)
     hi = std::min(hi, uint64_t(c1) + margin);
   p.timeHi = std::min(hi, ProcessDir::MaxTime);
+  p.timeBack = uint64_t(std::min(1e9 * tpn, 1e13));
 }
 
 ProcessDir readProcessDir(const std::string &dir) {
   ProcessDir p;
   p.dir = dir;
   std::string text, why;
+  struct stat st;
   if (!readSmallFile(dir + "/meta.txt", MetaMaxBytes, text, why)) {
-    if (errno == ENOENT)
+    if (stat((dir + "/meta.txt").c_str(), &st) != 0 && errno == ENOENT)
       throw Error("no " + dir +
                   "/meta.txt: not a recording (the recording tool writes it "
                   "when it starts)");
@@ -312,7 +314,6 @@ ProcessDir readProcessDir(const std::string &dir) {
     int th = threadFileNumber(f);
     if (th < 0)
       continue;
-    struct stat st;
     if (stat((dir + "/" + f).c_str(), &st) != 0)
       continue; // removed since listed
     if (!S_ISREG(st.st_mode)) {
@@ -410,7 +411,7 @@ ThreadReader::ThreadReader(const std::string &p,
 
 ThreadReader::ThreadReader(const ProcessDir &pd, int th,
                            std::unordered_map<uint64_t, std::string> &s)
-    : lo(pd.timeLo), hi(pd.timeHi), thread(th),
+    : lo(pd.timeLo), hi(pd.timeHi), back(pd.timeBack), thread(th),
       path(pd.dir + "/" + threadFile(th)), strings(s) {
   open();
 }
@@ -545,6 +546,11 @@ bool ThreadReader::accept(Record &r) {
       return stop("record " + std::to_string(at) + "'s time, " + ticks(r.t) +
                   ", is outside the recording's clock (" + ticks(lo) + " to " +
                   ticks(hi) + "): the thread's records end there");
+    if (any && r.t < last && last - r.t > back)
+      return stop("record " + std::to_string(at) + "'s time, " + ticks(r.t) +
+                  ", is " + ticks(last - r.t) +
+                  " before the thread's latest: the thread's records end "
+                  "there");
     if (r.kind == R_THREAD && r.a != uint64_t(thread))
       return stop("record " + std::to_string(at) + " says it is thread " +
                   std::to_string(r.a) + "'s: the thread's records end there");

@@ -47,6 +47,15 @@ constexpr uint64_t MapsMaxBytes = 64 << 20;
 bool readSmallFile(const std::string &path, uint64_t max, std::string &out,
                    std::string &why);
 
+/// a + b, or the int64_t limit the sum passes: sums of durations (ticks)
+/// stay defined whatever a corrupt recording's times add up to.
+inline int64_t satAdd(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r))
+    return b > 0 ? INT64_MAX : INT64_MIN;
+  return r;
+}
+
 // The records, their kinds and flags: tools/grainchunk-record-format.h,
 // shared with the recording tool.
 constexpr uint32_t RecordBytes = RECORD_BYTES;
@@ -96,6 +105,11 @@ struct ProcessDir {
   /// of 128 such differences, fits int64_t. A time outside ends the
   /// thread's stream there.
   uint64_t timeLo = 0, timeHi = MaxTime;
+  /// How far a thread's record may be before its latest one (a second of
+  /// ticks: cores' clocks may differ a little); further back ends the
+  /// thread's stream there. A thread's durations then add up to about its
+  /// time in the window.
+  uint64_t timeBack = UINT64_MAX;
   static constexpr uint64_t MaxTime = uint64_t(1) << 62;
   static constexpr uint64_t MaxSpanTicks = uint64_t(1) << 55;
 };
@@ -114,8 +128,9 @@ double ticksPerNs(const Meta &m);
 
 /// A thread file's records, in order, read in blocks (memory does not grow
 /// with the file). With the process directory and the thread's number, a
-/// record outside the process's time window or naming another thread
-/// (R_THREAD) ends the stream with a note, and corrupt() is true. Strings
+/// record outside the process's time window, before the thread's latest
+/// by more than timeBack, or naming another thread (R_THREAD) ends the
+/// stream with a note, and corrupt() is true. Strings
 /// (R_STRING) go into the strings map; R_SOURCE records set the chunks' source
 /// key and are not returned. A format-4 thread of a process that did not reach
 /// finalize goes on in its ring (thread-N.tail, see tools/grainchunk-record.c).
@@ -154,6 +169,7 @@ private:
   bool eof = false, done = false;
   uint64_t src = 0, last = 0;
   uint64_t lo = 0, hi = UINT64_MAX; // the time window
+  uint64_t back = UINT64_MAX;       // how far back a time may go
   uint64_t at = 0;                  // records returned
   int thread = -1;                  // -1: unchecked
   bool bad = false, any = false;
