@@ -425,7 +425,7 @@ void ThreadReader::open() {
       ::close(fd);
     throw Error("cannot read " + (why.empty() ? path : why));
   }
-  buf.resize(1 << 22);
+  fileBytes = uint64_t(st.st_size);
   // Format 4, a process that did not reach finalize: the stream is the
   // .bin file's whole records, then its ring (thread-N.tail: a header
   // record whose t is the stream index of the ring's first record).
@@ -442,6 +442,7 @@ void ThreadReader::open() {
   }
   if (st.st_size < static_cast<off_t>(RecordBytes))
     return;
+  fileBytes += uint64_t(st.st_size);
   uint64_t n = 0;
   if (fstat(fileno(f), &st) == 0)
     n = static_cast<uint64_t>(st.st_size) / RecordBytes;
@@ -494,6 +495,8 @@ bool ThreadReader::fill(size_t need) {
     return true;
   if (eof)
     return false;
+  if (buf.empty()) // 4 MB, or what the files hold
+    buf.resize(size_t(std::min<uint64_t>(fileBytes + RecordBytes, 1 << 22)));
   std::memmove(buf.data(), buf.data() + pos, len - pos);
   len -= pos;
   pos = 0;
@@ -625,7 +628,8 @@ bool ThreadReader::next(Record &r) {
       if (nrec * RecordBytes > (size_t(1) << 26))
         throw Error("corrupt recording: a string of " + std::to_string(r.d) +
                     " bytes in " + path);
-      if (!fill(nrec * RecordBytes)) {
+      // Never more buffer than the files hold.
+      if (nrec * RecordBytes > fileBytes || !fill(nrec * RecordBytes)) {
         note += std::string(note.empty() ? "" : "; ") +
                 "a string record cut short at the end of the file";
         done = true;

@@ -164,6 +164,7 @@ private:
   std::FILE *f = nullptr;
   std::FILE *ring = nullptr; // format 4's thread-N.tail, read after f
   uint64_t binLeft = 0;      // bytes of f's whole records not yet read
+  uint64_t fileBytes = 0;    // the .bin and .tail files' sizes
   std::vector<unsigned char> buf;
   size_t pos = 0, len = 0;
   bool eof = false, done = false;
