@@ -41,7 +41,8 @@ Thread share(int th, int team, uint64_t t, uint64_t step, int chunks,
   r.rec(R_IMPLICIT_BEGIN, t, task, Par, th, team)
       .rec(R_LOOP_BEGIN, t, task, Par, 0, 0);
   for (int i = 0; i < chunks; i++)
-    r.chunk(t + i * step, th * chunks + i, th * chunks + i, 2);
+    r.chunk(t + i * step, uint64_t(th) * chunks + i, uint64_t(th) * chunks + i,
+            2);
   r.rec(R_LOOP_END, end, task, Par).rec(R_IMPLICIT_END, end, task, 0);
   if (th == 0)
     r.rec(R_PARALLEL_END, end, Par, 0);
