@@ -170,6 +170,20 @@ TEST(GraphReaderTrust, TimeOutsideTheClockEndsTheThread) {
       << notes(an);
   EXPECT_EQ(an.chunks.size(), 5u);
   EXPECT_LT(an.lastRecord, uint64_t(1) << 62);
+  // A task whose creation took 1e161 ticks (a float-cast overflow where
+  // the trace is written, found by graph_fuzz).
+  complete(d.path, 2);
+  Thread c = share(1, 2, 1001, 10, 3, 2000);
+  c.task(1500, (uint64_t(2) << 40) | 1, 1001, 0, 1.4e161);
+  c.write(d.path + "/thread-1.bin");
+  run = analyseRun({d.path}, {});
+  EXPECT_FALSE(run->complete());
+  EXPECT_NE(notes(*run->procs[0])
+                .find("creation time, 1.4e+161 ticks, is not a time of the "
+                      "recording"),
+            std::string::npos)
+      << notes(*run->procs[0]);
+  EXPECT_EQ(run->procs[0]->tasks.size(), 0u);
   // A thread's clock that jumps back by more than a second.
   complete(d.path, 2);
   Thread b = share(1, 2, 1001 + (uint64_t(1) << 40), 10, 3,

@@ -554,6 +554,20 @@ bool ThreadReader::accept(Record &r) {
                   ", is " + ticks(last - r.t) +
                   " before the thread's latest: the thread's records end "
                   "there");
+    // A creation time (chunk) or duration (task, its bits in e) is ticks
+    // within the window too, or unmeasured.
+    double made = r.creation;
+    if (r.kind == R_TASK_CREATE && r.e != UNMEASURED)
+      std::memcpy(&made, &r.e, 8);
+    if ((r.kind == R_CHUNK || r.kind == R_TASK_CREATE) &&
+        !(std::isnan(made) && (r.kind == R_CHUNK || r.e == UNMEASURED)) &&
+        !(std::fabs(made) <= double(ProcessDir::MaxSpanTicks))) {
+      char v[32];
+      std::snprintf(v, sizeof v, "%g", made);
+      return stop("record " + std::to_string(at) + "'s creation time, " + v +
+                  " ticks, is not a time of the recording: the thread's "
+                  "records end there");
+    }
     if (r.kind == R_THREAD && r.a != uint64_t(thread))
       return stop("record " + std::to_string(at) + " says it is thread " +
                   std::to_string(r.a) + "'s: the thread's records end there");
