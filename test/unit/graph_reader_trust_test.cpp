@@ -8,7 +8,6 @@
 // (unit-graph-asan, test/fuzz/CMakeLists.txt).
 #include "LoopTable.h"
 #include "Run.h"
-#include "Writers.h"
 #include "graph_recording.h"
 
 #include <cstring>
@@ -216,7 +215,6 @@ TEST(GraphReaderTrust, SumsOfLongThreadsStayDefined) {
   for (const Loop &lp : an.loops)
     for (const Share &s : lp.shares)
       EXPECT_GE(s.work, 0);
-  summary(*run);
 }
 
 TEST(GraphReaderTrust, NonRegularFilesAreRefused) {
