@@ -366,7 +366,7 @@ TEST(GraphAnalysis, MultiProcessIdsAreUnique) {
     std::string p = d.path + "/h." + std::to_string(pid);
     mkdir(p.c_str(), 0777);
     loopRecording(p);
-    writeFile(p + "/meta.txt", meta4(pid, pid - 11, true));
+    writeFile(p + "/meta.txt", meta4(pid, pid - 11, true, 2));
   }
   auto run = analyseRun({d.path}, {});
   ASSERT_EQ(run->procs.size(), 2u);

@@ -90,7 +90,7 @@ struct Thread {
 };
 
 /// meta.txt of a recording (v3 as today's tool writes it; v4 adds the
-/// process and, at a normal end, complete 1).
+/// process and, at a normal end, its thread count and complete 1).
 inline std::string meta3(bool ext = true) {
   return std::string(
              "record_version 3\nrecord_bytes 32\nclock tsc\nclock0 0\n"
@@ -102,7 +102,7 @@ inline std::string meta3(bool ext = true) {
          "lost_threads 0\nrecords 10\ndropped 0\n";
 }
 
-inline std::string meta4(int pid, int rank, bool complete) {
+inline std::string meta4(int pid, int rank, bool complete, int threads = 1) {
   std::string m =
       "record_version 4\nrecord_bytes 32\nclock tsc\nclock0 1000\n"
       "ns0 0\nticks_per_ns 2.0\npid " +
@@ -112,8 +112,8 @@ inline std::string meta4(int pid, int rank, bool complete) {
       "ext_tool_time 1\next_loop 1\next_chunk 1\next_task_create 1\n"
       "answer_dispatch 5\nanswer_sync_region_wait 5\n";
   if (complete)
-    m += "clock1 2001000\nns1 1000000\nthreads 1\nlost_threads 0\nrecords 5\n"
-         "dropped 0\ncomplete 1\n";
+    m += "clock1 2001000\nns1 1000000\nthreads " + std::to_string(threads) +
+         "\nlost_threads 0\nrecords 5\ndropped 0\ncomplete 1\n";
   return m;
 }
 

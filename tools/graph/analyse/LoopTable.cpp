@@ -59,7 +59,7 @@ std::vector<LoopThread> loopThreads(const Analysis &an, bool medians) {
       r.first = std::min(r.first, s), r.last = std::max(r.last, e);
       r.minWork = std::min(r.minWork, w), r.maxWork = std::max(r.maxWork, w);
     }
-    r.work += w;
+    r.work = satAdd(r.work, w);
     r.chunks++;
   }
   if (!medians)

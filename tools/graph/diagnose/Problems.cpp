@@ -460,7 +460,8 @@ static void estimateSchedules(const Analysis &an, std::vector<Acc> &accs,
     double med = iters[iters.size() / 2];
     std::vector<uint64_t> sizes;
     for (int m = 1; m <= 64; m *= 2) {
-      uint64_t c = uint64_t(std::max(1.0, std::floor(med / double(team * m))));
+      uint64_t c = uint64_t(
+          std::min(std::max(1.0, std::floor(med / double(team * m))), 0x1p63));
       if (sizes.empty() || sizes.back() != c)
         sizes.push_back(c);
     }

@@ -101,9 +101,10 @@ void Chunks::reserve(size_t n) {
 
 int64_t Tasks::index(uint64_t tid) const {
   uint64_t hi = tid >> 40;
-  if (hi == 0 || hi - 1 >= ranges.size() || !hasRange[hi - 1])
+  auto th = std::lower_bound(rangeThread.begin(), rangeThread.end(), hi - 1);
+  if (hi == 0 || th == rangeThread.end() || *th != hi - 1)
     return -1;
-  auto r = ranges[hi - 1];
+  auto r = ranges[th - rangeThread.begin()];
   auto b = id.begin() + r.first, e = id.begin() + r.second;
   auto it = std::lower_bound(b, e, tid);
   return it != e && *it == tid ? int64_t(it - id.begin()) : -1;
@@ -164,14 +165,16 @@ Analysis::Analysis(const ProcessDir &pd, const Baseline *base)
       bytes += st.st_size;
   }
   chunks.reserve(bytes / RecordBytes);
+  readNotes = pd.notes; // where the directory contradicts its meta.txt
   for (int th : pd.threads) {
     threads.push_back(th);
-    std::string path = pd.dir + "/thread-" + std::to_string(th) + ".bin";
-    ThreadReader rd(path, strings);
+    ThreadReader rd(pd, th, strings);
     readThread(th, rd);
     lastRecord = std::max(lastRecord, rd.lastTime());
     if (!rd.endNote().empty())
       readNotes.push_back("thread " + std::to_string(th) + ": " + rd.endNote());
+    if (rd.corrupt()) // a record that cannot be right, or none at all
+      proc.complete = false, proc.contradicts = true;
   }
   maps = Maps(pd.dir + "/maps.txt");
   finish();
@@ -496,12 +499,9 @@ void Analysis::readThread(int th, ThreadReader &rd) {
   }
   for (const Wait &w : waiting)
     keepWait(w);
-  if (T.ranges.size() <= size_t(th)) {
-    T.ranges.resize(th + 1);
-    T.hasRange.resize(th + 1);
-  }
-  T.ranges[th] = {firstTask, T.size()};
-  T.hasRange[th] = 1;
+  // Threads are read in ascending order: their ranges stay sorted.
+  T.rangeThread.push_back(uint64_t(th));
+  T.ranges.push_back({firstTask, T.size()});
 }
 
 void Analysis::orderTasks() {
@@ -515,7 +515,7 @@ void Analysis::orderTasks() {
     using Item = std::tuple<uint64_t, size_t, size_t>; // create, run, pos
     std::vector<std::pair<size_t, size_t>> runs;
     for (size_t th = 0; th < T.ranges.size(); th++)
-      if (T.hasRange[th] && T.ranges[th].first < T.ranges[th].second)
+      if (T.ranges[th].first < T.ranges[th].second)
         runs.push_back(T.ranges[th]);
     std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
     for (size_t r = 0; r < runs.size(); r++)
@@ -1096,7 +1096,7 @@ void Analysis::chunkMetricsPass() {
       lastTh = th;
     }
     int64_t x = int64_t(ch.end[i] - ch.start[i]);
-    sh->work += x;
+    sh->work = satAdd(sh->work, x);
     sh->hasWork = true;
     if (x > lp.maxWork)
       lp.maxWork = x;
@@ -1117,7 +1117,7 @@ void Analysis::chunkMetricsPass() {
     for (const Share &s : lp.shares) {
       unknown |= s.unknown;
       if (s.hasWork) {
-        total += s.work;
+        total = satAdd(total, s.work);
         mx = cnt ? std::max(mx, s.work) : s.work;
         cnt++;
       }
@@ -1574,7 +1574,7 @@ Baseline::Baseline(Analysis &an) {
       continue;
     int64_t w = 0;
     for (const Share &s : lp.shares)
-      w += s.work;
+      w = satAdd(w, s.work);
     instanceWork[*il] = w;
   }
   std::vector<Instance *> byLoop(an.loops.size(), nullptr);

@@ -113,8 +113,10 @@ struct Tasks {
   std::vector<uint32_t> flags;
   std::vector<int32_t> thread; // made it; after finishing: first ran on
   std::vector<int64_t> ctx;    // the chunk its creator was running, or -1
-  std::vector<std::pair<size_t, size_t>> ranges; // by thread+1: [first, end)
-  std::vector<uint8_t> hasRange;
+  // Each thread's tasks [first, end), by thread number (ascending): sized
+  // by the threads read, never by their numbers.
+  std::vector<uint64_t> rangeThread;
+  std::vector<std::pair<size_t, size_t>> ranges;
   // As read: run segments and join waits.
   std::vector<uint64_t> segTask, segStart, segEnd;
   std::vector<int32_t> segThread;
@@ -169,7 +171,7 @@ public:
   Analysis(const ProcessDir &pd, const Baseline *baseline = nullptr);
   Analysis(const Analysis &) = delete;
 
-  const ProcessDir proc;
+  ProcessDir proc; // complete made false when a thread's records are corrupt
   const Baseline *baseline;
   std::unordered_map<uint64_t, std::string> strings;
   std::vector<Loop> loops;

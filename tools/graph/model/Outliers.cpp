@@ -83,7 +83,7 @@ std::vector<uint8_t> outlierChunks(const Analysis &an) {
     for (size_t j = b; j < e; j++) {
       int64_t x = int64_t(ch.end[idx[j]] - ch.start[idx[j]]);
       w.push_back(x);
-      total += x;
+      total = satAdd(total, x);
     }
     double material = OutlierShare * double(total) /
                       double(std::max<size_t>(1, teamOf(an, int(l))));

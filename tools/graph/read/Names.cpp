@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Names.h"
+#include "Recording.h"
 
 #include <algorithm>
 #include <cctype>
@@ -299,7 +300,12 @@ std::pair<std::string, std::string> psourceLocation(const std::string &s) {
 }
 
 Maps::Maps(const std::string &path) {
-  std::ifstream in(path);
+  // A regular file of at most MapsMaxBytes, else no names (a FIFO is not
+  // waited on, a huge file not read).
+  std::string text, why;
+  if (!readSmallFile(path, MapsMaxBytes, text, why))
+    text.clear();
+  std::istringstream in(text);
   std::string line;
   while (std::getline(in, line)) {
     // address perms offset dev inode [path: the rest of the line, which

@@ -5,6 +5,12 @@
 // process directories of a recording, meta.txt, and a streaming reader of one
 // thread's records that survives a truncated or zero-filled tail.
 //
+// Nothing in a recording is trusted: sizes, counts and thread numbers only
+// index what the files hold (never an array sized by a number read), only
+// regular files are read and meta.txt only up to a bound, record times
+// outside the recording's clock window end the thread's stream there, and
+// each inconsistency marks the process incomplete with a note saying where.
+//
 //===----------------------------------------------------------------------===//
 #ifndef GRAINCHUNK_GRAPH_RECORDING_H
 #define GRAINCHUNK_GRAPH_RECORDING_H
@@ -21,10 +27,34 @@
 
 namespace gcg {
 
+/// s with every byte that is not printable ASCII or part of valid UTF-8
+/// (control characters, NUL, 0xFF...) written as \xNN: one printable line.
+std::string printable(const std::string &s);
+
 /// Bad input: main() prints "grainchunk-graph: <what>" and exits with 2.
+/// The text is made printable (one line, whatever bytes the input held).
 struct Error : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  explicit Error(const std::string &what)
+      : std::runtime_error(printable(what)) {}
 };
+
+/// The most meta.txt and maps.txt may hold (real ones: a few KB); a
+/// larger or non-regular file is refused, never read to its end.
+constexpr uint64_t MetaMaxBytes = 1 << 20;
+constexpr uint64_t MapsMaxBytes = 64 << 20;
+/// Reads a regular file of at most max bytes (opened without blocking: a
+/// FIFO is refused, not waited on). False with why set otherwise.
+bool readSmallFile(const std::string &path, uint64_t max, std::string &out,
+                   std::string &why);
+
+/// a + b, or the int64_t limit the sum passes: sums of durations (ticks)
+/// stay defined whatever a corrupt recording's times add up to.
+inline int64_t satAdd(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r))
+    return b > 0 ? INT64_MAX : INT64_MIN;
+  return r;
+}
 
 // The records, their kinds and flags: tools/grainchunk-record-format.h,
 // shared with the recording tool.
@@ -42,7 +72,8 @@ struct Record {
   uint32_t kind, d;
 };
 
-/// meta.txt: "key value" lines.
+/// meta.txt: "key value" lines (keys and values printable(): raw bytes
+/// never reach a terminal or an output file).
 struct Meta {
   std::map<std::string, std::string> kv;
   std::string get(const std::string &k, const std::string &def = "") const;
@@ -60,6 +91,27 @@ struct ProcessDir {
   bool complete = true;     // v3: always (meta.txt is written at the end)
   int64_t pid = -1, ppid = -1, rank = -1; // -1: NA
   std::string host, exe;
+  /// Where the recording contradicts itself (a thread file meta.txt's
+  /// thread count does not allow, one missing, one that is not a regular
+  /// file): each also makes complete false.
+  std::vector<std::string> notes;
+  /// complete is false because the recording contradicts itself (notes,
+  /// or a thread's records that cannot be right), not because the
+  /// program ended early.
+  bool contradicts = false;
+  /// The window record times must lie in (ticks): from clock0 (and clock1
+  /// when complete), with a margin, below MaxTime and never wider than
+  /// MaxSpanTicks (139 days at 3 GHz): a difference of two times, or a sum
+  /// of 128 such differences, fits int64_t. A time outside ends the
+  /// thread's stream there.
+  uint64_t timeLo = 0, timeHi = MaxTime;
+  /// How far a thread's record may be before its latest one (a second of
+  /// ticks: cores' clocks may differ a little); further back ends the
+  /// thread's stream there. A thread's durations then add up to about its
+  /// time in the window.
+  uint64_t timeBack = UINT64_MAX;
+  static constexpr uint64_t MaxTime = uint64_t(1) << 62;
+  static constexpr uint64_t MaxSpanTicks = uint64_t(1) << 55;
 };
 
 /// The process directories of a recording: DIR itself when it holds
@@ -75,15 +127,20 @@ ProcessDir readProcessDir(const std::string &dir);
 double ticksPerNs(const Meta &m);
 
 /// A thread file's records, in order, read in blocks (memory does not grow
-/// with the file). Strings (R_STRING) go into the strings map; R_SOURCE
-/// records set the chunks' source key and are not returned. A format-4
-/// thread of a process that did not reach finalize goes on in its ring
-/// (thread-N.tail, see tools/grainchunk-record.c). The stream ends at the
-/// end of the file, at a record whose kind is 0 (the unused,
-/// zero-filled tail of a preallocated file) or at a record cut short.
+/// with the file). With the process directory and the thread's number, a
+/// record outside the process's time window, before the thread's latest
+/// by more than timeBack, or naming another thread (R_THREAD) ends the
+/// stream with a note, and corrupt() is true. Strings
+/// (R_STRING) go into the strings map; R_SOURCE records set the chunks' source
+/// key and are not returned. A format-4 thread of a process that did not reach
+/// finalize goes on in its ring (thread-N.tail, see tools/grainchunk-record.c).
+/// The stream ends at the end of the file, at a record whose kind is 0 (the
+/// unused, zero-filled tail of a preallocated file) or at a record cut short.
 class ThreadReader {
 public:
   ThreadReader(const std::string &path,
+               std::unordered_map<uint64_t, std::string> &strings);
+  ThreadReader(const ProcessDir &pd, int thread,
                std::unordered_map<uint64_t, std::string> &strings);
   ~ThreadReader();
   ThreadReader(const ThreadReader &) = delete;
@@ -93,17 +150,30 @@ public:
   uint64_t lastTime() const { return last; }
   /// Why the stream ended early ("" when it did not).
   const std::string &endNote() const { return note; }
+  /// The stream ended at a record that cannot be right (its time outside
+  /// the window, another thread's number), or it held no record at all:
+  /// the recording is not complete.
+  bool corrupt() const { return bad; }
 
 private:
   bool fill(size_t need); // at least need bytes available
   const unsigned char *take(size_t n);
+  bool stop(const std::string &why); // ends the stream, corrupt
+  bool accept(Record &r); // checks r (thread >= 0): true to return it
+  void open();
   std::FILE *f = nullptr;
   std::FILE *ring = nullptr; // format 4's thread-N.tail, read after f
   uint64_t binLeft = 0;      // bytes of f's whole records not yet read
+  uint64_t fileBytes = 0;    // the .bin and .tail files' sizes
   std::vector<unsigned char> buf;
   size_t pos = 0, len = 0;
   bool eof = false, done = false;
   uint64_t src = 0, last = 0;
+  uint64_t lo = 0, hi = UINT64_MAX; // the time window
+  uint64_t back = UINT64_MAX;       // how far back a time may go
+  uint64_t at = 0;                  // records returned
+  int thread = -1;                  // -1: unchecked
+  bool bad = false, any = false;
   std::string note, path;
   std::unordered_map<uint64_t, std::string> &strings;
 };

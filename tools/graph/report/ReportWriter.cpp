@@ -39,6 +39,12 @@
 
 namespace gcg {
 
+/// a - b as the release build has always computed it (two's complement),
+/// without signed overflow: iteration numbers span all 64 bits.
+static int64_t wrapSub(int64_t a, int64_t b) {
+  return int64_t(uint64_t(a) - uint64_t(b));
+}
+
 namespace {
 #include "ReportPage.inc"
 
@@ -809,17 +815,17 @@ std::string reportPage(const Results &R, const Caps &caps,
       // the bar before (small numbers: fewer bytes); the last iteration
       // as the count less one; the count only when aggregated.
       gRow.add(row);
-      gS.add(s - prevS);
+      gS.add(wrapSub(s, prevS));
       prevS = s;
       gD.add(d);
       gK.add(k);
-      gI.add(inst - prevI);
+      gI.add(wrapSub(inst, prevI));
       prevI = inst;
-      gLo.add(lo - prevLo);
+      gLo.add(wrapSub(lo, prevLo));
       prevLo = lo;
-      gHi.add(hi - lo);
+      gHi.add(wrapSub(hi, lo));
       gC.add(c);
-      gN.add(n - prevN);
+      gN.add(wrapSub(n, prevN));
       prevN = n;
       if (!every)
         gCount.add(count);

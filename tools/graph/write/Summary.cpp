@@ -235,9 +235,12 @@ std::string summaryOf(const Results &R, size_t p) {
         "), " + meta.get("lost_threads", "None") + " threads unrecorded");
   if (!an.proc.complete)
     out.push_back(
-        "  INCOMPLETE: the program ended without finishing the recording "
-        "(crash, kill or _exit); its grains up to the end are analysed; "
-        "the recording ends " +
+        std::string(an.proc.contradicts
+                        ? "  INCOMPLETE: the recording contradicts itself "
+                          "(the notes below say where)"
+                        : "  INCOMPLETE: the program ended without finishing "
+                          "the recording (crash, kill or _exit)") +
+        "; its grains up to the end are analysed; the recording ends " +
         Run::endsAt(an));
   for (const std::string &n : an.readNotes)
     out.push_back("  note: " + n + " (ignored)");
