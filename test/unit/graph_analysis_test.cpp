@@ -349,7 +349,8 @@ TEST(GraphAnalysis, CsvQuotingAndRunJson) {
             "\"a,b.c:12 (work)\",L0,0,0,NA,0,8,0,4,NA,1.30435,1.21739,NA,,"
             "/p?#0/L0:0-0");
   EXPECT_NE(l[2].find(",2,2,1,0,"), std::string::npos) << l[2]; // last_chunk 1
-  writeRunJson(*computeResults(*run), d.path + "/run.json", {"grains.csv"}, "0.1");
+  writeRunJson(*computeResults(*run), d.path + "/run.json", {"grains.csv"},
+               "0.1");
   std::ifstream j(d.path + "/run.json");
   std::stringstream ss;
   ss << j.rdbuf();

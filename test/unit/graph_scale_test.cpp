@@ -225,7 +225,8 @@ TEST(GraphScale, CoarseGraphMergesConsecutiveInstances) {
   Caps caps;
   caps.traceBytes = 1200, caps.tracePerGrain = 0;
   caps.trace = 1;
-  CapResult r = writeTraceCapped(*computeResults(*run), d.path + "/trace.json", caps);
+  CapResult r =
+      writeTraceCapped(*computeResults(*run), d.path + "/trace.json", caps);
   EXPECT_FALSE(r.every);
   EXPECT_LE(slurp(d.path + "/trace.json").size(), 1200u);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Two bursts of tasks with the team idle for 200 ms between them
 
- * from one task site (report-task-idle.test): the report's aggregated timeline must show the
+ * from one task site (report-task-idle.test): the report's aggregated timeline
+ must show the
  * idle time between the bursts, not one bar across both. */
 #include <stdio.h>
 #include <time.h>

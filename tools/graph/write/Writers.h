@@ -186,7 +186,8 @@ void writeTrace(const Results &R, const std::string &path);
 uint64_t writeTraceAggregated(const Results &R, const std::string &path,
                               uint64_t block = 1, uint64_t limit = UINT64_MAX);
 /// trace.json within the caps.
-CapResult writeTraceCapped(const Results &R, const std::string &path, const Caps &caps);
+CapResult writeTraceCapped(const Results &R, const std::string &path,
+                           const Caps &caps);
 /// trace.otf2 (the archive <dir>/<name>.otf2, <name>.def and <name>/).
 void writeOtf2(const Results &R, const std::string &dir,
                const std::string &name);
