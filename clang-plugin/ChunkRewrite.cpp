@@ -287,7 +287,9 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
   if (!Should || !Chunk || (L.EndAt && !ChunkEnd))
     return false;
 
-  DebugLoc DL = L.Where ? L.Where : CI->getDebugLoc();
+  // The loop's location, or the init call's where the compiler gave the
+  // loop none or line 0 (flang 19 leaves some so).
+  DebugLoc DL = L.Where && L.Where.getLine() ? L.Where : CI->getDebugLoc();
   Value *Loc = chunkIdent(CI, L.Where);
   Value *GTid = CI->getArgOperand(1);
 
