@@ -287,9 +287,7 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
   if (!Should || !Chunk || (L.EndAt && !ChunkEnd))
     return false;
 
-  // The loop's location, or the init call's where the compiler gave the
-  // loop none or line 0 (flang 19 leaves some so).
-  DebugLoc DL = L.Where && L.Where.getLine() ? L.Where : CI->getDebugLoc();
+  DebugLoc DL = L.Where ? L.Where : CI->getDebugLoc();
   Value *Loc = chunkIdent(CI, L.Where);
   Value *GTid = CI->getArgOperand(1);
 
