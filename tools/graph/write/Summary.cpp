@@ -235,7 +235,10 @@ std::string summaryOf(const Results &R, size_t p) {
         "), " + meta.get("lost_threads", "None") + " threads unrecorded");
   if (!an.proc.complete)
     out.push_back(
-        std::string(an.proc.contradicts
+        // A program that ended without finishing its recording leaves it
+        // inconsistent too (a thread killed before its first record): that
+        // is said first; a contradiction only where meta.txt says complete.
+        std::string(an.proc.contradicts && an.proc.meta.get("complete") == "1"
                         ? "  INCOMPLETE: the recording contradicts itself "
                           "(the notes below say where)"
                         : "  INCOMPLETE: the program ended without finishing "
