@@ -40,6 +40,13 @@
   check_report.py big-graph OUT  more groups than the graph draws (loops
       that alternate): one node per loop, at most 1000 SVG elements, nothing
       left out, Fit readable.
+  check_report.py layout OUT [labels]  the grain graph as drawn (geometry of
+      the SVG: nodes by their position, edges by their end points): per
+      process every node below its start node and every edge running down;
+      the critical path's edges (red) one path from start to end, no node
+      with two red edges in or out (no fans); after Fit, and after wheel
+      zooms out and in, every label shown at 9 px on screen at least
+      (labels: and some shown once zoomed in).
   check_report.py escape OUT NAME  a program named NAME (with markup in it),
       built from NAME.c: the page runs without errors, adds no element from
       the names and shows them as text (heading, legend).
@@ -847,6 +854,136 @@ def big_graph(out):
         b.close()
 
 
+def drawn_graph(b):
+    """The graph's nodes (key, process, kind, position) and edges (end
+    points, red or not), from the SVG as drawn: an edge's ends are the
+    nodes at its path's first and last points."""
+    return b.js(r"""(() => {
+      const nodes = [...document.querySelectorAll('#graph .node')].map(n => {
+        const m = /translate\(([-0-9.e]+),([-0-9.e]+)\)/.exec(n.getAttribute('transform'));
+        const k = ['start', 'end', 'fork', 'join', 'chunk', 'task', 'chain'].find(c => n.classList.contains(c));
+        return {key: n.dataset.key, kind: k, x: Number(m[1]), y: Number(m[2]),
+                crit: n.classList.contains('crit')};
+      });
+      const edges = [...document.querySelectorAll('#graph path.edge')].map(e => {
+        const pts = e.getAttribute('d').match(/[-0-9.e]+,[-0-9.e]+/g).map(p => p.split(',').map(Number));
+        return {a: pts[0], b: pts[pts.length - 1], crit: e.classList.contains('crit')};
+      });
+      return {nodes, edges};
+    })()""")
+
+
+def label_sizes(b):
+    """The on-screen font size (px) of every graph label shown."""
+    return b.js("""(() => {
+      const s = document.getElementById('graph'), k = s.getScreenCTM().a;
+      return [...s.querySelectorAll('.node text')]
+        .filter(t => getComputedStyle(t).display !== 'none' && t.getBBox().width > 0)
+        .map(t => parseFloat(getComputedStyle(t).fontSize) * k);
+    })()""")
+
+
+def layout(out, labels=None):
+    b = open_report(out)
+    try:
+        g = drawn_graph(b)
+        at = {}
+        for n in g["nodes"]:
+            at.setdefault((round(n["x"], 3), round(n["y"], 3)), n)
+        def node(pt):
+            n = at.get((round(pt[0], 3), round(pt[1], 3)))
+            if n is None:
+                fail(f"an edge ends at {pt}, where no node is")
+            return n
+        starts = [n for n in g["nodes"] if n["kind"] == "start"]
+        if not starts:
+            fail("the graph has no start node")
+        # Per process: its start node (the edges from it lead to its nodes).
+        succ = collections.defaultdict(list)
+        for e in g["edges"]:
+            succ[node(e["a"])["key"]].append(node(e["b"])["key"])
+        by_key = {n["key"]: n for n in g["nodes"]}
+        above, up = [], []
+        for s in starts:
+            seen, todo = {s["key"]}, [s["key"]]
+            while todo:
+                for t in succ[todo.pop()]:
+                    if t not in seen:
+                        seen.add(t)
+                        todo.append(t)
+            above += [by_key[k] for k in seen
+                      if k != s["key"] and by_key[k]["y"] <= s["y"]]
+        for e in g["edges"]:
+            if e["b"][1] <= e["a"][1]:
+                up.append(e)
+        if above or up:
+            fail(f"{len(above)} nodes at or above their start node "
+                 f"({[n['kind'] for n in above][:10]}), {len(up)} of "
+                 f"{len(g['edges'])} edges not running down")
+        ok(f"the graph runs down from start: {len(g['nodes'])} nodes below "
+           f"their start node, {len(g['edges'])} edges running down")
+        # The critical path: red edges, one path per start node.
+        red = [(node(e["a"])["key"], node(e["b"])["key"]) for e in g["edges"]
+               if e["crit"]]
+        if not red:
+            fail("no critical-path edge drawn")
+        outs, ins = collections.Counter(a for a, _ in red), collections.Counter(b for _, b in red)
+        fans = [k for k, c in list(outs.items()) + list(ins.items()) if c > 1]
+        nxt = dict(red)
+        paths = 0
+        for s in starts:
+            k, n = s["key"], 0
+            while k in nxt:
+                k, n = nxt[k], n + 1
+            if n:
+                paths += 1
+                if by_key[k]["kind"] != "end":
+                    fail(f"the critical path from start stops at a {by_key[k]['kind']} node")
+        covered = sum(1 for _ in red)
+        if fans or paths != len([s for s in starts if s["key"] in nxt]) or \
+                sum(1 for s in starts if s["key"] in nxt) == 0:
+            fail(f"critical path: {len(red)} red edges, {len(fans)} nodes with "
+                 f"more than one red edge in or out (fans), {paths} paths")
+        # Every red edge is on a path from a start node.
+        on = set()
+        for s in starts:
+            k = s["key"]
+            while k in nxt:
+                on.add((k, nxt[k]))
+                k = nxt[k]
+        if len(on) != covered:
+            fail(f"{covered - len(on)} red edges off the path from start")
+        ok(f"the critical path is one path from start to end: {covered} red "
+           f"edges, no fans")
+        # Labels after Fit, zoomed out and in.
+        b.js("document.getElementById('fit').click()")
+        sizes = {"fit": label_sizes(b)}
+        box = b.js("(() => { const r = document.getElementById('graph').getBoundingClientRect();"
+                   " return {x: r.left + r.width / 2, y: r.top + 40}; })()")
+        b.js(f"window.scrollTo(0, {box['y']} - 300)")
+        box = b.js("(() => { const r = document.getElementById('graph').getBoundingClientRect();"
+                   " return {x: r.left + r.width / 2, y: r.top + 40}; })()")
+        b.mouse("mouseWheel", box["x"], box["y"], deltaX=0, deltaY=600)
+        sizes["out"] = label_sizes(b)
+        shown = 0
+        for _ in range(12):
+            b.mouse("mouseWheel", box["x"], box["y"], deltaX=0, deltaY=-400)
+            z = label_sizes(b)
+            sizes.setdefault("in", []).extend(z)
+            shown = max(shown, len(z))
+        small = {k: [round(x, 1) for x in v if x < 9] for k, v in sizes.items()}
+        if any(small.values()):
+            fail("labels below 9 px on screen: " +
+                 ", ".join(f"{k}: {len(v)} (e.g. {v[:3]})" for k, v in small.items()))
+        if labels and not shown:
+            fail("no label shown, even zoomed in")
+        ok(f"labels: {len(sizes['fit'])} shown after Fit, {shown} zoomed in, "
+           f"none below 9 px on screen")
+        check_clean(b, "the graph")
+    finally:
+        b.close()
+
+
 def escape(out, name):
     b = open_report(out)
     try:
@@ -876,7 +1013,8 @@ def escape(out, name):
 if __name__ == "__main__":
     cmds = {"known": known, "aggregated": aggregated, "outliers": outliers,
             "escape": escape, "palette": palette, "instances": instances,
-            "chains": lambda out, n: chains(out, int(n)), "big-graph": big_graph}
+            "chains": lambda out, n: chains(out, int(n)), "big-graph": big_graph,
+            "layout": layout}
     if len(sys.argv) < 3 or sys.argv[1] not in cmds:
         fail(__doc__)
     cmds[sys.argv[1]](*sys.argv[2:])

@@ -10,12 +10,17 @@
 // predecessor gets an edge from start, and every node but end without a
 // successor one to end: one DAG per process.
 //
+// coarsePath: the graph's nodes in topological order, per node the best
+// path from start to it (most onPath groups, then most work in them), then
+// back from end along the best predecessors.
+//
 //===----------------------------------------------------------------------===//
 #include "CoarseGraph.h"
 #include "GrainDag.h"
 #include "LoopTable.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <tuple>
@@ -187,6 +192,7 @@ struct TaskGroups {
   // Per group, the chunks (loop instance, thread) that made its tasks
   // (Analysis::madeInChunk): its fork comes after them.
   std::map<uint32_t, std::set<std::pair<int, int>>> chunkMakers;
+  std::vector<uint32_t> groupOf; // per task
 };
 
 /// Groups by generation, join point and site; bySite: by site alone.
@@ -197,7 +203,8 @@ TaskGroups taskGroups(const Analysis &an, bool bySite, int view,
   TaskGroups G;
   const Tasks &T = an.tasks;
   size_t n = T.size();
-  std::vector<uint32_t> groupOf(n, UINT32_MAX);
+  std::vector<uint32_t> &groupOf = G.groupOf;
+  groupOf.assign(n, UINT32_MAX);
   std::map<std::tuple<int64_t, uint32_t, uint32_t, uint64_t>, uint32_t> byKey;
   for (uint32_t k : T.order) {
     int64_t ps = T.pslot[k];
@@ -339,6 +346,14 @@ CoarseGraph coarseGraph(const Analysis &an, const CritPath &cp,
     edge(forkOf[b], v, CoarseGraph::Creation);
     edge(v, joinOf[b], CoarseGraph::Synchronization);
   }
+  if (level.members) {
+    g.chunkNode.assign(ch.size(), UINT32_MAX);
+    for (size_t i = 0; i < ch.size(); i++) {
+      auto it = spanNode.find({B.of[ch.loop[i]], ch.thread[i]});
+      if (it != spanNode.end())
+        g.chunkNode[i] = it->second;
+    }
+  }
   for (uint64_t i : cp.chunks) {
     auto it = spanNode.find({B.of[ch.loop[i]], ch.thread[i]});
     if (it != spanNode.end())
@@ -358,6 +373,14 @@ CoarseGraph coarseGraph(const Analysis &an, const CritPath &cp,
     taskOnPath[k] = 1;
   TaskGroups G = taskGroups(an, level.bySite, view, taskOnPath);
   std::vector<uint32_t> groupNode(G.groups.size()), forkNode(G.groups.size());
+  auto memberTasks = [&] {
+    if (!level.members)
+      return;
+    g.taskNode.assign(T.size(), UINT32_MAX);
+    for (size_t k = 0; k < T.size(); k++)
+      if (G.groupOf[k] != UINT32_MAX)
+        g.taskNode[k] = groupNode[G.groupOf[k]];
+  };
   auto genId = [&](const TaskGroups::Gen &gn) {
     std::string s = "i" + std::to_string(T.slotId[gn.first]);
     return gn.second ? s + ".d" + std::to_string(gn.second) : s;
@@ -400,6 +423,7 @@ CoarseGraph coarseGraph(const Analysis &an, const CritPath &cp,
       edge(v, j, CoarseGraph::Synchronization);
     }
   }
+  memberTasks();
   // Each parent generation's chain: its child groups' forks, join point
   // by join point, then the join; the groups between a fork and their
   // join. The chain starts from the groups of the parents.
@@ -443,6 +467,103 @@ CoarseGraph coarseGraph(const Analysis &an, const CritPath &cp,
   if (g.nodes.size() == 2)
     edge(start, end, CoarseGraph::Continuation);
   return g;
+}
+
+std::string coarseLevelText(const CoarseLevel &level) {
+  if (level.bare)
+    return "only a start and an end node per process";
+  if (level.block == 1 && !level.bySite)
+    return "a node per loop instance and thread and per group of tasks "
+           "(same generation, join point and creation site)";
+  return std::string("a node per loop and thread ") +
+         (level.block == 1 ? "per instance"
+          : level.block    ? "over each " + std::to_string(level.block) +
+                              " consecutive instances of the loop"
+                        : "over the whole run") +
+         (level.bySite ? ", one per task creation site"
+                       : " and per group of tasks (same generation, join "
+                         "point and creation site)");
+}
+
+std::vector<uint32_t> coarsePath(const CoarseGraph &g) {
+  size_t n = g.nodes.size();
+  std::vector<std::vector<uint32_t>> succ(n);
+  std::vector<uint32_t> indeg(n, 0);
+  for (const CoarseGraph::Edge &e : g.edges) {
+    succ[e.src].push_back(e.dst);
+    indeg[e.dst]++;
+  }
+  uint32_t start = UINT32_MAX, end = UINT32_MAX;
+  for (uint32_t v = 0; v < n; v++)
+    if (g.nodes[v].kind == CoarseGraph::Start)
+      start = v;
+    else if (g.nodes[v].kind == CoarseGraph::End)
+      end = v;
+  if (start == UINT32_MAX || end == UINT32_MAX)
+    return {};
+  // Per node the best path from start: (groups on the path, their work);
+  // reached false: no path from start.
+  struct Best {
+    bool reached = false;
+    int64_t groups = 0;
+    double work = 0;
+    uint32_t pred = UINT32_MAX;
+  };
+  std::vector<Best> best(n);
+  best[start].reached = true;
+  std::vector<uint32_t> queue;
+  for (uint32_t v = 0; v < n; v++)
+    if (!indeg[v])
+      queue.push_back(v);
+  size_t done = 0;
+  for (size_t q = 0; q < queue.size(); q++) {
+    uint32_t v = queue[q];
+    done++;
+    const CoarseGraph::Node &nv = g.nodes[v];
+    if (best[v].reached && nv.onPath) {
+      best[v].groups++;
+      best[v].work += std::isnan(nv.work) ? 0 : nv.work;
+    }
+    for (uint32_t t : succ[v]) {
+      if (best[v].reached) {
+        Best &b = best[t];
+        if (!b.reached || best[v].groups > b.groups ||
+            (best[v].groups == b.groups && best[v].work > b.work)) {
+          b.reached = true;
+          b.groups = best[v].groups;
+          b.work = best[v].work;
+          b.pred = v;
+        }
+      }
+      if (!--indeg[t])
+        queue.push_back(t);
+    }
+  }
+  if (done != n || !best[end].reached)
+    return {};
+  std::vector<uint32_t> path;
+  for (uint32_t v = end; v != UINT32_MAX; v = best[v].pred)
+    path.push_back(v);
+  std::reverse(path.begin(), path.end());
+  return path;
+}
+
+CoarseLevel coarseLevelFor(const Analysis &an, uint64_t maxNodes) {
+  CoarseLevel level;
+  uint64_t most = mostInstances(an);
+  for (;;) {
+    uint64_t nodes = 0, edges = 0;
+    coarseGraphSize(an, level, nodes, edges);
+    if (nodes <= maxNodes || level.bare)
+      return level;
+    if (level.bySite)
+      level.bare = true;
+    else if (level.block == 0)
+      level.bySite = true;
+    else
+      level.block =
+          coarserBlock(level.block, double(nodes) / double(maxNodes), most);
+  }
 }
 
 } // namespace gcg

@@ -19,6 +19,9 @@
 // parents' groups (the first from start), and whatever has no successor
 // goes to end. LoopSpans is the same merging for the timelines (trace.json,
 // report.html): per loop, thread and block of consecutive instances.
+// coarsePath is the critical path drawn through the graph: one path from
+// start to end (report.html draws it, not every edge between two groups
+// that hold path grains).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAINCHUNK_GRAPH_COARSEGRAPH_H
@@ -83,6 +86,10 @@ struct CoarseGraph {
   };
   std::vector<Node> nodes;
   std::vector<Edge> edges;
+  /// With CoarseLevel::members: per chunk and per task (an.chunks and
+  /// an.tasks index) the group node that holds it (UINT32_MAX: none, a
+  /// loop instance left out).
+  std::vector<uint32_t> chunkNode, taskNode;
 };
 
 /// The merging a coarse graph is built at.
@@ -92,7 +99,14 @@ struct CoarseLevel {
   /// Only start -> end: what is left when even the coarsest groups do
   /// not fit.
   bool bare = false;
+  /// Also fill CoarseGraph::chunkNode and taskNode (what report.html
+  /// expands a group into).
+  bool members = false;
 };
+
+/// What a graph at `level` has, in words ("a node per loop and thread
+/// over ..."): the outputs' left-out lines.
+std::string coarseLevelText(const CoarseLevel &level);
 
 /// How many nodes and edges coarseGraph(an, level) has, at most, without
 /// making it (the writers' size estimate).
@@ -104,6 +118,17 @@ void coarseGraphSize(const Analysis &an, const CoarseLevel &level,
 CoarseGraph coarseGraph(const Analysis &an, const CritPath &cp,
                         const CoarseLevel &level, const std::string &prefix,
                         int view = -1);
+
+/// The critical path through g: node indices from start to end along g's
+/// edges, through as many groups holding critical-path grains (onPath) as
+/// one path goes through, and of those paths the one with the most work in
+/// them; start and end alone when none holds one. Empty when g has a cycle.
+std::vector<uint32_t> coarsePath(const CoarseGraph &g);
+
+/// The merging for a graph of at most maxNodes nodes per process: per
+/// instance, then blocks of ever more consecutive instances, one block per
+/// loop, tasks per site, and start and end alone.
+CoarseLevel coarseLevelFor(const Analysis &an, uint64_t maxNodes);
 
 } // namespace gcg
 

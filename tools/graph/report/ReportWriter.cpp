@@ -34,6 +34,7 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <set>
 #include <tuple>
 #include <unordered_map>
 
@@ -48,13 +49,11 @@ static int64_t wrapSub(int64_t a, int64_t b) {
 namespace {
 #include "ReportPage.inc"
 
-/// Groups drawn in the graph at most (the page lays them out itself).
-constexpr size_t MaxGraphGroups = 3000;
+/// Graph nodes drawn at most, over all processes (the page lays them out
+/// itself): coarser groups above it.
+constexpr uint64_t MaxGraphNodes = 1000;
 /// A group of at most this many grains can be expanded on the page.
 constexpr int64_t MaxExpand = 64;
-/// A chain (consecutive instances of one loop) of at most this many groups
-/// can be expanded on the page.
-constexpr size_t MaxChainExpand = 200;
 /// A loop problem's steps go through at most this many of its instances,
 /// most thread time lost first.
 constexpr size_t InstanceSteps = 200;
@@ -154,539 +153,145 @@ struct Timeline {
 };
 
 struct Graph {
-  std::string groups = "[", members = "[", gedges = "[", medges = "[";
-  size_t nGroups = 0, nMembers = 0, dropped = 0;
+  std::string groups = "[", members = "[", gedges = "[";
+  size_t nGroups = 0, nMembers = 0;
+  std::vector<std::string> coarser; // per process drawn coarser: how
 };
 
+/// Process p's coarse graph (CoarseGraph.h, as the aggregated
+/// grains.graphml draws it) at the coarseness that fits the page's budget:
+/// its groups, the members of those that expand (every grain known, at most
+/// MaxExpand), its edges with the critical path as one path (coarsePath);
+/// chunkCrit and taskCrit get the critical path's grains for the bars.
 void graphOf(const Results &R, size_t p, const Analysis &an, bool every,
              Names &loops, Names &sites, Graph &G,
              std::vector<uint8_t> &chunkCrit, std::vector<uint8_t> &taskCrit,
              const ProblemMasks &masks) {
   const Run &run = R.run;
-  const Analysis &man = *run.procs[p];
-  GrainDag dag(an, every, true);
+  const CritPath &cp = R.procs[p].crit;
   double tpn = an.clockNs();
-  size_t nv = dag.kind.size();
-  const Tasks &T = an.tasks;
-  // Group keys: (type, a, b, c). Chunks: (loop instance, thread); tasks and
-  // their forks: (site, parent slot, join point), sibling tasks; others:
-  // the node. Where that makes more groups than are drawn, tasks, their
-  // forks and joins by generation (and site) instead, as the aggregated
-  // GraphML does.
-  using Key = std::tuple<int, uint64_t, uint64_t, uint64_t>;
-  struct KeyHash {
-    size_t operator()(const Key &k) const {
-      return std::hash<uint64_t>()(std::get<1>(k) * 1000003u ^
-                                   std::get<2>(k) * 7919u ^ std::get<3>(k) ^
-                                   uint64_t(std::get<0>(k)) << 59);
-    }
-  };
-  std::unordered_map<Key, uint32_t, KeyHash> byKey;
-  struct Grp {
-    uint8_t kind = 0;
-    bool crit = false;
-    int th = -1, loop = -1; // chunk groups
-    uint32_t first = 0;     // its first node
-    uint64_t ref = 0;
-    int64_t count = 0;
-    double work = 0;
-  };
-  std::vector<Grp> grp;
-  std::vector<uint32_t> groupOf(nv);
-  std::vector<uint32_t> loopFork(an.loops.size(), UINT32_MAX),
-      loopJoin(an.loops.size(), UINT32_MAX);
-  std::vector<std::pair<uint32_t, uint32_t>> extra; // group edges
-  size_t nt = T.size();
-  std::vector<uint32_t> depth;
-  auto depthOf = [&](int64_t slot) -> uint64_t {
-    return slot >= 0 && size_t(slot) < nt ? depth[slot] + 1 : 1;
-  };
-  auto group = [&](bool coarse) {
-    byKey.clear();
-    grp.clear();
-    if (coarse && depth.empty()) {
-      depth.assign(nt, 1);
-      for (uint32_t k : T.order)
-        depth[k] = uint32_t(depthOf(T.pslot[k]));
-    }
-    for (uint32_t v = 0; v < nv; v++) {
-      uint8_t k = dag.kind[v];
-      uint64_t r = dag.ref[v];
-      Key key;
-      if (k == GrainDag::Chunk)
-        key = Key{k, uint64_t(an.chunks.loop[r]), uint64_t(an.chunks.thread[r]),
-                  0};
-      else if ((k == GrainDag::Task || k == GrainDag::TaskFork) && coarse)
-        key = Key{k, T.codeptr[r], depth[r], 0};
-      else if (k == GrainDag::Task || k == GrainDag::TaskFork)
-        key = Key{k, T.codeptr[r], uint64_t(T.pslot[r]), T.joinsAt[r]};
-      else if (k == GrainDag::TaskJoin && coarse)
-        key = Key{k, depthOf(dag.joins[r].first), 0, 0};
-      else
-        key = Key{k, r, v, 0};
-      auto ins = byKey.emplace(key, uint32_t(grp.size()));
-      uint32_t g = ins.first->second;
-      if (ins.second) {
-        grp.emplace_back();
-        grp.back().kind = k;
-        grp.back().ref = r;
-        grp.back().first = v;
-      }
-      groupOf[v] = g;
-      if (k == GrainDag::LoopFork)
-        loopFork[r] = g;
-      if (k == GrainDag::LoopJoin)
-        loopJoin[r] = g;
-      Grp &G1 = grp[g];
-      if (k == GrainDag::Chunk) {
-        G1.th = an.chunks.thread[r];
-        G1.loop = an.chunks.loop[r];
-      }
-      if (k == GrainDag::Chunk || k == GrainDag::Task)
-        G1.count++;
-      G1.work += dag.weight(v);
-      if (dag.acyclic && dag.onPath[v])
-        G1.crit = true;
-    }
-  };
-  group(false);
-  if (grp.size() > MaxGraphGroups && nt)
-    group(true);
-  std::vector<uint32_t> pathNodes; // the grains on the critical path
-  if (dag.acyclic)
-    for (uint32_t v = 0; v < nv; v++)
-      if (dag.onPath[v]) {
-        if (dag.kind[v] == GrainDag::Chunk || dag.kind[v] == GrainDag::Task)
-          pathNodes.push_back(v);
-        if (dag.kind[v] == GrainDag::Chunk && every)
-          chunkCrit[dag.ref[v]] = 1;
-        if (dag.kind[v] == GrainDag::Task)
-          taskCrit[dag.ref[v]] = 1;
-      }
-  // Without every grain, a loop instance's chunk node stands for all of
-  // them: the counts and work from the per-thread table.
-  if (!every) {
-    for (const LoopThread &r : R.procs[p].loopRows) {
-      auto ins = byKey.emplace(
-          Key{GrainDag::Chunk, uint64_t(r.loop), uint64_t(r.th), 0},
-          uint32_t(grp.size()));
-      if (ins.second) {
-        uint32_t g = uint32_t(grp.size());
-        grp.emplace_back();
-        grp.back().kind = GrainDag::Chunk;
-        grp.back().first = UINT32_MAX;
-        // Its chunks are between the instance's fork and join.
-        extra.push_back({loopFork[r.loop], g});
-        extra.push_back({g, loopJoin[r.loop]});
-      }
-      Grp &g = grp[ins.first->second];
-      g.count = r.chunks;
-      g.work = r.hasWork ? double(r.work) : 0;
-      g.th = r.th;
-      g.loop = r.loop;
-    }
-  }
-  // Per group, the grains each problem type flags: chunks from the chunks
-  // table (without every grain their groups stand for all of them), tasks
-  // from their nodes.
-  std::vector<std::array<uint32_t, P_COUNT>> flagged(grp.size());
-  auto addFlags = [&](uint32_t g, uint8_t m) {
+  CoarseLevel level = coarseLevelFor(
+      an, std::max<uint64_t>(MaxGraphNodes / run.procs.size(), 200));
+  level.members = true;
+  if (level.block != 1 || level.bySite || level.bare)
+    G.coarser.push_back((run.procs.size() > 1 ? run.prefix(p) + ": " : "") +
+                        coarseLevelText(level));
+  CoarseGraph cg = coarseGraph(an, cp, level, run.prefix(p));
+  std::vector<uint32_t> path = coarsePath(cg);
+  std::vector<uint8_t> onPath(cg.nodes.size(), 0);
+  for (uint32_t v : path)
+    onPath[v] = 1;
+  for (uint64_t i : cp.chunks)
+    chunkCrit[i] = every;
+  for (uint64_t k : cp.tasks)
+    taskCrit[k] = 1;
+  // Per group: its grains (every grain known), the grains each problem type
+  // flags, its critical-path grains.
+  size_t nv = cg.nodes.size();
+  std::vector<std::vector<std::pair<bool, uint64_t>>> grains(nv);
+  std::vector<std::array<uint32_t, P_COUNT>> flagged(nv);
+  auto addFlags = [&](uint32_t v, uint8_t m) {
     for (int f = 0; m && f < P_COUNT; f++)
-      flagged[g][f] += (m >> f) & 1;
+      flagged[v][f] += (m >> f) & 1;
   };
-  for (size_t i = 0; i < an.chunks.size(); i++)
-    if (masks.chunks[i]) {
-      auto it = byKey.find(Key{GrainDag::Chunk, uint64_t(an.chunks.loop[i]),
-                               uint64_t(an.chunks.thread[i]), 0});
-      if (it != byKey.end())
-        addFlags(it->second, masks.chunks[i]);
+  for (size_t i = 0; i < cg.chunkNode.size(); i++)
+    if (uint32_t v = cg.chunkNode[i]; v != UINT32_MAX) {
+      addFlags(v, masks.chunks[i]);
+      if (every && grains[v].size() <= size_t(MaxExpand))
+        grains[v].push_back({true, i});
     }
-  for (uint32_t v = 0; v < nv; v++)
-    if (dag.kind[v] == GrainDag::Task)
-      addFlags(groupOf[v], masks.tasks[dag.ref[v]]);
-  // Chains: consecutive instances of one loop collapse into one node. A
-  // loop instance's fork, chunk groups and join take the loop's key; a
-  // region's fork (join) the key all its successors (predecessors) share,
-  // so a region around instances of one loop joins them (a region's fork
-  // and join linked straight do not count); groups linked by
-  // an edge with the same key are one chain. Chains of two instances or
-  // more are drawn as one node (expandable up to MaxChainExpand groups).
-  std::vector<int> ckey(grp.size(), -1);
-  {
-    Names loopKeys;
-    for (uint32_t g = 0; g < grp.size(); g++) {
-      uint8_t k = grp[g].kind;
-      if (k == GrainDag::Chunk)
-        ckey[g] = loopKeys(an.loopName(grp[g].loop));
-      else if (k == GrainDag::LoopFork || k == GrainDag::LoopJoin)
-        ckey[g] = loopKeys(an.loopName(int(grp[g].ref)));
+  for (size_t k = 0; k < cg.taskNode.size(); k++)
+    if (uint32_t v = cg.taskNode[k]; v != UINT32_MAX) {
+      addFlags(v, masks.tasks[k]);
+      if (every && grains[v].size() <= size_t(MaxExpand))
+        grains[v].push_back({false, k});
     }
+  auto idOf = [&](bool chunk, uint64_t r) {
+    return chunk ? chunkId(run, p, r) : taskId(run, p, r);
+  };
+  std::vector<std::vector<std::string>> critIds(nv);
+  if (every) {
+    for (uint64_t i : cp.chunks)
+      if (uint32_t v = cg.chunkNode[i]; v != UINT32_MAX)
+        critIds[v].push_back(idOf(true, i));
+    for (uint64_t k : cp.tasks)
+      if (uint32_t v = cg.taskNode[k]; v != UINT32_MAX)
+        critIds[v].push_back(idOf(false, k));
   }
-  std::vector<std::vector<uint32_t>> gsucc(grp.size()), gpred(grp.size());
-  auto link = [&](uint32_t a, uint32_t b) {
-    if (a == b || a == UINT32_MAX || b == UINT32_MAX)
-      return;
-    gsucc[a].push_back(b);
-    gpred[b].push_back(a);
-  };
-  for (size_t e = 0; e < dag.src.size(); e++)
-    link(groupOf[dag.src[e]], groupOf[dag.dst[e]]);
-  for (auto &x : extra)
-    link(x.first, x.second);
-  // The key the neighbours share (region forks and joins without one yet
-  // aside: a fork's edge straight to its join), or -1.
-  auto shared = [&](const std::vector<uint32_t> &ns) {
-    int k = -1;
-    for (uint32_t n : ns) {
-      if (ckey[n] < 0 && (grp[n].kind == GrainDag::RegionFork ||
-                          grp[n].kind == GrainDag::RegionJoin))
-        continue;
-      if (ckey[n] < 0 || (k >= 0 && ckey[n] != k))
-        return -1;
-      k = ckey[n];
-    }
-    return k;
-  };
-  for (int pass = 0; pass < 3; pass++)
-    for (uint32_t g = 0; g < grp.size(); g++)
-      if (ckey[g] < 0 && grp[g].kind == GrainDag::RegionFork)
-        ckey[g] = shared(gsucc[g]);
-      else if (ckey[g] < 0 && grp[g].kind == GrainDag::RegionJoin)
-        ckey[g] = shared(gpred[g]);
-  std::vector<uint32_t> uf(grp.size());
-  for (uint32_t g = 0; g < grp.size(); g++)
-    uf[g] = g;
-  auto findRoot = [&](uint32_t g) {
-    while (uf[g] != g)
-      g = uf[g] = uf[uf[g]];
-    return g;
-  };
-  for (uint32_t g = 0; g < grp.size(); g++)
-    for (uint32_t t : gsucc[g])
-      if (ckey[g] >= 0 && ckey[g] == ckey[t])
-        uf[findRoot(t)] = findRoot(g);
-  struct Chain {
-    int64_t instances = 0, chunks = 0;
-    double work = 0;
-    bool crit = false;
-    int loop = -1;
-    std::vector<uint32_t> groups;
-    std::array<uint32_t, P_COUNT> flagged{};
-  };
-  std::vector<int64_t> chainOf(grp.size(), -1);
-  std::vector<Chain> chains;
-  auto collect = [&] {
-    chains.clear();
-    std::fill(chainOf.begin(), chainOf.end(), -1);
-    // Instances: the distinct loop instances of a set's chunk groups.
-    std::vector<int64_t> instances(grp.size(), 0);
-    std::vector<std::pair<uint32_t, int>> rootInst;
-    for (uint32_t g = 0; g < grp.size(); g++)
-      if (grp[g].kind == GrainDag::Chunk)
-        rootInst.push_back({findRoot(g), grp[g].loop});
-    std::sort(rootInst.begin(), rootInst.end());
-    rootInst.erase(std::unique(rootInst.begin(), rootInst.end()),
-                   rootInst.end());
-    for (auto &ri : rootInst)
-      instances[ri.first]++;
-    std::vector<int64_t> index(grp.size(), -1);
-    for (uint32_t g = 0; g < grp.size(); g++) {
-      uint32_t r = findRoot(g);
-      if (ckey[g] < 0 || instances[r] < 2)
-        continue;
-      if (index[r] < 0) {
-        index[r] = int64_t(chains.size());
-        chains.emplace_back();
-        chains.back().instances = instances[r];
-      }
-      Chain &c = chains[size_t(index[r])];
-      chainOf[g] = index[r];
-      c.groups.push_back(g);
-      c.work += grp[g].work;
-      c.crit = c.crit || grp[g].crit;
-      if (grp[g].kind == GrainDag::Chunk) {
-        c.chunks += grp[g].count;
-        c.loop = grp[g].loop;
-      }
-      for (int f = 0; f < P_COUNT; f++)
-        c.flagged[f] += flagged[g][f];
-    }
-  };
-  collect();
-  auto units = [&] {
-    size_t n = chains.size();
-    for (uint32_t g = 0; g < grp.size(); g++)
-      n += chainOf[g] < 0;
-    return n;
-  };
-  // Still more than are drawn (HPGMG: loops that alternate): every
-  // instance of a loop in one node, consecutive or not.
-  bool wholeLoops = units() > MaxGraphGroups;
-  if (wholeLoops) {
-    std::vector<uint32_t> firstOfKey;
-    for (uint32_t g = 0; g < grp.size(); g++) {
-      if (ckey[g] < 0)
-        continue;
-      if (size_t(ckey[g]) >= firstOfKey.size())
-        firstOfKey.resize(size_t(ckey[g]) + 1, UINT32_MAX);
-      uint32_t &f = firstOfKey[size_t(ckey[g])];
-      if (f == UINT32_MAX)
-        f = g;
-      else
-        uf[findRoot(g)] = findRoot(f);
-    }
-    collect();
-  }
-  // Which are drawn (units: chains and the groups in none): all up to
-  // MaxGraphGroups, else the start and end, the critical path's and the
-  // most work.
-  size_t nUnits = units();
-  std::vector<uint8_t> keep(grp.size(), 1), keepChain(chains.size(), 1);
-  if (nUnits > MaxGraphGroups) {
-    // Units: g < grp.size() a group, else a chain.
-    std::vector<uint32_t> idx;
-    std::fill(keep.begin(), keep.end(), 0);
-    std::fill(keepChain.begin(), keepChain.end(), 0);
-    size_t kept = 0;
-    auto unitWork = [&](uint32_t u) {
-      return u < grp.size() ? grp[u].work : chains[u - grp.size()].work;
-    };
-    for (uint32_t g = 0; g < grp.size(); g++) {
-      if (chainOf[g] >= 0)
-        continue;
-      if (grp[g].crit || grp[g].kind == GrainDag::Start ||
-          grp[g].kind == GrainDag::End) {
-        keep[g] = 1;
-        kept++;
-      } else {
-        idx.push_back(g);
-      }
-    }
-    for (size_t c = 0; c < chains.size(); c++)
-      if (chains[c].crit) {
-        keepChain[c] = 1;
-        kept++;
-      } else {
-        idx.push_back(uint32_t(grp.size() + c));
-      }
-    std::sort(idx.begin(), idx.end(), [&](uint32_t a, uint32_t b) {
-      return unitWork(a) > unitWork(b);
-    });
-    for (uint32_t u : idx)
-      if (kept < MaxGraphGroups) {
-        if (u < grp.size())
-          keep[u] = 1;
-        else
-          keepChain[u - grp.size()] = 1;
-        kept++;
-      }
-    G.dropped += nUnits - kept;
-  }
-  std::vector<int64_t> chainGid(chains.size(), -1);
-  std::vector<uint8_t> chainOpen(chains.size(), 0);
-  for (size_t c = 0; c < chains.size(); c++) {
-    chainOpen[c] = keepChain[c] && chains[c].groups.size() <= MaxChainExpand;
-    for (uint32_t g : chains[c].groups)
-      keep[g] = chainOpen[c];
-  }
-  std::vector<int64_t> gid(grp.size(), -1);
-  std::vector<uint8_t> expandable(grp.size(), 0);
-  auto kindName = [](uint8_t k) -> const char * {
-    switch (k) {
-    case GrainDag::Start:
-      return "start";
-    case GrainDag::End:
-      return "end";
-    case GrainDag::RegionFork:
-    case GrainDag::LoopFork:
-    case GrainDag::TaskFork:
-      return "fork";
-    case GrainDag::RegionJoin:
-    case GrainDag::LoopJoin:
-    case GrainDag::TaskJoin:
-      return "join";
-    case GrainDag::Chunk:
-      return "chunk";
-    default:
-      return "task";
-    }
-  };
-  std::string pre = run.prefix(p);
-  for (size_t c = 0; c < chains.size(); c++) {
-    if (!keepChain[c])
-      continue;
-    const Chain &x = chains[c];
-    chainGid[c] = int64_t(G.nGroups++);
-    // Groups in a chain that is not expanded on the page are drawn as it.
-    if (!chainOpen[c])
-      for (uint32_t g : x.groups)
-        gid[g] = chainGid[c];
-    std::string name = an.loopName(x.loop);
-    std::string label =
-        name + ": " + std::to_string(x.instances) +
-        (wholeLoops ? " instances (all of the loop's: the run has too many "
-                      "groups to draw each run of consecutive ones), "
-                    : " consecutive instances, ") +
-        std::to_string(x.chunks) + " chunks" +
-        (chainOpen[c] ? "" : " (too many groups to expand)");
-    G.groups += (chainGid[c] ? ",\n" : "\n");
-    G.groups += "{\"p\":" + std::to_string(p) +
-                ",\"t\":\"chain\",\"n\":" + std::to_string(x.instances) +
-                ",\"w\":" + num(x.work / tpn, 0) +
-                ",\"c\":" + (x.crit ? "1" : "0") +
-                ",\"k\":" + std::to_string(loops(name)) +
-                ",\"x\":" + (chainOpen[c] ? "1" : "0") + ",\"l\":" + str(label);
-    std::string pf;
-    for (int f = 0; f < P_COUNT; f++)
-      if (x.flagged[f])
-        pf += (pf.empty() ? "" : ",") + std::to_string(f) + "," +
-              std::to_string(x.flagged[f]);
-    if (!pf.empty())
-      G.groups += ",\"pf\":[" + pf + "]";
-    G.groups += "}";
-  }
-  for (uint32_t g = 0; g < grp.size(); g++) {
-    if (!keep[g])
-      continue;
-    Grp &x = grp[g];
-    gid[g] = int64_t(G.nGroups++);
-    std::string label;
-    int colour = -1;
-    if (x.kind == GrainDag::Chunk) {
-      int li = x.loop;
-      std::string th = std::to_string(x.th);
-      colour = loops(an.loopName(li));
-      label = x.count == 1
-                  ? "chunk of " + an.loopName(li) + " (L" + std::to_string(li) +
-                        ") on thread " + th
-                  : std::to_string(x.count) + " chunks of " + an.loopName(li) +
-                        " (L" + std::to_string(li) + ") on thread " + th;
-    } else if (x.kind == GrainDag::Task) {
-      std::string site = man.taskGrainName(x.ref);
-      colour = sites(site);
-      label = x.count == 1 ? site
-                           : std::to_string(x.count) + " sibling tasks " + site;
-    } else if (x.kind == GrainDag::TaskFork) {
-      label = "fork of " + man.taskGrainName(x.ref);
-    } else if (x.kind == GrainDag::LoopFork || x.kind == GrainDag::LoopJoin) {
-      label = std::string(kindName(x.kind)) + " of " + an.loopName(int(x.ref)) +
-              " (L" + std::to_string(x.ref) + ")";
-    } else if (x.kind == GrainDag::RegionFork ||
-               x.kind == GrainDag::RegionJoin) {
-      label = std::string(kindName(x.kind)) + " of a parallel region";
-    } else if (x.kind == GrainDag::TaskJoin) {
-      label = "join of tasks (taskwait, taskgroup or barrier)";
-    } else {
-      label = kindName(x.kind);
-    }
-    bool grain = x.kind == GrainDag::Chunk || x.kind == GrainDag::Task;
-    expandable[g] = every && grain && x.count > 1 && x.count <= MaxExpand;
-    G.groups += (gid[g] ? ",\n" : "\n");
-    G.groups +=
-        "{\"p\":" + std::to_string(p) +
-        (chainOf[g] >= 0 ? ",\"h\":" + std::to_string(chainGid[chainOf[g]])
-                         : std::string()) +
-        ",\"t\":\"" + kindName(x.kind) + "\",\"n\":" + std::to_string(x.count) +
-        ",\"w\":" + num(x.work / tpn, 0) + ",\"c\":" + (x.crit ? "1" : "0") +
-        ",\"k\":" + std::to_string(colour) +
-        ",\"x\":" + (expandable[g] ? "1" : "0") + ",\"l\":" + str(label);
+  std::vector<uint8_t> critChunk(an.chunks.size(), 0),
+      critTask(an.tasks.size(), 0);
+  for (uint64_t i : cp.chunks)
+    critChunk[i] = 1;
+  for (uint64_t k : cp.tasks)
+    critTask[k] = 1;
+  size_t base = G.nGroups;
+  for (uint32_t v = 0; v < nv; v++) {
+    const CoarseGraph::Node &n = cg.nodes[v];
+    bool chunks = n.kind == CoarseGraph::Chunks,
+         tasks = n.kind == CoarseGraph::Tasks;
+    static const char *const Type[] = {"start", "end",   "fork",
+                                       "join",  "chunk", "task"};
+    int colour = chunks ? loops(n.name) : tasks ? sites(n.name) : -1;
+    bool expandable = (chunks || tasks) && every && n.grains > 1 &&
+                      n.grains <= MaxExpand &&
+                      grains[v].size() == size_t(n.grains);
+    size_t gid = G.nGroups++;
+    G.groups += (gid ? ",\n" : "\n");
+    G.groups += "{\"p\":" + std::to_string(p) + ",\"t\":\"" + Type[n.kind] +
+                "\",\"n\":" + std::to_string(n.grains) +
+                ",\"w\":" + num(n.work / tpn, 0) +
+                ",\"c\":" + (n.onPath || onPath[v] ? "1" : "0") +
+                ",\"k\":" + std::to_string(colour) +
+                ",\"x\":" + (expandable ? "1" : "0") + ",\"l\":" + str(n.label);
     // The problem types' counts: [flag, grains, flag, grains, ...].
     std::string pf;
     for (int f = 0; f < P_COUNT; f++)
-      if (flagged[g][f])
+      if (flagged[v][f])
         pf += (pf.empty() ? "" : ",") + std::to_string(f) + "," +
-              std::to_string(flagged[g][f]);
+              std::to_string(flagged[v][f]);
     if (!pf.empty())
       G.groups += ",\"pf\":[" + pf + "]";
-    if (grain && x.count == 1 && every) {
-      uint64_t r = dag.ref[x.first];
+    if (every && n.grains == 1 && grains[v].size() == 1)
       G.groups +=
-          ",\"id\":" + str(x.kind == GrainDag::Chunk ? chunkId(run, p, r)
-                                                     : taskId(run, p, r));
-    }
-    // The grains of a group that cannot be expanded on the critical path.
-    if (every && grain && x.count > 1 && !expandable[g] && x.crit) {
+          ",\"id\":" + str(idOf(grains[v][0].first, grains[v][0].second));
+    else if (!expandable && !critIds[v].empty()) {
+      // The critical path's grains in a group that does not expand.
       G.groups += ",\"ci\":[";
-      bool firstId = true;
-      for (uint32_t v : pathNodes)
-        if (groupOf[v] == g) {
-          uint64_t r = dag.ref[v];
-          G.groups += (firstId ? "" : ",") + str(dag.kind[v] == GrainDag::Chunk
-                                                     ? chunkId(run, p, r)
-                                                     : taskId(run, p, r));
-          firstId = false;
-        }
+      for (size_t j = 0; j < critIds[v].size(); j++)
+        G.groups += (j ? "," : "") + str(critIds[v][j]);
       G.groups += "]";
     }
     G.groups += "}";
-  }
-  // Members of expandable groups.
-  std::vector<int32_t> mid(nv, -1);
-  for (uint32_t v = 0; v < nv; v++) {
-    uint32_t g = groupOf[v];
-    if (!expandable[g] || !keep[g])
+    if (!expandable)
       continue;
-    {
-      mid[v] = int64_t(G.nMembers++);
-      uint64_t r = dag.ref[v];
-      bool chunk = dag.kind[v] == GrainDag::Chunk;
+    for (auto [chunk, r] : grains[v]) {
       std::string label = chunk
                               ? "chunk " + std::to_string(an.chunks.lower[r]) +
                                     ".." + std::to_string(an.chunks.upper[r]) +
                                     " of " + an.loopName(an.chunks.loop[r])
-                              : man.taskGrainName(r);
-      G.members += (mid[v] ? ",\n" : "\n");
+                              : an.taskGrainName(r);
+      GrainMetrics m = chunk ? an.chunkMetrics(r) : an.taskMetrics(r);
+      G.members += (G.nMembers++ ? ",\n" : "\n");
       G.members +=
-          "{\"g\":" + std::to_string(gid[g]) +
-          ",\"w\":" + num(dag.weight(v) / tpn, 0) +
-          ",\"c\":" + (dag.acyclic && dag.onPath[v] ? "1" : "0") + ",\"pm\":" +
+          "{\"g\":" + std::to_string(gid) + ",\"w\":" + num(m.work / tpn, 0) +
+          ",\"c\":" + ((chunk ? critChunk[r] : critTask[r]) ? "1" : "0") +
+          ",\"pm\":" +
           std::to_string(chunk ? masks.chunks[r] : masks.tasks[r]) +
-          ",\"id\":" + str(chunk ? chunkId(run, p, r) : taskId(run, p, r)) +
-          ",\"l\":" + str(label) + "}";
+          ",\"id\":" + str(idOf(chunk, r)) + ",\"l\":" + str(label) + "}";
     }
   }
-  // Edges: between members where either end is a member, else between
-  // groups (once each, no self-loops).
-  std::map<std::pair<int64_t, int64_t>, int> gseen, mseen;
-  bool gfirst = G.gedges.size() == 1, mfirst = G.medges.size() == 1;
-  for (size_t e = 0; e < dag.src.size(); e++) {
-    uint32_t s = dag.src[e], t = dag.dst[e];
-    uint32_t gs = groupOf[s], gt = groupOf[t];
-    if (gid[gs] < 0 || gid[gt] < 0)
-      continue;
-    bool crit = dag.acyclic && dag.onPath[s] && dag.onPath[t];
-    if (mid[s] >= 0 || mid[t] >= 0) {
-      int64_t a = mid[s] >= 0 ? -1 - mid[s] : gid[gs];
-      int64_t b = mid[t] >= 0 ? -1 - mid[t] : gid[gt];
-      auto ins = mseen.emplace(std::make_pair(a, b), int(crit));
-      if (!ins.second) {
-        ins.first->second |= int(crit);
-        continue;
-      }
-    } else {
-      if (gid[gs] == gid[gt])
-        continue;
-      auto ins = gseen.emplace(std::make_pair(gid[gs], gid[gt]), int(crit));
-      if (!ins.second)
-        ins.first->second |= int(crit);
-    }
+  // Edges as [from, to, on the drawn critical path].
+  std::set<std::pair<uint32_t, uint32_t>> pathEdges;
+  for (size_t j = 1; j < path.size(); j++)
+    pathEdges.insert({path[j - 1], path[j]});
+  bool first = G.gedges.size() == 1;
+  for (const CoarseGraph::Edge &e : cg.edges) {
+    G.gedges += first ? "" : ",";
+    first = false;
+    G.gedges += "[" + std::to_string(base + e.src) + "," +
+                std::to_string(base + e.dst) + "," +
+                (pathEdges.count({e.src, e.dst}) ? "1" : "0") + "]";
   }
-  for (auto &x : extra)
-    if (x.first != UINT32_MAX && x.second != UINT32_MAX && gid[x.first] >= 0 &&
-        gid[x.second] >= 0 && gid[x.first] != gid[x.second])
-      gseen.emplace(std::make_pair(gid[x.first], gid[x.second]), 0);
-  // Each edge as [from, to, on the critical path].
-  auto edges = [](const auto &seen, std::string &out, bool &first) {
-    for (auto &kv : seen) {
-      out += first ? "" : ",";
-      first = false;
-      out += "[" + std::to_string(kv.first.first) + "," +
-             std::to_string(kv.first.second) + "," + std::to_string(kv.second) +
-             "]";
-    }
-  };
-  edges(gseen, G.gedges, gfirst);
-  edges(mseen, G.medges, mfirst);
 }
 
 /// Every '<', '>' and '&' as a JSON escape (they occur only in strings),
@@ -992,14 +597,12 @@ std::string reportPage(const Results &R, const Caps &caps,
                            std::to_string(caps.reportBudget(grains)) +
                            " bytes)",
                        "grains.graphml has the graph"});
-  if (G.dropped)
-    leftOut.push_back(
-        {"report.html",
-         "graph: " + std::to_string(G.dropped) +
-             " groups not drawn (more than " + std::to_string(MaxGraphGroups) +
-             " per process): the critical path's and those with the most "
-             "work are",
-         "grains.graphml has the whole graph"});
+  for (const std::string &how : G.coarser)
+    leftOut.push_back({"report.html",
+                       "graph: " + how + " (more than " +
+                           std::to_string(MaxGraphNodes) +
+                           " nodes at a node per loop instance and thread)",
+                       "grains.graphml has the whole graph"});
   // Rows: [process, thread].
   std::vector<std::pair<int, std::pair<size_t, int>>> rows;
   for (auto &kv : tl.rowOf)
@@ -1114,8 +717,7 @@ std::string reportPage(const Results &R, const Caps &caps,
       ",\"count\":" + gCount.done() + ",\"pm\":" + gPm.done() +
       ",\"pc\":" + gPc.done() + "},\n\"graph\":{\"groups\":" + G.groups +
       "],\"members\":" + G.members + "],\"gedges\":" + G.gedges +
-      "],\"medges\":" + G.medges + "]},\n\"problems\":" + probJson +
-      "],\"leftOut\":" + leftJson + "]}";
+      "]},\n\"problems\":" + probJson + "],\"leftOut\":" + leftJson + "]}";
   std::string page = ReportHtml;
   auto put = [&](const std::string &mark, const std::string &text) {
     size_t at = page.find(mark);

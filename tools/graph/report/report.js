@@ -456,28 +456,37 @@
   }
 
   // ---- Grain graph ----
+  // The engine's coarse graph per process (CoarseGraph.h): start, end,
+  // forks, joins and groups of grains, one DAG from start to end; a group
+  // of at most 64 known grains expands into them (its edges go to each).
+  // The critical path is the edges marked c: one path from start to end.
   const G = D.graph, gsvg = $('graph');
   const expanded = new Set();
   let gview = null;
-  // A group in a chain (consecutive instances of one loop, h: the chain)
-  // is drawn only while its chain is expanded; else edges go to the chain.
-  const shown = (i) => G.groups[i].h === undefined || expanded.has(G.groups[i].h);
-  const repG = (i) => shown(i) ? 'g' + i : 'g' + G.groups[i].h;
+  const membersOf = new Map();
+  G.members.forEach((m, j) => { if (!membersOf.has(m.g)) membersOf.set(m.g, []); membersOf.get(m.g).push(j); });
   function graphModel() {
     const nodes = new Map(), edges = new Map();
-    G.groups.forEach((g, i) => { if (!expanded.has(i) && shown(i)) nodes.set('g' + i, { key: 'g' + i, g: i, m: -1, d: g }); });
-    G.members.forEach((m, j) => { if (expanded.has(m.g) && shown(m.g)) nodes.set('m' + j, { key: 'm' + j, g: m.g, m: j, d: m }); });
-    const rep = (a) => a >= 0 ? repG(a) : (expanded.has(G.members[-1 - a].g) && shown(G.members[-1 - a].g) ? 'm' + (-1 - a) : repG(G.members[-1 - a].g));
-    const add = (a, b, c) => {
-      if (a === b) return;
-      const key = a + '>' + b;
-      const e = edges.get(key);
-      if (e) e.c = e.c || c; else edges.set(key, { a, b, c });
-    };
-    for (const [a, b, c] of G.gedges) add(repG(a), repG(b), c);
-    for (const [a, b, c] of G.medges) add(rep(a), rep(b), c);
+    G.groups.forEach((g, i) => {
+      if (expanded.has(i) && membersOf.has(i)) {
+        for (const j of membersOf.get(i)) nodes.set('m' + j, { key: 'm' + j, g: i, m: j, p: g.p, d: G.members[j] });
+      } else {
+        nodes.set('g' + i, { key: 'g' + i, g: i, m: -1, p: g.p, d: g });
+      }
+    });
+    // A group's end of an edge: the group, or its members (the path's edge
+    // to the member on the path).
+    const ends = (i) => expanded.has(i) && membersOf.has(i) ? membersOf.get(i).map((j) => ({ k: 'm' + j, c: G.members[j].c })) : [{ k: 'g' + i, c: 1 }];
+    for (const [a, b, c] of G.gedges)
+      for (const x of ends(a)) for (const y of ends(b)) {
+        const key = x.k + '>' + y.k;
+        if (!edges.has(key)) edges.set(key, { a: x.k, b: y.k, c: c && x.c && y.c ? 1 : 0 });
+      }
     return { nodes, edges: [...edges.values()] };
   }
+  // Layers by depth: a node one below the deepest of its predecessors, so
+  // start is at the top and every edge runs down; processes side by side
+  // in rank order.
   function layout(model) {
     const succ = new Map(), indeg = new Map(), preds = new Map();
     for (const k of model.nodes.keys()) { succ.set(k, []); preds.set(k, []); indeg.set(k, 0); }
@@ -487,43 +496,49 @@
     }
     const layer = new Map(), queue = [];
     for (const [k, d] of indeg) if (d === 0) queue.push(k);
-    let done = 0;
-    const seen = new Set();
-    for (;;) {
-      while (queue.length) {
-        const k = queue.shift();
-        seen.add(k); done++;
-        let l = 0;
-        for (const p of preds.get(k)) if (layer.has(p)) l = Math.max(l, layer.get(p) + 1);
-        layer.set(k, l);
-        for (const s of succ.get(k)) { indeg.set(s, indeg.get(s) - 1); if (indeg.get(s) === 0) queue.push(s); }
-      }
-      if (done >= model.nodes.size) break;
-      // A cycle (from grouping): go on from a node not yet placed.
-      for (const k of model.nodes.keys()) if (!seen.has(k) && !queue.includes(k)) { indeg.set(k, 0); queue.push(k); break; }
+    for (let q = 0; q < queue.length; q++) {
+      const k = queue[q];
+      let l = 0;
+      for (const p of preds.get(k)) l = Math.max(l, layer.get(p) + 1);
+      layer.set(k, l);
+      for (const s of succ.get(k)) { indeg.set(s, indeg.get(s) - 1); if (indeg.get(s) === 0) queue.push(s); }
     }
-    const layers = [];
-    for (const [k, l] of layer) (layers[l] = layers[l] || []).push(k);
-    const pos = new Map();
-    layers.forEach((ks, l) => {
-      if (l > 0) {
-        const bc = (k) => { const ps = preds.get(k).filter((p) => pos.has(p)); return ps.length ? ps.reduce((s, p) => s + pos.get(p).i, 0) / ps.length : 0; };
-        ks.sort((a, b) => bc(a) - bc(b));
+    // (The engine's graph has no cycle; should one come, its nodes go
+    // below the rest.)
+    let deepest = 0;
+    for (const l of layer.values()) deepest = Math.max(deepest, l);
+    for (const k of model.nodes.keys()) if (!layer.has(k)) layer.set(k, ++deepest);
+    const procOrder = D.procs.map((p, i) => i).sort((x, y) => (D.procs[x].rank - D.procs[y].rank) || (x - y));
+    const pos = new Map(), H = 60, GAP = 14;
+    let left = 20, height = 0;
+    for (const p of procOrder) {
+      const layers = [];
+      for (const [k, n] of model.nodes) if (n.p === p) (layers[layer.get(k)] = layers[layer.get(k)] || []).push(k);
+      if (!layers.length) continue;
+      const idx = new Map();
+      layers.forEach((ks, l) => {
+        if (!ks) return;
+        if (l > 0) {
+          const bc = (k) => { const ps = preds.get(k).filter((x) => idx.has(x)); return ps.length ? ps.reduce((s, x) => s + idx.get(x), 0) / ps.length : 0; };
+          const at = new Map(ks.map((k) => [k, bc(k)]));
+          ks.sort((a, b) => at.get(a) - at.get(b));
+        }
+        ks.forEach((k, i) => idx.set(k, i));
+      });
+      // Each layer left to right at the nodes' own widths, centred.
+      let half = 0;
+      for (const ks of layers) {
+        if (!ks) continue;
+        let x = 0;
+        for (const k of ks) { const w = halfWidth(model.nodes.get(k)); pos.set(k, { x: x + w, y: layer.get(k) * H + 30 }); x += 2 * w + GAP; }
+        for (const k of ks) pos.get(k).x -= x / 2;
+        half = Math.max(half, x / 2);
       }
-      ks.forEach((k, i) => pos.set(k, { i, l }));
-    });
-    // Each layer left to right at the nodes' own widths, centred.
-    const H = 60, GAP = 14;
-    let half = 0;
-    for (const ks of layers) {
-      if (!ks) continue;
-      let x = 0;
-      for (const k of ks) { const p = pos.get(k); p.x = x + halfWidth(model.nodes.get(k)); x += 2 * halfWidth(model.nodes.get(k)) + GAP; }
-      for (const k of ks) pos.get(k).x -= x / 2;
-      half = Math.max(half, x / 2);
+      for (const ks of layers) if (ks) for (const k of ks) pos.get(k).x += left + half;
+      left += 2 * half + 40;
+      height = Math.max(height, layers.length * H + 60);
     }
-    for (const p of pos.values()) { p.x += half + 20; p.y = p.l * H + 30; }
-    return { pos, width: 2 * half + 40, height: layers.length * H + 60 };
+    return { pos, width: left, height };
   }
   // A node's half width: grains and groups by their work (log scale).
   function nodeSize(n) {
@@ -532,7 +547,6 @@
   }
   function halfWidth(n) {
     const t = n.m >= 0 ? G.groups[n.g].t : n.d.t;
-    if (t === 'chain') return nodeSize(n) * 2;
     if (t === 'chunk' || t === 'task') return nodeSize(n) * (n.m < 0 && n.d.n > 1 ? 1.6 : 1);
     return t === 'start' || t === 'end' ? 9 : 6;
   }
@@ -541,17 +555,32 @@
     for (let j = 0; j + 1 < pf.length; j += 2) if (pf[j] === f) return pf[j + 1];
     return 0;
   }
+  // Labels are drawn at LABEL_PX on screen at least: where the view makes
+  // them smaller they are hidden (the node's tooltip keeps the text), and
+  // shown again on zooming in.
+  const LABEL_UNITS = 10, LABEL_PX = 9;
+  function setViewBox() {
+    gsvg.setAttribute('viewBox', gview.x + ' ' + gview.y + ' ' + gview.w + ' ' + gview.h);
+    const r = gsvg.getBoundingClientRect();
+    const pxPerUnit = Math.min((r.width || 800) / gview.w, (r.height || 400) / gview.h);
+    const readable = LABEL_UNITS * pxPerUnit >= LABEL_PX;
+    gsvg.classList.toggle('small-labels', !readable);
+    state.graphLabelPx = LABEL_UNITS * pxPerUnit;
+    state.graphLabels = readable;
+  }
   function drawGraph(keepView, fitAll) {
     const model = graphModel(), L = layout(model);
     let viewNodes = 0;
     while (gsvg.firstChild) gsvg.removeChild(gsvg.firstChild);
-    const ge = svg('g', { id: 'edges' }), gn = svg('g', { id: 'nodes' });
-    gsvg.append(ge, gn);
+    const ge = svg('g', { id: 'edges' }), gn = svg('g', { id: 'nodes' }), gc = svg('g', { id: 'crit-edges' });
+    gsvg.append(ge, gc, gn);
     for (const e of model.edges) {
       const a = L.pos.get(e.a), b = L.pos.get(e.b);
       if (!a || !b) continue;
       const my = (a.y + b.y) / 2;
-      ge.append(svg('path', { class: 'edge' + (e.c ? ' crit' : ''), d: 'M' + a.x + ',' + a.y + ' C' + a.x + ',' + my + ' ' + b.x + ',' + my + ' ' + b.x + ',' + b.y }));
+      const path = svg('path', { class: 'edge' + (e.c ? ' crit' : ''), d: 'M' + a.x + ',' + a.y + ' C' + a.x + ',' + my + ' ' + b.x + ',' + my + ' ' + b.x + ',' + b.y });
+      path.dataset.a = e.a; path.dataset.b = e.b;
+      (e.c ? gc : ge).append(path);
     }
     for (const n of model.nodes.values()) {
       const p = L.pos.get(n.key), d = n.d, g = G.groups[n.g];
@@ -560,15 +589,16 @@
       if (d.id) grp.dataset.id = d.id;
       if (d.ci) grp.dataset.critIds = d.ci.join(' ');
       grp.dataset.key = n.key;
+      grp.dataset.p = n.p;
       let shape;
       // In a problem view: the grains it flags (a group's count of them).
       const fl = pview < 0 ? 0 : n.m >= 0 ? (d.pm >> pview) & 1 : groupFlagged(d, pview);
       if (fl) { grp.classList.add('flagged'); grp.dataset.flagged = fl; viewNodes += fl; }
       if (pview >= 0 && !fl) grp.setAttribute('opacity', 0.2);
-      const colour = fl ? RED : g.k >= 0 ? (t === 'chunk' || t === 'chain' ? loopColour(g.k) : siteColour(g.k)) : '#bbb';
-      if (t === 'chunk' || t === 'chain') {
-        const w = halfWidth(n), hh = t === 'chain' ? 13 : 10;
-        shape = svg('rect', { class: 'shape', x: -w, y: -hh, width: 2 * w, height: 2 * hh, rx: 3, fill: colour });
+      const colour = fl ? RED : g.k >= 0 ? (t === 'chunk' ? loopColour(g.k) : siteColour(g.k)) : '#bbb';
+      if (t === 'chunk') {
+        const w = halfWidth(n);
+        shape = svg('rect', { class: 'shape', x: -w, y: -10, width: 2 * w, height: 20, rx: 3, fill: colour });
       } else if (t === 'task') {
         const w = halfWidth(n);
         shape = svg('ellipse', { class: 'shape', rx: w, ry: 11, fill: colour });
@@ -580,25 +610,24 @@
       grp.append(shape);
       const title = svg('title', {});
       title.textContent = (d.l || t) + (d.w > 0 ? '\nwork ' + fmtNs(d.w) : '') + (d.c ? '\non the critical path' + (d.ci ? ': ' + d.ci.join(', ') : '') : '') +
-        (fl ? '\n' + (t === 'chain' ? fl + ' grains have ' : n.m < 0 && d.n > 1 ? fl + ' of ' + d.n + ' grains have ' : 'has ') + viewOf(pview).name : '') + (n.m < 0 && d.x ? '\nclick to expand' : '');
+        (fl ? '\n' + (n.m < 0 && d.n > 1 ? fl + ' of ' + d.n + ' grains have ' : 'has ') + viewOf(pview).name : '') + (n.m < 0 && d.x ? '\nclick to expand' : '');
       grp.append(title);
       if (n.m < 0 && d.n > 1) {
         const tx = svg('text', { 'text-anchor': 'middle', y: 4 });
         tx.style.fill = textOn(colour);
-        tx.textContent = t === 'chain' ? '×' + d.n + ' instances' + (fl ? ', ' + fl + ' flagged' : '') : fl ? fl + '/' + d.n : '×' + d.n;
+        tx.textContent = fl ? fl + '/' + d.n : '×' + d.n;
         grp.append(tx);
       }
       grp.addEventListener('click', (ev) => {
         ev.stopPropagation();
         $('graph-details').textContent = (d.l || t) + (d.w > 0 ? '; work ' + fmtNs(d.w) : '') + (d.c ? '; on the critical path' : '');
         if (n.m < 0 && d.x) { expanded.add(n.g); drawGraph(true); return; }
-        if (n.m >= 0 && !d.id) return;
         if (d.id) selectGrain(d.id);
       });
-      // Double click: collapse the group (or chain) this node is in.
+      // Double click: collapse the group this member is in.
       grp.addEventListener('dblclick', () => {
-        const h = G.groups[n.g].h;
-        if (n.m >= 0) expanded.delete(n.g); else if (h !== undefined) expanded.delete(h); else return;
+        if (n.m < 0) return;
+        expanded.delete(n.g);
         drawGraph(true);
       });
       gn.append(grp);
@@ -614,10 +643,10 @@
       let w;
       if (fitAll) w = Math.min(Math.max(lw, lh / aspect), MAXU * bw);
       else w = Math.min(Math.max(lw, 1400), MAXU * bw);
-      gview = { x: (L.width - w) / 2, y: 0, w, h: w * aspect };
+      gview = { x: Math.min((L.width - w) / 2, 0), y: 0, w, h: w * aspect };
       state.graphFit = { lw: L.width, lh: L.height, bw, bh };
     }
-    gsvg.setAttribute('viewBox', gview.x + ' ' + gview.y + ' ' + gview.w + ' ' + gview.h);
+    setViewBox();
     state.graphNodes = model.nodes.size;
     state.svgElements = gsvg.getElementsByTagName('*').length;
     // The grains the view highlights in the graph (groups by their count).
@@ -631,7 +660,7 @@
     const f = Math.exp(ev.deltaY * 0.002);
     const nw = gview.w * f, nh = gview.h * f;
     gview.x += (gview.w - nw) * fx; gview.y += (gview.h - nh) * fy; gview.w = nw; gview.h = nh;
-    gsvg.setAttribute('viewBox', gview.x + ' ' + gview.y + ' ' + gview.w + ' ' + gview.h);
+    setViewBox();
   }, { passive: false });
   gsvg.addEventListener('mousedown', (ev) => { gdrag = { x: ev.clientX, y: ev.clientY, vx: gview.x, vy: gview.y }; });
   window.addEventListener('mouseup', () => { gdrag = null; });
@@ -639,7 +668,7 @@
     if (!gdrag) return;
     const r = gsvg.getBoundingClientRect(), s = Math.max(gview.w / r.width, gview.h / r.height);
     gview.x = gdrag.vx - (ev.clientX - gdrag.x) * s; gview.y = gdrag.vy - (ev.clientY - gdrag.y) * s;
-    gsvg.setAttribute('viewBox', gview.x + ' ' + gview.y + ' ' + gview.w + ' ' + gview.h);
+    setViewBox();
   });
   $('expand-all').addEventListener('click', () => { G.groups.forEach((g, i) => { if (g.x) expanded.add(i); }); drawGraph(false); });
   $('collapse-all').addEventListener('click', () => { expanded.clear(); drawGraph(false); });

@@ -540,20 +540,9 @@ CapResult writeGraphmlCapped(const Results &R, const std::string &path,
     else
       level.block = coarserBlock(level.block, double(est) / double(cap), most);
   }
+  r.how = coarseLevelText(level);
   if (level.bare)
-    r.how = "only a start and an end node per process (the coarsest "
-            "groups would pass the cap)";
-  else if (level.block == 1)
-    r.how = "a node per loop instance and thread and per group of tasks "
-            "(same generation, join point and creation site)";
-  else
-    r.how = std::string("a node per loop and thread ") +
-            (level.block ? "over each " + std::to_string(level.block) +
-                               " consecutive instances of the loop"
-                         : "over the whole run") +
-            (level.bySite ? ", one per task creation site"
-                          : " and per group of tasks (same generation, join "
-                            "point and creation site)");
+    r.how += " (the coarsest groups would pass the cap)";
   r.how += "; one DAG per process from start to end";
   return r;
 }
