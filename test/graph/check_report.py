@@ -34,12 +34,12 @@
   check_report.py instances OUT  a loop of several instances (instances.c):
       its problem zooms to the instance with the most thread time outside
       its chunks (grains.csv's), the steps go to the next and back.
-  check_report.py chains OUT N  a loop run N times in a row: one graph node
-      "xN instances" on the critical path, expanding to its instances; Fit
-      readable (at most 3 graph units per pixel).
-  check_report.py big-graph OUT  more groups than the graph draws (loops
-      that alternate): one node per loop, at most 1000 SVG elements, nothing
-      left out, Fit readable.
+  check_report.py chains OUT N  a loop run N times in a row: N forks and
+      joins one after the other, the critical path through a chunk group of
+      each; Fit readable (at most 3 graph units per pixel).
+  check_report.py big-graph OUT  more nodes than the graph draws (loops
+      that alternate): blocks of consecutive instances, said on the page, at
+      most 1000 nodes, Fit readable.
   check_report.py layout OUT [labels]  the grain graph as drawn (geometry of
       the SVG: nodes by their position, edges by their end points): per
       process every node below its start node and every edge running down;
@@ -792,62 +792,65 @@ def instances(out):
 
 
 def graph_of(b):
-    """The drawn graph: its nodes and elements, the chains, the view's scale."""
+    """The drawn graph: its nodes and elements, the view's scale."""
     return b.js("(() => { const s = document.getElementById('graph'), r = s.getBoundingClientRect(),"
                 " vb = s.getAttribute('viewBox').split(' ').map(Number);"
                 " return {nodes: gcReport.state.graphNodes, elements: s.getElementsByTagName('*').length,"
-                " chains: [...s.querySelectorAll('.node.chain')].map(n => ({key: n.dataset.key,"
-                " text: n.querySelector('text').textContent, crit: n.classList.contains('crit'),"
-                " x: n.classList.contains('expandable')})),"
                 " unitsPerPx: vb[2] / r.width, vb, fit: gcReport.state.graphFit}; })()")
 
 
 def chains(out, instances):
-    """A loop run `instances` times in a row: one graph node "xN instances",
-    on the critical path, that expands to its instances; Fit fits it
+    """A loop run `instances` times in a row: the coarse graph's chain of
+    its instances (a fork, a group per thread and a join each, one after
+    the other), the critical path through a group of each; Fit fits it
     readably."""
     b = open_report(out)
     try:
         g = graph_of(b)
-        ch = [c for c in g["chains"] if c["text"].startswith(f"×{instances} instances")]
-        if len(ch) != 1 or not ch[0]["crit"] or not ch[0]["x"] or g["nodes"] > 8:
-            fail(f"graph of {instances} instances in a row: {g}")
-        b.js(f"document.querySelector('#graph .node[data-key=\"{ch[0]['key']}\"]')"
-             ".dispatchEvent(new MouseEvent('click', {bubbles: true}))")
-        e = graph_of(b)
-        groups = b.js("[...document.querySelectorAll('#graph .node.chunk')].length")
-        if e["chains"] or groups < instances:
-            fail(f"expanded, the chain shows {groups} chunk groups: {e}")
-        b.js("document.getElementById('collapse-all').click(); document.getElementById('fit').click()")
+        d = drawn_graph(b)
+        forks = sorted(n["y"] for n in d["nodes"] if n["kind"] == "fork")
+        joins = sorted(n["y"] for n in d["nodes"] if n["kind"] == "join")
+        crit = [n for n in d["nodes"] if n["kind"] == "chunk" and n["crit"]]
+        if len(forks) != instances or len(joins) != instances or \
+                any(j <= f for f, j in zip(forks, joins)) or \
+                any(f <= j for j, f in zip(joins, forks[1:])) or \
+                len(crit) != instances:
+            fail(f"graph of {instances} instances in a row: forks at {forks}, "
+                 f"joins at {joins}, {len(crit)} chunk groups on the critical path")
+        b.js("document.getElementById('fit').click()")
         f = graph_of(b)
         if f["unitsPerPx"] > 3:
             fail(f"Fit: {f['unitsPerPx']:.1f} graph units per pixel: {f}")
-        ok(f"{instances} instances in a row: one node {ch[0]['text']!r} of "
-           f"{g['nodes']}, on the critical path, expanding to {groups} chunk "
-           f"groups; Fit at {f['unitsPerPx']:.2f} units per pixel")
+        ok(f"{instances} instances in a row: {instances} forks and joins one "
+           f"after the other, the critical path through a chunk group of each; "
+           f"Fit at {f['unitsPerPx']:.2f} units per pixel")
         check_clean(b, "the graph")
     finally:
         b.close()
 
 
 def big_graph(out):
-    """More groups than the graph draws: each loop in one node, a few
-    hundred SVG elements, nothing left out, Fit readable."""
+    """More nodes than the graph draws (loops that alternate): the coarse
+    graph over blocks of consecutive instances, said on the page; at most
+    1000 nodes; Fit readable."""
     b = open_report(out)
     try:
         g = graph_of(b)
         left = b.js("document.getElementById('leftout').textContent")
-        loops = b.js("gcReport.data.loops.length")
-        if len(g["chains"]) != loops or g["nodes"] > 10 * loops or \
-                g["elements"] > 1000 or "groups not drawn" in left:
-            fail(f"graph: {g['nodes']} nodes, {g['elements']} elements, chains "
-                 f"{g['chains']} for {loops} loops; left out {left!r}")
+        m = re.search(r"graph: a node per loop and thread over each ([0-9]+) "
+                      r"consecutive instances", left)
+        labels = b.js("[...document.querySelectorAll('#graph .node.chunk text')]"
+                      ".map(t => t.textContent)")
+        if not m or g["nodes"] > 1000 or not labels or \
+                any(not t.startswith("×") for t in labels):
+            fail(f"graph: {g['nodes']} nodes, {g['elements']} elements, "
+                 f"labels {labels[:5]}; left out {left!r}")
         b.js("document.getElementById('fit').click()")
         f = graph_of(b)
         if f["unitsPerPx"] > 3:
             fail(f"Fit: {f['unitsPerPx']:.1f} graph units per pixel: {f}")
-        ok(f"{loops} loops alternating: {g['nodes']} nodes "
-           f"({', '.join(c['text'] for c in g['chains'])}), {g['elements']} SVG "
+        ok(f"loops alternating: {g['nodes']} nodes, blocks of {m.group(1)} "
+           f"consecutive instances, said on the page; {g['elements']} SVG "
            f"elements; Fit at {f['unitsPerPx']:.2f} units per pixel")
         check_clean(b, "the graph")
     finally:
