@@ -237,12 +237,12 @@ void graphOf(const Results &R, size_t p, const Analysis &an, bool every,
                       grains[v].size() == size_t(n.grains);
     size_t gid = G.nGroups++;
     G.groups += (gid ? ",\n" : "\n");
-    G.groups += "{\"p\":" + std::to_string(p) + ",\"t\":\"" + Type[n.kind] +
-                "\",\"n\":" + std::to_string(n.grains) +
-                ",\"w\":" + num(n.work / tpn, 0) +
-                ",\"c\":" + (n.onPath || onPath[v] ? "1" : "0") +
-                ",\"k\":" + std::to_string(colour) +
-                ",\"x\":" + (expandable ? "1" : "0") + ",\"l\":" + str(n.label);
+    G.groups +=
+        "{\"p\":" + std::to_string(p) + ",\"t\":\"" + Type[n.kind] +
+        "\",\"n\":" + std::to_string(n.grains) +
+        ",\"w\":" + num(n.work / tpn, 0) + ",\"c\":" + (n.onPath ? "1" : "0") +
+        (onPath[v] ? ",\"cp\":1" : "") + ",\"k\":" + std::to_string(colour) +
+        ",\"x\":" + (expandable ? "1" : "0") + ",\"l\":" + str(n.label);
     // The problem types' counts: [flag, grains, flag, grains, ...].
     std::string pf;
     for (int f = 0; f < P_COUNT; f++)

@@ -45,6 +45,8 @@
     return Math.round(ns) + ' ns';
   }
   const multi = D.procs.length > 1;
+  // A process by its MPI rank where it has one, else its pid.
+  const procName = (i) => D.procs[i].rank >= 0 ? 'rank ' + D.procs[i].rank : 'pid ' + D.procs[i].pid;
 
   // ---- The run's facts ----
   $('program').textContent = D.program || '(unknown program)';
@@ -509,7 +511,7 @@
     for (const l of layer.values()) deepest = Math.max(deepest, l);
     for (const k of model.nodes.keys()) if (!layer.has(k)) layer.set(k, ++deepest);
     const procOrder = D.procs.map((p, i) => i).sort((x, y) => (D.procs[x].rank - D.procs[y].rank) || (x - y));
-    const pos = new Map(), H = 60, GAP = 14;
+    const pos = new Map(), H = 60, GAP = 14, heads = [], top = multi ? 24 : 0;
     let left = 20, height = 0;
     for (const p of procOrder) {
       const layers = [];
@@ -530,15 +532,16 @@
       for (const ks of layers) {
         if (!ks) continue;
         let x = 0;
-        for (const k of ks) { const w = halfWidth(model.nodes.get(k)); pos.set(k, { x: x + w, y: layer.get(k) * H + 30 }); x += 2 * w + GAP; }
+        for (const k of ks) { const w = halfWidth(model.nodes.get(k)); pos.set(k, { x: x + w, y: layer.get(k) * H + 30 + top }); x += 2 * w + GAP; }
         for (const k of ks) pos.get(k).x -= x / 2;
         half = Math.max(half, x / 2);
       }
       for (const ks of layers) if (ks) for (const k of ks) pos.get(k).x += left + half;
+      if (multi) heads.push({ p, x: left + half });
       left += 2 * half + 40;
-      height = Math.max(height, layers.length * H + 60);
+      height = Math.max(height, layers.length * H + 60 + top);
     }
-    return { pos, width: left, height };
+    return { pos, width: left, height, heads };
   }
   // A node's half width: grains and groups by their work (log scale).
   function nodeSize(n) {
@@ -582,10 +585,19 @@
       path.dataset.a = e.a; path.dataset.b = e.b;
       (e.c ? gc : ge).append(path);
     }
+    // Several processes: each one's graph headed by its rank (or pid).
+    for (const h of L.heads) {
+      const tx = svg('text', { class: 'proc', 'text-anchor': 'middle', x: h.x, y: 14 });
+      tx.textContent = procName(h.p);
+      gn.append(tx);
+    }
     for (const n of model.nodes.values()) {
       const p = L.pos.get(n.key), d = n.d, g = G.groups[n.g];
       const t = n.m >= 0 ? g.t : d.t;
-      const grp = svg('g', { class: 'node ' + t + (d.c ? ' crit' : '') + (n.m < 0 && d.x ? ' expandable' : ''), transform: 'translate(' + p.x + ',' + p.y + ')' });
+      // crit: holds a grain of the critical path; path: the drawn path
+      // goes through it.
+      const onPath = n.m < 0 ? d.cp : d.c && G.groups[n.g].cp;
+      const grp = svg('g', { class: 'node ' + t + (d.c ? ' crit' : '') + (onPath ? ' path' : '') + (n.m < 0 && d.x ? ' expandable' : ''), transform: 'translate(' + p.x + ',' + p.y + ')' });
       if (d.id) grp.dataset.id = d.id;
       if (d.ci) grp.dataset.critIds = d.ci.join(' ');
       grp.dataset.key = n.key;
@@ -632,8 +644,8 @@
       });
       gn.append(grp);
     }
-    // A new view: the top of the graph, its width at most MAXU units per
-    // pixel (drag for the rest). Fit: the whole graph if that is readable
+    // A new view: the top left of the graph at one unit per pixel (drag
+    // or wheel for the rest). Fit: the whole graph if that is readable
     // (at most MAXU units per pixel), else as much of it from the top as
     // MAXU units per pixel show (wheel out for more).
     const MAXU = 3;
@@ -642,7 +654,8 @@
       const lw = Math.max(L.width, 200), lh = Math.max(L.height, 200);
       let w;
       if (fitAll) w = Math.min(Math.max(lw, lh / aspect), MAXU * bw);
-      else w = Math.min(Math.max(lw, 1400), MAXU * bw);
+      else w = bw; // one unit per pixel: the labels readable
+
       gview = { x: Math.min((L.width - w) / 2, 0), y: 0, w, h: w * aspect };
       state.graphFit = { lw: L.width, lh: L.height, bw, bh };
     }
@@ -673,7 +686,8 @@
   $('expand-all').addEventListener('click', () => { G.groups.forEach((g, i) => { if (g.x) expanded.add(i); }); drawGraph(false); });
   $('collapse-all').addEventListener('click', () => { expanded.clear(); drawGraph(false); });
   $('fit').addEventListener('click', () => drawGraph(false, true));
-  $('critpath').textContent = D.procs.map((p) => (multi ? 'pid ' + p.pid + ': ' : '') + p.cp).join('; ');
+  $('critpath').textContent = D.procs.map((p, i) => [p, i]).sort((x, y) => (x[0].rank - y[0].rank) || (x[1] - y[1]))
+    .map(([p, i]) => (multi ? procName(i) + ': ' : '') + p.cp).join('; ');
 
   // Where bar i is drawn, in the window's coordinates (for the test).
   function barBox(i) {
