@@ -47,6 +47,9 @@
       with two red edges in or out (no fans); after Fit, and after wheel
       zooms out and in, every label shown at 9 px on screen at least
       (labels: and some shown once zoomed in).
+  check_report.py blocks OUT  a page aggregated over blocks of consecutive
+      loop instances: the facts say so (the block's size), and no bar
+      of one loop covers another loop's on the same thread (each its lane).
   check_report.py escape OUT NAME  a program named NAME (with markup in it),
       built from NAME.c: the page runs without errors, adds no element from
       the names and shows them as text (heading, legend).
@@ -987,6 +990,43 @@ def layout(out, labels=None):
         b.close()
 
 
+def blocks(out):
+    b = open_report(out)
+    try:
+        block = b.js("gcReport.data.block")
+        facts = b.js("document.getElementById('facts').textContent")
+        want = ("over the whole run" if block == 0 else
+                f"over each {block} consecutive instances")
+        if block is None or block == 1 or want not in facts:
+            fail(f"the facts for blocks of {block} instances: {facts!r}")
+        ok(f"the facts say the bars are blocks: ...{want}...")
+        boxes = b.js("""(() => { const D = gcReport.data, out = [];
+          for (let i = 0; i < D.bars.k.length; i++) {
+            const x = gcReport.barBox(i);
+            out.push({r: D.bars.row[i], k: D.bars.k[i], x0: x.x - x.w / 2, x1: x.x + x.w / 2,
+                      y0: x.y - (x.h === undefined ? 18 : x.h) / 2, y1: x.y + (x.h === undefined ? 18 : x.h) / 2});
+          }
+          return out; })()""")
+        rows = collections.defaultdict(list)
+        for x in boxes:
+            rows[x["r"]].append(x)
+        over = 0
+        for bars in rows.values():
+            bars.sort(key=lambda x: x["x0"])
+            for i, p in enumerate(bars):
+                for q in bars[i + 1:]:
+                    if q["x0"] >= p["x1"]:
+                        break
+                    if q["k"] != p["k"] and q["y0"] < p["y1"] and p["y0"] < q["y1"]:
+                        over += 1
+        if over:
+            fail(f"{over} pairs of bars of different loops overlap on a thread's row")
+        ok(f"{len(boxes)} bars, none over another loop's on its row")
+        check_clean(b, "the page")
+    finally:
+        b.close()
+
+
 def escape(out, name):
     b = open_report(out)
     try:
@@ -1017,7 +1057,7 @@ if __name__ == "__main__":
     cmds = {"known": known, "aggregated": aggregated, "outliers": outliers,
             "escape": escape, "palette": palette, "instances": instances,
             "chains": lambda out, n: chains(out, int(n)), "big-graph": big_graph,
-            "layout": layout}
+            "layout": layout, "blocks": blocks}
     if len(sys.argv) < 3 or sys.argv[1] not in cmds:
         fail(__doc__)
     cmds[sys.argv[1]](*sys.argv[2:])

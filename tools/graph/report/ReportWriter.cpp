@@ -155,7 +155,8 @@ struct Timeline {
 struct Graph {
   std::string groups = "[", members = "[", gedges = "[";
   size_t nGroups = 0, nMembers = 0;
-  std::vector<std::string> coarser; // per process drawn coarser: how
+  // How the processes drawn coarser are: per level's text, the processes.
+  std::map<std::string, std::vector<std::string>> coarser;
 };
 
 /// Process p's coarse graph (CoarseGraph.h, as the aggregated
@@ -173,9 +174,12 @@ void graphOf(const Results &R, size_t p, const Analysis &an, bool every,
   CoarseLevel level = coarseLevelFor(
       an, std::max<uint64_t>(MaxGraphNodes / run.procs.size(), 200));
   level.members = true;
-  if (level.block != 1 || level.bySite || level.bare)
-    G.coarser.push_back((run.procs.size() > 1 ? run.prefix(p) + ": " : "") +
-                        coarseLevelText(level));
+  if (level.block != 1 || level.bySite || level.bare) {
+    const ProcessDir &pd = an.proc;
+    G.coarser[coarseLevelText(level)].push_back(
+        pd.rank >= 0 ? "rank " + std::to_string(pd.rank)
+                     : "pid " + std::to_string(pd.pid));
+  }
   CoarseGraph cg = coarseGraph(an, cp, level, run.prefix(p));
   std::vector<uint32_t> path = coarsePath(cg);
   std::vector<uint8_t> onPath(cg.nodes.size(), 0);
@@ -597,12 +601,16 @@ std::string reportPage(const Results &R, const Caps &caps,
                            std::to_string(caps.reportBudget(grains)) +
                            " bytes)",
                        "grains.graphml has the graph"});
-  for (const std::string &how : G.coarser)
+  for (const auto &[how, who] : G.coarser) {
+    std::string procs;
+    for (size_t j = 0; run.procs.size() > 1 && j < who.size(); j++)
+      procs += (j ? ", " : " (") + who[j] + (j + 1 == who.size() ? ")" : "");
     leftOut.push_back({"report.html",
-                       "graph: " + how + " (more than " +
+                       "graph" + procs + ": " + how + " (more than " +
                            std::to_string(MaxGraphNodes) +
                            " nodes at a node per loop instance and thread)",
                        "grains.graphml has the whole graph"});
+  }
   // Rows: [process, thread].
   std::vector<std::pair<int, std::pair<size_t, int>>> rows;
   for (auto &kv : tl.rowOf)
@@ -702,6 +710,7 @@ std::string reportPage(const Results &R, const Caps &caps,
   std::string data =
       "{\"version\":" + str(version) + ",\"program\":" + str(first.proc.exe) +
       ",\"aggregated\":" + (every ? "false" : "true") +
+      ",\"block\":" + std::to_string(every ? 1 : block) +
       ",\"cap\":" + std::to_string(caps.report) +
       ",\"grains\":" + std::to_string(grains) +
       ",\"chunks\":" + std::to_string(nChunks) +

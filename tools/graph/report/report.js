@@ -62,7 +62,10 @@
   fact('threads', D.procs.map((p) => String(p.threads)).join(', '));
   fact('grains', D.grains + ' (' + D.chunks + ' chunks, ' + D.tasks + ' tasks)' +
     (D.aggregated ? '; above ' + D.cap + ' grains the timeline shows ' +
-      [D.chunks ? 'a bar per loop instance and thread' : '', D.tasks ? 'bars per task creation site and thread' : '']
+      [D.chunks ? (D.block === 1 ? 'a bar per loop instance and thread'
+        : D.block ? 'a bar per loop and thread over each ' + D.block + ' consecutive instances of the loop (a lane per loop)'
+          : 'a bar per loop and thread over the whole run (a lane per loop)') : '',
+      D.tasks ? 'bars per task creation site and thread' : '']
         .filter((x) => x).join(' and ') : ''));
   // The summary's figures, as it words and rounds them.
   D.procs.forEach((p, i) => {
@@ -131,7 +134,8 @@
     const k = B.k[i];
     if (D.aggregated) {
       if (k >= 0) {
-        lines.push(B.count[i] + ' chunks of loop ' + D.loops[k] + ', instance L' + B.inst[i]);
+        lines.push(B.count[i] + ' chunks of loop ' + D.loops[k] + (D.block === 1 ? ', instance L' + B.inst[i]
+          : ', ' + (D.block ? 'a block of up to ' + D.block + ' consecutive instances' : 'all its instances') + ' from L' + B.inst[i]));
         lines.push('work ' + (B.n[i] >= 0 ? fmtNs(B.n[i]) : 'unknown'));
       } else {
         lines.push(B.count[i] + ' tasks of ' + D.sites[-1 - k]);
@@ -153,7 +157,25 @@
 
   // ---- Timeline ----
   const canvas = $('timeline'), ctx = canvas.getContext('2d');
-  const ROW = 22, TOP = 22, GUTTER = 120;
+  // Bars over blocks of consecutive instances (D.block not 1): a loop's
+  // bar spans its block's instances, across other loops' on the same
+  // thread, so each loop and task site of a row gets a lane of its own.
+  const blocks = D.aggregated && D.block !== 1;
+  const lane = new Int32Array(nb), LANE = 4;
+  let lanes = 1;
+  if (blocks)
+    for (const r of byRow) {
+      const keys = [...new Set(r.map((i) => B.k[i]))].sort((a, b) => a - b);
+      const at = new Map(keys.map((k, j) => [k, j]));
+      for (const i of r) lane[i] = at.get(B.k[i]);
+      lanes = Math.max(lanes, keys.length);
+    }
+  const ROW = blocks ? Math.max(22, lanes * LANE + 4) : 22, TOP = 22, GUTTER = 120;
+  // A bar's top (from its row's) and height.
+  function barY(i) {
+    if (blocks) return { y: 2 + lane[i] * LANE, h: LANE - 1 };
+    return B.k[i] >= 0 ? { y: 2, h: ROW - 4 } : { y: 5, h: ROW - 10 };
+  }
   let selectedBar = -1, selectedLoop = -1, selectedSite = -1;
   // The problem view: a flag (ProblemFlag), or -1 for none.
   let pview = -1;
@@ -229,12 +251,11 @@
         ctx.globalAlpha = dim ? 0.2 : 1;
         const colour = fl ? RED : chunk ? loopColour(k) : siteColour(-1 - k);
         ctx.fillStyle = colour;
-        const h = chunk ? ROW - 4 : ROW - 10;
-        const yy = chunk ? y + 2 : y + 5;
+        const by = barY(i), h = by.h, yy = y + by.y;
         ctx.fillRect(x0, yy, x1 - x0, h);
-        if (D.aggregated) { ctx.strokeStyle = '#0006'; ctx.strokeRect(x0 + 0.5, yy + 0.5, x1 - x0 - 1, h - 1); }
+        if (D.aggregated && !blocks) { ctx.strokeStyle = '#0006'; ctx.strokeRect(x0 + 0.5, yy + 0.5, x1 - x0 - 1, h - 1); }
         if (B.c[i] & 1) { ctx.fillStyle = '#d00000'; ctx.fillRect(x0, y + ROW - 3, x1 - x0, 2); }
-        if (x1 - x0 > 70 && chunk) {
+        if (x1 - x0 > 70 && chunk && !blocks) {
           ctx.fillStyle = textOn(colour);
           ctx.fillText(D.loops[k].slice(0, Math.floor((x1 - x0 - 6) / 6)), x0 + 3, y + 15);
           if (!dim && labels.length < 200) labels.push([ctx.fillStyle, colour]);
@@ -260,8 +281,10 @@
     const r = Math.floor((y - TOP) / ROW);
     if (r < 0 || r >= nrows || x < GUTTER) return -1;
     const t = tOf(x), slack = 3 * (view.t1 - view.t0) / (width() - GUTTER);
+    const ln = Math.floor((y - TOP - r * ROW - 2) / LANE);
     let best = -1, bestD = Infinity;
     for (const i of byRow[r]) {
+      if (blocks && lane[i] !== ln) continue;
       const s = start[i];
       if (s - slack > t) break;
       if (s + B.d[i] + slack >= t && B.d[i] < bestD) { best = i; bestD = B.d[i]; }
@@ -693,7 +716,8 @@
   function barBox(i) {
     const r = canvas.getBoundingClientRect();
     const x0 = xOf(start[i]), x1 = Math.max(xOf(start[i] + B.d[i]), x0 + 1);
-    return { x: r.left + (x0 + x1) / 2, y: r.top + TOP + B.row[i] * ROW + ROW / 2, w: x1 - x0 };
+    const by = barY(i);
+    return { x: r.left + (x0 + x1) / 2, y: r.top + TOP + B.row[i] * ROW + by.y + by.h / 2, w: x1 - x0, h: by.h, x0: r.left + x0, x1: r.left + x1 };
   }
   // ---- Problem views ----
   function viewOf(f) { return D.views.find((v) => v.f === f); }
