@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <set>
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -229,6 +230,68 @@ TEST(GraphScale, CoarseGraphMergesConsecutiveInstances) {
       writeTraceCapped(*computeResults(*run), d.path + "/trace.json", caps);
   EXPECT_FALSE(r.every);
   EXPECT_LE(slurp(d.path + "/trace.json").size(), 1200u);
+}
+
+TEST(GraphScale, CoarseGraphPathMembersAndLevel) {
+  // By hand: start -> fork -> {a (holds a path grain), b} -> join -> end:
+  // the drawn path goes through a; a cycle gives none.
+  CoarseGraph h;
+  auto add = [&](CoarseGraph::Kind k, bool onPath = false) {
+    CoarseGraph::Node n{};
+    n.kind = k;
+    n.onPath = onPath;
+    n.work = 1;
+    h.nodes.push_back(n);
+    return uint32_t(h.nodes.size() - 1);
+  };
+  uint32_t s = add(CoarseGraph::Start), e = add(CoarseGraph::End),
+           f = add(CoarseGraph::Fork), b = add(CoarseGraph::Chunks),
+           a = add(CoarseGraph::Chunks, true), j = add(CoarseGraph::Join);
+  for (auto [x, y] : std::vector<std::pair<uint32_t, uint32_t>>{
+           {s, f}, {f, b}, {f, a}, {b, j}, {a, j}, {j, e}})
+    h.edges.push_back({x, y, CoarseGraph::Continuation});
+  EXPECT_EQ(coarsePath(h), (std::vector<uint32_t>{s, f, a, j, e}));
+  h.edges.push_back({j, f, CoarseGraph::Continuation});
+  EXPECT_TRUE(coarsePath(h).empty());
+
+  // 6 instances of a loop on 2 threads: per chunk its group, on its thread;
+  // the path from start to end along edges through a group of each
+  // instance, all holding path grains.
+  TempDir d;
+  instancesRecording(d.path, 6);
+  auto run = analyseRun({d.path}, {});
+  Analysis &an = *run->procs[0];
+  CoarseLevel level;
+  level.members = true;
+  CoarseGraph g = coarseGraph(an, computeCritPath(an), level, "");
+  ASSERT_EQ(g.chunkNode.size(), an.chunks.size());
+  for (size_t i = 0; i < an.chunks.size(); i++) {
+    ASSERT_LT(g.chunkNode[i], g.nodes.size());
+    EXPECT_EQ(g.nodes[g.chunkNode[i]].kind, CoarseGraph::Chunks);
+    EXPECT_EQ(g.nodes[g.chunkNode[i]].thread, an.chunks.thread[i]);
+  }
+  std::vector<uint32_t> path = coarsePath(g);
+  ASSERT_GE(path.size(), 2u);
+  EXPECT_EQ(g.nodes[path.front()].kind, CoarseGraph::Start);
+  EXPECT_EQ(g.nodes[path.back()].kind, CoarseGraph::End);
+  std::set<std::pair<uint32_t, uint32_t>> edges;
+  for (const CoarseGraph::Edge &x : g.edges)
+    edges.insert({x.src, x.dst});
+  int groups = 0;
+  for (size_t k = 1; k < path.size(); k++)
+    EXPECT_TRUE(edges.count({path[k - 1], path[k]})) << k;
+  for (uint32_t v : path)
+    if (g.nodes[v].kind == CoarseGraph::Chunks) {
+      groups++;
+      EXPECT_TRUE(g.nodes[v].onPath);
+    }
+  EXPECT_EQ(groups, 6);
+  // A node budget: per instance within 100 nodes; within 10, blocks.
+  EXPECT_EQ(coarseLevelFor(an, 100).block, 1u);
+  CoarseLevel small = coarseLevelFor(an, 10);
+  EXPECT_NE(small.block, 1u);
+  EXPECT_LE(coarseGraph(an, computeCritPath(an), small, "").nodes.size(), 10u);
+  EXPECT_EQ(coarseLevelText(small).rfind("a node per loop and thread ", 0), 0u);
 }
 
 TEST(GraphScale, Otf2ArchiveWritten) {

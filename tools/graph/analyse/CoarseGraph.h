@@ -2,8 +2,9 @@
 //===- CoarseGraph.h - a process's grains merged as a reader merges them --===//
 //
 // What the aggregated outputs draw when every grain would not fit their
-// byte caps (Writers.h: Caps): one process's grain graph with grains merged
-// into groups, at a level of coarseness chosen by the writer.
+// byte caps (Writers.h: Caps), and report.html's grain graph always: one
+// process's grain graph with grains merged into groups, at a level of
+// coarseness chosen by the writer (coarseLevelFor: by a node budget).
 //
 //   - Loops: the process's loop instances in the order they started, cut
 //     into blocks of `block` consecutive instances; within a block the

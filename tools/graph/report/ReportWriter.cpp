@@ -13,9 +13,10 @@
 // (Palette.h: the colours every output gives them); timeline rows (process,
 // thread); per grain (start, duration, loop or site, instance, iterations,
 // critical path) up to Caps::report grains, above it per loop instance and
-// thread and per task site and thread; the grain graph per process (GrainDag.h)
-// collapsed into groups (the chunks of a loop instance on one thread, sibling
-// tasks of one site, their forks), each group's members listed where it can be
+// thread and per task site and thread; the grain graph per process: the
+// engine's coarse graph (CoarseGraph.h, as the aggregated grains.graphml has
+// it) at the coarseness that keeps it within MaxGraphNodes, its critical path
+// as one path (coarsePath), each group's grains listed where it can be
 // expanded; the problems (problemsForReport); the problem views
 // (ProblemViews.h): per problem type that flags a grain (and the outliers) its
 // count line, per bar and graph member its problem flags, per aggregated bar
@@ -27,8 +28,6 @@
 #include "Palette.h"
 #include "ProblemViews.h"
 #include "Problems.h"
-
-#include "GrainDag.h"
 
 #include <algorithm>
 #include <array>
