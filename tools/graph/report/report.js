@@ -533,18 +533,39 @@
     let deepest = 0;
     for (const l of layer.values()) deepest = Math.max(deepest, l);
     for (const k of model.nodes.keys()) if (!layer.has(k)) layer.set(k, ++deepest);
+    // An edge over several layers passes a waypoint in each layer between,
+    // ordered with the nodes: it runs beside them, not through them (at
+    // most MAXWAY waypoints; beyond, edges go straight).
+    const lpreds = new Map(), via = new Map(), wproc = new Map(), MAXWAY = 20000;
+    for (const k of model.nodes.keys()) lpreds.set(k, []);
+    let ways = 0;
+    model.edges.forEach((e, j) => {
+      if (!lpreds.has(e.a) || !lpreds.has(e.b)) return;
+      let prev = e.a;
+      const ws = [], la = layer.get(e.a), lb = layer.get(e.b);
+      if (lb - la > 1 && ways + lb - la - 1 <= MAXWAY)
+        for (let l = la + 1; l < lb; l++, ways++) {
+          const w = 'w' + j + ':' + l;
+          lpreds.set(w, [prev]); layer.set(w, l); wproc.set(w, model.nodes.get(e.a).p); ws.push(w);
+          prev = w;
+        }
+      lpreds.get(e.b).push(prev);
+      via.set(j, ws);
+    });
+    const hw = (k) => model.nodes.has(k) ? halfWidth(model.nodes.get(k)) : 3;
     const procOrder = D.procs.map((p, i) => i).sort((x, y) => (D.procs[x].rank - D.procs[y].rank) || (x - y));
     const pos = new Map(), H = 60, GAP = 14, heads = [], top = multi ? 24 : 0;
     let left = 20, height = 0;
     for (const p of procOrder) {
       const layers = [];
       for (const [k, n] of model.nodes) if (n.p === p) (layers[layer.get(k)] = layers[layer.get(k)] || []).push(k);
+      for (const [w, wp] of wproc) if (wp === p) layers[layer.get(w)].push(w);
       if (!layers.length) continue;
       const idx = new Map();
       layers.forEach((ks, l) => {
         if (!ks) return;
         if (l > 0) {
-          const bc = (k) => { const ps = preds.get(k).filter((x) => idx.has(x)); return ps.length ? ps.reduce((s, x) => s + idx.get(x), 0) / ps.length : 0; };
+          const bc = (k) => { const ps = lpreds.get(k).filter((x) => idx.has(x)); return ps.length ? ps.reduce((s, x) => s + idx.get(x), 0) / ps.length : 0; };
           const at = new Map(ks.map((k) => [k, bc(k)]));
           ks.sort((a, b) => at.get(a) - at.get(b));
         }
@@ -555,7 +576,7 @@
       for (const ks of layers) {
         if (!ks) continue;
         let x = 0;
-        for (const k of ks) { const w = halfWidth(model.nodes.get(k)); pos.set(k, { x: x + w, y: layer.get(k) * H + 30 + top }); x += 2 * w + GAP; }
+        for (const k of ks) { const w = hw(k); pos.set(k, { x: x + w, y: layer.get(k) * H + 30 + top }); x += 2 * w + GAP; }
         for (const k of ks) pos.get(k).x -= x / 2;
         half = Math.max(half, x / 2);
       }
@@ -564,7 +585,7 @@
       left += 2 * half + 40;
       height = Math.max(height, layers.length * H + 60 + top);
     }
-    return { pos, width: left, height, heads };
+    return { pos, width: left, height, heads, via };
   }
   // A node's half width: grains and groups by their work (log scale).
   function nodeSize(n) {
@@ -600,14 +621,21 @@
     while (gsvg.firstChild) gsvg.removeChild(gsvg.firstChild);
     const ge = svg('g', { id: 'edges' }), gn = svg('g', { id: 'nodes' }), gc = svg('g', { id: 'crit-edges' });
     gsvg.append(ge, gc, gn);
-    for (const e of model.edges) {
+    model.edges.forEach((e, j) => {
       const a = L.pos.get(e.a), b = L.pos.get(e.b);
-      if (!a || !b) continue;
-      const my = (a.y + b.y) / 2;
-      const path = svg('path', { class: 'edge' + (e.c ? ' crit' : ''), d: 'M' + a.x + ',' + a.y + ' C' + a.x + ',' + my + ' ' + b.x + ',' + my + ' ' + b.x + ',' + b.y });
+      if (!a || !b) return;
+      // Through its waypoints, each step a curve leaving and arriving
+      // vertically.
+      const pts = [a, ...(L.via.get(j) || []).map((w) => L.pos.get(w)), b];
+      let d = 'M' + a.x + ',' + a.y;
+      for (let i = 1; i < pts.length; i++) {
+        const p = pts[i - 1], q = pts[i], my = (p.y + q.y) / 2;
+        d += ' C' + p.x + ',' + my + ' ' + q.x + ',' + my + ' ' + q.x + ',' + q.y;
+      }
+      const path = svg('path', { class: 'edge' + (e.c ? ' crit' : ''), d });
       path.dataset.a = e.a; path.dataset.b = e.b;
       (e.c ? gc : ge).append(path);
-    }
+    });
     // Several processes: each one's graph headed by its rank (or pid).
     for (const h of L.heads) {
       const tx = svg('text', { class: 'proc', 'text-anchor': 'middle', x: h.x, y: 14 });
