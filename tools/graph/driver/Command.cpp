@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Command.h"
+#include "Digest.h"
 #include "Launch.h"
 #include "OutputDir.h"
 #include "ProblemViews.h"
@@ -19,7 +20,10 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
+#include <fstream>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <sys/stat.h>
@@ -430,10 +434,11 @@ Written writeOutputs(const Results &R, const Options &o, OutputDir &dir) {
   return out;
 }
 
-void writeSummary(const Results &R, const Options &o, OutputDir &dir,
-                  const Written &w) {
-  (void)o;
-  std::string text = summary(R) + leftOutText(w.leftOut), err;
+/// summary.txt and run.json from the run's digests (every path: a run
+/// analysed here, an MPI job merged from its ranks' parts).
+static void writeSummaryOf(const RunDigest &D, OutputDir &dir,
+                           const Written &w) {
+  std::string text = summaryText(D) + leftOutText(w.leftOut), err;
   if (std::find(w.files.begin(), w.files.end(), "report.html") != w.files.end())
     text +=
         "report: " + dir.shownPath("report.html") + " (open it in a browser)\n";
@@ -446,8 +451,14 @@ void writeSummary(const Results &R, const Options &o, OutputDir &dir,
   }
   std::vector<std::string> files = w.files;
   files.push_back("summary.txt");
-  writeRunJson(R, dir.path("run.json"), files, Version, w.leftOut);
+  writeRunJson(D, dir.path("run.json"), files, Version, w.leftOut);
   std::cerr << text << std::flush;
+}
+
+void writeSummary(const Results &R, const Options &o, OutputDir &dir,
+                  const Written &w) {
+  (void)o;
+  writeSummaryOf(runDigest(digestsOf(R), R.run.multi()), dir, w);
 }
 
 /// The names of the output directory's entries that recordings to be read
@@ -530,15 +541,15 @@ void stopAnalysis(int sig) {
     kill(AnalysisPid, SIGKILL);
 }
 
-/// Analyses the recordings and writes the outputs into the build
-/// directory, in a process of its own: a crash, running out of memory or
+/// Runs Body in a process of its own: a crash, running out of memory or
 /// an interrupt there leaves this process to keep the earlier result and
-/// say what happened. Returns 0 when the outputs are written; otherwise
-/// the child said why in one line (1), died of a signal (its number, in
-/// Died), or this process was interrupted (Caught).
-int analyseApart(const std::vector<std::string> &raws,
-                 const std::vector<std::string> &baseRaws, const Options &o,
-                 OutputDir &dir, int &died) {
+/// say what happened. Returns 0 when Body returned; otherwise the child
+/// said why in one line (1; Shown turns the paths in it into the user's),
+/// died of a signal (its number, in Died), or this process was
+/// interrupted (Caught).
+int runApart(const std::function<void()> &Body,
+             const std::function<std::string(const std::string &)> &Shown,
+             int &died) {
   struct sigaction stop = {}, old[4];
   stop.sa_handler = stopAnalysis;
   sigemptyset(&stop.sa_mask);
@@ -555,14 +566,9 @@ int analyseApart(const std::vector<std::string> &raws,
     signal(SIGPIPE, SIG_IGN);
     int rc = 0;
     try {
-      // The pipeline, one way: read and model every process, derive the
-      // results once, then each output reads them.
-      std::unique_ptr<Run> run = analyseRun(raws, baseRaws);
-      std::unique_ptr<const Results> results = computeResults(*run);
-      Written w = writeOutputs(*results, o, dir);
-      writeSummary(*results, o, dir, w);
+      Body();
     } catch (const Error &e) {
-      std::cerr << "grainchunk-graph: " << dir.shown(e.what()) << std::endl;
+      std::cerr << "grainchunk-graph: " << Shown(e.what()) << std::endl;
       rc = 1;
     } catch (const std::bad_alloc &) {
       std::cerr << "grainchunk-graph: out of memory while analysing the "
@@ -570,7 +576,7 @@ int analyseApart(const std::vector<std::string> &raws,
                 << std::endl;
       rc = 1;
     } catch (const std::exception &e) {
-      std::cerr << "grainchunk-graph: " << dir.shown(e.what()) << std::endl;
+      std::cerr << "grainchunk-graph: " << Shown(e.what()) << std::endl;
       rc = 1;
     }
     std::cout.flush();
@@ -596,7 +602,273 @@ int analyseApart(const std::vector<std::string> &raws,
     sigaction(Stops[i], &old[i], nullptr);
   return rc;
 }
+
+/// Analyses the recordings and writes the outputs into the build
+/// directory, apart (runApart).
+int analyseApart(const std::vector<std::string> &raws,
+                 const std::vector<std::string> &baseRaws, const Options &o,
+                 OutputDir &dir, int &died) {
+  return runApart(
+      [&] {
+        // The pipeline, one way: read and model every process, derive the
+        // results once, then each output reads them.
+        std::unique_ptr<Run> run = analyseRun(raws, baseRaws);
+        std::unique_ptr<const Results> results = computeResults(*run);
+        Written w = writeOutputs(*results, o, dir);
+        writeSummary(*results, o, dir, w);
+      },
+      [&](const std::string &t) { return dir.shown(t); }, died);
+}
 } // namespace
+
+//===-- An MPI job analysed where it ran ----------------------------------===//
+//
+// mpirun -np N grainchunk-graph -o D --outputs csv -- ./app: each rank
+// records into its own D/raw/.rank-<r>.rec, says its program ended, and at
+// once analyses its own processes (in a process of its own, runApart) into
+// its part D/raw/.rank-<r>.part: the grain-free digest of its processes
+// (Digest.h) and its rows of loops.csv and grains.csv. Its recording is
+// then removed (or, with --keep-raw, moved into D/raw, as a recording of
+// the whole job). Rank 0, after its own part, waits for every rank's and
+// merges them: the rows in rank order under one header, summary.txt and
+// run.json from the digests. It reads no rank's recording.
+//
+// The outputs merged so: loops.csv, grains.csv, summary.txt, run.json.
+// Asked for any other (grains.graphml, trace.json, timeline.svg,
+// trace.otf2, report.html: their fragments and caps are not split among
+// ranks yet), the job is analysed as before: every rank records into
+// D/raw and rank 0 analyses every rank's grains.
+
+/// Whether rank 0 can merge every output o asks for from the ranks' parts.
+static bool mergeable(const Options &o) {
+  for (const std::string &w : o.outputs)
+    if (w != "csv")
+      return false;
+  return true;
+}
+
+static std::string rankDir(const std::string &raw, int k, const char *what) {
+  return raw + "/.rank-" + std::to_string(k) + "." + what;
+}
+
+/// The entries of a directory (not . and ..).
+static std::vector<std::string> entriesOf(const std::string &d) {
+  std::vector<std::string> out;
+  if (DIR *dp = opendir(d.c_str())) {
+    while (dirent *e = readdir(dp))
+      if (std::strcmp(e->d_name, ".") && std::strcmp(e->d_name, ".."))
+        out.push_back(e->d_name);
+    closedir(dp);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+/// A rank's part: its processes analysed (as processes of a larger run:
+/// their grain ids prefixed p<pid>.), the digest and its rows of the
+/// outputs rank 0 merges.
+static void writePart(const Options &o, const std::string &rec,
+                      const std::string &part) {
+  if (mkdir(part.c_str(), 0777) != 0)
+    throw Error("cannot create " + part + ": " + std::strerror(errno));
+  if (entriesOf(rec).empty()) { // no process of the rank started OpenMP
+    writeDigestFile({}, part + "/digest");
+    return;
+  }
+  std::unique_ptr<Run> run = analyseRun({rec}, {});
+  run->partOfMany = true;
+  std::unique_ptr<const Results> R = computeResults(*run);
+  if (std::find(o.outputs.begin(), o.outputs.end(), "csv") != o.outputs.end())
+    writeCsv(*R, part + "/grains.csv");
+  writeLoopsCsv(*R, part + "/loops.csv");
+  // Last: a part with its digest is whole.
+  writeDigestFile(digestsOf(*R), part + "/digest");
+}
+
+/// Appends rank k's rows of an output (its fragment less its header line,
+/// which must be Header; the first fragment's header is written first).
+static void appendRows(OutFile &out, std::string &header,
+                       const std::string &frag, int k) {
+  std::ifstream in(frag, std::ios::binary);
+  std::string line;
+  if (!in || !std::getline(in, line))
+    throw Error("rank " + std::to_string(k) + "'s part: no " + frag);
+  if (header.empty()) {
+    header = line;
+    out << header << '\n';
+  } else if (line != header) {
+    throw Error("rank " + std::to_string(k) + "'s part: " + frag +
+                " has other columns than rank 0's (every rank must run the "
+                "same grainchunk-graph)");
+  }
+  char buf[1 << 16];
+  while (in.read(buf, sizeof buf) || in.gcount())
+    out.put(buf, size_t(in.gcount()));
+}
+
+/// Rank 0: the outputs of the job from the parts of Ranks (in rank order).
+static void mergeParts(const Options &o, const std::string &raw,
+                       const std::vector<int> &ranks, OutputDir &dir) {
+  std::vector<ProcessDigest> all;
+  std::vector<size_t> procs; // per rank, its processes
+  for (int k : ranks) {
+    std::string why;
+    if (!mpiReadMark(k, raw, "done", why) || why != "ok")
+      throw Error("rank " + std::to_string(k) +
+                  " could not analyse its processes (its error is on its "
+                  "stderr): no output written");
+    std::vector<ProcessDigest> ds;
+    try {
+      ds = readDigestFile(rankDir(raw, k, "part") + "/digest");
+    } catch (const Error &e) {
+      throw Error("rank " + std::to_string(k) + "'s part refused: " + e.what());
+    }
+    for (ProcessDigest &d : ds)
+      if (d.rank != k)
+        throw Error("rank " + std::to_string(k) +
+                    "'s part refused: it holds a process of rank " +
+                    std::to_string(d.rank));
+    procs.push_back(ds.size());
+    all.insert(all.end(), std::make_move_iterator(ds.begin()),
+               std::make_move_iterator(ds.end()));
+  }
+  if (all.empty())
+    throw Error("no rank recorded a process (no process of the program "
+                "started OpenMP with the recording tool)");
+  RunDigest D = runDigest(std::move(all), true);
+  Written w;
+  std::string err;
+  auto merge = [&](const std::string &file) {
+    if (!dir.claim(file, err))
+      throw Error(err);
+    OutFile out(dir.path(file));
+    std::string header;
+    for (size_t i = 0; i < ranks.size(); i++)
+      if (procs[i])
+        appendRows(out, header, rankDir(raw, ranks[i], "part") + "/" + file,
+                   ranks[i]);
+    out.close();
+    w.files.push_back(file);
+  };
+  if (std::find(o.outputs.begin(), o.outputs.end(), "csv") != o.outputs.end())
+    merge("grains.csv");
+  merge("loops.csv");
+  std::cerr << "grainchunk-graph: merged the parts of " << ranks.size()
+            << " ranks (" << D.procs.size()
+            << " processes; their digests and rows: no rank's recording "
+               "read here)\n";
+  writeSummaryOf(D, dir, w);
+}
+
+/// One rank's share of a job analysed where it ran: records into raw's
+/// .rank-<r>.rec, analyses it into its part, and marks it done. Returns
+/// the program's exit status; Failed when the part could not be made.
+static int rankPart(const Options &o, const RankInfo &rk,
+                    const std::string &raw, bool &failed) {
+  std::string rec = rankDir(raw, rk.Rank, "rec");
+  std::string part = rankDir(raw, rk.Rank, "part"), err;
+  if (mkdir(rec.c_str(), 0777) != 0)
+    throw Error("cannot create " + rec + ": " + std::strerror(errno));
+  int status = recordProgram(o, rec, {});
+  if (!mpiRankMark(rk, raw, "ended", std::to_string(status) + "\n", err))
+    throw Error(err);
+  int died = 0;
+  int rc = runApart([&] { writePart(o, rec, part); },
+                    [](const std::string &t) { return t; }, died);
+  if (died)
+    std::cerr << "grainchunk-graph: rank " << rk.Rank
+              << ": the analysis died of signal " << died << " ("
+              << strsignal(died) << ")" << std::endl;
+  // The recording is the job's (D/raw) with --keep-raw, else gone.
+  bool moved = true;
+  if (o.keepRaw)
+    for (const std::string &e : entriesOf(rec))
+      moved = rename((rec + "/" + e).c_str(), (raw + "/" + e).c_str()) == 0 &&
+              moved;
+  if (moved && !removeTree(rec, err))
+    std::cerr << "grainchunk-graph: " << err << std::endl;
+  failed = rc != 0 || Caught;
+  if (!mpiRankMark(rk, raw, "done", failed ? "failed\n" : "ok\n", err))
+    throw Error(err);
+  return status;
+}
+
+/// An MPI rank other than 0, the job analysed where it ran.
+static int partRank(const Options &o, const RankInfo &rk) {
+  std::string raw, err;
+  for (int waited = 0;; waited++) {
+    raw = OutputDir::buildPath(o.out, mpiTag(rk)) + "/raw";
+    if (mpiJobReady(rk, raw, 1, err))
+      break;
+    if (waited >= 120)
+      throw Error(err);
+  }
+  bool failed = false;
+  int status = rankPart(o, rk, raw, failed);
+  if (int sig = Caught) {
+    signal(sig, SIG_DFL);
+    raise(sig);
+    return 128 + sig;
+  }
+  return failed && status == 0 ? 2 : status;
+}
+
+/// Rank 0 of a job analysed where it ran: its own part, then the others'
+/// merged into D (the exit status as runCommand's).
+static int mergeJob(const Options &o, const RankInfo &rk,
+                    const std::string &raw, OutputDir &dir) {
+  bool failed = false;
+  int status = rankPart(o, rk, raw, failed);
+  std::vector<int> all, missing, ended;
+  for (int k = 0; k < rk.Size; k++)
+    all.push_back(k);
+  int rc = 1, died = 0;
+  std::string err, kept;
+  if (!Caught) {
+    mpiWaitMarks(all, raw, "ended", 120, missing);
+    for (int k : all)
+      if (std::find(missing.begin(), missing.end(), k) == missing.end())
+        ended.push_back(k);
+    for (int k : missing)
+      std::cerr << "grainchunk-graph: rank " << k
+                << " did not say its program ended within 120 s: its "
+                   "processes are missing from the outputs\n";
+    // A rank whose program ended analyses it: no limit on that.
+    mpiWaitMarks(ended, raw, "done", -1, missing);
+    rc = runApart([&] { mergeParts(o, raw, ended, dir); },
+                  [&](const std::string &t) { return dir.shown(t); }, died);
+  }
+  std::string keepName = o.keepRaw ? "raw" : "";
+  if (int sig = Caught) {
+    dir.abandon(err, keepName, kept);
+    std::cerr << "grainchunk-graph: " << strsignal(sig)
+              << " during the analysis: " << dir.target() << " is unchanged"
+              << std::endl;
+    signal(sig, SIG_DFL);
+    raise(sig);
+    return 128 + sig;
+  }
+  for (int k : all)
+    removeTree(rankDir(raw, k, "part"), err);
+  if (rc == 0 && !o.keepRaw && !removeTree(raw, err))
+    throw Error(dir.shown(err));
+  if (rc == 0 && !dir.commit(err)) {
+    std::cerr << "grainchunk-graph: " << err << std::endl;
+    rc = 1;
+  }
+  if (rc != 0) {
+    if (died)
+      std::cerr << "grainchunk-graph: the merge died of signal " << died << " ("
+                << strsignal(died) << "): " << dir.target() << " is unchanged"
+                << std::endl;
+    dir.abandon(err, keepName, kept);
+    if (!kept.empty())
+      std::cerr << "grainchunk-graph: the recording is kept in " << kept
+                << std::endl;
+    return status != 0 ? status : 2;
+  }
+  return status;
+}
 
 int runCommand(const Options &given) {
   Options o = given;
@@ -630,8 +902,11 @@ int runCommand(const Options &given) {
     throw Error("--baseline is not available when grainchunk-graph runs as "
                 "an MPI rank: record a one-thread run and give it with "
                 "--baseline-from-raw");
+  // Rank 0 merges the ranks' parts when it can merge every output asked
+  // for; otherwise it analyses every rank's recording.
+  bool parts = mpi && mergeable(o);
   if (mpi && rk.Rank > 0)
-    return recordRank(o, rk);
+    return parts ? partRank(o, rk) : recordRank(o, rk);
   OutputDir::Config cfg;
   cfg.Keep = rawInside(o);
   if (again)
@@ -687,6 +962,8 @@ int runCommand(const Options &given) {
     newDir(raw, dir);
     if (mpi && !mpiJobReady(rk, raw, 0, err))
       throw Error(err);
+    if (parts)
+      return mergeJob(o, rk, raw, dir);
     status = recordProgram(o, raw, {});
     raws.push_back(raw);
     if (mpi) {

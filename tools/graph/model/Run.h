@@ -20,7 +20,10 @@ namespace gcg {
 struct Run {
   std::vector<std::unique_ptr<Analysis>> procs;
   std::vector<std::unique_ptr<Baseline>> baselines;
-  bool multi() const { return procs.size() > 1; }
+  /// Set when these processes are part of a larger run (an MPI rank's own
+  /// processes, analysed by the rank): named as one of several.
+  bool partOfMany = false;
+  bool multi() const { return partOfMany || procs.size() > 1; }
   bool complete() const;
   size_t grains() const;
   /// The first grain's start over all processes (ticks).
