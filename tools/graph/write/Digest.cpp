@@ -284,7 +284,11 @@ std::vector<ProcessDigest> readDigestFile(const std::string &path) {
     throw Error(path + ": cannot read: " + std::strerror(errno));
   std::stringstream ss;
   ss << f.rdbuf();
-  std::string text = ss.str();
+  return parseDigest(ss.str(), path);
+}
+
+std::vector<ProcessDigest> parseDigest(const std::string &text,
+                                       const std::string &path) {
   DigestIn in(text, path);
   std::string head = "grainchunk-digest ";
   if (text.compare(0, head.size(), head) != 0)

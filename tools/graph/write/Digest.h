@@ -84,6 +84,9 @@ void writeDigestFile(const std::vector<ProcessDigest> &ds,
 /// Reads one; throws Error("<path>: <why>") on anything not written by
 /// writeDigestFile of this version.
 std::vector<ProcessDigest> readDigestFile(const std::string &path);
+/// The same from a digest's text (path names it in errors).
+std::vector<ProcessDigest> parseDigest(const std::string &text,
+                                       const std::string &path);
 
 } // namespace gcg
 
