@@ -3,7 +3,7 @@
 # An MPI job analysed where it ran (issue 31 section 3; docs/performance.md,
 # "MPI jobs"): mpirun -np N grainchunk-graph -o D --outputs csv -- app for
 # N = 1 2 4 8 (oversubscribed on this machine), app bench/shapes/mpi_lulesh.c
-# (lulesh.c's 7 schedule(static) loops per step on each rank). Each rank's
+# (lulesh.c on each rank). Each rank's
 # grainchunk-graph runs under /usr/bin/time -v (bench/tools/rank-time.sh);
 # per N and binary: the program alone under mpirun (no tool, app_s), rank
 # 0's and the slowest rank's wall seconds, rank 0's merge (from the last
@@ -12,7 +12,7 @@
 # the other ranks (largest, smallest). AFTER is this
 # build's grainchunk-graph, BEFORE (default /work/cmp/main-graph when it
 # exists) another: today's, where rank 0 analyses every rank's grains.
-# ITERS (default 5000 steps: about 70,000 chunks per rank), RANKS
+# ITERS (default 5000 steps: 70,000 chunks per rank), RANKS
 # (default "1 2 4 8"), OUTPUTS (default csv: what rank 0 merges from the
 # ranks' parts; other outputs take the path where rank 0 reads every rank).
 # Both binaries record with this build's recording tool (--tool).

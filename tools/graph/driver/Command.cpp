@@ -512,20 +512,26 @@ static std::string mpiTag(const RankInfo &rk) {
   return t;
 }
 
-/// An MPI rank other than 0 (mpirun -np N grainchunk-graph -o D -- app):
-/// records into rank 0's build directory for D once rank 0 has prepared
-/// it, says its program ended, and leaves the analysis to rank 0.
-static int recordRank(const Options &o, const RankInfo &rk) {
+/// An MPI rank other than 0: rank 0's raw directory for D, once rank 0
+/// has prepared it (120 s at most).
+static std::string jobRaw(const Options &o, const RankInfo &rk) {
   std::string raw, err;
   for (int waited = 0;; waited++) {
     // D's parent may not exist before rank 0 makes it: the path is found
     // again each second.
     raw = OutputDir::buildPath(o.out, mpiTag(rk)) + "/raw";
     if (mpiJobReady(rk, raw, 1, err))
-      break;
+      return raw;
     if (waited >= 120)
       throw Error(err);
   }
+}
+
+/// An MPI rank other than 0 (mpirun -np N grainchunk-graph -o D -- app):
+/// records into rank 0's build directory for D once rank 0 has prepared
+/// it, says its program ended, and leaves the analysis to rank 0.
+static int recordRank(const Options &o, const RankInfo &rk) {
+  std::string raw = jobRaw(o, rk), err;
   int status = recordProgram(o, raw, {});
   if (!mpiRankDone(rk, raw, status, err))
     throw Error(err);
@@ -795,16 +801,8 @@ static int rankPart(const Options &o, const RankInfo &rk,
 
 /// An MPI rank other than 0, the job analysed where it ran.
 static int partRank(const Options &o, const RankInfo &rk) {
-  std::string raw, err;
-  for (int waited = 0;; waited++) {
-    raw = OutputDir::buildPath(o.out, mpiTag(rk)) + "/raw";
-    if (mpiJobReady(rk, raw, 1, err))
-      break;
-    if (waited >= 120)
-      throw Error(err);
-  }
   bool failed = false;
-  int status = rankPart(o, rk, raw, failed);
+  int status = rankPart(o, rk, jobRaw(o, rk), failed);
   if (int sig = Caught) {
     signal(sig, SIG_DFL);
     raise(sig);
