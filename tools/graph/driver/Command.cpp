@@ -319,6 +319,30 @@ int recordProgram(const Options &o, const std::string &raw,
   return st;
 }
 
+/// "N grains, above the cap of ..." (the grain cap, or the byte cap when
+/// the grains are within the grain cap).
+static std::string overCap(uint64_t grains, uint64_t cap, uint64_t byteCap) {
+  if (grains <= cap && byteCap)
+    return std::to_string(grains) + " grains, above the cap of " +
+           std::to_string(byteCap) + " bytes";
+  return std::to_string(grains) + " grains, above the cap of " +
+         std::to_string(cap);
+}
+
+/// What an aggregated trace.json leaves out of a run of `grains` grains.
+static LeftOut traceLeftOut(const Options &o, uint64_t grains,
+                            const std::string &how, bool otf2) {
+  return {"trace.json",
+          "aggregated: " +
+              overCap(grains, o.caps.trace, o.caps.traceBudget(grains)) + "; " +
+              how + "; " +
+              (otf2 ? "trace.otf2 has every grain"
+                    : "--outputs otf2 writes trace.otf2 with every grain"),
+          "--max-trace-grains " + std::to_string(grains) +
+              (grains > o.caps.trace ? "" : " --max-trace-bytes 1000G") +
+              " writes every grain (too large for chrome://tracing)"};
+}
+
 Written writeOutputs(const Results &R, const Options &o, OutputDir &dir) {
   const Run &run = R.run;
   std::string err;
@@ -327,11 +351,7 @@ Written writeOutputs(const Results &R, const Options &o, OutputDir &dir) {
   bool otf2 =
       std::find(o.outputs.begin(), o.outputs.end(), "otf2") != o.outputs.end();
   auto over = [&](uint64_t cap, uint64_t byteCap = 0) {
-    if (grains <= cap && byteCap)
-      return std::to_string(grains) + " grains, above the cap of " +
-             std::to_string(byteCap) + " bytes";
-    return std::to_string(grains) + " grains, above the cap of " +
-           std::to_string(cap);
+    return overCap(grains, cap, byteCap);
   };
   // The options that write every grain (both caps when the bytes would
   // pass the byte cap).
@@ -407,15 +427,7 @@ Written writeOutputs(const Results &R, const Options &o, OutputDir &dir) {
     } else if (w == "trace") {
       CapResult r = writeTraceCapped(R, path, o.caps);
       if (!r.every)
-        out.leftOut.push_back(
-            {file,
-             "aggregated: " + over(o.caps.trace, o.caps.traceBudget(grains)) +
-                 "; " + r.how + "; " +
-                 (otf2 ? "trace.otf2 has every grain"
-                       : "--outputs otf2 writes trace.otf2 with every grain"),
-             "--max-trace-grains " + std::to_string(grains) +
-                 (grains > o.caps.trace ? "" : " --max-trace-bytes 1000G") +
-                 " writes every grain (too large for chrome://tracing)"});
+        out.leftOut.push_back(traceLeftOut(o, grains, r.how, otf2));
     } else if (w == "svg") {
       writeSvg(R, path);
     }
@@ -648,9 +660,65 @@ int analyseApart(const std::vector<std::string> &raws,
 /// Whether rank 0 can merge every output o asks for from the ranks' parts.
 static bool mergeable(const Options &o) {
   for (const std::string &w : o.outputs)
-    if (w != "csv")
+    if (w != "csv" && w != "trace")
       return false;
   return true;
+}
+
+static bool asked(const Options &o, const char *w) {
+  return std::find(o.outputs.begin(), o.outputs.end(), w) != o.outputs.end();
+}
+
+/// What a rank's trace.json fragment needs of the whole job before it is
+/// written: the job's grains and its first grain's start (the trace's time
+/// origin). Each rank publishes its own (mark .rank-<r>.head: "<grains>
+/// <has a first> <first>") and reads every rank's, waiting 120 s at most
+/// for those not there yet (a barrier through D, as the other marks).
+struct JobHead {
+  uint64_t grains = 0, first = 0;
+  bool any = false;
+};
+static JobHead jobHead(const RankInfo &rk, const std::string &raw,
+                       const Run *run) {
+  JobHead h;
+  std::string err, text;
+  uint64_t n = run ? run->grains() : 0;
+  std::string mine = std::to_string(n) + " " + (n ? "1 " : "0 ") +
+                     std::to_string(n ? run->firstInstant() : 0) + "\n";
+  if (!mpiRankMark(rk, raw, "head", mine, err))
+    throw Error(err);
+  std::vector<int> all, missing;
+  for (int k = 0; k < rk.Size; k++)
+    all.push_back(k);
+  mpiWaitMarks(all, raw, "head", 120, missing);
+  for (int k : all) {
+    unsigned long long g = 0, f = 0;
+    int any = 0;
+    if (!mpiReadMark(k, raw, "head", text) ||
+        std::sscanf(text.c_str(), "%llu %d %llu", &g, &any, &f) != 3)
+      continue; // missing: left out of the merge too
+    h.grains += g;
+    if (any && (!h.any || f < h.first))
+      h.first = f;
+    h.any = h.any || any;
+  }
+  return h;
+}
+
+/// The trace.json part of a rank: every grain when the job's trace has
+/// (the run's grain cap, as one command decides), else aggregated within
+/// the rank's share of the job's byte caps (its grains' share), its
+/// grains timed from the job's first grain. trace.how says which.
+static void writeTracePart(const Options &o, const Results &R, const JobHead &h,
+                           const std::string &part) {
+  double share = h.grains ? double(R.run.grains()) / double(h.grains) : 1;
+  Caps c = o.caps;
+  c.trace = h.grains <= o.caps.trace ? UINT64_MAX : 0;
+  c.traceBytes = uint64_t(double(o.caps.traceBytes) * share);
+  CapResult r = writeTraceCapped(R, part + "/trace.json", c);
+  OutFile how(part + "/trace.how");
+  how << (r.every ? std::string("every\n") : "aggregated\n" + r.how + "\n");
+  how.close();
 }
 
 static std::string rankDir(const std::string &raw, int k, const char *what) {
@@ -673,19 +741,28 @@ static std::vector<std::string> entriesOf(const std::string &d) {
 /// A rank's part: its processes analysed (as processes of a larger run:
 /// their grain ids prefixed p<pid>.), the digest and its rows of the
 /// outputs rank 0 merges.
-static void writePart(const Options &o, const std::string &rec,
+static void writePart(const Options &o, const RankInfo &rk,
+                      const std::string &raw, const std::string &rec,
                       const std::string &part) {
   if (mkdir(part.c_str(), 0777) != 0)
     throw Error("cannot create " + part + ": " + std::strerror(errno));
   if (entriesOf(rec).empty()) { // no process of the rank started OpenMP
+    if (asked(o, "trace"))
+      jobHead(rk, raw, nullptr);
     writeDigestFile({}, part + "/digest");
     return;
   }
   std::unique_ptr<Run> run = analyseRun({rec}, {});
   run->partOfMany = true;
   std::unique_ptr<const Results> R = computeResults(*run);
-  if (std::find(o.outputs.begin(), o.outputs.end(), "csv") != o.outputs.end())
+  if (asked(o, "csv"))
     writeCsv(*R, part + "/grains.csv");
+  if (asked(o, "trace")) {
+    JobHead h = jobHead(rk, raw, run.get());
+    run->hasOrigin = h.any;
+    run->origin = h.first;
+    writeTracePart(o, *R, h, part);
+  }
   writeLoopsCsv(*R, part + "/loops.csv");
   // Last: a part with its digest is whole.
   writeDigestFile(digestsOf(*R), part + "/digest");
@@ -710,6 +787,77 @@ static void appendRows(OutFile &out, std::string &header,
   char buf[1 << 16];
   while (in.read(buf, sizeof buf) || in.gcount())
     out.put(buf, size_t(in.gcount()));
+}
+
+/// trace.json from the ranks' fragments: each rank's events (its file less
+/// its first line and its tail, from the last "\n], \"displayTimeUnit\"")
+/// joined as one command writes them, rank 0's tail, or the first
+/// aggregated rank's when any rank aggregated (its how in the left-out
+/// line).
+static void mergeTrace(const std::string &raw, const std::vector<int> &ranks,
+                       const std::vector<size_t> &procs, OutputDir &dir,
+                       const Options &o, const RunDigest &D, Written &w) {
+  static const std::string Head = "{\"traceEvents\": [\n",
+                           Tail = "\n], \"displayTimeUnit\"";
+  std::string err, tail, how;
+  bool every = true;
+  if (!dir.claim("trace.json", err))
+    throw Error(err);
+  OutFile out(dir.path("trace.json"));
+  out << Head;
+  bool first = true;
+  for (size_t i = 0; i < ranks.size(); i++) {
+    if (!procs[i])
+      continue;
+    std::string part = rankDir(raw, ranks[i], "part"), rt, rhow;
+    std::string bad = "rank " + std::to_string(ranks[i]) + "'s part: " + part;
+    std::ifstream hin(part + "/trace.how");
+    if (!std::getline(hin, rt) ||
+        (rt != "every" && (rt != "aggregated" || !std::getline(hin, rhow))))
+      throw Error(bad + "/trace.how is not what a rank writes");
+    std::ifstream in(part + "/trace.json", std::ios::binary);
+    in.seekg(0, std::ios::end);
+    std::streamoff size = in ? std::streamoff(in.tellg()) : -1;
+    std::string back(size_t(std::min<std::streamoff>(
+                         std::max<std::streamoff>(size, 0), 4096)),
+                     '\0');
+    in.seekg(size - std::streamoff(back.size()));
+    in.read(&back[0], std::streamsize(back.size()));
+    size_t at = in ? back.rfind(Tail) : std::string::npos;
+    std::string head(Head.size(), '\0');
+    in.seekg(0);
+    in.read(&head[0], std::streamsize(head.size()));
+    if (!in || head != Head || at == std::string::npos)
+      throw Error(bad + "/trace.json is not a trace.json fragment");
+    std::streamoff end = size - std::streamoff(back.size() - at);
+    if (rt == "aggregated" && every) {
+      every = false;
+      how = rhow;
+      tail = back.substr(at);
+    } else if (tail.empty()) {
+      tail = back.substr(at);
+    }
+    if (!first)
+      out << ",\n";
+    first = false;
+    char buf[1 << 16];
+    for (std::streamoff left = end - std::streamoff(Head.size()); left > 0;) {
+      in.read(buf, std::streamsize(std::min<std::streamoff>(left, sizeof buf)));
+      if (in.gcount() <= 0)
+        throw Error(bad + "/trace.json: cannot read it");
+      out.put(buf, size_t(in.gcount()));
+      left -= in.gcount();
+    }
+  }
+  out << tail;
+  out.close();
+  w.files.push_back("trace.json");
+  if (!every) {
+    uint64_t grains = 0;
+    for (const ProcessDigest &d : D.procs)
+      grains += d.chunks + d.tasks;
+    w.leftOut.push_back(traceLeftOut(o, grains, how, asked(o, "otf2")));
+  }
 }
 
 /// Rank 0: the outputs of the job from the parts of Ranks (in rank order).
@@ -756,8 +904,11 @@ static void mergeParts(const Options &o, const std::string &raw,
     out.close();
     w.files.push_back(file);
   };
-  if (std::find(o.outputs.begin(), o.outputs.end(), "csv") != o.outputs.end())
-    merge("grains.csv");
+  for (const std::string &out : o.outputs) // --outputs' order, as one command
+    if (out == "csv")
+      merge("grains.csv");
+    else if (out == "trace")
+      mergeTrace(raw, ranks, procs, dir, o, D, w);
   merge("loops.csv");
   std::cerr << "grainchunk-graph: merged the parts of " << ranks.size()
             << " ranks (" << D.procs.size()
@@ -779,7 +930,7 @@ static int rankPart(const Options &o, const RankInfo &rk,
   if (!mpiRankMark(rk, raw, "ended", std::to_string(status) + "\n", err))
     throw Error(err);
   int died = 0;
-  int rc = runApart([&] { writePart(o, rec, part); },
+  int rc = runApart([&] { writePart(o, rk, raw, rec, part); },
                     [](const std::string &t) { return t; }, died);
   if (died)
     std::cerr << "grainchunk-graph: rank " << rk.Rank

@@ -26,8 +26,11 @@ struct Run {
   bool multi() const { return partOfMany || procs.size() > 1; }
   bool complete() const;
   size_t grains() const;
-  /// The first grain's start over all processes (ticks).
+  /// The first grain's start over all processes (ticks); for processes
+  /// that are part of a larger run, that run's (origin, when set).
   uint64_t firstInstant() const;
+  bool hasOrigin = false;
+  uint64_t origin = 0;
   /// The id prefix of process i's grains: "" for a single process, else
   /// "p<pid>." (so ids are unique across processes).
   std::string prefix(size_t i) const;
