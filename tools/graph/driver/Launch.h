@@ -15,7 +15,9 @@
 // sees. When rank 0 can merge every output asked for from the ranks' parts
 // (Command.cpp), each rank records into its own D/raw/.rank-<r>.rec, marks
 // .rank-<r>.ended when its program ends, analyses its own processes into
-// D/raw/.rank-<r>.part and marks .rank-<r>.done ("ok" or "failed").
+// D/raw/.rank-<r>.part and marks .rank-<r>.done ("ok" or "failed"); for
+// trace.json the ranks first tell each other their grains and first
+// instant (.rank-<r>.head).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAINCHUNK_GRAPH_LAUNCH_H
