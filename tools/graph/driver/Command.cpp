@@ -964,6 +964,48 @@ static int partRank(const Options &o, const RankInfo &rk) {
   return failed && status == 0 ? 2 : status;
 }
 
+/// The end of a command whose outputs were made apart (Rc 0) or not, the
+/// program's exit status Status: interrupted (Caught), the earlier result
+/// stays and the signal is raised again; else on success the recordings in
+/// Remove go and the outputs are put in place whole, and on failure the
+/// recording is kept only when asked (KeepName). Returns the exit status.
+static int finishRun(OutputDir &dir, int rc, int died, bool running, int status,
+                     const std::string &keepName,
+                     const std::vector<std::string> &remove) {
+  std::string err, kept;
+  if (int sig = Caught) {
+    dir.abandon(err, keepName, kept);
+    std::cerr << "grainchunk-graph: " << strsignal(sig)
+              << " during the analysis: " << dir.target() << " is unchanged"
+              << (kept.empty() ? (running ? "; the recording was removed" : "")
+                               : "; the recording is kept in " + kept)
+              << std::endl;
+    signal(sig, SIG_DFL);
+    raise(sig);
+    return 128 + sig;
+  }
+  for (const std::string &r : remove)
+    if (rc == 0 && !removeTree(r, err))
+      throw Error(dir.shown(err));
+  if (rc == 0 && !dir.commit(err)) {
+    std::cerr << "grainchunk-graph: " << err << std::endl;
+    rc = 1;
+  }
+  if (rc != 0) {
+    if (died)
+      std::cerr << "grainchunk-graph: the analysis died of signal " << died
+                << " (" << strsignal(died) << "): " << dir.target()
+                << " is unchanged" << std::endl;
+    // The recording that could not be analysed is kept only when asked.
+    dir.abandon(err, keepName, kept);
+    if (!kept.empty())
+      std::cerr << "grainchunk-graph: the recording is kept in " << kept
+                << std::endl;
+    return running && status != 0 ? status : 2;
+  }
+  return status;
+}
+
 /// Rank 0 of a job analysed where it ran: its own part, then the others'
 /// merged into D (the exit status as runCommand's).
 static int mergeJob(const Options &o, const RankInfo &rk,
@@ -974,7 +1016,7 @@ static int mergeJob(const Options &o, const RankInfo &rk,
   for (int k = 0; k < rk.Size; k++)
     all.push_back(k);
   int rc = 1, died = 0;
-  std::string err, kept;
+  std::string err;
   if (!Caught) {
     mpiWaitMarks(all, raw, "ended", 120, missing);
     for (int k : all)
@@ -989,36 +1031,11 @@ static int mergeJob(const Options &o, const RankInfo &rk,
     rc = runApart([&] { mergeParts(o, raw, ended, dir); },
                   [&](const std::string &t) { return dir.shown(t); }, died);
   }
-  std::string keepName = o.keepRaw ? "raw" : "";
-  if (int sig = Caught) {
-    dir.abandon(err, keepName, kept);
-    std::cerr << "grainchunk-graph: " << strsignal(sig)
-              << " during the analysis: " << dir.target() << " is unchanged"
-              << std::endl;
-    signal(sig, SIG_DFL);
-    raise(sig);
-    return 128 + sig;
-  }
   for (int k : all)
     removeTree(rankDir(raw, k, "part"), err);
-  if (rc == 0 && !o.keepRaw && !removeTree(raw, err))
-    throw Error(dir.shown(err));
-  if (rc == 0 && !dir.commit(err)) {
-    std::cerr << "grainchunk-graph: " << err << std::endl;
-    rc = 1;
-  }
-  if (rc != 0) {
-    if (died)
-      std::cerr << "grainchunk-graph: the merge died of signal " << died << " ("
-                << strsignal(died) << "): " << dir.target() << " is unchanged"
-                << std::endl;
-    dir.abandon(err, keepName, kept);
-    if (!kept.empty())
-      std::cerr << "grainchunk-graph: the recording is kept in " << kept
-                << std::endl;
-    return status != 0 ? status : 2;
-  }
-  return status;
+  return finishRun(dir, rc, died, true, status, o.keepRaw ? "raw" : "",
+                   o.keepRaw ? std::vector<std::string>()
+                             : std::vector<std::string>{raw});
 }
 
 int runCommand(const Options &given) {
@@ -1136,42 +1153,13 @@ int runCommand(const Options &given) {
     baseRaws.push_back(baseRaw);
   int died = 0;
   int rc = analyseApart(raws, baseRaws, o, dir, died);
-  std::string kept, e2;
-  std::string keepName = running && o.keepRaw ? "raw" : "";
-  if (int sig = Caught) {
-    dir.abandon(e2, keepName, kept);
-    std::cerr << "grainchunk-graph: " << strsignal(sig)
-              << " during the analysis: " << dir.target() << " is unchanged"
-              << (kept.empty() ? (running ? "; the recording was removed" : "")
-                               : "; the recording is kept in " + kept)
-              << std::endl;
-    signal(sig, SIG_DFL);
-    raise(sig);
-    return 128 + sig;
-  }
-  if (rc == 0 && running && !o.keepRaw) {
-    if (!removeTree(raw, err))
-      throw Error(dir.shown(err));
-    if (o.baseline && !removeTree(baseRaw, err))
-      throw Error(dir.shown(err));
-  }
-  if (rc == 0 && !dir.commit(err)) {
-    std::cerr << "grainchunk-graph: " << err << std::endl;
-    rc = 1;
-  }
-  if (rc != 0) {
-    if (died)
-      std::cerr << "grainchunk-graph: the analysis died of signal " << died
-                << " (" << strsignal(died) << "): " << dir.target()
-                << " is unchanged" << std::endl;
-    // The recording that could not be analysed is kept only when asked.
-    dir.abandon(e2, keepName, kept);
-    if (!kept.empty())
-      std::cerr << "grainchunk-graph: the recording is kept in " << kept
-                << std::endl;
-    return running && status != 0 ? status : 2;
-  }
-  return status;
+  std::vector<std::string> remove;
+  if (running && !o.keepRaw)
+    remove.push_back(raw);
+  if (running && !o.keepRaw && o.baseline)
+    remove.push_back(baseRaw);
+  return finishRun(dir, rc, died, running, status,
+                   running && o.keepRaw ? "raw" : "", remove);
 }
 
 } // namespace gcg
