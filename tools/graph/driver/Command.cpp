@@ -947,6 +947,11 @@ static int rankPart(const Options &o, const RankInfo &rk,
   if (moved && !removeTree(rec, err))
     std::cerr << "grainchunk-graph: " << err << std::endl;
   failed = rc != 0 || Caught;
+  // A part that failed before telling the others its head: they need not
+  // wait for it (the merge refuses the job anyway).
+  std::string head;
+  if (failed && asked(o, "trace") && !mpiReadMark(rk.Rank, raw, "head", head))
+    mpiRankMark(rk, raw, "head", "0 0 0\n", err);
   if (!mpiRankMark(rk, raw, "done", failed ? "failed\n" : "ok\n", err))
     throw Error(err);
   return status;
