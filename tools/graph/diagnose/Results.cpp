@@ -12,58 +12,71 @@
 
 namespace gcg {
 
+/// A process's loops by name in the order they first ran, each with its
+/// threads' work, and the time its loop problems lost.
+static ProcessLoopWork loopWorkOf(const Analysis &an,
+                                  const std::vector<Problem> &problems) {
+  ProcessLoopWork w;
+  const ProcessDir &pd = an.proc;
+  w.who = pd.rank >= 0 ? "r" + std::to_string(pd.rank)
+                       : "p" + std::to_string(pd.pid);
+  w.ticksPerMs = an.clockNs() * 1e6;
+  std::map<std::string, std::map<int, double>> perThread;
+  std::vector<std::string> order;
+  for (const Loop &lp : an.loops) {
+    if (!lp.n())
+      continue;
+    const std::string &nm = an.loopName(lp.index);
+    if (!perThread.count(nm))
+      order.push_back(nm);
+    auto &pt = perThread[nm];
+    for (const Share &sh : lp.shares)
+      if (sh.hasWork)
+        pt[sh.th] += double(sh.work);
+  }
+  std::map<std::string, size_t> at;
+  for (const std::string &nm : order) {
+    const auto &pt = perThread[nm];
+    if (pt.empty())
+      continue;
+    at[nm] = w.loops.size();
+    w.loops.push_back({nm, {pt.begin(), pt.end()}, 0});
+  }
+  for (const Problem &q : problems)
+    if (q.kind == "loop") {
+      auto it = at.find(q.where);
+      if (it != at.end())
+        w.loops[it->second].lostWithinMs += q.lostMs;
+    }
+  return w;
+}
+
 /// Per loop name, every process's work on it (one definition of the
 /// imbalance: max over mean, InstanceLoss's team for a thread's share).
-static std::vector<AcrossLoop> acrossProcesses(const Results &R) {
-  const Run &run = R.run;
+std::vector<AcrossLoop>
+acrossProcesses(const std::vector<ProcessLoopWork> &ps) {
   std::vector<AcrossLoop> out;
   std::map<std::string, size_t> at;
-  for (size_t p = 0; p < run.procs.size(); p++) {
-    const Analysis &an = *run.procs[p];
-    double ms = an.clockNs() * 1e6;
-    std::map<std::string, std::map<int, double>> perThread;
-    std::vector<std::string> order;
-    for (const Loop &lp : an.loops) {
-      if (!lp.n())
-        continue;
-      const std::string &nm = an.loopName(lp.index);
-      if (!perThread.count(nm))
-        order.push_back(nm);
-      auto &pt = perThread[nm];
-      for (const Share &sh : lp.shares)
-        if (sh.hasWork)
-          pt[sh.th] += double(sh.work);
-    }
-    const ProcessDir &pd = an.proc;
-    std::string who = pd.rank >= 0 ? "r" + std::to_string(pd.rank)
-                                   : "p" + std::to_string(pd.pid);
-    for (const std::string &nm : order) {
-      const auto &pt = perThread[nm];
-      if (pt.empty())
-        continue;
+  for (const ProcessLoopWork &pw : ps) {
+    for (const LoopWork &lw : pw.loops) {
       double sum = 0, mx = 0;
-      for (auto &[th, v] : pt)
+      for (auto &[th, v] : lw.perThread)
         sum += v, mx = std::max(mx, v);
-      auto it = at.find(nm);
+      auto it = at.find(lw.name);
       if (it == at.end()) {
-        it = at.emplace(nm, out.size()).first;
+        it = at.emplace(lw.name, out.size()).first;
         out.emplace_back();
-        out.back().name = nm;
+        out.back().name = lw.name;
         out.back().worstThreadImbalance = 0;
       }
       AcrossLoop &x = out[it->second];
-      x.who.push_back(who);
-      x.workMs.push_back(sum / ms);
-      double imb = sum > 0 ? mx / (sum / double(pt.size())) : NAN;
+      x.who.push_back(pw.who);
+      x.workMs.push_back(sum / pw.ticksPerMs);
+      double imb = sum > 0 ? mx / (sum / double(lw.perThread.size())) : NAN;
       if (imb > x.worstThreadImbalance)
         x.worstThreadImbalance = imb;
+      x.lostWithinMs += lw.lostWithinMs;
     }
-    for (const Problem &q : R.procs[p].problems)
-      if (q.kind == "loop") {
-        auto it = at.find(q.where);
-        if (it != at.end())
-          out[it->second].lostWithinMs += q.lostMs;
-      }
   }
   std::vector<AcrossLoop> kept;
   for (AcrossLoop &x : out) {
@@ -95,6 +108,7 @@ std::unique_ptr<const Results> computeResults(const Run &run) {
     pr.problems = rankProblems(an, pr.losses, int(p));
     pr.masks = problemMasks(an);
     pr.counts = problemCounts(pr.masks, pr.crit);
+    pr.loopWork = loopWorkOf(an, pr.problems);
     for (int f = 0; f < P_COUNT; f++) {
       R->counts[f].grains += pr.counts[f].grains;
       R->counts[f].onPath += pr.counts[f].onPath;
@@ -105,8 +119,12 @@ std::unique_ptr<const Results> computeResults(const Run &run) {
     R->procs.push_back(std::move(pr));
   }
   R->colours = runColours(run);
-  if (run.multi())
-    R->across = acrossProcesses(*R);
+  if (run.multi()) {
+    std::vector<ProcessLoopWork> lw;
+    for (const ProcessResults &pr : R->procs)
+      lw.push_back(pr.loopWork);
+    R->across = acrossProcesses(lw);
+  }
   return R;
 }
 

@@ -25,6 +25,22 @@
 
 namespace gcg {
 
+/// One loop's work in one process, grain-free (what the across-processes
+/// table needs of it): per thread its chunks' work (ticks), and the time
+/// its problem says the process lost in it.
+struct LoopWork {
+  std::string name;
+  std::vector<std::pair<int, double>> perThread; // thread, work (ticks)
+  double lostWithinMs = 0;
+};
+/// A process's loops by name, in the order they first ran, and how the
+/// across table names the process ("r<rank>" or "p<pid>").
+struct ProcessLoopWork {
+  std::string who;
+  double ticksPerMs = 1;
+  std::vector<LoopWork> loops;
+};
+
 /// What is derived from one process.
 struct ProcessResults {
   /// Per loop instance and thread (loopThreads(), medians included).
@@ -40,6 +56,8 @@ struct ProcessResults {
   /// share of them included).
   ProblemMasks masks;
   std::vector<ProblemCount> counts;
+  /// Its loops' work, for the across table (also in its digest).
+  ProcessLoopWork loopWork;
 };
 
 /// One loop (by name) across the processes that ran it (an MPI job's
@@ -71,6 +89,11 @@ struct Results {
   explicit Results(const Run &r) : run(r) {}
   Results(const Results &) = delete;
 };
+
+/// The loops run by two or more of the processes, from their loop work
+/// alone (no grain): the one computation of the across table, whether the
+/// processes were analysed here or in an MPI job's ranks (Digest.h).
+std::vector<AcrossLoop> acrossProcesses(const std::vector<ProcessLoopWork> &ps);
 
 /// Computes the Results of a run (its processes' tables complete).
 std::unique_ptr<const Results> computeResults(const Run &run);

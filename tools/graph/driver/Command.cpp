@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Command.h"
+#include "Digest.h"
 #include "Launch.h"
 #include "OutputDir.h"
 #include "ProblemViews.h"
@@ -19,7 +20,10 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
+#include <fstream>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <sys/stat.h>
@@ -315,6 +319,30 @@ int recordProgram(const Options &o, const std::string &raw,
   return st;
 }
 
+/// "N grains, above the cap of ..." (the grain cap, or the byte cap when
+/// the grains are within the grain cap).
+static std::string overCap(uint64_t grains, uint64_t cap, uint64_t byteCap) {
+  if (grains <= cap && byteCap)
+    return std::to_string(grains) + " grains, above the cap of " +
+           std::to_string(byteCap) + " bytes";
+  return std::to_string(grains) + " grains, above the cap of " +
+         std::to_string(cap);
+}
+
+/// What an aggregated trace.json leaves out of a run of `grains` grains.
+static LeftOut traceLeftOut(const Options &o, uint64_t grains,
+                            const std::string &how, bool otf2) {
+  return {"trace.json",
+          "aggregated: " +
+              overCap(grains, o.caps.trace, o.caps.traceBudget(grains)) + "; " +
+              how + "; " +
+              (otf2 ? "trace.otf2 has every grain"
+                    : "--outputs otf2 writes trace.otf2 with every grain"),
+          "--max-trace-grains " + std::to_string(grains) +
+              (grains > o.caps.trace ? "" : " --max-trace-bytes 1000G") +
+              " writes every grain (too large for chrome://tracing)"};
+}
+
 Written writeOutputs(const Results &R, const Options &o, OutputDir &dir) {
   const Run &run = R.run;
   std::string err;
@@ -323,11 +351,7 @@ Written writeOutputs(const Results &R, const Options &o, OutputDir &dir) {
   bool otf2 =
       std::find(o.outputs.begin(), o.outputs.end(), "otf2") != o.outputs.end();
   auto over = [&](uint64_t cap, uint64_t byteCap = 0) {
-    if (grains <= cap && byteCap)
-      return std::to_string(grains) + " grains, above the cap of " +
-             std::to_string(byteCap) + " bytes";
-    return std::to_string(grains) + " grains, above the cap of " +
-           std::to_string(cap);
+    return overCap(grains, cap, byteCap);
   };
   // The options that write every grain (both caps when the bytes would
   // pass the byte cap).
@@ -403,15 +427,7 @@ Written writeOutputs(const Results &R, const Options &o, OutputDir &dir) {
     } else if (w == "trace") {
       CapResult r = writeTraceCapped(R, path, o.caps);
       if (!r.every)
-        out.leftOut.push_back(
-            {file,
-             "aggregated: " + over(o.caps.trace, o.caps.traceBudget(grains)) +
-                 "; " + r.how + "; " +
-                 (otf2 ? "trace.otf2 has every grain"
-                       : "--outputs otf2 writes trace.otf2 with every grain"),
-             "--max-trace-grains " + std::to_string(grains) +
-                 (grains > o.caps.trace ? "" : " --max-trace-bytes 1000G") +
-                 " writes every grain (too large for chrome://tracing)"});
+        out.leftOut.push_back(traceLeftOut(o, grains, r.how, otf2));
     } else if (w == "svg") {
       writeSvg(R, path);
     }
@@ -430,10 +446,11 @@ Written writeOutputs(const Results &R, const Options &o, OutputDir &dir) {
   return out;
 }
 
-void writeSummary(const Results &R, const Options &o, OutputDir &dir,
-                  const Written &w) {
-  (void)o;
-  std::string text = summary(R) + leftOutText(w.leftOut), err;
+/// summary.txt and run.json from the run's digests (every path: a run
+/// analysed here, an MPI job merged from its ranks' parts).
+static void writeSummaryOf(const RunDigest &D, OutputDir &dir,
+                           const Written &w) {
+  std::string text = summaryText(D) + leftOutText(w.leftOut), err;
   if (std::find(w.files.begin(), w.files.end(), "report.html") != w.files.end())
     text +=
         "report: " + dir.shownPath("report.html") + " (open it in a browser)\n";
@@ -446,8 +463,14 @@ void writeSummary(const Results &R, const Options &o, OutputDir &dir,
   }
   std::vector<std::string> files = w.files;
   files.push_back("summary.txt");
-  writeRunJson(R, dir.path("run.json"), files, Version, w.leftOut);
+  writeRunJson(D, dir.path("run.json"), files, Version, w.leftOut);
   std::cerr << text << std::flush;
+}
+
+void writeSummary(const Results &R, const Options &o, OutputDir &dir,
+                  const Written &w) {
+  (void)o;
+  writeSummaryOf(runDigest(digestsOf(R), R.run.multi()), dir, w);
 }
 
 /// The names of the output directory's entries that recordings to be read
@@ -501,20 +524,26 @@ static std::string mpiTag(const RankInfo &rk) {
   return t;
 }
 
-/// An MPI rank other than 0 (mpirun -np N grainchunk-graph -o D -- app):
-/// records into rank 0's build directory for D once rank 0 has prepared
-/// it, says its program ended, and leaves the analysis to rank 0.
-static int recordRank(const Options &o, const RankInfo &rk) {
+/// An MPI rank other than 0: rank 0's raw directory for D, once rank 0
+/// has prepared it (120 s at most).
+static std::string jobRaw(const Options &o, const RankInfo &rk) {
   std::string raw, err;
   for (int waited = 0;; waited++) {
     // D's parent may not exist before rank 0 makes it: the path is found
     // again each second.
     raw = OutputDir::buildPath(o.out, mpiTag(rk)) + "/raw";
     if (mpiJobReady(rk, raw, 1, err))
-      break;
+      return raw;
     if (waited >= 120)
       throw Error(err);
   }
+}
+
+/// An MPI rank other than 0 (mpirun -np N grainchunk-graph -o D -- app):
+/// records into rank 0's build directory for D once rank 0 has prepared
+/// it, says its program ended, and leaves the analysis to rank 0.
+static int recordRank(const Options &o, const RankInfo &rk) {
+  std::string raw = jobRaw(o, rk), err;
   int status = recordProgram(o, raw, {});
   if (!mpiRankDone(rk, raw, status, err))
     throw Error(err);
@@ -530,15 +559,15 @@ void stopAnalysis(int sig) {
     kill(AnalysisPid, SIGKILL);
 }
 
-/// Analyses the recordings and writes the outputs into the build
-/// directory, in a process of its own: a crash, running out of memory or
+/// Runs Body in a process of its own: a crash, running out of memory or
 /// an interrupt there leaves this process to keep the earlier result and
-/// say what happened. Returns 0 when the outputs are written; otherwise
-/// the child said why in one line (1), died of a signal (its number, in
-/// Died), or this process was interrupted (Caught).
-int analyseApart(const std::vector<std::string> &raws,
-                 const std::vector<std::string> &baseRaws, const Options &o,
-                 OutputDir &dir, int &died) {
+/// say what happened. Returns 0 when Body returned; otherwise the child
+/// said why in one line (1; Shown turns the paths in it into the user's),
+/// died of a signal (its number, in Died), or this process was
+/// interrupted (Caught).
+int runApart(const std::function<void()> &Body,
+             const std::function<std::string(const std::string &)> &Shown,
+             int &died) {
   struct sigaction stop = {}, old[4];
   stop.sa_handler = stopAnalysis;
   sigemptyset(&stop.sa_mask);
@@ -555,14 +584,9 @@ int analyseApart(const std::vector<std::string> &raws,
     signal(SIGPIPE, SIG_IGN);
     int rc = 0;
     try {
-      // The pipeline, one way: read and model every process, derive the
-      // results once, then each output reads them.
-      std::unique_ptr<Run> run = analyseRun(raws, baseRaws);
-      std::unique_ptr<const Results> results = computeResults(*run);
-      Written w = writeOutputs(*results, o, dir);
-      writeSummary(*results, o, dir, w);
+      Body();
     } catch (const Error &e) {
-      std::cerr << "grainchunk-graph: " << dir.shown(e.what()) << std::endl;
+      std::cerr << "grainchunk-graph: " << Shown(e.what()) << std::endl;
       rc = 1;
     } catch (const std::bad_alloc &) {
       std::cerr << "grainchunk-graph: out of memory while analysing the "
@@ -570,7 +594,7 @@ int analyseApart(const std::vector<std::string> &raws,
                 << std::endl;
       rc = 1;
     } catch (const std::exception &e) {
-      std::cerr << "grainchunk-graph: " << dir.shown(e.what()) << std::endl;
+      std::cerr << "grainchunk-graph: " << Shown(e.what()) << std::endl;
       rc = 1;
     }
     std::cout.flush();
@@ -596,7 +620,428 @@ int analyseApart(const std::vector<std::string> &raws,
     sigaction(Stops[i], &old[i], nullptr);
   return rc;
 }
+
+/// Analyses the recordings and writes the outputs into the build
+/// directory, apart (runApart).
+int analyseApart(const std::vector<std::string> &raws,
+                 const std::vector<std::string> &baseRaws, const Options &o,
+                 OutputDir &dir, int &died) {
+  return runApart(
+      [&] {
+        // The pipeline, one way: read and model every process, derive the
+        // results once, then each output reads them.
+        std::unique_ptr<Run> run = analyseRun(raws, baseRaws);
+        std::unique_ptr<const Results> results = computeResults(*run);
+        Written w = writeOutputs(*results, o, dir);
+        writeSummary(*results, o, dir, w);
+      },
+      [&](const std::string &t) { return dir.shown(t); }, died);
+}
 } // namespace
+
+//===-- An MPI job analysed where it ran ----------------------------------===//
+//
+// mpirun -np N grainchunk-graph -o D --outputs csv,trace -- ./app: each
+// rank records into its own D/raw/.rank-<r>.rec, says its program ended,
+// and at once analyses its own processes (in a process of its own,
+// runApart) into its part D/raw/.rank-<r>.part: the grain-free digest of
+// its processes (Digest.h), its rows of loops.csv and grains.csv and its
+// events of trace.json (timed from the job's first grain, which the ranks
+// tell each other through head marks: JobHead). Its recording is then
+// removed (or, with --keep-raw, moved into D/raw, as a recording of the
+// whole job). Rank 0, after its own part, waits for every rank's and
+// merges them: the rows and events in rank order under one header,
+// summary.txt and run.json from the digests. It reads no rank's recording.
+//
+// The outputs merged so: grains.csv, trace.json, loops.csv, summary.txt,
+// run.json. Asked for any other (grains.graphml, timeline.svg, trace.otf2,
+// report.html: the run's colours, its picture and OTF2's definitions are
+// not split among ranks yet), the job is analysed as before: every rank
+// records into D/raw and rank 0 analyses every rank's grains.
+
+/// Whether rank 0 can merge every output o asks for from the ranks' parts.
+static bool mergeable(const Options &o) {
+  for (const std::string &w : o.outputs)
+    if (w != "csv" && w != "trace")
+      return false;
+  return true;
+}
+
+static bool asked(const Options &o, const char *w) {
+  return std::find(o.outputs.begin(), o.outputs.end(), w) != o.outputs.end();
+}
+
+/// What a rank's trace.json fragment needs of the whole job before it is
+/// written: the job's grains and its first grain's start (the trace's time
+/// origin). Each rank publishes its own (mark .rank-<r>.head: "<grains>
+/// <has a first> <first>") and reads every rank's, waiting 120 s at most
+/// for those not there yet (a barrier through D, as the other marks).
+struct JobHead {
+  uint64_t grains = 0, first = 0;
+  bool any = false;
+};
+static JobHead jobHead(const RankInfo &rk, const std::string &raw,
+                       const Run *run) {
+  JobHead h;
+  std::string err, text;
+  uint64_t n = run ? run->grains() : 0;
+  std::string mine = std::to_string(n) + " " + (n ? "1 " : "0 ") +
+                     std::to_string(n ? run->firstInstant() : 0) + "\n";
+  if (!mpiRankMark(rk, raw, "head", mine, err))
+    throw Error(err);
+  std::vector<int> all, missing;
+  for (int k = 0; k < rk.Size; k++)
+    all.push_back(k);
+  mpiWaitMarks(all, raw, "head", 120, missing);
+  for (int k : all) {
+    unsigned long long g = 0, f = 0;
+    int any = 0;
+    if (!mpiReadMark(k, raw, "head", text) ||
+        std::sscanf(text.c_str(), "%llu %d %llu", &g, &any, &f) != 3)
+      continue; // missing: left out of the merge too
+    h.grains += g;
+    if (any && (!h.any || f < h.first))
+      h.first = f;
+    h.any = h.any || any;
+  }
+  return h;
+}
+
+/// The trace.json part of a rank: every grain when the job's trace has
+/// (the run's grain cap, as one command decides), else aggregated within
+/// the rank's share of the job's byte caps (its grains' share), its
+/// grains timed from the job's first grain. trace.how says which.
+static void writeTracePart(const Options &o, const Results &R, const JobHead &h,
+                           const std::string &part) {
+  double share = h.grains ? double(R.run.grains()) / double(h.grains) : 1;
+  Caps c = o.caps;
+  c.trace = h.grains <= o.caps.trace ? UINT64_MAX : 0;
+  c.traceBytes = uint64_t(double(o.caps.traceBytes) * share);
+  CapResult r = writeTraceCapped(R, part + "/trace.json", c);
+  OutFile how(part + "/trace.how");
+  how << (r.every ? std::string("every\n") : "aggregated\n" + r.how + "\n");
+  how.close();
+}
+
+static std::string rankDir(const std::string &raw, int k, const char *what) {
+  return raw + "/.rank-" + std::to_string(k) + "." + what;
+}
+
+/// The entries of a directory (not . and ..).
+static std::vector<std::string> entriesOf(const std::string &d) {
+  std::vector<std::string> out;
+  if (DIR *dp = opendir(d.c_str())) {
+    while (dirent *e = readdir(dp))
+      if (std::strcmp(e->d_name, ".") && std::strcmp(e->d_name, ".."))
+        out.push_back(e->d_name);
+    closedir(dp);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+/// A rank's part: its processes analysed (as processes of a larger run:
+/// their grain ids prefixed p<pid>.), the digest and its rows of the
+/// outputs rank 0 merges.
+static void writePart(const Options &o, const RankInfo &rk,
+                      const std::string &raw, const std::string &rec,
+                      const std::string &part) {
+  if (mkdir(part.c_str(), 0777) != 0)
+    throw Error("cannot create " + part + ": " + std::strerror(errno));
+  if (entriesOf(rec).empty()) { // no process of the rank started OpenMP
+    if (asked(o, "trace"))
+      jobHead(rk, raw, nullptr);
+    writeDigestFile({}, part + "/digest");
+    return;
+  }
+  std::unique_ptr<Run> run = analyseRun({rec}, {});
+  run->partOfMany = true;
+  std::unique_ptr<const Results> R = computeResults(*run);
+  if (asked(o, "csv"))
+    writeCsv(*R, part + "/grains.csv");
+  if (asked(o, "trace")) {
+    JobHead h = jobHead(rk, raw, run.get());
+    run->hasOrigin = h.any;
+    run->origin = h.first;
+    writeTracePart(o, *R, h, part);
+  }
+  writeLoopsCsv(*R, part + "/loops.csv");
+  // Last: a part with its digest is whole.
+  writeDigestFile(digestsOf(*R), part + "/digest");
+}
+
+/// Appends rank k's rows of an output (its fragment less its header line,
+/// which must be Header; the first fragment's header is written first).
+static void appendRows(OutFile &out, std::string &header,
+                       const std::string &frag, int k) {
+  std::ifstream in(frag, std::ios::binary);
+  std::string line;
+  if (!in || !std::getline(in, line))
+    throw Error("rank " + std::to_string(k) + "'s part: no " + frag);
+  if (header.empty()) {
+    header = line;
+    out << header << '\n';
+  } else if (line != header) {
+    throw Error("rank " + std::to_string(k) + "'s part: " + frag +
+                " has other columns than rank 0's (every rank must run the "
+                "same grainchunk-graph)");
+  }
+  char buf[1 << 16];
+  while (in.read(buf, sizeof buf) || in.gcount())
+    out.put(buf, size_t(in.gcount()));
+}
+
+/// trace.json from the ranks' fragments: each rank's events (its file less
+/// its first line and its tail, from the last "\n], \"displayTimeUnit\"")
+/// joined as one command writes them, rank 0's tail, or the first
+/// aggregated rank's when any rank aggregated (its how in the left-out
+/// line).
+static void mergeTrace(const std::string &raw, const std::vector<int> &ranks,
+                       const std::vector<size_t> &procs, OutputDir &dir,
+                       const Options &o, const RunDigest &D, Written &w) {
+  static const std::string Head = "{\"traceEvents\": [\n",
+                           Tail = "\n], \"displayTimeUnit\"";
+  std::string err, tail, how;
+  bool every = true;
+  if (!dir.claim("trace.json", err))
+    throw Error(err);
+  OutFile out(dir.path("trace.json"));
+  out << Head;
+  bool first = true;
+  for (size_t i = 0; i < ranks.size(); i++) {
+    if (!procs[i])
+      continue;
+    std::string part = rankDir(raw, ranks[i], "part"), rt, rhow;
+    std::string bad = "rank " + std::to_string(ranks[i]) + "'s part: " + part;
+    std::ifstream hin(part + "/trace.how");
+    if (!std::getline(hin, rt) ||
+        (rt != "every" && (rt != "aggregated" || !std::getline(hin, rhow))))
+      throw Error(bad + "/trace.how is not what a rank writes");
+    std::ifstream in(part + "/trace.json", std::ios::binary);
+    in.seekg(0, std::ios::end);
+    std::streamoff size = in ? std::streamoff(in.tellg()) : -1;
+    std::string back(size_t(std::min<std::streamoff>(
+                         std::max<std::streamoff>(size, 0), 4096)),
+                     '\0');
+    in.seekg(size - std::streamoff(back.size()));
+    in.read(&back[0], std::streamsize(back.size()));
+    size_t at = in ? back.rfind(Tail) : std::string::npos;
+    std::string head(Head.size(), '\0');
+    in.seekg(0);
+    in.read(&head[0], std::streamsize(head.size()));
+    if (!in || head != Head || at == std::string::npos)
+      throw Error(bad + "/trace.json is not a trace.json fragment");
+    std::streamoff end = size - std::streamoff(back.size() - at);
+    if (rt == "aggregated" && every) {
+      every = false;
+      how = rhow;
+      tail = back.substr(at);
+    } else if (tail.empty()) {
+      tail = back.substr(at);
+    }
+    if (!first)
+      out << ",\n";
+    first = false;
+    char buf[1 << 16];
+    for (std::streamoff left = end - std::streamoff(Head.size()); left > 0;) {
+      in.read(buf, std::streamsize(std::min<std::streamoff>(left, sizeof buf)));
+      if (in.gcount() <= 0)
+        throw Error(bad + "/trace.json: cannot read it");
+      out.put(buf, size_t(in.gcount()));
+      left -= in.gcount();
+    }
+  }
+  out << tail;
+  out.close();
+  w.files.push_back("trace.json");
+  if (!every) {
+    uint64_t grains = 0;
+    for (const ProcessDigest &d : D.procs)
+      grains += d.chunks + d.tasks;
+    w.leftOut.push_back(traceLeftOut(o, grains, how, asked(o, "otf2")));
+  }
+}
+
+/// Rank 0: the outputs of the job from the parts of Ranks (in rank order).
+static void mergeParts(const Options &o, const std::string &raw,
+                       const std::vector<int> &ranks, OutputDir &dir) {
+  std::vector<ProcessDigest> all;
+  std::vector<size_t> procs; // per rank, its processes
+  for (int k : ranks) {
+    std::string why;
+    if (!mpiReadMark(k, raw, "done", why) || why != "ok")
+      throw Error("rank " + std::to_string(k) +
+                  " could not analyse its processes (its error is on its "
+                  "stderr): no output written");
+    std::vector<ProcessDigest> ds;
+    try {
+      ds = readDigestFile(rankDir(raw, k, "part") + "/digest");
+    } catch (const Error &e) {
+      throw Error("rank " + std::to_string(k) + "'s part refused: " + e.what());
+    }
+    for (ProcessDigest &d : ds)
+      if (d.rank != k)
+        throw Error("rank " + std::to_string(k) +
+                    "'s part refused: it holds a process of rank " +
+                    std::to_string(d.rank));
+    procs.push_back(ds.size());
+    all.insert(all.end(), std::make_move_iterator(ds.begin()),
+               std::make_move_iterator(ds.end()));
+  }
+  if (all.empty())
+    throw Error("no rank recorded a process (no process of the program "
+                "started OpenMP with the recording tool)");
+  RunDigest D = runDigest(std::move(all), true);
+  Written w;
+  std::string err;
+  auto merge = [&](const std::string &file) {
+    if (!dir.claim(file, err))
+      throw Error(err);
+    OutFile out(dir.path(file));
+    std::string header;
+    for (size_t i = 0; i < ranks.size(); i++)
+      if (procs[i])
+        appendRows(out, header, rankDir(raw, ranks[i], "part") + "/" + file,
+                   ranks[i]);
+    out.close();
+    w.files.push_back(file);
+  };
+  for (const std::string &out : o.outputs) // --outputs' order, as one command
+    if (out == "csv")
+      merge("grains.csv");
+    else if (out == "trace")
+      mergeTrace(raw, ranks, procs, dir, o, D, w);
+  merge("loops.csv");
+  std::cerr << "grainchunk-graph: merged the parts of " << ranks.size()
+            << " ranks (" << D.procs.size()
+            << " processes; their digests and rows: no rank's recording "
+               "read here)\n";
+  writeSummaryOf(D, dir, w);
+}
+
+/// One rank's share of a job analysed where it ran: records into raw's
+/// .rank-<r>.rec, analyses it into its part, and marks it done. Returns
+/// the program's exit status; Failed when the part could not be made.
+static int rankPart(const Options &o, const RankInfo &rk,
+                    const std::string &raw, bool &failed) {
+  std::string rec = rankDir(raw, rk.Rank, "rec");
+  std::string part = rankDir(raw, rk.Rank, "part"), err;
+  if (mkdir(rec.c_str(), 0777) != 0)
+    throw Error("cannot create " + rec + ": " + std::strerror(errno));
+  int status = recordProgram(o, rec, {});
+  if (!mpiRankMark(rk, raw, "ended", std::to_string(status) + "\n", err))
+    throw Error(err);
+  int died = 0;
+  int rc = runApart([&] { writePart(o, rk, raw, rec, part); },
+                    [](const std::string &t) { return t; }, died);
+  if (died)
+    std::cerr << "grainchunk-graph: rank " << rk.Rank
+              << ": the analysis died of signal " << died << " ("
+              << strsignal(died) << ")" << std::endl;
+  // The recording is the job's (D/raw) with --keep-raw, else gone.
+  bool moved = true;
+  if (o.keepRaw)
+    for (const std::string &e : entriesOf(rec))
+      moved = rename((rec + "/" + e).c_str(), (raw + "/" + e).c_str()) == 0 &&
+              moved;
+  if (moved && !removeTree(rec, err))
+    std::cerr << "grainchunk-graph: " << err << std::endl;
+  failed = rc != 0 || Caught;
+  // A part that failed before telling the others its head: they need not
+  // wait for it (the merge refuses the job anyway).
+  std::string head;
+  if (failed && asked(o, "trace") && !mpiReadMark(rk.Rank, raw, "head", head))
+    mpiRankMark(rk, raw, "head", "0 0 0\n", err);
+  if (!mpiRankMark(rk, raw, "done", failed ? "failed\n" : "ok\n", err))
+    throw Error(err);
+  return status;
+}
+
+/// An MPI rank other than 0, the job analysed where it ran.
+static int partRank(const Options &o, const RankInfo &rk) {
+  bool failed = false;
+  int status = rankPart(o, rk, jobRaw(o, rk), failed);
+  if (int sig = Caught) {
+    signal(sig, SIG_DFL);
+    raise(sig);
+    return 128 + sig;
+  }
+  return failed && status == 0 ? 2 : status;
+}
+
+/// The end of a command whose outputs were made apart (Rc 0) or not, the
+/// program's exit status Status: interrupted (Caught), the earlier result
+/// stays and the signal is raised again; else on success the recordings in
+/// Remove go and the outputs are put in place whole, and on failure the
+/// recording is kept only when asked (KeepName). Returns the exit status.
+static int finishRun(OutputDir &dir, int rc, int died, bool running, int status,
+                     const std::string &keepName,
+                     const std::vector<std::string> &remove) {
+  std::string err, kept;
+  if (int sig = Caught) {
+    dir.abandon(err, keepName, kept);
+    std::cerr << "grainchunk-graph: " << strsignal(sig)
+              << " during the analysis: " << dir.target() << " is unchanged"
+              << (kept.empty() ? (running ? "; the recording was removed" : "")
+                               : "; the recording is kept in " + kept)
+              << std::endl;
+    signal(sig, SIG_DFL);
+    raise(sig);
+    return 128 + sig;
+  }
+  for (const std::string &r : remove)
+    if (rc == 0 && !removeTree(r, err))
+      throw Error(dir.shown(err));
+  if (rc == 0 && !dir.commit(err)) {
+    std::cerr << "grainchunk-graph: " << err << std::endl;
+    rc = 1;
+  }
+  if (rc != 0) {
+    if (died)
+      std::cerr << "grainchunk-graph: the analysis died of signal " << died
+                << " (" << strsignal(died) << "): " << dir.target()
+                << " is unchanged" << std::endl;
+    // The recording that could not be analysed is kept only when asked.
+    dir.abandon(err, keepName, kept);
+    if (!kept.empty())
+      std::cerr << "grainchunk-graph: the recording is kept in " << kept
+                << std::endl;
+    return running && status != 0 ? status : 2;
+  }
+  return status;
+}
+
+/// Rank 0 of a job analysed where it ran: its own part, then the others'
+/// merged into D (the exit status as runCommand's).
+static int mergeJob(const Options &o, const RankInfo &rk,
+                    const std::string &raw, OutputDir &dir) {
+  bool failed = false;
+  int status = rankPart(o, rk, raw, failed);
+  std::vector<int> all, missing, ended;
+  for (int k = 0; k < rk.Size; k++)
+    all.push_back(k);
+  int rc = 1, died = 0;
+  std::string err;
+  if (!Caught) {
+    mpiWaitMarks(all, raw, "ended", 120, missing);
+    for (int k : all)
+      if (std::find(missing.begin(), missing.end(), k) == missing.end())
+        ended.push_back(k);
+    for (int k : missing)
+      std::cerr << "grainchunk-graph: rank " << k
+                << " did not say its program ended within 120 s: its "
+                   "processes are missing from the outputs\n";
+    // A rank whose program ended analyses it: no limit on that.
+    mpiWaitMarks(ended, raw, "done", -1, missing);
+    rc = runApart([&] { mergeParts(o, raw, ended, dir); },
+                  [&](const std::string &t) { return dir.shown(t); }, died);
+  }
+  for (int k : all)
+    removeTree(rankDir(raw, k, "part"), err);
+  return finishRun(dir, rc, died, true, status, o.keepRaw ? "raw" : "",
+                   o.keepRaw ? std::vector<std::string>()
+                             : std::vector<std::string>{raw});
+}
 
 int runCommand(const Options &given) {
   Options o = given;
@@ -630,8 +1075,11 @@ int runCommand(const Options &given) {
     throw Error("--baseline is not available when grainchunk-graph runs as "
                 "an MPI rank: record a one-thread run and give it with "
                 "--baseline-from-raw");
+  // Rank 0 merges the ranks' parts when it can merge every output asked
+  // for; otherwise it analyses every rank's recording.
+  bool parts = mpi && mergeable(o);
   if (mpi && rk.Rank > 0)
-    return recordRank(o, rk);
+    return parts ? partRank(o, rk) : recordRank(o, rk);
   OutputDir::Config cfg;
   cfg.Keep = rawInside(o);
   if (again)
@@ -687,6 +1135,8 @@ int runCommand(const Options &given) {
     newDir(raw, dir);
     if (mpi && !mpiJobReady(rk, raw, 0, err))
       throw Error(err);
+    if (parts)
+      return mergeJob(o, rk, raw, dir);
     status = recordProgram(o, raw, {});
     raws.push_back(raw);
     if (mpi) {
@@ -708,42 +1158,13 @@ int runCommand(const Options &given) {
     baseRaws.push_back(baseRaw);
   int died = 0;
   int rc = analyseApart(raws, baseRaws, o, dir, died);
-  std::string kept, e2;
-  std::string keepName = running && o.keepRaw ? "raw" : "";
-  if (int sig = Caught) {
-    dir.abandon(e2, keepName, kept);
-    std::cerr << "grainchunk-graph: " << strsignal(sig)
-              << " during the analysis: " << dir.target() << " is unchanged"
-              << (kept.empty() ? (running ? "; the recording was removed" : "")
-                               : "; the recording is kept in " + kept)
-              << std::endl;
-    signal(sig, SIG_DFL);
-    raise(sig);
-    return 128 + sig;
-  }
-  if (rc == 0 && running && !o.keepRaw) {
-    if (!removeTree(raw, err))
-      throw Error(dir.shown(err));
-    if (o.baseline && !removeTree(baseRaw, err))
-      throw Error(dir.shown(err));
-  }
-  if (rc == 0 && !dir.commit(err)) {
-    std::cerr << "grainchunk-graph: " << err << std::endl;
-    rc = 1;
-  }
-  if (rc != 0) {
-    if (died)
-      std::cerr << "grainchunk-graph: the analysis died of signal " << died
-                << " (" << strsignal(died) << "): " << dir.target()
-                << " is unchanged" << std::endl;
-    // The recording that could not be analysed is kept only when asked.
-    dir.abandon(e2, keepName, kept);
-    if (!kept.empty())
-      std::cerr << "grainchunk-graph: the recording is kept in " << kept
-                << std::endl;
-    return running && status != 0 ? status : 2;
-  }
-  return status;
+  std::vector<std::string> remove;
+  if (running && !o.keepRaw)
+    remove.push_back(raw);
+  if (running && !o.keepRaw && o.baseline)
+    remove.push_back(baseRaw);
+  return finishRun(dir, rc, died, running, status,
+                   running && o.keepRaw ? "raw" : "", remove);
 }
 
 } // namespace gcg

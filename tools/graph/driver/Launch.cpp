@@ -392,26 +392,50 @@ bool mpiJobReady(const RankInfo &R, const std::string &RawDir, int TimeoutSec,
   }
 }
 
-bool mpiRankDone(const RankInfo &R, const std::string &RawDir, int Status,
+bool mpiRankMark(const RankInfo &R, const std::string &RawDir,
+                 const std::string &Name, const std::string &Text,
                  std::string &Err) {
-  return writeMark(RawDir + "/.rank-" + std::to_string(R.Rank) + ".done",
-                   std::to_string(Status) + "\n", Err);
+  return writeMark(RawDir + "/.rank-" + std::to_string(R.Rank) + "." + Name,
+                   Text, Err);
 }
 
-void mpiWaitRanks(const RankInfo &R, const std::string &RawDir, int TimeoutSec,
+bool mpiReadMark(int K, const std::string &RawDir, const std::string &Name,
+                 std::string &Text) {
+  std::ifstream In(RawDir + "/.rank-" + std::to_string(K) + "." + Name);
+  if (!In)
+    return false;
+  std::getline(In, Text);
+  return true;
+}
+
+void mpiWaitMarks(const std::vector<int> &Ranks, const std::string &RawDir,
+                  const std::string &Name, int TimeoutSec,
                   std::vector<int> &Missing) {
   double Start = nowSec();
   for (;;) {
     Missing.clear();
-    for (int K = 0; K < R.Size; ++K) {
-      std::string Mark = RawDir + "/.rank-" + std::to_string(K) + ".done";
+    for (int K : Ranks) {
+      std::string Mark = RawDir + "/.rank-" + std::to_string(K) + "." + Name;
       if (::access(Mark.c_str(), F_OK) != 0)
         Missing.push_back(K);
     }
-    if (Missing.empty() || nowSec() - Start > TimeoutSec)
+    if (Missing.empty() || (TimeoutSec >= 0 && nowSec() - Start > TimeoutSec))
       return;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
+}
+
+bool mpiRankDone(const RankInfo &R, const std::string &RawDir, int Status,
+                 std::string &Err) {
+  return mpiRankMark(R, RawDir, "done", std::to_string(Status) + "\n", Err);
+}
+
+void mpiWaitRanks(const RankInfo &R, const std::string &RawDir, int TimeoutSec,
+                  std::vector<int> &Missing) {
+  std::vector<int> All;
+  for (int K = 0; K < R.Size; ++K)
+    All.push_back(K);
+  mpiWaitMarks(All, RawDir, "done", TimeoutSec, Missing);
 }
 
 } // namespace gcg

@@ -12,7 +12,12 @@
 // analysis of all ranks once every rank has said its program ended
 // (D/raw/.rank-<r>.done). Rank 0 prepares D first (D/raw/.job names the
 // job); the other ranks wait for it. D must be on a file system every node
-// sees.
+// sees. When rank 0 can merge every output asked for from the ranks' parts
+// (Command.cpp), each rank records into its own D/raw/.rank-<r>.rec, marks
+// .rank-<r>.ended when its program ends, analyses its own processes into
+// D/raw/.rank-<r>.part and marks .rank-<r>.done ("ok" or "failed"); for
+// trace.json the ranks first tell each other their grains and first
+// instant (.rank-<r>.head).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAINCHUNK_GRAPH_LAUNCH_H
@@ -72,6 +77,21 @@ bool mpiRankDone(const RankInfo &R, const std::string &RawDir, int Status,
 /// MPI (rank 0): waits up to TimeoutSec for every rank's mark; the ranks
 /// that did not mark, in Missing.
 void mpiWaitRanks(const RankInfo &R, const std::string &RawDir, int TimeoutSec,
+                  std::vector<int> &Missing);
+
+/// MPI, a job whose ranks each analyse their own processes: rank R's mark
+/// Name (RawDir/.rank-<r>.<name>) holding Text, written whole.
+bool mpiRankMark(const RankInfo &R, const std::string &RawDir,
+                 const std::string &Name, const std::string &Text,
+                 std::string &Err);
+/// Rank K's mark Name: its text, or false when it is not there.
+bool mpiReadMark(int K, const std::string &RawDir, const std::string &Name,
+                 std::string &Text);
+/// Waits (0.05 s between looks) until each rank in Ranks has mark Name,
+/// or TimeoutSec (negative: no limit) have passed; the ranks that have
+/// none, in Missing.
+void mpiWaitMarks(const std::vector<int> &Ranks, const std::string &RawDir,
+                  const std::string &Name, int TimeoutSec,
                   std::vector<int> &Missing);
 
 } // namespace gcg

@@ -31,6 +31,8 @@ size_t Run::grains() const {
 }
 
 uint64_t Run::firstInstant() const {
+  if (hasOrigin)
+    return origin;
   bool any = false;
   uint64_t v = 0;
   for (const auto &a : procs)

@@ -20,11 +20,17 @@ namespace gcg {
 struct Run {
   std::vector<std::unique_ptr<Analysis>> procs;
   std::vector<std::unique_ptr<Baseline>> baselines;
-  bool multi() const { return procs.size() > 1; }
+  /// Set when these processes are part of a larger run (an MPI rank's own
+  /// processes, analysed by the rank): named as one of several.
+  bool partOfMany = false;
+  bool multi() const { return partOfMany || procs.size() > 1; }
   bool complete() const;
   size_t grains() const;
-  /// The first grain's start over all processes (ticks).
+  /// The first grain's start over all processes (ticks); for processes
+  /// that are part of a larger run, that run's (origin, when set).
   uint64_t firstInstant() const;
+  bool hasOrigin = false;
+  uint64_t origin = 0;
   /// The id prefix of process i's grains: "" for a single process, else
   /// "p<pid>." (so ids are unique across processes).
   std::string prefix(size_t i) const;

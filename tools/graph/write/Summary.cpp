@@ -10,6 +10,7 @@
 // their critical paths, what was written, what was left out).
 //
 //===----------------------------------------------------------------------===//
+#include "Digest.h"
 #include "GrainDag.h"
 #include "ProblemViews.h"
 #include "Problems.h"
@@ -426,12 +427,12 @@ std::string summaryOf(const Results &R, size_t p) {
   return s;
 }
 
-/// The loops run by several processes (Results::across): their work per
+/// The loops run by several processes (RunDigest::across): their work per
 /// process, the imbalance between processes and within the worst one, and
 /// the time lost across them beside the time lost within them.
-static std::string acrossText(const Results &R) {
+static std::string acrossText(const std::vector<AcrossLoop> &across) {
   std::string s;
-  for (const AcrossLoop &x : R.across) {
+  for (const AcrossLoop &x : across) {
     std::string work;
     for (size_t i = 0; i < x.who.size(); i++)
       work += fmt("%s%s=%.3f", i ? " " : "", x.who[i].c_str(), x.workMs[i]);
@@ -447,33 +448,38 @@ static std::string acrossText(const Results &R) {
   return s;
 }
 
-std::string summary(const Results &R) {
-  const Run &run = R.run;
-  if (!run.multi())
-    return summaryOf(R, 0);
-  size_t chunks = 0, tasks = 0;
-  for (auto &a : run.procs)
-    chunks += a->chunks.size(), tasks += a->tasks.size();
+std::string summaryText(const RunDigest &D) {
+  if (!D.multi)
+    return D.procs.empty() ? std::string() : D.procs[0].summary;
+  uint64_t chunks = 0, tasks = 0;
+  bool complete = true;
+  for (const ProcessDigest &d : D.procs)
+    chunks += d.chunks, tasks += d.tasks, complete = complete && d.complete;
   std::string s =
-      fmt("grainchunk-graph: %zu processes, %zu chunks, %zu tasks%s\n",
-          run.procs.size(), chunks, tasks,
-          run.complete() ? "" : " (INCOMPLETE: see the processes below)");
-  for (size_t i = 0; i < run.procs.size(); i++) {
-    const Analysis *a = run.procs[i].get();
-    const ProcessDir &p = a->proc;
-    s += fmt("process %lld (parent %lld, rank %s, host %s)%s:\n",
-             (long long)p.pid, (long long)p.ppid, Run::rankText(p).c_str(),
-             p.host.empty() ? "?" : p.host.c_str(),
-             p.complete ? "" : " INCOMPLETE");
-    std::string part = summaryOf(R, i);
+      fmt("grainchunk-graph: %zu processes, %llu chunks, %llu "
+          "tasks%s\n",
+          D.procs.size(), (unsigned long long)chunks, (unsigned long long)tasks,
+          complete ? "" : " (INCOMPLETE: see the processes below)");
+  for (const ProcessDigest &d : D.procs) {
+    s += fmt(
+        "process %lld (parent %lld, rank %s, host %s)%s:\n", (long long)d.pid,
+        (long long)d.ppid, d.rank >= 0 ? std::to_string(d.rank).c_str() : "NA",
+        d.host.empty() ? "?" : d.host.c_str(), d.complete ? "" : " INCOMPLETE");
+    const std::string &part = d.summary;
     size_t b = 0;
     while (b < part.size()) {
       size_t e = part.find('\n', b);
+      if (e == std::string::npos)
+        e = part.size();
       s += "  " + part.substr(b, e - b) + "\n";
       b = e + 1;
     }
   }
-  return s + acrossText(R);
+  return s + acrossText(D.across);
+}
+
+std::string summary(const Results &R) {
+  return summaryText(runDigest(digestsOf(R), R.run.multi()));
 }
 
 std::string leftOutText(const std::vector<LeftOut> &leftOut) {
@@ -487,25 +493,30 @@ void writeRunJson(const Results &R, const std::string &path,
                   const std::vector<std::string> &outputs,
                   const std::string &version,
                   const std::vector<LeftOut> &leftOut) {
-  const Run &run = R.run;
+  writeRunJson(runDigest(digestsOf(R), R.run.multi()), path, outputs, version,
+               leftOut);
+}
+
+void writeRunJson(const RunDigest &D, const std::string &path,
+                  const std::vector<std::string> &outputs,
+                  const std::string &version,
+                  const std::vector<LeftOut> &leftOut) {
   OutFile o(path);
-  const Analysis &a0 = *run.procs[0];
+  const ProcessDigest &a0 = D.procs.at(0);
   o << "{\n  \"tool\": \"grainchunk-graph\",\n  \"version\": "
-    << jsonString(version) << ",\n  \"clock\": "
-    << (a0.proc.meta.has("clock") ? jsonString(a0.proc.meta.get("clock"))
-                                  : "null")
+    << jsonString(version)
+    << ",\n  \"clock\": " << (a0.hasClock ? jsonString(a0.clock) : "null")
     << ",\n  \"ticks_per_ns\": ";
-  o.jnum(a0.clockNs());
-  bool measured = true;
-  for (auto &a : run.procs)
-    measured &= a->extToolTime;
+  o.jnum(a0.ticksPerNs);
+  bool measured = true, complete = true;
+  for (const ProcessDigest &d : D.procs)
+    measured &= d.toolTime, complete &= d.complete;
   o << ",\n  \"creation_cycles\": "
     << (measured ? "\"measured\"" : "\"NA (unmeasured)\"")
-    << ",\n  \"complete\": " << (run.complete() ? "true" : "false")
+    << ",\n  \"complete\": " << (complete ? "true" : "false")
     << ",\n  \"processes\": [";
-  for (size_t i = 0; i < run.procs.size(); i++) {
-    const Analysis &an = *run.procs[i];
-    const ProcessDir &p = an.proc;
+  for (size_t i = 0; i < D.procs.size(); i++) {
+    const ProcessDigest &p = D.procs[i];
     auto opt = [](int64_t v) {
       return v >= 0 ? std::to_string(v) : std::string("null");
     };
@@ -515,26 +526,24 @@ void writeRunJson(const Results &R, const std::string &path,
       << (p.host.empty() ? std::string("null") : jsonString(p.host))
       << ", \"exe\": "
       << (p.exe.empty() ? std::string("null") : jsonString(p.exe))
-      << ", \"record_version\": " << std::to_string(p.version)
-      << ", \"threads\": " << std::to_string(an.threads.size())
-      << ", \"chunks\": " << std::to_string(an.chunks.size())
-      << ", \"tasks\": " << std::to_string(an.tasks.size())
-      << ", \"ticks_per_ns\": ";
-    o.jnum(an.clockNs());
-    const CritPath &c = R.procs[i].crit;
-    if (c.acyclic) {
+      << ", \"record_version\": " << std::to_string(p.recordVersion)
+      << ", \"threads\": " << std::to_string(p.threads)
+      << ", \"chunks\": " << std::to_string(p.chunks)
+      << ", \"tasks\": " << std::to_string(p.tasks) << ", \"ticks_per_ns\": ";
+    o.jnum(p.ticksPerNs);
+    if (p.critAcyclic) {
       o << ", \"critical_path\": {\"span_cycles\": ";
-      o.jnum(c.span) << ", \"work_cycles\": ";
-      o.jnum(c.work) << ", \"parallelism\": ";
-      if (c.span > 0)
-        o.jnum(c.work / c.span);
+      o.jnum(p.critSpan) << ", \"work_cycles\": ";
+      o.jnum(p.critWork) << ", \"parallelism\": ";
+      if (p.critSpan > 0)
+        o.jnum(p.critWork / p.critSpan);
       else
         o << "null";
       o << "}";
     } else {
       o << ", \"critical_path\": null";
     }
-    const Breakdown &b = R.procs[i].time;
+    const Breakdown &b = p.time;
     o << ", \"thread_time_cycles\": {\"threads\": " << std::to_string(b.threads)
       << ", \"span\": ";
     o.jnum(b.span) << ", \"serial_idle\": ";
@@ -552,8 +561,7 @@ void writeRunJson(const Results &R, const std::string &path,
     o.jnum(b.outside) << "}";
     o << ", \"complete\": " << (p.complete ? "true" : "false")
       << ", \"ends_at\": "
-      << (p.complete ? std::string("null") : jsonString(Run::endsAt(an)))
-      << "}";
+      << (p.complete ? std::string("null") : jsonString(p.endsAt)) << "}";
   }
   o << "\n  ],\n  \"outputs\": [";
   for (size_t i = 0; i < outputs.size(); i++)
