@@ -79,11 +79,58 @@ Share *Loop::find(int th) {
   return nullptr;
 }
 
-Share &Loop::share(int th) {
-  if (Share *s = find(th))
-    return *s;
-  shares.push_back(Share{th});
-  return shares.back();
+const Share *Loop::find(int th) const {
+  for (const Share &x : shares)
+    if (x.th == th)
+      return &x;
+  return nullptr;
+}
+
+const std::string &PooledName::empty() {
+  static const std::string e;
+  return e;
+}
+
+PooledName Analysis::pooled(const std::string &s) {
+  return PooledName(&*namePool.insert(s).first);
+}
+
+Share &Analysis::readShare(int li, int th) {
+  constexpr uint32_t None = UINT32_MAX;
+  if (shareList.size() <= size_t(li))
+    shareList.resize(loops.size(), {None, None});
+  auto &[first, last] = shareList[li];
+  for (uint32_t x = first; x != None; x = shareNext[x])
+    if (sharePool[x].th == th)
+      return sharePool[x];
+  uint32_t x = uint32_t(sharePool.size());
+  sharePool.push_back(Share{th});
+  shareNext.push_back(None);
+  (first == None ? first : shareNext[last]) = x;
+  last = x;
+  return sharePool[x];
+}
+
+void Analysis::packShares() {
+  // Each instance's list becomes one run of the pool, in the order met.
+  constexpr uint32_t None = UINT32_MAX;
+  std::vector<Share> pool;
+  pool.reserve(sharePool.size());
+  shareList.resize(loops.size(), {None, None});
+  for (size_t li = 0; li < loops.size(); li++) {
+    size_t from = pool.size();
+    for (uint32_t x = shareList[li].first; x != None; x = shareNext[x])
+      pool.push_back(sharePool[x]);
+    loops[li].shares.n = uint32_t(pool.size() - from);
+  }
+  sharePool.swap(pool);
+  std::vector<uint32_t>().swap(shareNext);
+  std::vector<std::pair<uint32_t, uint32_t>>().swap(shareList);
+  Share *at = sharePool.data();
+  for (Loop &lp : loops) {
+    lp.shares.b = at;
+    at += lp.shares.n;
+  }
 }
 
 void Chunks::reserve(size_t n) {
@@ -182,7 +229,7 @@ Analysis::Analysis(const ProcessDir &pd, const Baseline *base)
 
 int Analysis::newLoop(int kind, uint64_t a, uint64_t b, uint64_t c) {
   Loop lp;
-  lp.keyKind = kind;
+  lp.keyKind = int8_t(kind);
   lp.k0 = a;
   lp.k1 = b;
   lp.k2 = c;
@@ -203,13 +250,12 @@ Analysis::Frame &Analysis::frame(std::vector<Frame> &frames, uint64_t task,
 
 void Analysis::appendChunk(Frame &fr, int th, uint64_t t, uint64_t a,
                            uint64_t b, double c, uint64_t e, uint32_t d) {
-  Loop &lp = loops[fr.loop];
   if (fr.shareLoop != fr.loop) {
-    lp.share(th);
-    fr.shareIdx = size_t(lp.find(th) - lp.shares.data());
+    fr.shareIdx = size_t(&readShare(fr.loop, th) - sharePool.data());
     fr.shareLoop = fr.loop;
   }
-  int64_t k = lp.shares[fr.shareIdx].count++;
+  Loop &lp = loops[fr.loop];
+  int64_t k = sharePool[fr.shareIdx].count++;
   fr.chunk = int64_t(chunks.size());
   chunks.thread.push_back(th);
   chunks.loop.push_back(lp.index);
@@ -240,7 +286,7 @@ void Analysis::release(Frame &fr, int th) {
   if (cancelled) {
     leftOut += int64_t(held.size());
     if (fr.loop >= 0)
-      loops[fr.loop].share(th).unknown = true;
+      readShare(fr.loop, th).unknown = true;
     return;
   }
   for (const Frame::Held &h : held) {
@@ -371,7 +417,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
         Loop &lp = loops[fr.loop];
         lp.end = lp.hasEnd ? std::max(lp.end, t) : t;
         lp.hasEnd = true;
-        Share &s = lp.share(th);
+        Share &s = readShare(fr.loop, th);
         s.threadEnd = t;
         s.hasEnd = true;
         fr.shareLoop = -1;
@@ -470,7 +516,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       if (!frames.empty()) {
         Frame &fr = frames.back();
         if (fr.task == a && fr.ended >= 0 && loopBarrier(w.kind)) {
-          loops[fr.ended].share(th).sync += w.time;
+          readShare(fr.ended, th).sync += w.time;
           fr.ended = -1;
         }
       }
@@ -602,6 +648,10 @@ static bool endsWithAny(const std::string &s,
 }
 
 void Analysis::finish() {
+  // The recording is read: what only reading needed goes.
+  decltype(loopKeys)().swap(loopKeys);
+  loops.shrink_to_fit();
+  packShares();
   orderTasks();
   taskloopTasks();
   std::vector<uint64_t> ptrs;
@@ -655,8 +705,8 @@ void Analysis::finish() {
                             regionList[r->second].enc);
       }
     }
-    lp.fn = fn;
-    lp.loc = loc;
+    lp.fn = pooled(fn);
+    lp.loc = pooled(loc);
   }
   finishTasks();
   taskContexts();
@@ -702,8 +752,7 @@ void Analysis::siteNames() {
     }
     loopSite.push_back(site);
   }
-  for (const Loop &lp : loops)
-    loopNames.push_back(names[loopSite[lp.index]]);
+  siteLoopNames = std::move(names);
   // Task sites (taskloops': the taskloop's call). Without a line the
   // location itself adds the address, so that grains.csv's
   // source_location tells the sites apart too.
@@ -733,7 +782,7 @@ void Analysis::siteNames() {
   std::string what;
   if (loopsUnlined)
     what = std::to_string(loopsUnlined) + " of " +
-           std::to_string(names.size()) + " loop(s)";
+           std::to_string(siteLoopNames.size()) + " loop(s)";
   if (tu)
     what += (what.empty() ? "" : " and ") + std::to_string(tu) + " of " +
             std::to_string(nt) + " task site(s)";
@@ -799,8 +848,10 @@ std::pair<std::string, std::string> Analysis::taskSource(size_t k) const {
 
 std::string Analysis::loopName(const Loop &lp) const {
   if (endsWithAny(lp.loc, {":?", ":0"})) // no line table: build with -g
-    return lp.fn + " (" + lp.loc.substr(0, lp.loc.size() - 2) + ")";
-  return lp.fn != "?" ? lp.loc + " (" + lp.fn + ")" : lp.loc;
+    return lp.fn.str() + " (" +
+           lp.loc.str().substr(0, lp.loc.str().size() - 2) + ")";
+  return lp.fn.str() != "?" ? lp.loc.str() + " (" + lp.fn.str() + ")"
+                            : lp.loc.str();
 }
 
 /// Rows grouped by owner (0..n-1; -1: dropped), each group sorted (as
@@ -1091,7 +1142,7 @@ void Analysis::chunkMetricsPass() {
     int li = ch.loop[i], th = ch.thread[i];
     Loop &lp = loops[li];
     if (li != lastLi || th != lastTh) {
-      sh = &lp.share(th);
+      sh = lp.find(th); // every chunk's thread has its share
       lastLi = li;
       lastTh = th;
     }
