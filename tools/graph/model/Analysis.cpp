@@ -235,7 +235,12 @@ int Analysis::newLoop(int kind, uint64_t a, uint64_t b, uint64_t c) {
   lp.k2 = c;
   lp.index = int(loops.size());
   loops.push_back(std::move(lp));
-  loopKeys[{kind, a, b, c}] = loops.back().index;
+  if (kind < 2) {
+    std::vector<int> &byN = loopKeys[kind][a];
+    if (byN.size() <= b)
+      byN.resize(b + 1, -1);
+    byN[b] = loops.back().index;
+  }
   return loops.back().index;
 }
 
@@ -391,14 +396,14 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       // order: (region, n) names the instance on all of them.
       int kind = b ? 0 : 1;
       uint64_t k0 = b ? b : a;
-      auto it = loopKeys.find({kind, k0, n, 0});
-      int li;
-      if (it == loopKeys.end()) {
+      auto it = loopKeys[kind].find(k0);
+      int li = it != loopKeys[kind].end() && n < it->second.size()
+                   ? it->second[n]
+                   : -1;
+      if (li < 0) {
         li = newLoop(kind, k0, n, 0);
         loops[li].codeptr = c;
         loops[li].sched = d;
-      } else {
-        li = it->second;
       }
       Loop &lp = loops[li];
       lp.begin = lp.hasBegin ? std::min(lp.begin, t) : t;
@@ -649,7 +654,8 @@ static bool endsWithAny(const std::string &s,
 
 void Analysis::finish() {
   // The recording is read: what only reading needed goes.
-  decltype(loopKeys)().swap(loopKeys);
+  for (auto &keys : loopKeys)
+    std::unordered_map<uint64_t, std::vector<int>>().swap(keys);
   loops.shrink_to_fit();
   packShares();
   orderTasks();

@@ -365,17 +365,9 @@ private:
       oneMaker; // regions whose root tasks one task made
   // Per loop: its baseline instance (or null), for work_deviation.
   std::vector<const void *> baseInstance;
-  struct LoopKeyHash {
-    size_t
-    operator()(const std::tuple<int, uint64_t, uint64_t, uint64_t> &k) const {
-      return std::hash<uint64_t>()(std::get<1>(k) * 1000003u ^
-                                   std::get<2>(k) * 31u ^ std::get<3>(k) ^
-                                   uint64_t(std::get<0>(k)) << 60);
-    }
-  };
-  std::unordered_map<std::tuple<int, uint64_t, uint64_t, uint64_t>, int,
-                     LoopKeyHash>
-      loopKeys;
+  // While the recording is read: the loop instances of a region (kind 0)
+  // or a task (kind 1) by their number n there (-1: none yet).
+  std::unordered_map<uint64_t, std::vector<int>> loopKeys[2];
 };
 
 /// The grains of a one-thread run of the same program, by lineage.
