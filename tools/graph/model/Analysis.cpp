@@ -680,8 +680,17 @@ void Analysis::finish() {
   extLoop = m.get("ext_loop") == "1";
   extChunk = m.get("ext_chunk") == "1";
   extTaskCreate = m.get("ext_task_create") == "1";
-  // Loop names: psource (grainchunk) or the code pointer's line.
+  // Loop names: psource (grainchunk) or the code pointer's line, found
+  // once per (code pointer, psource).
+  std::map<std::pair<uint64_t, uint64_t>, std::pair<std::string, std::string>>
+      sourceNames;
   for (Loop &lp : loops) {
+    auto named = sourceNames.find({lp.codeptr, lp.psource});
+    if (named != sourceNames.end() && !named->second.first.empty()) {
+      lp.fn = pooled(named->second.first);
+      lp.loc = pooled(named->second.second);
+      continue;
+    }
     auto [fn, loc] = maps.get(lp.codeptr);
     if (lp.psource) {
       auto s = strings.find(lp.psource);
@@ -702,6 +711,8 @@ void Analysis::finish() {
         }
       }
     }
+    sourceNames.emplace(std::make_pair(lp.codeptr, lp.psource),
+                        std::make_pair(fn, loc));
     if (fn.empty()) {
       fn = "?";
       if (lp.keyKind == 0) {
@@ -740,7 +751,16 @@ void Analysis::siteNames() {
   std::map<std::tuple<int, uint64_t>, int32_t> byCode;
   std::vector<std::string> names;
   size_t loopsUnlined = 0;
+  // By a loop's pooled (function, location): the site of a location with a
+  // line, -1 for one without (its site is its code's).
+  std::map<std::pair<const std::string *, const std::string *>, int32_t> byName;
   for (const Loop &lp : loops) {
+    auto pk = std::make_pair(&lp.fn.str(), &lp.loc.str());
+    auto known = byName.find(pk);
+    if (known != byName.end() && known->second >= 0) {
+      loopSite.push_back(known->second);
+      continue;
+    }
     std::string nm = loopName(lp);
     bool lined = Maps::hasLine(lp.loc);
     auto key = lp.codeptr   ? std::make_tuple(0, lp.codeptr)
@@ -749,6 +769,7 @@ void Analysis::siteNames() {
     int32_t next = int32_t(names.size());
     int32_t site = lined ? byLine.emplace(nm, next).first->second
                          : byCode.emplace(key, next).first->second;
+    byName.emplace(pk, lined ? site : -1);
     if (site == next) {
       loopsUnlined += !lined;
       if (!lined && !hasAddress(lp.loc))
