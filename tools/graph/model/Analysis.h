@@ -104,6 +104,10 @@ public:
   explicit PooledName(const std::string *p) : s(p) {}
   operator const std::string &() const { return *s; }
   const std::string &str() const { return *s; }
+  bool operator==(const std::string &o) const { return *s == o; }
+  bool operator==(const char *o) const { return *s == o; }
+  bool operator!=(const std::string &o) const { return *s != o; }
+  bool operator!=(const char *o) const { return *s != o; }
 
 private:
   static const std::string &empty();
