@@ -1256,9 +1256,9 @@ void Analysis::chunkMetricsPass() {
   for (size_t i = 0; i < nc; i++)
     if (outliers[i])
       loops[ch.loop[i]].flagged[P_OUTLIER]++;
-  baseInstance.assign(loops.size(), nullptr);
   if (!baseline)
     return;
+  baseInstance.assign(loops.size(), nullptr);
   std::vector<uint8_t> noLineage(loops.size(), 0);
   for (Loop &lp : loops) {
     auto il = instanceLineage(lp.index);
