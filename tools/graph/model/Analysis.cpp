@@ -656,7 +656,6 @@ void Analysis::finish() {
   // The recording is read: what only reading needed goes.
   for (auto &keys : loopKeys)
     std::unordered_map<uint64_t, std::vector<int>>().swap(keys);
-  loops.shrink_to_fit();
   packShares();
   orderTasks();
   taskloopTasks();
