@@ -3,8 +3,9 @@
 //
 // The table behind loops.csv and the aggregated trace and graph: per loop
 // instance and thread, its chunks, their work (sum, min, median, max), its
-// span and its wait at the loop's end. One pass over the chunks; medians
-// group the chunks' work by row (8 bytes per chunk while it runs).
+// span and its wait at the loop's end. One pass over the chunks; the
+// median of one or two chunks comes from their least and most, larger rows
+// group their chunks' work by row (8 bytes per such chunk while it runs).
 //
 //===----------------------------------------------------------------------===//
 #include "LoopTable.h"
