@@ -2,6 +2,7 @@
 // The grainchunk-graph engine's analysis on hand-made recordings with known
 // answers: chunks, loop instances and their metrics; tasks, children,
 // join points and metrics; lineages; CSV quoting and run.json.
+#include "LoopTable.h"
 #include "Run.h"
 #include "Writers.h"
 #include "graph_recording.h"
@@ -186,6 +187,32 @@ TEST(GraphAnalysis, ChunksLoopsAndMetrics) {
   // Lineages: the top region at "?" (no code pointer), its first loop.
   EXPECT_EQ(an.chunkLineage(0).value(), "/p?#0/L0:0-0");
   EXPECT_EQ(an.chunkLineage(2).value(), "/p?#0/L0:1-1");
+}
+
+// A loop instance's model is small where a program runs millions of them
+// (bench/shapes.sh (a)): no vector or string of its own; its threads are
+// one run of the process's pool, in the order met. The loop table's
+// medians of one and two chunks (taken from their least and most).
+TEST(GraphAnalysis, LoopInstanceIsCompact) {
+  static_assert(sizeof(Share) <= 48, "a loop instance's thread: 48 bytes");
+  static_assert(sizeof(Loop) <= 152, "a loop instance: 152 bytes");
+  TempDir d;
+  loopRecording(d.path);
+  auto run = analyseRun({d.path}, {});
+  Analysis &an = *run->procs[0];
+  ASSERT_EQ(an.loops.size(), 1u);
+  const Loop &lp = an.loops[0];
+  ASSERT_EQ(lp.shares.size(), 2u);
+  EXPECT_EQ(lp.shares[0].th, 0);
+  EXPECT_EQ(lp.shares[0].count, 2);
+  EXPECT_EQ(lp.shares[1].th, 1);
+  EXPECT_EQ(lp.shares[1].count, 1);
+  EXPECT_EQ(lp.shares.end() - lp.shares.begin(), 2);
+  std::vector<LoopThread> rows = loopThreads(an, true);
+  ASSERT_EQ(rows.size(), 2u);
+  // Thread 0: works 18 - 10 and 40 - 20; thread 1: 30 - 12.
+  EXPECT_EQ(rows[0].medianWork, 14.0);
+  EXPECT_EQ(rows[1].medianWork, 18.0);
 }
 
 TEST(GraphAnalysis, TasksChildrenJoinsAndMetrics) {

@@ -208,9 +208,11 @@ void GrainDag::build(const Analysis &an, bool everyGrain) {
   }
   for (auto &key : groupOrder) {
     std::vector<int> &g = groups[key];
-    std::stable_sort(g.begin(), g.end(), [&](int x, int y) {
+    auto byKey = [&](int x, int y) {
       return an.loops[x].lastKey() < an.loops[y].lastKey();
-    });
+    };
+    if (!std::is_sorted(g.begin(), g.end(), byKey)) // met in order: usual
+      std::stable_sort(g.begin(), g.end(), byKey);
     const Loop &l0 = an.loops[g[0]];
     int64_t r = -1;
     if (l0.keyKind == 0) {

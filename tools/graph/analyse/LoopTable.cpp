@@ -3,8 +3,9 @@
 //
 // The table behind loops.csv and the aggregated trace and graph: per loop
 // instance and thread, its chunks, their work (sum, min, median, max), its
-// span and its wait at the loop's end. One pass over the chunks; medians
-// group the chunks' work by row (8 bytes per chunk while it runs).
+// span and its wait at the loop's end. One pass over the chunks; the
+// median of one or two chunks comes from their least and most, larger rows
+// group their chunks' work by row (8 bytes per such chunk while it runs).
 //
 //===----------------------------------------------------------------------===//
 #include "LoopTable.h"
@@ -32,10 +33,10 @@ std::vector<LoopThread> loopThreads(const Analysis &an, bool medians) {
     }
   }
   const Chunks &ch = an.chunks;
-  std::vector<int64_t> rowOf(medians ? ch.size() : 0);
+  // Chunk i's row (-1: none); consecutive chunks of a row look it up once.
   int lastLi = -1, lastTh = 0;
   int64_t row = -1;
-  for (size_t i = 0; i < ch.size(); i++) {
+  auto rowOf = [&](size_t i) {
     int li = ch.loop[i], th = ch.thread[i];
     if (li != lastLi || th != lastTh) {
       lastLi = li, lastTh = th, row = -1;
@@ -44,8 +45,10 @@ std::vector<LoopThread> loopThreads(const Analysis &an, bool medians) {
         if (lp.shares[s].th == th)
           row = int64_t(rowOff[li] + s);
     }
-    if (medians)
-      rowOf[i] = row;
+    return row;
+  };
+  for (size_t i = 0; i < ch.size(); i++) {
+    int64_t row = rowOf(i);
     if (row < 0)
       continue; // a chunk of no thread's share (not made by the analysis)
     LoopThread &r = rows[row];
@@ -64,23 +67,33 @@ std::vector<LoopThread> loopThreads(const Analysis &an, bool medians) {
   }
   if (!medians)
     return rows;
-  // The chunks' work grouped by row (a counting sort), then each row's
+  // The median of one or two chunks' work is their mean (computed as
+  // below, the larger first). Larger rows: their chunks' work grouped by
+  // row (a counting sort, over those rows' chunks alone), then each row's
   // middle.
   std::vector<size_t> off(rows.size() + 1, 0);
-  for (int64_t r : rowOf)
-    if (r >= 0)
-      off[r + 1]++;
-  for (size_t r = 0; r < rows.size(); r++)
-    off[r + 1] += off[r];
+  for (size_t r = 0; r < rows.size(); r++) {
+    int64_t n = rows[r].chunks;
+    if (n == 1)
+      rows[r].medianWork = double(rows[r].maxWork);
+    else if (n == 2)
+      rows[r].medianWork =
+          (double(rows[r].maxWork) + double(rows[r].minWork)) / 2;
+    off[r + 1] = off[r] + size_t(n > 2 ? n : 0);
+  }
+  if (!off.back())
+    return rows;
   std::vector<int64_t> work(off.back());
   {
     std::vector<size_t> pos(off.begin(), off.end() - 1);
-    for (size_t i = 0; i < ch.size(); i++)
-      if (rowOf[i] >= 0)
-        work[pos[rowOf[i]]++] =
+    lastLi = -1, lastTh = 0, row = -1;
+    for (size_t i = 0; i < ch.size(); i++) {
+      int64_t r = rowOf(i);
+      if (r >= 0 && rows[r].chunks > 2)
+        work[pos[r]++] =
             int64_t(std::max(ch.end[i], ch.start[i]) - ch.start[i]);
+    }
   }
-  std::vector<int64_t>().swap(rowOf);
   for (size_t r = 0; r < rows.size(); r++) {
     size_t n = off[r + 1] - off[r];
     if (!n)

@@ -101,10 +101,12 @@ std::unique_ptr<const Results> computeResults(const Run &run) {
   for (size_t p = 0; p < run.procs.size(); p++) {
     const Analysis &an = *run.procs[p];
     ProcessResults pr;
+    // The critical path first: its graph, gone when it is found, is then
+    // not held beside the loop table.
+    pr.crit = computeCritPath(an);
     pr.loopRows = loopThreads(an, true);
     pr.losses = instanceLosses(an, pr.loopRows);
     pr.time = breakdownOf(an);
-    pr.crit = computeCritPath(an);
     pr.problems = rankProblems(an, pr.losses, int(p));
     pr.masks = problemMasks(an);
     pr.counts = problemCounts(pr.masks, pr.crit);

@@ -79,11 +79,58 @@ Share *Loop::find(int th) {
   return nullptr;
 }
 
-Share &Loop::share(int th) {
-  if (Share *s = find(th))
-    return *s;
-  shares.push_back(Share{th});
-  return shares.back();
+const Share *Loop::find(int th) const {
+  for (const Share &x : shares)
+    if (x.th == th)
+      return &x;
+  return nullptr;
+}
+
+const std::string &PooledName::empty() {
+  static const std::string e;
+  return e;
+}
+
+PooledName Analysis::pooled(const std::string &s) {
+  return PooledName(&*namePool.insert(s).first);
+}
+
+Share &Analysis::readShare(int li, int th) {
+  constexpr uint32_t None = UINT32_MAX;
+  if (shareList.size() <= size_t(li))
+    shareList.resize(loops.size(), {None, None});
+  auto &[first, last] = shareList[li];
+  for (uint32_t x = first; x != None; x = shareNext[x])
+    if (sharePool[x].th == th)
+      return sharePool[x];
+  uint32_t x = uint32_t(sharePool.size());
+  sharePool.push_back(Share{th});
+  shareNext.push_back(None);
+  (first == None ? first : shareNext[last]) = x;
+  last = x;
+  return sharePool[x];
+}
+
+void Analysis::packShares() {
+  // Each instance's list becomes one run of the pool, in the order met.
+  constexpr uint32_t None = UINT32_MAX;
+  std::vector<Share> pool;
+  pool.reserve(sharePool.size());
+  shareList.resize(loops.size(), {None, None});
+  for (size_t li = 0; li < loops.size(); li++) {
+    size_t from = pool.size();
+    for (uint32_t x = shareList[li].first; x != None; x = shareNext[x])
+      pool.push_back(sharePool[x]);
+    loops[li].shares.n = uint32_t(pool.size() - from);
+  }
+  sharePool.swap(pool);
+  std::vector<uint32_t>().swap(shareNext);
+  std::vector<std::pair<uint32_t, uint32_t>>().swap(shareList);
+  Share *at = sharePool.data();
+  for (Loop &lp : loops) {
+    lp.shares.b = at;
+    at += lp.shares.n;
+  }
 }
 
 void Chunks::reserve(size_t n) {
@@ -182,13 +229,18 @@ Analysis::Analysis(const ProcessDir &pd, const Baseline *base)
 
 int Analysis::newLoop(int kind, uint64_t a, uint64_t b, uint64_t c) {
   Loop lp;
-  lp.keyKind = kind;
+  lp.keyKind = int8_t(kind);
   lp.k0 = a;
   lp.k1 = b;
   lp.k2 = c;
   lp.index = int(loops.size());
   loops.push_back(std::move(lp));
-  loopKeys[{kind, a, b, c}] = loops.back().index;
+  if (kind < 2) {
+    std::vector<int> &byN = loopKeys[kind][a];
+    if (byN.size() <= b)
+      byN.resize(b + 1, -1);
+    byN[b] = loops.back().index;
+  }
   return loops.back().index;
 }
 
@@ -203,13 +255,12 @@ Analysis::Frame &Analysis::frame(std::vector<Frame> &frames, uint64_t task,
 
 void Analysis::appendChunk(Frame &fr, int th, uint64_t t, uint64_t a,
                            uint64_t b, double c, uint64_t e, uint32_t d) {
-  Loop &lp = loops[fr.loop];
   if (fr.shareLoop != fr.loop) {
-    lp.share(th);
-    fr.shareIdx = size_t(lp.find(th) - lp.shares.data());
+    fr.shareIdx = size_t(&readShare(fr.loop, th) - sharePool.data());
     fr.shareLoop = fr.loop;
   }
-  int64_t k = lp.shares[fr.shareIdx].count++;
+  Loop &lp = loops[fr.loop];
+  int64_t k = sharePool[fr.shareIdx].count++;
   fr.chunk = int64_t(chunks.size());
   chunks.thread.push_back(th);
   chunks.loop.push_back(lp.index);
@@ -240,7 +291,7 @@ void Analysis::release(Frame &fr, int th) {
   if (cancelled) {
     leftOut += int64_t(held.size());
     if (fr.loop >= 0)
-      loops[fr.loop].share(th).unknown = true;
+      readShare(fr.loop, th).unknown = true;
     return;
   }
   for (const Frame::Held &h : held) {
@@ -345,14 +396,14 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       // order: (region, n) names the instance on all of them.
       int kind = b ? 0 : 1;
       uint64_t k0 = b ? b : a;
-      auto it = loopKeys.find({kind, k0, n, 0});
-      int li;
-      if (it == loopKeys.end()) {
+      auto it = loopKeys[kind].find(k0);
+      int li = it != loopKeys[kind].end() && n < it->second.size()
+                   ? it->second[n]
+                   : -1;
+      if (li < 0) {
         li = newLoop(kind, k0, n, 0);
         loops[li].codeptr = c;
         loops[li].sched = d;
-      } else {
-        li = it->second;
       }
       Loop &lp = loops[li];
       lp.begin = lp.hasBegin ? std::min(lp.begin, t) : t;
@@ -371,7 +422,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
         Loop &lp = loops[fr.loop];
         lp.end = lp.hasEnd ? std::max(lp.end, t) : t;
         lp.hasEnd = true;
-        Share &s = lp.share(th);
+        Share &s = readShare(fr.loop, th);
         s.threadEnd = t;
         s.hasEnd = true;
         fr.shareLoop = -1;
@@ -470,7 +521,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       if (!frames.empty()) {
         Frame &fr = frames.back();
         if (fr.task == a && fr.ended >= 0 && loopBarrier(w.kind)) {
-          loops[fr.ended].share(th).sync += w.time;
+          readShare(fr.ended, th).sync += w.time;
           fr.ended = -1;
         }
       }
@@ -602,6 +653,10 @@ static bool endsWithAny(const std::string &s,
 }
 
 void Analysis::finish() {
+  // The recording is read: what only reading needed goes.
+  for (auto &keys : loopKeys)
+    std::unordered_map<uint64_t, std::vector<int>>().swap(keys);
+  packShares();
   orderTasks();
   taskloopTasks();
   std::vector<uint64_t> ptrs;
@@ -624,8 +679,17 @@ void Analysis::finish() {
   extLoop = m.get("ext_loop") == "1";
   extChunk = m.get("ext_chunk") == "1";
   extTaskCreate = m.get("ext_task_create") == "1";
-  // Loop names: psource (grainchunk) or the code pointer's line.
+  // Loop names: psource (grainchunk) or the code pointer's line, found
+  // once per (code pointer, psource).
+  std::map<std::pair<uint64_t, uint64_t>, std::pair<std::string, std::string>>
+      sourceNames;
   for (Loop &lp : loops) {
+    auto named = sourceNames.find({lp.codeptr, lp.psource});
+    if (named != sourceNames.end() && !named->second.first.empty()) {
+      lp.fn = pooled(named->second.first);
+      lp.loc = pooled(named->second.second);
+      continue;
+    }
     auto [fn, loc] = maps.get(lp.codeptr);
     if (lp.psource) {
       auto s = strings.find(lp.psource);
@@ -646,6 +710,8 @@ void Analysis::finish() {
         }
       }
     }
+    sourceNames.emplace(std::make_pair(lp.codeptr, lp.psource),
+                        std::make_pair(fn, loc));
     if (fn.empty()) {
       fn = "?";
       if (lp.keyKind == 0) {
@@ -655,8 +721,8 @@ void Analysis::finish() {
                             regionList[r->second].enc);
       }
     }
-    lp.fn = fn;
-    lp.loc = loc;
+    lp.fn = pooled(fn);
+    lp.loc = pooled(loc);
   }
   finishTasks();
   taskContexts();
@@ -684,7 +750,16 @@ void Analysis::siteNames() {
   std::map<std::tuple<int, uint64_t>, int32_t> byCode;
   std::vector<std::string> names;
   size_t loopsUnlined = 0;
+  // By a loop's pooled (function, location): the site of a location with a
+  // line, -1 for one without (its site is its code's).
+  std::map<std::pair<const std::string *, const std::string *>, int32_t> byName;
   for (const Loop &lp : loops) {
+    auto pk = std::make_pair(&lp.fn.str(), &lp.loc.str());
+    auto known = byName.find(pk);
+    if (known != byName.end() && known->second >= 0) {
+      loopSite.push_back(known->second);
+      continue;
+    }
     std::string nm = loopName(lp);
     bool lined = Maps::hasLine(lp.loc);
     auto key = lp.codeptr   ? std::make_tuple(0, lp.codeptr)
@@ -693,6 +768,7 @@ void Analysis::siteNames() {
     int32_t next = int32_t(names.size());
     int32_t site = lined ? byLine.emplace(nm, next).first->second
                          : byCode.emplace(key, next).first->second;
+    byName.emplace(pk, lined ? site : -1);
     if (site == next) {
       loopsUnlined += !lined;
       if (!lined && !hasAddress(lp.loc))
@@ -702,8 +778,7 @@ void Analysis::siteNames() {
     }
     loopSite.push_back(site);
   }
-  for (const Loop &lp : loops)
-    loopNames.push_back(names[loopSite[lp.index]]);
+  siteLoopNames = std::move(names);
   // Task sites (taskloops': the taskloop's call). Without a line the
   // location itself adds the address, so that grains.csv's
   // source_location tells the sites apart too.
@@ -733,7 +808,7 @@ void Analysis::siteNames() {
   std::string what;
   if (loopsUnlined)
     what = std::to_string(loopsUnlined) + " of " +
-           std::to_string(names.size()) + " loop(s)";
+           std::to_string(siteLoopNames.size()) + " loop(s)";
   if (tu)
     what += (what.empty() ? "" : " and ") + std::to_string(tu) + " of " +
             std::to_string(nt) + " task site(s)";
@@ -799,8 +874,10 @@ std::pair<std::string, std::string> Analysis::taskSource(size_t k) const {
 
 std::string Analysis::loopName(const Loop &lp) const {
   if (endsWithAny(lp.loc, {":?", ":0"})) // no line table: build with -g
-    return lp.fn + " (" + lp.loc.substr(0, lp.loc.size() - 2) + ")";
-  return lp.fn != "?" ? lp.loc + " (" + lp.fn + ")" : lp.loc;
+    return lp.fn.str() + " (" +
+           lp.loc.str().substr(0, lp.loc.str().size() - 2) + ")";
+  return lp.fn.str() != "?" ? lp.loc.str() + " (" + lp.fn.str() + ")"
+                            : lp.loc.str();
 }
 
 /// Rows grouped by owner (0..n-1; -1: dropped), each group sorted (as
@@ -1091,7 +1168,7 @@ void Analysis::chunkMetricsPass() {
     int li = ch.loop[i], th = ch.thread[i];
     Loop &lp = loops[li];
     if (li != lastLi || th != lastTh) {
-      sh = &lp.share(th);
+      sh = lp.find(th); // every chunk's thread has its share
       lastLi = li;
       lastTh = th;
     }
@@ -1178,9 +1255,9 @@ void Analysis::chunkMetricsPass() {
   for (size_t i = 0; i < nc; i++)
     if (outliers[i])
       loops[ch.loop[i]].flagged[P_OUTLIER]++;
-  baseInstance.assign(loops.size(), nullptr);
   if (!baseline)
     return;
+  baseInstance.assign(loops.size(), nullptr);
   std::vector<uint8_t> noLineage(loops.size(), 0);
   for (Loop &lp : loops) {
     auto il = instanceLineage(lp.index);

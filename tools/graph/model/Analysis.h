@@ -22,6 +22,7 @@
 #include <string>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -64,35 +65,75 @@ struct Counter {
   void update(const Counter &o);
 };
 
-/// What a loop instance knows of one thread.
+/// What a loop instance knows of one thread (48 bytes).
 struct Share {
   int th;
+  bool hasEnd = false, hasWork = false, unknown = false;
   int64_t count = 0, work = 0, sync = 0;
   uint64_t threadEnd = 0;
-  bool hasEnd = false, hasWork = false, unknown = false;
   double waitPer = NAN;
+};
+
+/// A loop instance's threads: a run of the process's share pool
+/// (Analysis::sharePool), in the order the instance met them. Set when the
+/// recording has been read.
+class ShareSpan {
+public:
+  Share *begin() { return b; }
+  Share *end() { return b + n; }
+  const Share *begin() const { return b; }
+  const Share *end() const { return b + n; }
+  Share *data() { return b; }
+  const Share *data() const { return b; }
+  size_t size() const { return n; }
+  bool empty() const { return !n; }
+  Share &operator[](size_t i) { return b[i]; }
+  const Share &operator[](size_t i) const { return b[i]; }
+
+private:
+  friend class Analysis;
+  Share *b = nullptr;
+  uint32_t n = 0;
+};
+
+/// A name held once per process (Analysis's name pool): read as the
+/// string it points to.
+class PooledName {
+public:
+  PooledName() : s(&empty()) {}
+  explicit PooledName(const std::string *p) : s(p) {}
+  operator const std::string &() const { return *s; }
+  const std::string &str() const { return *s; }
+  bool operator==(const std::string &o) const { return *s == o; }
+  bool operator==(const char *o) const { return *s == o; }
+  bool operator!=(const std::string &o) const { return *s != o; }
+  bool operator!=(const char *o) const { return *s != o; }
+
+private:
+  static const std::string &empty();
+  const std::string *s;
 };
 
 /// A loop instance: the same worksharing loop on every thread of a team.
 struct Loop {
   // The key: (region, n) (kind 0), ("task", task, n) (kind 1) or
   // ("orphan", thread, task, k) (kind 2).
-  int keyKind = 0;
   uint64_t k0 = 0, k1 = 0, k2 = 0;
   uint64_t lastKey() const { return keyKind == 2 ? k2 : k1; }
-  int index = 0;
   uint64_t codeptr = 0, psource = 0;
-  uint32_t sched = 0;
-  bool hasBegin = false, hasEnd = false;
   uint64_t begin = 0, end = 0;
-  std::string fn, loc;       // its name
-  std::vector<Share> shares; // threads, in the order met
+  PooledName fn, loc; // its name
+  ShareSpan shares;   // threads, in the order met
   int64_t maxWork = 0;
   double cwb = NAN, cpu = NAN;
   Counter flagged;
+  int index = 0;
+  uint32_t sched = 0;
+  int8_t keyKind = 0;
+  bool hasBegin = false, hasEnd = false;
   int64_t n() const;
   Share *find(int th);
-  Share &share(int th);
+  const Share *find(int th) const;
 };
 
 /// Every chunk grain, in columns: 61 bytes each.
@@ -213,7 +254,9 @@ public:
   /// A loop instance's name: its site's (its code), unique per site: where
   /// sites share a source name, or it names no line, the name adds the
   /// code's address ("at object+0xoffset").
-  const std::string &loopName(int li) const { return loopNames[li]; }
+  const std::string &loopName(int li) const {
+    return siteLoopNames[loopSite[li]];
+  }
   /// Per loop instance: its site, the loop's code (its code pointer, its
   /// copies of one source line included; loops seen only through chunks:
   /// their source location, else the instance).
@@ -300,7 +343,19 @@ private:
       taskloops;
   std::vector<uint64_t> taskloopOrder;
   std::unordered_map<uint64_t, std::string> context;
-  std::vector<std::string> loopNames;
+  std::vector<std::string> siteLoopNames; // per loop site
+  // Every loop instance's threads (ShareSpan); while the recording is
+  // read, each instance's shares are a list through shareNext from
+  // shareList's (first, last), made one run per instance when it has been
+  // read (packShares()).
+  std::vector<Share> sharePool;
+  std::vector<uint32_t> shareNext;
+  std::vector<std::pair<uint32_t, uint32_t>> shareList;
+  Share &readShare(int li, int th);
+  void packShares();
+  // The loops' function names and locations, each held once.
+  std::unordered_set<std::string> namePool;
+  PooledName pooled(const std::string &s);
   // By code pointer: (function, location) and name.
   std::unordered_map<
       uint64_t, std::pair<std::pair<std::string, std::string>, std::string>>
@@ -314,17 +369,9 @@ private:
       oneMaker; // regions whose root tasks one task made
   // Per loop: its baseline instance (or null), for work_deviation.
   std::vector<const void *> baseInstance;
-  struct LoopKeyHash {
-    size_t
-    operator()(const std::tuple<int, uint64_t, uint64_t, uint64_t> &k) const {
-      return std::hash<uint64_t>()(std::get<1>(k) * 1000003u ^
-                                   std::get<2>(k) * 31u ^ std::get<3>(k) ^
-                                   uint64_t(std::get<0>(k)) << 60);
-    }
-  };
-  std::unordered_map<std::tuple<int, uint64_t, uint64_t, uint64_t>, int,
-                     LoopKeyHash>
-      loopKeys;
+  // While the recording is read: the loop instances of a region (kind 0)
+  // or a task (kind 1) by their number n there (-1: none yet).
+  std::unordered_map<uint64_t, std::vector<int>> loopKeys[2];
 };
 
 /// The grains of a one-thread run of the same program, by lineage.

@@ -23,14 +23,20 @@ void writeLoopsCsv(const Results &R, const std::string &path) {
     std::string head =
         (pd.pid >= 0 ? std::to_string(pd.pid) : std::string("NA")) + "," +
         Run::rankText(pd) + ",";
-    std::vector<std::string> names;
-    for (const Loop &lp : an.loops)
-      names.push_back(csvField(an.loopName(lp.index)) + ",L" +
-                      std::to_string(lp.index) + "," + csvField(lp.loc) + ",");
+    // A row's loop columns, made once per instance (its rows are
+    // consecutive), not held for every instance.
+    std::string name;
+    int named = -1;
     for (const LoopThread &r : R.procs[p].loopRows) {
       if (!r.chunks)
         continue;
-      o << head << names[r.loop];
+      if (r.loop != named) {
+        const Loop &lp = an.loops[r.loop];
+        name = csvField(an.loopName(lp.index)) + ",L" +
+               std::to_string(lp.index) + "," + csvField(lp.loc) + ",";
+        named = r.loop;
+      }
+      o << head << name;
       o.i(r.th) << ',';
       o.i(r.chunks) << ',';
       if (r.hasWork) {
