@@ -464,6 +464,11 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       if (w.running)
         w.time += int64_t(t - w.since);
       waitByKind[w.kind < waitByKind.size() ? w.kind : 0] += double(w.time);
+      if (w.kind == GC_SYNC_BARRIER_IMPLICIT_PARALLEL)
+        if (auto im = implicit.find(a); im != implicit.end()) {
+          im->second.joinBegin = w.begin;
+          im->second.joinEnd = t;
+        }
       keepWait(w);
       // The barrier right after a loop: this thread's wait for the loop's
       // other chunks.

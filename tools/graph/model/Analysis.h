@@ -152,6 +152,11 @@ struct Implicit {
   uint32_t team;
   int th;
   uint64_t begin = 0, end = 0; // on its thread (end 0: not seen to end)
+  /// Its wait at the region's end barrier (end 0: none seen). libomp
+  /// reports a worker's end of it, and its implicit task's end, only when
+  /// it is released for the next region: the breakdown clips both to the
+  /// region's end.
+  uint64_t joinBegin = 0, joinEnd = 0;
 };
 
 /// A chunk's or task's metrics (NaN: NA).

@@ -69,9 +69,15 @@ std::vector<std::string> breakdownLines(const Analysis &an,
                     "(each part below is thread time a change could win "
                     "back, as a share of it)",
                     b.threads, b.span / ms, b.threadTime / ms));
-  out.push_back(fmt("  serial, outside parallel regions: %.3f ms elapsed, the "
-                    "other threads idle %.3f ms (%.1f%%)",
-                    b.serial / ms, b.serialIdle / ms, pc(b.serialIdle)));
+  out.push_back(
+      fmt("  serial, outside parallel regions: %.3f ms elapsed "
+          "(%.1f%%), the other threads idle %.3f ms (%.1f%%)%s",
+          b.serial / ms, pc(b.serial), b.serialIdle / ms, pc(b.serialIdle),
+          b.notInTeam > 0 ? fmt("; threads in no team of a running region idle "
+                                "%.3f ms (%.1f%%)",
+                                b.notInTeam / ms, pc(b.notInTeam))
+                                .c_str()
+                          : ""));
   double waits = b.waitLoop + b.waitRegion + b.waitBarrier + b.waitTaskwait +
                  b.waitTaskgroup + b.waitOther;
   std::string byKind;
@@ -538,7 +544,8 @@ void writeRunJson(const Results &R, const std::string &path,
     o << ", \"thread_time_cycles\": {\"threads\": " << std::to_string(b.threads)
       << ", \"span\": ";
     o.jnum(b.span) << ", \"serial_idle\": ";
-    o.jnum(b.serialIdle) << ", \"in_regions\": ";
+    o.jnum(b.serialIdle) << ", \"not_in_team\": ";
+    o.jnum(b.notInTeam) << ", \"in_regions\": ";
     o.jnum(b.inRegions) << ", \"fork_join\": ";
     o.jnum(b.forkJoin) << ", \"chunk_work\": ";
     o.jnum(b.chunkWork) << ", \"task_work\": ";
