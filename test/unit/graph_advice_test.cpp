@@ -131,3 +131,185 @@ TEST(GraphBreakdown, ThreadsOutsideTheTeamAreIdle) {
   EXPECT_DOUBLE_EQ(b.waitRegion, 30.0);
   expectParts(b);
 }
+
+namespace {
+
+const uint64_t Par = 100, I0 = 200, I1 = 201;
+uint64_t tid(int th, int n) { return (uint64_t(th) + 1) << 40 | uint64_t(n); }
+
+/// A combined parallel for of 2 threads, one chunk each (iterations 0 and
+/// 1, made in 1 tick, working `work` ticks): thread 1's implicit task
+/// begins `join` ticks late and its chunk `before` ticks after that (what
+/// it ran in the region before the loop); thread 0 starts at once. With
+/// `tasks`, each chunk makes that many tasks (their making 1 tick each),
+/// which nobody runs.
+std::unique_ptr<Run> lateLoop(const std::string &dir, uint64_t join,
+                              uint64_t before, uint64_t work = 2,
+                              int tasks = 0) {
+  writeFile(dir + "/meta.txt", meta3());
+  Thread t0, t1;
+  t0.str(0x77, ";loops.c;work;12;3;;")
+      .rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 2)
+      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 2);
+  t1.rec(R_IMPLICIT_BEGIN, join, I1, Par, 1, 2);
+  Thread *ts[2] = {&t0, &t1};
+  uint64_t task[2] = {I0, I1}, start[2] = {10, 10 + join + before};
+  uint64_t end[2];
+  for (int th = 0; th < 2; th++) {
+    Thread &t = *ts[th];
+    t.rec(R_LOOP_BEGIN, start[th] - 2, task[th], Par, 0, 0)
+        .rec(R_SOURCE, 0, 0x77, 0)
+        .chunk(start[th], uint64_t(th), uint64_t(th), 1);
+    for (int c = 1; c <= tasks; c++)
+      t.task(start[th] + uint64_t(c), tid(th, c), task[th], 0xB0, 1.0);
+    end[th] = start[th] + work + uint64_t(tasks);
+    t.rec(R_LOOP_END, end[th], task[th], Par);
+  }
+  uint64_t last = std::max(end[0], end[1]);
+  const uint32_t Bar = GC_SYNC_BARRIER_IMPLICIT_PARALLEL;
+  t0.rec(R_SYNC_BEGIN, end[0], I0, Par, 0, Bar)
+      .rec(R_SYNC_END, last, I0, Par, 0, Bar)
+      .rec(R_IMPLICIT_END, last + 1, I0, 0)
+      .rec(R_PARALLEL_END, last + 2, Par, 1);
+  t1.rec(R_SYNC_BEGIN, end[1], I1, Par, 0, Bar)
+      .rec(R_SYNC_END, last, I1, Par, 0, Bar)
+      .rec(R_IMPLICIT_END, last + 1, I1, 0);
+  t0.write(dir + "/thread-0.bin");
+  t1.write(dir + "/thread-1.bin");
+  return analyseRun({dir}, {});
+}
+
+const Problem *loopProblem(const std::vector<Problem> &ps) {
+  for (const Problem &p : ps)
+    if (p.kind == "loop")
+      return &p;
+  return nullptr;
+}
+
+} // namespace
+
+// Thread 1 joins 300 ticks late; the work is even: thread 0's wait after
+// its chunk is for the late thread, not uneven work (before: "waiting
+// after their last chunks for the slowest (uneven work: imbalance 1.00)").
+TEST(GraphAdvice, AWaitForALateThreadIsNamedAfterIt) {
+  TempDir d;
+  auto run = lateLoop(d.path, 300, 0, 100);
+  auto res = computeResults(*run);
+  const Problem *p = loopProblem(res->procs[0].problems);
+  ASSERT_NE(p, nullptr);
+  EXPECT_NE(p->why.find("waiting after their last chunks for the threads "
+                        "that started late"),
+            std::string::npos)
+      << p->why;
+  EXPECT_EQ(p->why.find("uneven work"), std::string::npos) << p->why;
+}
+
+// A combined parallel for whose one chunk per thread is small next to its
+// making, and whose thread 1 joins the team 300 ticks late: the late join
+// holds 99% of the loss, so the advice leads with it (a thread joined the
+// team late: the fork, a busy machine) and gives each cause its share;
+// before: "the loop is too small for its team … run it on one thread",
+// which is about the 2 ticks of making.
+TEST(GraphAdvice, ALateJoinLeadsTheAdvice) {
+  TempDir d;
+  auto run = lateLoop(d.path, 300, 0);
+  auto res = computeResults(*run);
+  const Problem *p = loopProblem(res->procs[0].problems);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->suggestion.find("a thread joined the team late (thread 1 up "
+                               "to"),
+            0u)
+      << p->suggestion;
+  EXPECT_NE(p->suggestion.find("OMP_PROC_BIND"), std::string::npos);
+  EXPECT_NE(p->suggestion.find("late starts and the waits for them 99."),
+            std::string::npos)
+      << p->suggestion;
+  EXPECT_EQ(p->suggestion.find("too small"), std::string::npos)
+      << p->suggestion;
+}
+
+// The same lateness spent in the region before the loop (thread 1 joined
+// on time and ran 300 ticks of its own first): that is the work before
+// the loop, as before.
+TEST(GraphAdvice, ALateStartAfterWorkInTheRegionIsThatWork) {
+  TempDir d;
+  auto run = lateLoop(d.path, 0, 300);
+  auto res = computeResults(*run);
+  const Problem *p = loopProblem(res->procs[0].problems);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->suggestion.find("its threads reach it at different times "
+                               "(thread 1 up to"),
+            0u)
+      << p->suggestion;
+}
+
+// A loop whose chunks make tasks, with a late join holding most of its
+// loss: never told to run on one thread (before: it fell through to "the
+// loop is too small for its team … run it on one thread").
+TEST(GraphAdvice, ALoopThatMakesTasksIsNeverRunOnOneThread) {
+  TempDir d;
+  auto run = lateLoop(d.path, 300, 0, 2, 4);
+  auto res = computeResults(*run);
+  const Problem *p = loopProblem(res->procs[0].problems);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->suggestion.find("one thread (an if()"), std::string::npos)
+      << p->suggestion;
+  EXPECT_EQ(p->suggestion.find("too small"), std::string::npos)
+      << p->suggestion;
+  EXPECT_NE(p->suggestion.find("it makes the tasks (8)"), std::string::npos)
+      << p->suggestion;
+}
+
+// Tasks of 36000 ticks (18 us) made 1 tick each by thread 0's chunk, run by
+// thread 1 while thread 0 waits at the barrier ending the loop: making
+// them costs 0.003% of their work, so they are not told they are too small,
+// nor to give their parents other work before a taskwait the program does
+// not have; the join is named as it is.
+TEST(GraphAdvice, CheapTasksJoinedAtALoopBarrier) {
+  TempDir d;
+  writeFile(d.path + "/meta.txt", meta3());
+  Thread t0, t1;
+  const uint32_t WsBar = GC_SYNC_BARRIER_IMPLICIT_WORKSHARE;
+  t0.str(0x77, ";loops.c;work;12;3;;")
+      .rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 2)
+      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 2)
+      .rec(R_LOOP_BEGIN, 10, I0, Par, 0, 0)
+      .rec(R_SOURCE, 0, 0x77, 0)
+      .chunk(12, 0, 0, 1);
+  for (int c = 1; c <= 4; c++)
+    t0.task(12 + uint64_t(c), tid(0, c), I0, 0xB0, 1.0);
+  t0.rec(R_LOOP_END, 18, I0, Par)
+      .rec(R_SYNC_BEGIN, 18, I0, Par, 0, WsBar)
+      .rec(R_SYNC_END, 150100, I0, Par, 0, WsBar)
+      .rec(R_IMPLICIT_END, 150110, I0, 0)
+      .rec(R_PARALLEL_END, 150120, Par, 1);
+  t1.rec(R_IMPLICIT_BEGIN, 0, I1, Par, 1, 2)
+      .rec(R_LOOP_BEGIN, 10, I1, Par, 0, 0)
+      .rec(R_SOURCE, 0, 0x77, 0)
+      .chunk(12, 1, 1, 1)
+      .rec(R_LOOP_END, 15, I1, Par)
+      .rec(R_SYNC_BEGIN, 15, I1, Par, 0, WsBar);
+  uint64_t at = 20;
+  for (int c = 1; c <= 4; c++, at += 36000)
+    t1.rec(R_TASK_SWITCH, at, I1, tid(0, c))
+        .rec(R_TASK_SWITCH, at + 36000, tid(0, c), I1, 0, 1);
+  t1.rec(R_SYNC_END, 150100, I1, Par, 0, WsBar)
+      .rec(R_IMPLICIT_END, 150110, I1, 0);
+  t0.write(d.path + "/thread-0.bin");
+  t1.write(d.path + "/thread-1.bin");
+  auto run = analyseRun({d.path}, {});
+  auto res = computeResults(*run);
+  const Problem *site = nullptr;
+  for (const Problem &p : res->procs[0].problems)
+    if (p.kind != "loop")
+      site = &p;
+  ASSERT_NE(site, nullptr);
+  EXPECT_EQ(site->suggestion.find("tasks too small"), std::string::npos)
+      << site->suggestion;
+  EXPECT_EQ(site->suggestion.find("taskwait"), std::string::npos)
+      << site->suggestion;
+  EXPECT_NE(site->suggestion.find("the barrier ending the loop whose chunks "
+                                  "made them"),
+            std::string::npos)
+      << site->suggestion;
+}
