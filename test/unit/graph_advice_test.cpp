@@ -313,3 +313,41 @@ TEST(GraphAdvice, CheapTasksJoinedAtALoopBarrier) {
             std::string::npos)
       << site->suggestion;
 }
+
+// One site's six tasks, each joined at its own taskwait (no siblings to
+// compare with, as in a binary task tree), five of 100 ticks and one of
+// 100000 (a preempted one): it is an outlier of its site, by the median
+// and MAD rule, and the critical-path line says that one grain holds most
+// of the span (before: not flagged, nothing said).
+TEST(GraphAdvice, OneTaskThatMakesTheSpanIsAnOutlierOfItsSite) {
+  TempDir d;
+  writeFile(d.path + "/meta.txt", meta3());
+  Thread t0;
+  t0.rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 1)
+      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 1);
+  uint64_t at = 10;
+  for (int c = 1; c <= 6; c++) {
+    uint64_t w = c == 4 ? 100000 : 100;
+    t0.task(at, tid(0, c), I0, 0xB0, 1.0)
+        .rec(R_SYNC_BEGIN, at + 2, I0, Par, 0, GC_SYNC_TASKWAIT)
+        .rec(R_TASK_SWITCH, at + 3, I0, tid(0, c))
+        .rec(R_TASK_SWITCH, at + 3 + w, tid(0, c), I0, 0, 1)
+        .rec(R_SYNC_END, at + 4 + w, I0, Par, 0, GC_SYNC_TASKWAIT);
+    at += 10 + w;
+  }
+  t0.rec(R_IMPLICIT_END, at, I0, 0).rec(R_PARALLEL_END, at + 1, Par, 1);
+  t0.write(d.path + "/thread-0.bin");
+  auto run = analyseRun({d.path}, {});
+  Analysis &an = *run->procs[0];
+  ASSERT_EQ(an.tasks.size(), 6u);
+  size_t flagged = 0;
+  for (size_t k = 0; k < 6; k++)
+    flagged += an.taskOutliers[k];
+  EXPECT_EQ(flagged, 1u);
+  EXPECT_EQ(an.taskOutliers[3], 1u);
+  std::string s = summary(*computeResults(*run));
+  EXPECT_NE(s.find("parallelism 1; one grain holds 100% of the span (task"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("an outlier of its kind"), std::string::npos) << s;
+}

@@ -614,8 +614,8 @@ static void explainSite(const Acc &a, double tpn, Problem &p) {
                              .c_str()
                        : "");
   if (a.taskOutliers)
-    p.why += fmt("; %lld outlier task(s), far above their siblings' median "
-                 "(grains.csv: problems has outlier)",
+    p.why += fmt("; %lld outlier task(s), far above their siblings' or "
+                 "their site's median (grains.csv: problems has outlier)",
                  (long long)a.taskOutliers);
   // The parents wait at the joins mostly for a few outlier tasks (their
   // work could fill at least half the waits): their waits make every

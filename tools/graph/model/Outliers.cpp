@@ -128,6 +128,28 @@ std::vector<uint8_t> outlierTasks(const Analysis &an) {
           out[kv.second[j]] = 1;
     }
   }
+  // Among its site's tasks, by the same rule: in a binary task tree two
+  // siblings have no median to stand out of, and one preempted task among
+  // a site's 10^5 is visible there.
+  std::map<uint64_t, std::vector<uint32_t>> sites;
+  for (size_t k = 0; k < T.size(); k++)
+    if (!std::isnan(T.work[k]))
+      sites[T.codeptr[k]].push_back(uint32_t(k));
+  for (auto &kv : sites) {
+    if (kv.second.size() < 3)
+      continue;
+    w.clear();
+    double total = 0;
+    for (uint32_t k : kv.second) {
+      w.push_back(int64_t(std::llround(std::max(0.0, T.work[k]))));
+      total += double(w.back());
+    }
+    markOutliers(w, OutlierShare * total / threads, floorTicks, isOut);
+    for (size_t j = 0; j < w.size(); j++)
+      if (isOut[j])
+        out[kv.second[j]] = 1;
+    std::vector<uint32_t>().swap(kv.second);
+  }
   return out;
 }
 

@@ -115,9 +115,35 @@ std::string critPathFigures(const Analysis &an, const CritPath &c) {
     return "none (the grain graph has a cycle: a recording whose tasks or "
            "regions name each other as parents)";
   double ms = an.clockNs() * 1e6;
-  return fmt("span %.6g ms, work %.6g ms, parallelism %s", c.span / ms,
-             c.work / ms,
-             c.span > 0 ? fmt("%.3g", c.work / c.span).c_str() : "NA");
+  std::string s = fmt("span %.6g ms, work %.6g ms, parallelism %s", c.span / ms,
+                      c.work / ms,
+                      c.span > 0 ? fmt("%.3g", c.work / c.span).c_str() : "NA");
+  // One grain on the path that holds most of the span: the span and the
+  // parallelism rest on it (a preempted task makes a run's critical path).
+  double top = 0;
+  std::string what;
+  bool outlier = false;
+  for (uint64_t k : c.tasks)
+    if (k < an.tasks.size() && an.taskOwnWork(k) > top) {
+      top = an.taskOwnWork(k);
+      what = an.taskGrainName(k);
+      outlier = k < an.taskOutliers.size() && an.taskOutliers[k];
+    }
+  for (uint64_t i : c.chunks)
+    if (i < an.chunks.size() &&
+        double(an.chunks.end[i] - an.chunks.start[i]) > top) {
+      top = double(an.chunks.end[i] - an.chunks.start[i]);
+      what = "a chunk of loop " + an.loopName(an.chunks.loop[i]);
+      outlier = i < an.outliers.size() && an.outliers[i];
+    }
+  if (c.span > 0 && top > 0.5 * c.span)
+    s += fmt("; one grain holds %.0f%% of the span (%s, %.6g ms of work%s): "
+             "the span and the parallelism rest on it",
+             100 * top / c.span, what.c_str(), top / ms,
+             outlier ? ", an outlier of its kind: a descheduled or "
+                       "preempted grain makes it, not the program"
+                     : "");
+  return s;
 }
 
 std::string critPathText(const Analysis &an, const CritPath &c) {
