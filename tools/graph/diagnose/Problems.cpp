@@ -896,6 +896,42 @@ std::vector<Problem> rankProblems(const Analysis &an,
     out.push_back(std::move(p));
     firsts.push_back(a.first);
   }
+  // Explicit barriers whose waits hold 1% of the thread time or more (the
+  // waits at loops' and regions' ends are their loops', taskwaits their
+  // task sites'): named by the barrier's code, its source line.
+  // (A process without grains: its threads' recorded time.)
+  double base = threadTime > 0 || an.lastRecord <= an.firstRecord
+                    ? threadTime
+                    : double(an.lastRecord - an.firstRecord) *
+                          double(std::max<size_t>(1, an.threads.size()));
+  for (const auto &[code, tw] : an.barrierWaits) {
+    if (!(base > 0) || tw.first < 0.01 * base)
+      continue;
+    Problem p;
+    p.kind = "barrier";
+    auto [fn, loc] = an.maps.get(code);
+    p.where = "barrier " + (Maps::hasLine(loc) ? loc : an.maps.where(code)) +
+              " (" + fn + ")";
+    p.process = process;
+    p.lostMs = tw.first / tpn / 1e6;
+    p.share = tw.first / base;
+    p.imbalance = NAN;
+    p.instancesMulti = unsigned(tw.second);
+    p.why = fmt("the threads waited %s at this explicit barrier in %llu "
+                "wait(s) (%.1f%% of the threads' time): they reach it at "
+                "different times",
+                ms(tw.first, tpn).c_str(), (unsigned long long)tw.second,
+                100 * tw.first / base);
+    p.suggestion =
+        "look at what the threads run before this barrier: work one thread "
+        "does alone (a master or single section, I/O, communication) or "
+        "work split unevenly makes the others wait here; split that work "
+        "over the threads (a worksharing loop or tasks), or let the others "
+        "go on (nowait, or no barrier where nothing after it needs the "
+        "work before it)";
+    out.push_back(std::move(p));
+    firsts.push_back(INFINITY);
+  }
   std::vector<size_t> order(out.size());
   for (size_t i = 0; i < order.size(); i++)
     order[i] = i;

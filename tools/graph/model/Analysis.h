@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -196,6 +197,9 @@ public:
   /// Thread time spent waiting (the waits' own time, ticks) by
   /// ompt_sync_region_t kind (GC_SYNC_*; 0: any other).
   std::vector<double> waitByKind = std::vector<double>(16, 0.0);
+  /// The waits at explicit barriers by the barrier's code pointer: their
+  /// thread time (ticks) and count.
+  std::map<uint64_t, std::pair<double, uint64_t>> barrierWaits;
   std::vector<std::string> readNotes; // threads whose file ended early
   /// Per chunk: 1 if it is an outlier of its loop instance
   /// (outlierChunks(), Problems.h).
