@@ -388,3 +388,53 @@ TEST(GraphAdvice, WaitsAtAnExplicitBarrierAreAProblem) {
   EXPECT_EQ(ps[0].instancesMulti, 2u);
   expectParts(res->procs[0].time);
 }
+
+// Twenty instances of one loop in a region of two threads, 100 ticks each
+// but the two that `slow` stretches to 100000 (a descheduled thread): the
+// summary says the slowest tenth hold most of their time (a busy machine);
+// with none stretched it says the share and no more.
+static std::string noiseLine(int slow) {
+  TempDir d;
+  writeFile(d.path + "/meta.txt", meta3());
+  Thread t0, t1;
+  t0.str(0x77, ";loops.c;work;12;3;;")
+      .rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 2)
+      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 2);
+  t1.rec(R_IMPLICIT_BEGIN, 0, I1, Par, 1, 2);
+  Thread *ts[2] = {&t0, &t1};
+  uint64_t task[2] = {I0, I1}, at = 10;
+  for (int k = 0; k < 20; k++) {
+    uint64_t w = k < slow ? 100000 : 100;
+    for (int th = 0; th < 2; th++)
+      ts[th]
+          ->rec(R_LOOP_BEGIN, at, task[th], Par, 0, 0)
+          .rec(R_SOURCE, 0, 0x77, 0)
+          .chunk(at + 1, uint64_t(th), uint64_t(th), 1)
+          .rec(R_LOOP_END, at + 1 + w, task[th], Par);
+    at += w + 10;
+  }
+  t0.rec(R_IMPLICIT_END, at, I0, 0).rec(R_PARALLEL_END, at + 1, Par, 1);
+  t1.rec(R_IMPLICIT_END, at, I1, 0);
+  t0.write(d.path + "/thread-0.bin");
+  t1.write(d.path + "/thread-1.bin");
+  auto run = analyseRun({d.path}, {});
+  std::string s = summary(*computeResults(*run));
+  size_t b = s.find("  noise: "), e = s.find('\n', b);
+  return b == std::string::npos ? s : s.substr(b, e - b);
+}
+
+TEST(GraphAdvice, ANoisyRunIsSaidToBe) {
+  std::string noisy = noiseLine(2), quiet = noiseLine(0);
+  EXPECT_EQ(noisy.find("  noise: the 20 multi-thread instances of loop "
+                       "loops.c:12 (work)"),
+            0u)
+      << noisy;
+  EXPECT_NE(noisy.find("the slowest tenth of them 99% of that: the same "
+                       "code took far longer"),
+            std::string::npos)
+      << noisy;
+  EXPECT_NE(quiet.find("the slowest tenth of them 10% of that"),
+            std::string::npos)
+      << quiet;
+  EXPECT_EQ(quiet.find("far longer"), std::string::npos) << quiet;
+}

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "GrainDag.h"
+#include "Outliers.h"
 #include "ProblemViews.h"
 #include "Problems.h"
 #include "Writers.h"
@@ -107,6 +108,48 @@ std::vector<std::string> breakdownLines(const Analysis &an,
                     b.regionsKnown ? ""
                                    : "; some regions were not seen to end: "
                                      "counted to the recording's end"));
+  // How noisy the run was: the spread of the durations of the most
+  // repeated loop's multi-thread instances (each from its begin to its end
+  // over its threads), the same code run again and again: were they even,
+  // the slowest tenth would hold about a tenth of their time.
+  std::map<int32_t, std::vector<double>> bySite;
+  for (const Loop &lp : an.loops)
+    if (lp.hasBegin && lp.hasEnd && lp.end > lp.begin &&
+        size_t(lp.index) < an.loopSite.size() && teamOf(an, lp.index) > 1)
+      bySite[an.loopSite[lp.index]].push_back(double(lp.end - lp.begin));
+  const std::vector<double> *most = nullptr;
+  int mostLoop = -1;
+  for (auto &[site, d] : bySite)
+    if (!most || d.size() > most->size()) {
+      most = &d;
+      for (const Loop &lp : an.loops)
+        if (size_t(lp.index) < an.loopSite.size() &&
+            an.loopSite[lp.index] == site) {
+          mostLoop = lp.index;
+          break;
+        }
+    }
+  if (most && most->size() >= 10 && mostLoop >= 0) {
+    std::vector<double> d = *most;
+    std::sort(d.begin(), d.end());
+    double med = d[d.size() / 2], all = 0, slow = 0;
+    for (size_t i = 0; i < d.size(); i++) {
+      all += d[i];
+      if (i >= d.size() - d.size() / 10)
+        slow += d[i];
+    }
+    double share = all > 0 ? slow / all : 0;
+    out.push_back(fmt(
+        "  noise: the %zu multi-thread instances of loop %s (the most "
+        "repeated) took %.4g ms median, %.4g ms at most, %.4g ms in all; the "
+        "slowest tenth of them %.0f%% of that%s",
+        d.size(), an.loopName(mostLoop).c_str(), med / ms, d.back() / ms,
+        all / ms, 100 * share,
+        share > 0.5 ? ": the same code took far longer now and then, a busy "
+                      "machine or descheduled threads; compare with a run "
+                      "on a quiet machine before acting on what is lost"
+                    : ""));
+  }
   return out;
 }
 
