@@ -137,6 +137,15 @@ namespace {
 const uint64_t Par = 100, I0 = 200, I1 = 201;
 uint64_t tid(int th, int n) { return (uint64_t(th) + 1) << 40 | uint64_t(n); }
 
+/// A region Par of 2 threads begins at 0 (thread 1's implicit task at
+/// `join`), its loops at loops.c:12.
+void openTeam(Thread &t0, Thread &t1, uint64_t join = 0) {
+  t0.str(0x77, ";loops.c;work;12;3;;")
+      .rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 2)
+      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 2);
+  t1.rec(R_IMPLICIT_BEGIN, join, I1, Par, 1, 2);
+}
+
 /// A combined parallel for of 2 threads, one chunk each (iterations 0 and
 /// 1, made in 1 tick, working `work` ticks): thread 1's implicit task
 /// begins `join` ticks late and its chunk `before` ticks after that (what
@@ -148,10 +157,7 @@ std::unique_ptr<Run> lateLoop(const std::string &dir, uint64_t join,
                               int tasks = 0) {
   writeFile(dir + "/meta.txt", meta3());
   Thread t0, t1;
-  t0.str(0x77, ";loops.c;work;12;3;;")
-      .rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 2)
-      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 2);
-  t1.rec(R_IMPLICIT_BEGIN, join, I1, Par, 1, 2);
+  openTeam(t0, t1, join);
   Thread *ts[2] = {&t0, &t1};
   uint64_t task[2] = {I0, I1}, start[2] = {10, 10 + join + before};
   uint64_t end[2];
@@ -186,6 +192,15 @@ const Problem *loopProblem(const std::vector<Problem> &ps) {
   return nullptr;
 }
 
+/// lateLoop's loop problem's suggestion.
+std::string lateSuggestion(uint64_t join, uint64_t before) {
+  TempDir d;
+  auto run = lateLoop(d.path, join, before);
+  auto res = computeResults(*run);
+  const Problem *p = loopProblem(res->procs[0].problems);
+  return p ? p->suggestion : "no loop problem";
+}
+
 } // namespace
 
 // Thread 1 joins 300 ticks late; the work is even: thread 0's wait after
@@ -211,36 +226,22 @@ TEST(GraphAdvice, AWaitForALateThreadIsNamedAfterIt) {
 // before: "the loop is too small for its team … run it on one thread",
 // which is about the 2 ticks of making.
 TEST(GraphAdvice, ALateJoinLeadsTheAdvice) {
-  TempDir d;
-  auto run = lateLoop(d.path, 300, 0);
-  auto res = computeResults(*run);
-  const Problem *p = loopProblem(res->procs[0].problems);
-  ASSERT_NE(p, nullptr);
-  EXPECT_EQ(p->suggestion.find("a thread joined the team late (thread 1 up "
-                               "to"),
-            0u)
-      << p->suggestion;
-  EXPECT_NE(p->suggestion.find("OMP_PROC_BIND"), std::string::npos);
-  EXPECT_NE(p->suggestion.find("late starts and the waits for them 99."),
-            std::string::npos)
-      << p->suggestion;
-  EXPECT_EQ(p->suggestion.find("too small"), std::string::npos)
-      << p->suggestion;
+  std::string s = lateSuggestion(300, 0);
+  EXPECT_EQ(s.find("a thread joined the team late (thread 1 up to"), 0u) << s;
+  EXPECT_NE(s.find("OMP_PROC_BIND"), std::string::npos);
+  EXPECT_NE(s.find("late starts and the waits for them 99."), std::string::npos)
+      << s;
+  EXPECT_EQ(s.find("too small"), std::string::npos) << s;
 }
 
 // The same lateness spent in the region before the loop (thread 1 joined
 // on time and ran 300 ticks of its own first): that is the work before
 // the loop, as before.
 TEST(GraphAdvice, ALateStartAfterWorkInTheRegionIsThatWork) {
-  TempDir d;
-  auto run = lateLoop(d.path, 0, 300);
-  auto res = computeResults(*run);
-  const Problem *p = loopProblem(res->procs[0].problems);
-  ASSERT_NE(p, nullptr);
-  EXPECT_EQ(p->suggestion.find("its threads reach it at different times "
-                               "(thread 1 up to"),
+  std::string s = lateSuggestion(0, 300);
+  EXPECT_EQ(s.find("its threads reach it at different times (thread 1 up to"),
             0u)
-      << p->suggestion;
+      << s;
 }
 
 // A loop whose chunks make tasks, with a late join holding most of its
@@ -397,10 +398,7 @@ static std::string noiseLine(int slow) {
   TempDir d;
   writeFile(d.path + "/meta.txt", meta3());
   Thread t0, t1;
-  t0.str(0x77, ";loops.c;work;12;3;;")
-      .rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 2)
-      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 2);
-  t1.rec(R_IMPLICIT_BEGIN, 0, I1, Par, 1, 2);
+  openTeam(t0, t1);
   Thread *ts[2] = {&t0, &t1};
   uint64_t task[2] = {I0, I1}, at = 10;
   for (int k = 0; k < 20; k++) {
