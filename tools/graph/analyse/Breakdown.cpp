@@ -55,22 +55,32 @@ Breakdown breakdownOf(const Analysis &an) {
   }
   b.serial = std::max(0.0, b.span - inside);
   b.serialIdle = double(b.threads > 1 ? b.threads - 1 : 0) * b.serial;
-  // The top-level regions' implicit tasks.
+  double regionsThreadTime = double(b.threads) * inside;
+  // The top-level regions' implicit tasks. libomp reports a worker's wait
+  // at the region's end, and its implicit task's end, only when the worker
+  // is released for the next region: both are clipped to the region's end
+  // (what lies past it is the serial time or the next region's fork, each
+  // counted there). Per region, its time on each thread is its fork, its
+  // implicit task and its join; threads not in its team idle through it.
+  double pastEnd = 0, teamTime = 0;
   for (const auto &kv : an.implicit) {
     const Implicit &im = kv.second;
     auto r = an.regions.find(im.par);
     if (r == an.regions.end() || !top[r->second])
       continue;
     const Region &reg = an.regionList[r->second];
-    uint64_t e = im.end ? im.end : last;
+    uint64_t rs = std::clamp(reg.t, first, last);
+    uint64_t re = std::clamp(reg.end ? reg.end : last, first, last);
+    uint64_t ib = std::clamp(im.begin, rs, re);
+    uint64_t ie = std::clamp(im.end ? im.end : last, ib, re);
     b.regionsKnown = b.regionsKnown && im.end;
-    if (e > im.begin)
-      b.inRegions += double(e - im.begin);
-    if (im.begin > reg.t)
-      b.forkJoin += double(im.begin - reg.t);
-    if (reg.end > e)
-      b.forkJoin += double(reg.end - e);
+    b.inRegions += double(ie - ib);
+    b.forkJoin += double(ib - rs) + double(re - ie);
+    teamTime += double(re - rs);
+    if (im.joinEnd > re)
+      pastEnd += double(im.joinEnd - std::max(re, im.joinBegin));
   }
+  b.notInTeam = std::max(0.0, regionsThreadTime - teamTime);
   const Chunks &ch = an.chunks;
   for (size_t i = 0; i < ch.size(); i++)
     if (ch.end[i] > ch.start[i])
@@ -87,7 +97,7 @@ Breakdown breakdownOf(const Analysis &an) {
       b.waitLoop += w[k];
       break;
     case GC_SYNC_BARRIER_IMPLICIT_PARALLEL:
-      b.waitRegion += w[k];
+      b.waitRegion += std::max(0.0, w[k] - pastEnd);
       break;
     case GC_SYNC_BARRIER_EXPLICIT:
       b.waitBarrier += w[k];

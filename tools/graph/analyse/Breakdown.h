@@ -29,8 +29,15 @@ struct Breakdown {
   double serial = 0, serialIdle = 0;
   /// Thread time in top-level regions' implicit tasks, and their fork and
   /// join: per thread, region begin to its implicit task's begin and its
-  /// implicit task's end to the region's end.
+  /// implicit task's end to the region's end. An implicit task, and its
+  /// wait at the region's end, are clipped to the region's end (libomp
+  /// reports a worker's end of both only at the next fork). The parts
+  /// serial + serialIdle + inRegions + forkJoin + notInTeam make the
+  /// thread time; the grains' work, the waits and outside make inRegions.
   double inRegions = 0, forkJoin = 0;
+  /// Thread time of the threads that are in no top-level region's team
+  /// while it runs (a team smaller than the process's threads): idle.
+  double notInTeam = 0;
   /// The grains' work: chunks and explicit tasks (their own work).
   double chunkWork = 0, taskWork = 0;
   /// Waits by construct (ticks): loop-end barriers, region-end barriers,

@@ -12,6 +12,7 @@
 #include "Outliers.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace gcg {
 
@@ -133,6 +134,31 @@ std::vector<InstanceLoss> instanceLosses(const Analysis &an,
     x.work += double(r.work);
     x.maxWork = std::max(x.maxWork, double(r.work));
   }
+  // Each thread's implicit task's begin in each region: a thread's late
+  // start is a late join as far as its implicit task began after the first
+  // of the instance's threads' (the rest it spent in the region before
+  // the loop).
+  std::unordered_map<uint64_t, std::unordered_map<int, uint64_t>> joined;
+  for (const auto &kv : an.implicit)
+    joined[kv.second.par][kv.second.th] = kv.second.begin;
+  auto joinedAt = [&](const LoopThread &r) -> const uint64_t * {
+    const Loop &lp = an.loops[r.loop];
+    if (lp.keyKind == 0)
+      if (auto g = joined.find(lp.k0); g != joined.end())
+        if (auto t = g->second.find(r.th); t != g->second.end())
+          return &t->second;
+    return nullptr;
+  };
+  std::vector<uint64_t> firstJoin(out.size(), UINT64_MAX);
+  std::vector<double> maxSpan(out.size(), 0);
+  for (const LoopThread &r : rows) {
+    if (!r.chunks)
+      continue;
+    maxSpan[r.loop] = std::max(maxSpan[r.loop], double(r.last - begins(r)));
+    if (const uint64_t *at = joinedAt(r))
+      firstJoin[r.loop] = std::min(firstJoin[r.loop], *at);
+  }
+  std::vector<double> uneven(out.size(), 0);
   for (const LoopThread &r : rows) {
     if (!r.chunks)
       continue;
@@ -141,6 +167,11 @@ std::vector<InstanceLoss> instanceLosses(const Analysis &an,
     x.lateStart += late;
     x.between += double(r.last - begins(r)) - double(r.work);
     x.endWait += double(x.last - r.last);
+    uneven[r.loop] += maxSpan[r.loop] - double(r.last - begins(r));
+    const uint64_t *at = joinedAt(r);
+    double joinLate =
+        at && *at > firstJoin[r.loop] ? double(*at - firstJoin[r.loop]) : 0.0;
+    x.lateJoin += std::min(late, joinLate);
     if (late > x.latest || x.latestThread < 0) {
       x.latest = late;
       x.latestThread = r.th;
@@ -156,6 +187,7 @@ std::vector<InstanceLoss> instanceLosses(const Analysis &an,
     double span = double(x.last - x.first);
     x.idle = double(x.team - x.threads) * span;
     x.lost = x.lateStart + x.between + x.endWait + x.idle;
+    x.endWaitLate = x.endWait - std::min(x.endWait, uneven[li]);
   }
   return out;
 }

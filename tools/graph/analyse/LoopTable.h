@@ -49,6 +49,14 @@ struct InstanceLoss {
   uint64_t first = 0, last = 0;   // its first chunk's start, last's end
   double work = 0, lost = 0;      // ticks
   double lateStart = 0, between = 0, endWait = 0, idle = 0; // ticks
+  /// Of endWait, what the threads' late starts caused (the rest is uneven
+  /// work: the wait had they all started with the first, the longest
+  /// thread's span less each one's, at most endWait).
+  double endWaitLate = 0;
+  /// Of lateStart, what the threads' late joins explain: per thread, up to
+  /// how much later than the first of the instance's threads its implicit
+  /// task began (the rest it spent in the region before the loop).
+  double lateJoin = 0;
   double latest = 0; // the latest first chunk's start after the first's
   int latestThread = -1;
   double maxWork = 0; // the busiest thread's work

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ProblemViews.h"
-#include "Outliers.h"
 #include "GrainDag.h"
+#include "Outliers.h"
 #include "Problems.h"
 #include "Run.h"
 
@@ -48,9 +48,10 @@ std::vector<ProblemCount> problemCounts(const ProblemMasks &m,
 }
 
 std::string outlierRule() {
-  return fmt("work above its loop instance's or sibling tasks' median by "
-             "more than %g MADs, %g%% of a thread's share and %g us",
-             OutlierMads, OutlierShare * 100, OutlierMinNs / 1000);
+  return fmt(
+      "work above its loop instance's, sibling tasks' or site's median by "
+      "more than %g MADs, %g%% of a thread's share and %g us",
+      OutlierMads, OutlierShare * 100, OutlierMinNs / 1000);
 }
 
 std::string problemCondition(int flag) {

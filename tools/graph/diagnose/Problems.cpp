@@ -129,6 +129,9 @@ struct Acc {
   // LoopTable.h), and where it went; instances whose chunks' times are
   // unknown count their uneven work alone (unknownInst of them).
   double lost = 0, lateStart = 0, between = 0, endWait = 0, idle = 0;
+  // Of endWait, the waits for late threads; of lateStart, late joins
+  // (InstanceLoss).
+  double endWaitLate = 0, lateJoin = 0;
   double latest = 0; // the largest delay of a thread's first chunk
   int latestThread = -1;
   unsigned unknownInst = 0;
@@ -145,6 +148,9 @@ struct Acc {
   uint64_t estChunk = 0;
   // Task sites.
   int64_t tasks = 0, pbBelow = 0, taskOutliers = 0;
+  // Tasks joined at the barrier ending the loop whose chunk made them (no
+  // taskwait or taskgroup before it), of those whose join is known.
+  int64_t joinedAtLoop = 0, joinKnown = 0;
   int64_t tiny = 0;         // tasks whose own work is below their creation
   double outlierWork = 0;   // the outlier tasks' own work
   int64_t children = 0;     // the tasks the site's tasks made
@@ -196,6 +202,54 @@ static std::string estimateText(const Acc &a, double tpn) {
   return s;
 }
 
+/// What to try when threads reach the loop late: a late join (the
+/// thread's implicit task began late, before it ran any of the region's
+/// code) is the fork's or the machine's; otherwise the time is in what the
+/// threads ran before the loop.
+static std::string lateAdvice(const Acc &a, double tpn) {
+  if (a.lateJoin >= 0.5 * a.lateStart)
+    return fmt("a thread joined the team late (thread %d up to %s after the "
+               "first; its implicit task began that late, before any of the "
+               "region's code ran on it): thread start and fork cost, or a "
+               "machine busy or oversubscribed (more threads than free "
+               "cores) that deschedules the thread; check with threads bound "
+               "to cores (OMP_PROC_BIND=close, OMP_PLACES=cores), fewer "
+               "threads, or a quieter machine",
+               a.latestThread, ms(a.latest, tpn).c_str());
+  return fmt("its threads reach it at different times (thread %d up to %s "
+             "after the first): the time is lost before the loop, in what the "
+             "threads ran before it (uneven work in the region before it, a "
+             "nowait loop or a single that one thread ran); balance that, or "
+             "give the early threads the loop's work with "
+             "schedule(dynamic,N)",
+             a.latestThread, ms(a.latest, tpn).c_str());
+}
+
+/// Each cause's share of a loop's loss, as a clause for its suggestion
+/// ("" when one cause holds it all, or no multi-thread instance).
+static std::string lossShares(const Acc &a, double tpn) {
+  double total = a.lost + a.singleCreation;
+  if (!a.multi || !(total > 0))
+    return "";
+  std::vector<std::pair<double, const char *>> causes = {
+      {a.lateStart + a.endWaitLate, "late starts and the waits for them"},
+      {a.endWait - a.endWaitLate, "uneven work"},
+      {a.between + a.singleCreation, "making the chunks and the schedule"},
+      {a.idle, "threads that ran no chunk"}};
+  std::stable_sort(causes.begin(), causes.end(),
+                   [](auto &x, auto &y) { return x.first > y.first; });
+  std::string s;
+  int n = 0;
+  for (auto &[v, what] : causes)
+    if (v > 0) {
+      s += fmt("%s%s %.1f%%", n ? ", " : "", what, 100 * v / total);
+      n++;
+    }
+  if (n < 2)
+    return "";
+  return fmt(" (of the %s lost: ", ms(total, tpn).c_str()) + s + ")";
+}
+
 static void explainLoop(const Acc &a, double tpn, Problem &p) {
   std::vector<std::string> why;
   if (a.multi) {
@@ -211,9 +265,12 @@ static void explainLoop(const Acc &a, double tpn, Problem &p) {
                    "%s after the first)",
                    a.latestThread, ms(a.latest, tpn).c_str())
              : std::string("before the threads' first chunks"));
-    part(a.endWait, fmt("waiting after their last chunks for the slowest "
-                        "(uneven work: imbalance %.2f)",
-                        p.imbalance));
+    part(a.endWaitLate, "waiting after their last chunks for the threads "
+                        "that started late");
+    part(a.endWait - a.endWaitLate,
+         fmt("waiting after their last chunks for the slowest (uneven work: "
+             "imbalance %.2f)",
+             p.imbalance));
     part(a.between, "between their chunks (making them, the schedule)");
     part(a.idle, "in threads of the team that ran no chunk");
     std::string s = fmt("its threads lost %s in %u multi-thread instance(s)",
@@ -243,21 +300,36 @@ static void explainLoop(const Acc &a, double tpn, Problem &p) {
                       a.outliers.size(), a.outliers.front().first));
   for (size_t i = 0; i < why.size(); i++)
     p.why += (i ? "; " : "") + why[i];
+  std::string shares = lossShares(a, tpn);
+  bool worth = a.lost + a.singleCreation > 0.05 * a.work;
+  // Late starts, and the waits for the late threads, hold most of the loss:
+  // that is what to change first, whatever the chunks cost.
+  double late = a.lateStart + a.endWaitLate;
+  double uneven = a.endWait - a.endWaitLate + a.idle;
+  double making = a.between + a.singleCreation;
+  std::string lead;
+  if (a.multi && worth && late > 0.25 * (a.lost + a.singleCreation) &&
+      late >= uneven && late >= making)
+    lead = lateAdvice(a, tpn);
   // Its chunks make tasks: its work is in them, and running it on one
   // thread or in larger chunks would serialize their making.
   if (a.madeInChunks) {
     p.why += fmt("; its chunks made %lld task(s): their work is theirs "
                  "(see their site)",
                  (long long)a.madeInChunks);
-    if (!(a.lost + a.singleCreation > 0.05 * a.work) || a.lateStart <= 0 ||
-        a.lateStart <= a.imbLost) {
-      p.suggestion =
-          fmt("it makes the tasks (%lld): what it loses is how their making is "
-              "spread over the threads; keep it parallel, and look at the task "
-              "sites it feeds",
-              (long long)a.madeInChunks);
-      return;
-    }
+    p.suggestion =
+        (lead.empty() ? "" : lead + "; ") +
+        fmt("it makes the tasks (%lld): what it loses is how their making is "
+            "spread over the threads; keep it parallel (not on one thread, "
+            "not in larger chunks: that serializes their making), and look "
+            "at the task sites it feeds",
+            (long long)a.madeInChunks) +
+        shares;
+    return;
+  }
+  if (!lead.empty()) {
+    p.suggestion = lead + shares;
+    return;
   }
   // Mostly one-thread teams, and the loss is not their multi-thread
   // instances' imbalance.
@@ -321,13 +393,7 @@ static void explainLoop(const Acc &a, double tpn, Problem &p) {
         fmt("little to gain: it loses %.1f%% of its work",
             a.work > 0 ? 100 * (a.lost + a.singleCreation) / a.work : 0.0);
   } else if (a.lateStart > a.imbLost && a.lateStart > 0.25 * a.lost) {
-    p.suggestion =
-        fmt("its threads reach it at different times (thread %d up to %s after "
-            "the first): the time is lost before the loop, in what the threads "
-            "ran before it (uneven work in the region before it, a nowait loop "
-            "or a single that one thread ran); balance that, or give the early "
-            "threads the loop's work with schedule(dynamic,N)",
-            a.latestThread, ms(a.latest, tpn).c_str());
+    p.suggestion = lateAdvice(a, tpn);
   } else if (a.multi == 1 && a.outliers.empty() && p.imbalance < 1.2) {
     p.suggestion = fmt(
         "one instance, imbalance %.2f: too little to tell a split that is "
@@ -366,6 +432,8 @@ static void explainLoop(const Acc &a, double tpn, Problem &p) {
             per.c_str()) +
         estimateText(a, tpn);
   }
+  if (!p.suggestion.empty())
+    p.suggestion += shares;
 }
 
 /// Whether loop instance lp was run by a dynamic or guided schedule, as
@@ -528,14 +596,26 @@ static void explainSite(const Acc &a, double tpn, Problem &p) {
               (long long)a.tasks, ms(a.creation, tpn).c_str(),
               ms(a.sync, tpn).c_str(), ms(a.work, tpn).c_str(),
               us(a.work / double(a.tasks), tpn).c_str());
+  double perTask = a.tasks ? a.work / double(a.tasks) : 0;
+  bool small =
+      2 * a.tiny > a.tasks || (a.tasks > 1 && perTask < TaskFloorNs * tpn);
+  // Making them costs little against their work, and they are not small:
+  // the parents' waits are not theirs to shrink (parallel_benefit counts
+  // those waits).
+  bool cheap = !small && a.creation < 0.1 * a.work && a.work > 0;
   if (a.pbBelow)
     p.why += fmt("; parallel_benefit < 1 for %lld (the prototype's: work "
                  "over creation plus an equal share of the parent's waits at "
-                 "the join)",
-                 (long long)a.pbBelow);
+                 "the join)%s",
+                 (long long)a.pbBelow,
+                 cheap ? fmt(": from their parents' waits, not their making, "
+                             "which costs %.2f%% of their work",
+                             100 * a.creation / a.work)
+                             .c_str()
+                       : "");
   if (a.taskOutliers)
-    p.why += fmt("; %lld outlier task(s), far above their siblings' median "
-                 "(grains.csv: problems has outlier)",
+    p.why += fmt("; %lld outlier task(s), far above their siblings' or "
+                 "their site's median (grains.csv: problems has outlier)",
                  (long long)a.taskOutliers);
   // The parents wait at the joins mostly for a few outlier tasks (their
   // work could fill at least half the waits): their waits make every
@@ -558,13 +638,27 @@ static void explainSite(const Acc &a, double tpn, Problem &p) {
   // run measured their making: a task that small costs more to make,
   // schedule and join than it runs, and its parents' waits are for
   // subtrees of such tasks.
-  double perTask = a.tasks ? a.work / double(a.tasks) : 0;
-  bool small =
-      2 * a.tiny > a.tasks || (a.tasks > 1 && perTask < TaskFloorNs * tpn);
   if (small && !(2 * a.tiny > a.tasks))
     p.why += fmt("; %s of own work per task, below %g us",
                  us(perTask, tpn).c_str(), TaskFloorNs / 1000);
-  if (small || a.creation + a.sync > 0.1 * a.work)
+  // The join, named as it is.
+  bool atLoop = a.joinKnown && 2 * a.joinedAtLoop > a.joinKnown;
+  std::string join = atLoop ? "the barrier ending the loop whose chunks "
+                              "made them"
+                            : "their joins (taskwait, taskgroup or barrier)";
+  if (cheap && !a.children && a.sync > 0.1 * a.work)
+    p.suggestion = fmt(
+        "the tasks are not too small (making them costs %.2f%% of their "
+        "work): their parents wait %s at %s while other threads run them, "
+        "so the team has too few of them ready there to keep every thread "
+        "busy (see the critical path), or a busy machine slowed the threads "
+        "that ran them; more tasks ready before that join%s keep the threads "
+        "busy",
+        100 * a.creation / a.work, ms(a.sync, tpn).c_str(), join.c_str(),
+        atLoop ? ", or (where the next loop does not need them) a nowait loop "
+                 "and one join later,"
+               : ", or fewer joins,");
+  else if (small || a.creation + a.sync > 0.1 * a.work)
     p.suggestion =
         small || a.creation >= a.sync
             ? "tasks too small for what making and joining them costs: "
@@ -579,9 +673,9 @@ static void explainSite(const Acc &a, double tpn, Problem &p) {
                   "smaller tasks below them) or give the parents other "
                   "work before the join",
                   (long long)a.children)
-            : "the parents wait for their children at the joins: give them "
-              "other work before the taskwait, or fewer joins (a taskgroup "
-              "around more tasks)";
+            : "the parents wait for their children at " + join +
+                  ": give them other work before the join, or fewer joins "
+                  "(a taskgroup around more tasks)";
   else
     p.suggestion = fmt("little to gain: it loses %.1f%% of its work",
                        a.work > 0 ? 100 * (a.creation + a.sync) / a.work : 0.0);
@@ -638,6 +732,8 @@ std::vector<Problem> rankProblems(const Analysis &an,
       a.lateStart += x->lateStart;
       a.between += x->between;
       a.endWait += x->endWait;
+      a.endWaitLate += x->endWaitLate;
+      a.lateJoin += x->lateJoin;
       a.idle += x->idle;
       if (x->latest > a.latest) {
         a.latest = x->latest;
@@ -736,6 +832,21 @@ std::vector<Problem> rankProblems(const Analysis &an,
       a.outlierWork += an.taskOwnWork(k);
     if (!std::isnan(T.creation[k]) && an.taskOwnWork(k) < T.creation[k])
       a.tiny++;
+    // Its join: its parent's first wait after its creation; at the loop's
+    // barrier when that wait begins where its maker's thread left the loop
+    // whose chunk made it, or later.
+    if (int64_t pw = T.pslot[k];
+        pw >= 0 && T.waitOff[pw] + T.joinsAt[k] < T.waitOff[pw + 1]) {
+      a.joinKnown++;
+      uint64_t wb = T.wBegin[T.waitOff[pw] + T.joinsAt[k]];
+      if (T.ctx[k] >= 0 && size_t(T.ctx[k]) < ch.size()) {
+        const Loop &lp = an.loops[ch.loop[size_t(T.ctx[k])]];
+        int th = ch.thread[size_t(T.ctx[k])];
+        for (const Share &sh : lp.shares)
+          if (sh.th == th && sh.hasEnd && wb >= sh.threadEnd)
+            a.joinedAtLoop++;
+      }
+    }
     a.children += T.kidOff[k + 1] - T.kidOff[k];
   }
   double wall = double(an.lastInstant() - an.firstInstant());
@@ -784,6 +895,42 @@ std::vector<Problem> rankProblems(const Analysis &an,
     }
     out.push_back(std::move(p));
     firsts.push_back(a.first);
+  }
+  // Explicit barriers whose waits hold 1% of the thread time or more (the
+  // waits at loops' and regions' ends are their loops', taskwaits their
+  // task sites'): named by the barrier's code, its source line.
+  // (A process without grains: its threads' recorded time.)
+  double base = threadTime > 0 || an.lastRecord <= an.firstRecord
+                    ? threadTime
+                    : double(an.lastRecord - an.firstRecord) *
+                          double(std::max<size_t>(1, an.threads.size()));
+  for (const auto &[code, tw] : an.barrierWaits) {
+    if (!(base > 0) || tw.first < 0.01 * base)
+      continue;
+    Problem p;
+    p.kind = "barrier";
+    auto [fn, loc] = an.maps.get(code);
+    p.where = "barrier " + (Maps::hasLine(loc) ? loc : an.maps.where(code)) +
+              " (" + fn + ")";
+    p.process = process;
+    p.lostMs = tw.first / tpn / 1e6;
+    p.share = tw.first / base;
+    p.imbalance = NAN;
+    p.instancesMulti = unsigned(tw.second);
+    p.why = fmt("the threads waited %s at this explicit barrier in %llu "
+                "wait(s) (%.1f%% of the threads' time): they reach it at "
+                "different times",
+                ms(tw.first, tpn).c_str(), (unsigned long long)tw.second,
+                100 * tw.first / base);
+    p.suggestion =
+        "look at what the threads run before this barrier: work one thread "
+        "does alone (a master or single section, I/O, communication) or "
+        "work split unevenly makes the others wait here; split that work "
+        "over the threads (a worksharing loop or tasks), or let the others "
+        "go on (nowait, or no barrier where nothing after it needs the "
+        "work before it)";
+    out.push_back(std::move(p));
+    firsts.push_back(INFINITY);
   }
   std::vector<size_t> order(out.size());
   for (size_t i = 0; i < order.size(); i++)

@@ -318,6 +318,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
     int64_t time;
     bool running;
     uint64_t since;
+    uint64_t code = 0; // where it waits (its code pointer)
   };
   std::vector<Wait> waiting; // open waits, in the order begun
   auto findWait = [&](uint64_t task) -> Wait * {
@@ -500,9 +501,9 @@ void Analysis::readThread(int th, ThreadReader &rd) {
     case R_SYNC_BEGIN: {
       if (Wait *w = findWait(a)) { // its last wait never ended
         keepWait(*w);
-        *w = Wait{a, t, d, 0, true, t};
+        *w = Wait{a, t, d, 0, true, t, c};
       } else {
-        waiting.push_back(Wait{a, t, d, 0, true, t});
+        waiting.push_back(Wait{a, t, d, 0, true, t, c});
       }
       break;
     }
@@ -515,6 +516,16 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       if (w.running)
         w.time += int64_t(t - w.since);
       waitByKind[w.kind < waitByKind.size() ? w.kind : 0] += double(w.time);
+      if (w.kind == GC_SYNC_BARRIER_EXPLICIT) {
+        auto &bw = barrierWaits[w.code];
+        bw.first += double(w.time);
+        bw.second++;
+      }
+      if (w.kind == GC_SYNC_BARRIER_IMPLICIT_PARALLEL)
+        if (auto im = implicit.find(a); im != implicit.end()) {
+          im->second.joinBegin = w.begin;
+          im->second.joinEnd = t;
+        }
       keepWait(w);
       // The barrier right after a loop: this thread's wait for the loop's
       // other chunks.
@@ -670,6 +681,8 @@ void Analysis::finish() {
   }
   for (const Region &r : regionList)
     ptrs.push_back(r.codeptr);
+  for (const auto &kv : barrierWaits)
+    ptrs.push_back(kv.first);
   std::sort(ptrs.begin(), ptrs.end());
   ptrs.erase(std::unique(ptrs.begin(), ptrs.end()), ptrs.end());
   maps.resolve(ptrs);

@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -193,6 +194,11 @@ struct Implicit {
   uint32_t team;
   int th;
   uint64_t begin = 0, end = 0; // on its thread (end 0: not seen to end)
+  /// Its wait at the region's end barrier (end 0: none seen). libomp
+  /// reports a worker's end of it, and its implicit task's end, only when
+  /// it is released for the next region: the breakdown clips both to the
+  /// region's end.
+  uint64_t joinBegin = 0, joinEnd = 0;
 };
 
 /// A chunk's or task's metrics (NaN: NA).
@@ -232,6 +238,9 @@ public:
   /// Thread time spent waiting (the waits' own time, ticks) by
   /// ompt_sync_region_t kind (GC_SYNC_*; 0: any other).
   std::vector<double> waitByKind = std::vector<double>(16, 0.0);
+  /// The waits at explicit barriers by the barrier's code pointer: their
+  /// thread time (ticks) and count.
+  std::map<uint64_t, std::pair<double, uint64_t>> barrierWaits;
   std::vector<std::string> readNotes; // threads whose file ended early
   /// Per chunk: 1 if it is an outlier of its loop instance
   /// (outlierChunks(), Problems.h).

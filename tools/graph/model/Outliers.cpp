@@ -103,6 +103,22 @@ std::vector<uint8_t> outlierTasks(const Analysis &an) {
   std::map<std::pair<uint32_t, uint64_t>, std::vector<uint32_t>> groups;
   std::vector<int64_t> w;
   std::vector<uint8_t> isOut;
+  // A group of tasks (of 3 or more): its outliers, the share being of its
+  // work per thread.
+  auto markGroup = [&](const std::vector<uint32_t> &ks) {
+    if (ks.size() < 3)
+      return;
+    w.clear();
+    double total = 0;
+    for (uint32_t k : ks) {
+      w.push_back(int64_t(std::llround(std::max(0.0, T.work[k]))));
+      total += double(w.back());
+    }
+    markOutliers(w, OutlierShare * total / threads, floorTicks, isOut);
+    for (size_t j = 0; j < w.size(); j++)
+      if (isOut[j])
+        out[ks[j]] = 1;
+  };
   for (size_t p = 0; p + 1 < T.kidOff.size(); p++) {
     int64_t lo = T.kidOff[p], hi = T.kidOff[p + 1];
     if (hi - lo < 3)
@@ -113,20 +129,19 @@ std::vector<uint8_t> outlierTasks(const Analysis &an) {
       if (!std::isnan(T.work[k]))
         groups[{T.joinsAt[k], T.codeptr[k]}].push_back(k);
     }
-    for (auto &kv : groups) {
-      if (kv.second.size() < 3)
-        continue;
-      w.clear();
-      double total = 0;
-      for (uint32_t k : kv.second) {
-        w.push_back(int64_t(std::llround(std::max(0.0, T.work[k]))));
-        total += double(w.back());
-      }
-      markOutliers(w, OutlierShare * total / threads, floorTicks, isOut);
-      for (size_t j = 0; j < w.size(); j++)
-        if (isOut[j])
-          out[kv.second[j]] = 1;
-    }
+    for (auto &kv : groups)
+      markGroup(kv.second);
+  }
+  // Among its site's tasks, by the same rule: in a binary task tree two
+  // siblings have no median to stand out of, and one preempted task among
+  // a site's 10^5 is visible there.
+  std::map<uint64_t, std::vector<uint32_t>> sites;
+  for (size_t k = 0; k < T.size(); k++)
+    if (!std::isnan(T.work[k]))
+      sites[T.codeptr[k]].push_back(uint32_t(k));
+  for (auto &kv : sites) {
+    markGroup(kv.second);
+    std::vector<uint32_t>().swap(kv.second);
   }
   return out;
 }

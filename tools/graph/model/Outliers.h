@@ -43,9 +43,10 @@ std::vector<uint8_t> outlierChunks(const Analysis &an);
 
 /// Per task of an (after its work is known): 1 if it is an outlier among
 /// its siblings, the tasks made at the same site by the same parent and
-/// joined at the same point, by the same rule, the share being of the
-/// siblings' work per thread of the process. Groups of fewer than 3 tasks
-/// with known work have none.
+/// joined at the same point, or among all the tasks of its site (its
+/// creation's code), by the same rule, the share being of the group's
+/// work per thread of the process. Groups of fewer than 3 tasks with known
+/// work have none.
 std::vector<uint8_t> outlierTasks(const Analysis &an);
 
 } // namespace gcg

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "Digest.h"
 #include "GrainDag.h"
+#include "Outliers.h"
 #include "ProblemViews.h"
 #include "Problems.h"
 #include "Writers.h"
@@ -70,9 +71,15 @@ std::vector<std::string> breakdownLines(const Analysis &an,
                     "(each part below is thread time a change could win "
                     "back, as a share of it)",
                     b.threads, b.span / ms, b.threadTime / ms));
-  out.push_back(fmt("  serial, outside parallel regions: %.3f ms elapsed, the "
-                    "other threads idle %.3f ms (%.1f%%)",
-                    b.serial / ms, b.serialIdle / ms, pc(b.serialIdle)));
+  out.push_back(
+      fmt("  serial, outside parallel regions: %.3f ms elapsed "
+          "(%.1f%%), the other threads idle %.3f ms (%.1f%%)%s",
+          b.serial / ms, pc(b.serial), b.serialIdle / ms, pc(b.serialIdle),
+          b.notInTeam > 0 ? fmt("; threads in no team of a running region idle "
+                                "%.3f ms (%.1f%%)",
+                                b.notInTeam / ms, pc(b.notInTeam))
+                                .c_str()
+                          : ""));
   double waits = b.waitLoop + b.waitRegion + b.waitBarrier + b.waitTaskwait +
                  b.waitTaskgroup + b.waitOther;
   std::string byKind;
@@ -102,6 +109,48 @@ std::vector<std::string> breakdownLines(const Analysis &an,
                     b.regionsKnown ? ""
                                    : "; some regions were not seen to end: "
                                      "counted to the recording's end"));
+  // How noisy the run was: the spread of the durations of the most
+  // repeated loop's multi-thread instances (each from its begin to its end
+  // over its threads), the same code run again and again: were they even,
+  // the slowest tenth would hold about a tenth of their time.
+  std::map<int32_t, std::vector<double>> bySite;
+  for (const Loop &lp : an.loops)
+    if (lp.hasBegin && lp.hasEnd && lp.end > lp.begin &&
+        size_t(lp.index) < an.loopSite.size() && teamOf(an, lp.index) > 1)
+      bySite[an.loopSite[lp.index]].push_back(double(lp.end - lp.begin));
+  const std::vector<double> *most = nullptr;
+  int mostLoop = -1;
+  for (auto &[site, d] : bySite)
+    if (!most || d.size() > most->size()) {
+      most = &d;
+      for (const Loop &lp : an.loops)
+        if (size_t(lp.index) < an.loopSite.size() &&
+            an.loopSite[lp.index] == site) {
+          mostLoop = lp.index;
+          break;
+        }
+    }
+  if (most && most->size() >= 10 && mostLoop >= 0) {
+    std::vector<double> d = *most;
+    std::sort(d.begin(), d.end());
+    double med = d[d.size() / 2], all = 0, slow = 0;
+    for (size_t i = 0; i < d.size(); i++) {
+      all += d[i];
+      if (i >= d.size() - d.size() / 10)
+        slow += d[i];
+    }
+    double share = all > 0 ? slow / all : 0;
+    out.push_back(fmt(
+        "  noise: the %zu multi-thread instances of loop %s (the most "
+        "repeated) took %.4g ms median, %.4g ms at most, %.4g ms in all; the "
+        "slowest tenth of them %.0f%% of that%s",
+        d.size(), an.loopName(mostLoop).c_str(), med / ms, d.back() / ms,
+        all / ms, 100 * share,
+        share > 0.5 ? ": the same code took far longer now and then, a busy "
+                      "machine or descheduled threads; compare with a run "
+                      "on a quiet machine before acting on what is lost"
+                    : ""));
+  }
   return out;
 }
 
@@ -110,9 +159,35 @@ std::string critPathFigures(const Analysis &an, const CritPath &c) {
     return "none (the grain graph has a cycle: a recording whose tasks or "
            "regions name each other as parents)";
   double ms = an.clockNs() * 1e6;
-  return fmt("span %.6g ms, work %.6g ms, parallelism %s", c.span / ms,
-             c.work / ms,
-             c.span > 0 ? fmt("%.3g", c.work / c.span).c_str() : "NA");
+  std::string s = fmt("span %.6g ms, work %.6g ms, parallelism %s", c.span / ms,
+                      c.work / ms,
+                      c.span > 0 ? fmt("%.3g", c.work / c.span).c_str() : "NA");
+  // One grain on the path that holds most of the span: the span and the
+  // parallelism rest on it (a preempted task makes a run's critical path).
+  double top = 0;
+  std::string what;
+  bool outlier = false;
+  for (uint64_t k : c.tasks)
+    if (k < an.tasks.size() && an.taskOwnWork(k) > top) {
+      top = an.taskOwnWork(k);
+      what = an.taskGrainName(k);
+      outlier = k < an.taskOutliers.size() && an.taskOutliers[k];
+    }
+  for (uint64_t i : c.chunks)
+    if (i < an.chunks.size() &&
+        double(an.chunks.end[i] - an.chunks.start[i]) > top) {
+      top = double(an.chunks.end[i] - an.chunks.start[i]);
+      what = "a chunk of loop " + an.loopName(an.chunks.loop[i]);
+      outlier = i < an.outliers.size() && an.outliers[i];
+    }
+  if (c.span > 0 && top > 0.5 * c.span)
+    s += fmt("; one grain holds %.0f%% of the span (%s, %.6g ms of work%s): "
+             "the span and the parallelism rest on it",
+             100 * top / c.span, what.c_str(), top / ms,
+             outlier ? ", an outlier of its kind: a descheduled or "
+                       "preempted grain makes it, not the program"
+                     : "");
+  return s;
 }
 
 std::string critPathText(const Analysis &an, const CritPath &c) {
@@ -547,7 +622,8 @@ void writeRunJson(const RunDigest &D, const std::string &path,
     o << ", \"thread_time_cycles\": {\"threads\": " << std::to_string(b.threads)
       << ", \"span\": ";
     o.jnum(b.span) << ", \"serial_idle\": ";
-    o.jnum(b.serialIdle) << ", \"in_regions\": ";
+    o.jnum(b.serialIdle) << ", \"not_in_team\": ";
+    o.jnum(b.notInTeam) << ", \"in_regions\": ";
     o.jnum(b.inRegions) << ", \"fork_join\": ";
     o.jnum(b.forkJoin) << ", \"chunk_work\": ";
     o.jnum(b.chunkWork) << ", \"task_work\": ";
