@@ -287,7 +287,15 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
   if (!Should || !Chunk || (L.EndAt && !ChunkEnd))
     return false;
 
-  DebugLoc DL = L.Where ? L.Where : CI->getDebugLoc();
+  // The debug locations of the inserted code. Among the loop's own
+  // instructions (before the init call, at the report point) it takes the
+  // loop's location as the compiler gave it, or none if it gave none: then
+  // every instruction there, the init call included, reads in the line table
+  // what it reads in a stock build. The blocks of their own (the report, the
+  // chunk end, the one-thread walk) would read line 0 without one: they take
+  // newBlockLocation's.
+  DebugLoc DL = L.Where;
+  DebugLoc BlockDL = grainchunk::newBlockLocation(L);
   Value *Loc = chunkIdent(CI, L.Where);
   Value *GTid = CI->getArgOperand(1);
 
@@ -326,10 +334,10 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
   if (L.WalkOneThread) {
     Instruction *AfterInit = CI->getNextNode();
     Instruction *Term = SplitBlockAndInsertIfThen(Want, AfterInit, false);
-    Term->setDebugLoc(DL);
+    Term->setDebugLoc(BlockDL);
     Term->getParent()->setName("grainchunk.onethread");
     IRBuilder<> OB(Term);
-    OB.SetCurrentDebugLocation(DL);
+    OB.SetCurrentDebugLocation(BlockDL);
     Value *PLB = CI->getArgOperand(4), *PUB = CI->getArgOperand(5),
           *PST = CI->getArgOperand(6), *Size = CI->getArgOperand(8);
     Value *LB = OB.CreateLoad(IVTy, PLB);
@@ -408,10 +416,10 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
   // no pass clones the loop around it (see hardenReport).
   Instruction *ReportTerm = SplitBlockAndInsertIfThen(Guard, ReportAt, false,
                                                       reportWeights(ReportAt));
-  ReportTerm->setDebugLoc(DL);
+  ReportTerm->setDebugLoc(BlockDL);
   ReportTerm->getParent()->setName("grainchunk.report");
   IRBuilder<> RB(ReportTerm);
-  RB.SetCurrentDebugLocation(DL);
+  RB.SetCurrentDebugLocation(BlockDL);
   Value *IsLast = RB.CreateZExt(
       RB.CreateICmpEQ(L.Upper, L.LastIter, "grainchunk.islast"), I32);
   CallInst *Report =
@@ -426,10 +434,10 @@ bool rewrite(StaticLoop &L, const TargetLibraryInfo &TLI) {
   if (ChunkEnd) {
     Instruction *EndTerm = SplitBlockAndInsertIfThen(WantEnd, L.EndAt, false,
                                                      reportWeights(L.EndAt));
-    EndTerm->setDebugLoc(DL);
+    EndTerm->setDebugLoc(BlockDL);
     EndTerm->getParent()->setName("grainchunk.chunkend");
     IRBuilder<> EB(EndTerm);
-    EB.SetCurrentDebugLocation(DL);
+    EB.SetCurrentDebugLocation(BlockDL);
     CallInst *End = EB.CreateCall(ChunkEnd, {Loc, GTid});
     End->setAttributes(ChunkEnd->getAttributes());
     grainchunk::hardenReport(End);

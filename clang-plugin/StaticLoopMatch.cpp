@@ -38,12 +38,14 @@
 #include "ChunkCost.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/BasicBlock.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/PatternMatch.h"
@@ -87,6 +89,12 @@ int64_t identFlags(const Value *Loc) {
   return F ? F->getSExtValue() : -1;
 }
 
+/// Whether \p DL names a line in \p SP's own code (a function inlined into
+/// it has its own subprogram).
+static bool isLineOf(const DebugLoc &DL, const DISubprogram *SP) {
+  return DL && DL.getLine() && DL->getScope()->getSubprogram() == SP;
+}
+
 DebugLoc loopLocation(const StaticLoop &L) {
   const DISubprogram *SP = L.Init->getFunction()->getSubprogram();
   if (SP && (L.Shape == LoopShape::IRBuilderChunkLoop ||
@@ -105,12 +113,37 @@ DebugLoc loopLocation(const StaticLoop &L) {
       Chunk = L.ReportAt->getPrevNode();
     for (Value *V : {Count, Chunk})
       if (auto *I = dyn_cast_or_null<Instruction>(V)) {
-        const DebugLoc &DL = I->getDebugLoc();
-        if (DL && DL.getLine() && DL->getScope()->getSubprogram() == SP)
-          return DL;
+        if (isLineOf(I->getDebugLoc(), SP))
+          return I->getDebugLoc();
       }
   }
   return callLocation(L.Init);
+}
+
+DebugLoc newBlockLocation(const StaticLoop &L) {
+  if (L.Where)
+    return L.Where;
+  const DISubprogram *SP = L.Init->getFunction()->getSubprogram();
+  if (!SP || !L.Lower)
+    return DebugLoc();
+  // iv + lb, with iv the body's counter (a phi).
+  SmallPtrSet<const Instruction *, 2> Steps;
+  for (const User *U : L.Lower->users()) {
+    const auto *Add = dyn_cast<BinaryOperator>(U);
+    if (Add && Add->getOpcode() == Instruction::Add &&
+        isLineOf(Add->getDebugLoc(), SP) &&
+        (isa<PHINode>(Add->getOperand(0)) || isa<PHINode>(Add->getOperand(1))))
+      Steps.insert(Add);
+  }
+  if (Steps.size() == 1)
+    return (*Steps.begin())->getDebugLoc();
+  // More than one: the first in the function, so that the choice does not
+  // depend on the order of the use list.
+  if (!Steps.empty())
+    for (const Instruction &I : instructions(*L.Init->getFunction()))
+      if (Steps.count(&I))
+        return I.getDebugLoc();
+  return DebugLoc();
 }
 
 DebugLoc callLocation(const CallInst *CI) {
@@ -121,9 +154,8 @@ DebugLoc callLocation(const CallInst *CI) {
     return DebugLoc();
   for (const Value *Arg : CI->args())
     if (const auto *I = dyn_cast<Instruction>(Arg)) {
-      const DebugLoc &DL = I->getDebugLoc();
-      if (DL && DL.getLine() && DL->getScope()->getSubprogram() == SP)
-        return DL;
+      if (isLineOf(I->getDebugLoc(), SP))
+        return I->getDebugLoc();
     }
   return DebugLoc();
 }

@@ -104,6 +104,15 @@ struct StaticLoop {
 /// call's, or, if that has none, callLocation's.
 llvm::DebugLoc loopLocation(const StaticLoop &L);
 
+/// The location of the blocks the rewrite adds for \p L (the report, the
+/// chunk end, the one-thread walk): the loop's (L.Where, loopLocation's),
+/// or, where the compiler gave neither the loop's counts nor its runtime
+/// calls one (flang-19: the loop over `sections`, a loop after a `single`),
+/// that of the loop body's first step, the iteration variable `iv + lb`
+/// from the chunk's lower bound, which OpenMPIRBuilder computes at the
+/// loop's location. Null if none has a line in the loop's procedure.
+llvm::DebugLoc newBlockLocation(const StaticLoop &L);
+
 /// The source location of the runtime call \p CI: its own, or, where it has
 /// none (flang-19's `__kmpc_dispatch_init_*` and some of its static loops,
 /// even with -g), that of the first of its arguments computed in the same
