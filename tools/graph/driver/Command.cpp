@@ -646,23 +646,25 @@ int analyseApart(const std::vector<std::string> &raws,
 
 //===-- An MPI job analysed where it ran ----------------------------------===//
 //
-// mpirun -np N grainchunk-graph -o D --outputs csv,trace -- ./app: each
-// rank records into its own D/raw/.rank-<r>.rec, says its program ended,
-// and at once analyses its own processes (in a process of its own,
+// mpirun -np N grainchunk-graph -o D --outputs csv,trace,graphml -- ./app:
+// each rank records into its own D/raw/.rank-<r>.rec, says its program
+// ended, and at once analyses its own processes (in a process of its own,
 // runApart) into its part D/raw/.rank-<r>.part: the grain-free digest of
-// its processes (Digest.h), its rows of loops.csv and grains.csv and its
-// events of trace.json (timed from the job's first grain, which the ranks
-// tell each other through head marks: JobHead). Its recording is then
-// removed (or, with --keep-raw, moved into D/raw, as a recording of the
-// whole job). Rank 0, after its own part, waits for every rank's and
-// merges them: the rows and events in rank order under one header,
+// its processes (Digest.h), its rows of loops.csv and grains.csv, its
+// events of trace.json (timed from the job's first grain) and its
+// processes' graphs of grains.graphml (coloured by the job's colours): the
+// ranks tell each other what these need through head marks (JobHead).
+// Its recording is then removed (or, with --keep-raw, moved into D/raw, as a
+// recording of the whole job). Rank 0, after its own part, waits for every
+// rank's and merges them: the rows and events in rank order under one header,
 // summary.txt and run.json from the digests. It reads no rank's recording.
 //
-// The outputs merged so: grains.csv, trace.json, loops.csv, summary.txt,
-// run.json. Asked for any other (grains.graphml, timeline.svg, trace.otf2,
-// report.html: the run's colours, its picture and OTF2's definitions are
-// not split among ranks yet), the job is analysed as before: every rank
-// records into D/raw and rank 0 analyses every rank's grains.
+// The outputs merged so: grains.csv, trace.json, grains.graphml,
+// loops.csv, summary.txt, run.json. Asked for any other (timeline.svg,
+// trace.otf2, report.html: the page's data numbered through the run, its
+// picture and OTF2's definitions are not split among ranks yet), the job is
+// analysed as before: every rank records into D/raw and rank 0 analyses every
+// rank's grains.
 
 /// Whether rank 0 can merge every output o asks for from the ranks' parts.
 static bool mergeable(const Options &o) {
@@ -740,7 +742,10 @@ static std::vector<ColourWork> headWork(std::istream &in, int k) {
       std::string name;
       if (!std::getline(in, line) ||
           std::sscanf(line.c_str(), "%la %lu", &w, &len) != 2 ||
-          !std::getline(in, name) || name.size() != len)
+          len > (1ul << 24))
+        throw bad();
+      name.resize(len); // any bytes, a newline too
+      if (!in.read(&name[0], std::streamsize(len)) || in.get() != '\n')
         throw bad();
       (i < nl ? cw.loops : cw.sites).emplace_back(std::move(name), w);
     }
