@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # An MPI job analysed where it ran (issue 31 section 3; docs/performance.md,
-# "MPI jobs"): mpirun -np N grainchunk-graph -o D --outputs csv,trace -- app for
+# "MPI jobs"): mpirun -np N grainchunk-graph -o D --outputs csv,trace,graphml
+# -- app for
 # N = 1 2 4 8 (oversubscribed on this machine), app bench/shapes/mpi_lulesh.c
 # (lulesh.c on each rank). Each rank's
 # grainchunk-graph runs under /usr/bin/time -v (bench/tools/rank-time.sh);
@@ -13,7 +14,8 @@
 # build's grainchunk-graph, BEFORE (default /work/cmp/main-graph when it
 # exists) another: today's, where rank 0 analyses every rank's grains.
 # ITERS (default 5000 steps: 70,000 chunks per rank), RANKS
-# (default "1 2 4 8"), OUTPUTS (default csv,trace: what rank 0 merges from the
+# (default "1 2 4 8"), OUTPUTS (default csv,trace,graphml: what rank 0
+# merges from the
 # ranks' parts; other outputs take the path where rank 0 reads every rank).
 # Both binaries record with this build's recording tool (--tool).
 # Not part of the tests. Usage: [BEFORE=...] [ITERS=N] bash bench/mpi.sh
@@ -21,7 +23,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${GRAINCHUNK_BUILD_DIR:-$root/build}"
 iters="${ITERS:-5000}"
-outputs="${OUTPUTS:-csv,trace}"
+outputs="${OUTPUTS:-csv,trace,graphml}"
 omp="$build/libomp/usr/lib/llvm-22/lib"
 graph="$build/tools/grainchunk-graph"
 out="${OUT:-$build/bench-mpi}"

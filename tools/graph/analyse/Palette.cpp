@@ -94,12 +94,11 @@ std::string RunColours::site(const std::string &name) const {
   return it == siteIndex.end() ? "#999999" : siteAt(it->second);
 }
 
-RunColours runColours(const Run &run) {
-  // Loops and sites in the order met, with their work (ns).
-  RunColours c;
-  std::vector<double> loopWork, siteWork;
+std::vector<ColourWork> colourWorkOf(const Run &run) {
+  std::vector<ColourWork> out;
   for (auto &pa : run.procs) {
     Analysis &an = *pa;
+    ColourWork cw;
     double tpn = an.clockNs();
     std::vector<double> work(an.loops.size(), 0);
     std::vector<uint8_t> ran(an.loops.size(), 0);
@@ -109,31 +108,45 @@ RunColours runColours(const Run &run) {
       if (an.chunks.end[i] > an.chunks.start[i])
         work[li] += double(an.chunks.end[i] - an.chunks.start[i]) / tpn;
     }
-    for (size_t li = 0; li < an.loops.size(); li++) {
-      if (!ran[li])
-        continue;
-      auto ins = c.loopIndex.emplace(an.loopName(int(li)), c.loops.size());
+    for (size_t li = 0; li < an.loops.size(); li++)
+      if (ran[li])
+        cw.loops.emplace_back(an.loopName(int(li)), work[li]);
+    std::unordered_map<std::string, size_t> site;
+    for (uint32_t k : an.tasks.order) {
+      auto ins = site.emplace(an.taskGrainName(k), cw.sites.size());
+      if (ins.second)
+        cw.sites.emplace_back(ins.first->first, 0.0);
+      if (k < an.tasks.execc.size() && an.tasks.execc[k] > 0)
+        cw.sites[ins.first->second].second += double(an.tasks.execc[k]) / tpn;
+    }
+    out.push_back(std::move(cw));
+  }
+  return out;
+}
+
+RunColours coloursOf(const std::vector<ColourWork> &procs) {
+  // Loops and sites in the order met, with their work (ns), added in
+  // process order.
+  RunColours c;
+  std::vector<double> loopWork, siteWork;
+  for (const ColourWork &cw : procs)
+    for (const auto &[name, w] : cw.loops) {
+      auto ins = c.loopIndex.emplace(name, c.loops.size());
       if (ins.second) {
-        c.loops.push_back(an.loopName(int(li)));
+        c.loops.push_back(name);
         loopWork.push_back(0);
       }
-      loopWork[ins.first->second] += work[li];
+      loopWork[ins.first->second] += w;
     }
-  }
-  for (auto &pa : run.procs) {
-    Analysis &an = *pa;
-    double tpn = an.clockNs();
-    for (uint32_t k : an.tasks.order) {
-      std::string s = an.taskGrainName(k);
-      auto ins = c.siteIndex.emplace(s, c.sites.size());
+  for (const ColourWork &cw : procs)
+    for (const auto &[name, w] : cw.sites) {
+      auto ins = c.siteIndex.emplace(name, c.sites.size());
       if (ins.second) {
-        c.sites.push_back(std::move(s));
+        c.sites.push_back(name);
         siteWork.push_back(0);
       }
-      if (k < an.tasks.execc.size() && an.tasks.execc[k] > 0)
-        siteWork[ins.first->second] += double(an.tasks.execc[k]) / tpn;
+      siteWork[ins.first->second] += w;
     }
-  }
   // Both by descending work (ties: loops first, in the order met): the
   // colours in that order; the lists in it too.
   size_t nl = c.loops.size(), ns = c.sites.size();
@@ -160,5 +173,7 @@ RunColours runColours(const Run &run) {
   }
   return out;
 }
+
+RunColours runColours(const Run &run) { return coloursOf(colourWorkOf(run)); }
 
 } // namespace gcg

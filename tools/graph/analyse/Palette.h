@@ -18,7 +18,8 @@
 // loops that ran chunks and the task creation sites (by name, over every
 // process) by descending work (their chunks' and tasks' running time; ties
 // in the order met: loops process by process in the order of their
-// instances, then sites in task creation order) take colours 0, 1, ...:
+// instances, then sites in task creation order; work summed per process,
+// then over processes) take colours 0, 1, ...:
 // what does the most work gets the most distinct colours.
 //
 //===----------------------------------------------------------------------===//
@@ -28,6 +29,7 @@
 #include <cstddef>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace gcg {
@@ -59,6 +61,19 @@ struct RunColours {
 
 /// The run's loops and task sites and their colours.
 RunColours runColours(const Run &run);
+
+/// What the colours are made of, per process: its loops that ran chunks
+/// (in the order of the process's loops) with their chunks' work (ns), and
+/// its task sites in the order of their first task's creation, with their
+/// tasks' work (ns), each summed within the process first. An MPI job's ranks
+/// exchange these (driver/), so that each colours its grains as one command
+/// colouring the whole job.
+struct ColourWork {
+  std::vector<std::pair<std::string, double>> loops, sites;
+};
+std::vector<ColourWork> colourWorkOf(const Run &run);
+/// The colours of processes' work (in process order): runColours.
+RunColours coloursOf(const std::vector<ColourWork> &procs);
 
 } // namespace gcg
 

@@ -93,7 +93,7 @@ acrossProcesses(const std::vector<ProcessLoopWork> &ps) {
   return kept;
 }
 
-std::unique_ptr<const Results> computeResults(const Run &run) {
+std::unique_ptr<Results> computeResults(const Run &run) {
   auto R = std::make_unique<Results>(run);
   R->counts.resize(P_COUNT);
   for (int f = 0; f < P_COUNT; f++)

@@ -95,8 +95,10 @@ struct Results {
 /// processes were analysed here or in an MPI job's ranks (Digest.h).
 std::vector<AcrossLoop> acrossProcesses(const std::vector<ProcessLoopWork> &ps);
 
-/// Computes the Results of a run (its processes' tables complete).
-std::unique_ptr<const Results> computeResults(const Run &run);
+/// Computes the Results of a run (its processes' tables complete). Not
+/// const so that an MPI rank can give it the job's colours (driver/)
+/// before any writer reads it; writers take it by const reference.
+std::unique_ptr<Results> computeResults(const Run &run);
 
 } // namespace gcg
 

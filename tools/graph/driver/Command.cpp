@@ -9,6 +9,7 @@
 #include "Digest.h"
 #include "Launch.h"
 #include "OutputDir.h"
+#include "Palette.h"
 #include "ProblemViews.h"
 #include "ReportWriter.h"
 #include "Writers.h"
@@ -17,6 +18,7 @@
 #include <cctype>
 #include <cerrno>
 #include <climits>
+#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -343,6 +345,20 @@ static LeftOut traceLeftOut(const Options &o, uint64_t grains,
               " writes every grain (too large for chrome://tracing)"};
 }
 
+/// What an aggregated grains.graphml leaves out of a run of `grains`
+/// grains (problem graphs: File their directory, How theirs).
+static LeftOut graphLeftOut(const Options &o, uint64_t grains,
+                            const std::string &how,
+                            const std::string &file = "grains.graphml") {
+  return {file,
+          "aggregated: " +
+              overCap(grains, o.caps.graph, o.caps.graphBudget(grains)) + "; " +
+              how,
+          "--max-graph-grains " + std::to_string(grains) +
+              (grains > o.caps.graph ? "" : " --max-graph-bytes 1000G") +
+              " writes every grain"};
+}
+
 Written writeOutputs(const Results &R, const Options &o, OutputDir &dir) {
   const Run &run = R.run;
   std::string err;
@@ -352,12 +368,6 @@ Written writeOutputs(const Results &R, const Options &o, OutputDir &dir) {
       std::find(o.outputs.begin(), o.outputs.end(), "otf2") != o.outputs.end();
   auto over = [&](uint64_t cap, uint64_t byteCap = 0) {
     return overCap(grains, cap, byteCap);
-  };
-  // The options that write every grain (both caps when the bytes would
-  // pass the byte cap).
-  auto graphOption = [&]() {
-    return "--max-graph-grains " + std::to_string(grains) +
-           (grains > o.caps.graph ? "" : " --max-graph-bytes 1000G");
   };
   bool report = false;
   for (const std::string &w : o.outputs) {
@@ -393,12 +403,11 @@ Written writeOutputs(const Results &R, const Options &o, OutputDir &dir) {
         out.files.push_back(name);
       }
       if (!every)
-        out.leftOut.push_back(
-            {file + "/",
-             "aggregated: " + over(o.caps.graph, o.caps.graphBudget(grains)) +
-                 "; problematic is the number of a group's grains the "
-                 "problem type flags",
-             graphOption() + " writes every grain"});
+        out.leftOut.push_back(graphLeftOut(
+            o, grains,
+            "problematic is the number of a group's grains the problem "
+            "type flags",
+            file + "/"));
       continue;
     }
     if (w == "otf2") {
@@ -419,11 +428,7 @@ Written writeOutputs(const Results &R, const Options &o, OutputDir &dir) {
     } else if (w == "graphml") {
       CapResult r = writeGraphmlCapped(R, path, o.caps);
       if (!r.every)
-        out.leftOut.push_back(
-            {file,
-             "aggregated: " + over(o.caps.graph, o.caps.graphBudget(grains)) +
-                 "; " + r.how,
-             graphOption() + " writes every grain"});
+        out.leftOut.push_back(graphLeftOut(o, grains, r.how, file));
     } else if (w == "trace") {
       CapResult r = writeTraceCapped(R, path, o.caps);
       if (!r.every)
@@ -641,28 +646,30 @@ int analyseApart(const std::vector<std::string> &raws,
 
 //===-- An MPI job analysed where it ran ----------------------------------===//
 //
-// mpirun -np N grainchunk-graph -o D --outputs csv,trace -- ./app: each
-// rank records into its own D/raw/.rank-<r>.rec, says its program ended,
-// and at once analyses its own processes (in a process of its own,
+// mpirun -np N grainchunk-graph -o D --outputs csv,trace,graphml -- ./app:
+// each rank records into its own D/raw/.rank-<r>.rec, says its program
+// ended, and at once analyses its own processes (in a process of its own,
 // runApart) into its part D/raw/.rank-<r>.part: the grain-free digest of
-// its processes (Digest.h), its rows of loops.csv and grains.csv and its
-// events of trace.json (timed from the job's first grain, which the ranks
-// tell each other through head marks: JobHead). Its recording is then
-// removed (or, with --keep-raw, moved into D/raw, as a recording of the
-// whole job). Rank 0, after its own part, waits for every rank's and
-// merges them: the rows and events in rank order under one header,
+// its processes (Digest.h), its rows of loops.csv and grains.csv, its
+// events of trace.json (timed from the job's first grain) and its
+// processes' graphs of grains.graphml (coloured by the job's colours): the
+// ranks tell each other what these need through head marks (JobHead).
+// Its recording is then removed (or, with --keep-raw, moved into D/raw, as a
+// recording of the whole job). Rank 0, after its own part, waits for every
+// rank's and merges them: the rows and events in rank order under one header,
 // summary.txt and run.json from the digests. It reads no rank's recording.
 //
-// The outputs merged so: grains.csv, trace.json, loops.csv, summary.txt,
-// run.json. Asked for any other (grains.graphml, timeline.svg, trace.otf2,
-// report.html: the run's colours, its picture and OTF2's definitions are
-// not split among ranks yet), the job is analysed as before: every rank
-// records into D/raw and rank 0 analyses every rank's grains.
+// The outputs merged so: grains.csv, trace.json, grains.graphml,
+// loops.csv, summary.txt, run.json. Asked for any other (timeline.svg,
+// trace.otf2, report.html: the page's data numbered through the run, its
+// picture and OTF2's definitions are not split among ranks yet), the job is
+// analysed as before: every rank records into D/raw and rank 0 analyses every
+// rank's grains.
 
 /// Whether rank 0 can merge every output o asks for from the ranks' parts.
 static bool mergeable(const Options &o) {
   for (const std::string &w : o.outputs)
-    if (w != "csv" && w != "trace")
+    if (w != "csv" && w != "trace" && w != "graphml")
       return false;
   return true;
 }
@@ -671,23 +678,87 @@ static bool asked(const Options &o, const char *w) {
   return std::find(o.outputs.begin(), o.outputs.end(), w) != o.outputs.end();
 }
 
-/// What a rank's trace.json fragment needs of the whole job before it is
-/// written: the job's grains and its first grain's start (the trace's time
-/// origin). Each rank publishes its own (mark .rank-<r>.head: "<grains>
-/// <has a first> <first>") and reads every rank's, waiting 120 s at most
-/// for those not there yet (a barrier through D, as the other marks).
+static std::string rankDir(const std::string &raw, int k, const char *what) {
+  return raw + "/.rank-" + std::to_string(k) + "." + what;
+}
+
+/// What a rank's fragments of trace.json and grains.graphml need of the
+/// whole job before they are written: the job's grains, its first grain's
+/// start (the trace's time origin) and the work of every process's loops
+/// and task sites (the run's colours, Palette.h). Each rank publishes its
+/// own (mark .rank-<r>.head: a first line "<grains> <has a first>
+/// <first>", then per process "process <loops> <sites>" and a line
+/// "<work, %a> <name's length>" and the name's line per loop and site) and
+/// reads every rank's, waiting 120 s at most for those not there yet (a
+/// barrier through D, as the other marks).
 struct JobHead {
   uint64_t grains = 0, first = 0;
   bool any = false;
+  std::vector<ColourWork> work; // every process's, in rank order
 };
+
+/// The outputs whose fragments need the job's head.
+static bool needsHead(const Options &o) {
+  return asked(o, "trace") || asked(o, "graphml");
+}
+
+static std::string headText(const Run *run) {
+  uint64_t n = run ? run->grains() : 0;
+  std::string t = std::to_string(n) + " " + (n ? "1 " : "0 ") +
+                  std::to_string(n ? run->firstInstant() : 0) + "\n";
+  if (!run)
+    return t;
+  char b[64];
+  auto item = [&](const std::pair<std::string, double> &x) {
+    std::snprintf(b, sizeof b, "%a ", x.second);
+    t += b + std::to_string(x.first.size()) + "\n" + x.first + "\n";
+  };
+  for (const ColourWork &cw : colourWorkOf(*run)) {
+    t += "process " + std::to_string(cw.loops.size()) + " " +
+         std::to_string(cw.sites.size()) + "\n";
+    std::for_each(cw.loops.begin(), cw.loops.end(), item);
+    std::for_each(cw.sites.begin(), cw.sites.end(), item);
+  }
+  return t;
+}
+
+/// The processes' work in rank k's head mark (after its first line);
+/// throws on anything a rank does not write.
+static std::vector<ColourWork> headWork(std::istream &in, int k) {
+  std::vector<ColourWork> out;
+  std::string line;
+  auto bad = [&]() {
+    return Error("rank " + std::to_string(k) +
+                 "'s head mark is not what a rank writes");
+  };
+  while (std::getline(in, line)) {
+    unsigned long nl = 0, ns = 0;
+    if (std::sscanf(line.c_str(), "process %lu %lu", &nl, &ns) != 2)
+      throw bad();
+    ColourWork cw;
+    for (unsigned long i = 0; i < nl + ns; i++) {
+      double w = 0;
+      unsigned long len = 0;
+      std::string name;
+      if (!std::getline(in, line) ||
+          std::sscanf(line.c_str(), "%la %lu", &w, &len) != 2 ||
+          len > (1ul << 24))
+        throw bad();
+      name.resize(len); // any bytes, a newline too
+      if (!in.read(&name[0], std::streamsize(len)) || in.get() != '\n')
+        throw bad();
+      (i < nl ? cw.loops : cw.sites).emplace_back(std::move(name), w);
+    }
+    out.push_back(std::move(cw));
+  }
+  return out;
+}
+
 static JobHead jobHead(const RankInfo &rk, const std::string &raw,
                        const Run *run) {
   JobHead h;
   std::string err, text;
-  uint64_t n = run ? run->grains() : 0;
-  std::string mine = std::to_string(n) + " " + (n ? "1 " : "0 ") +
-                     std::to_string(n ? run->firstInstant() : 0) + "\n";
-  if (!mpiRankMark(rk, raw, "head", mine, err))
+  if (!mpiRankMark(rk, raw, "head", headText(run), err))
     throw Error(err);
   std::vector<int> all, missing;
   for (int k = 0; k < rk.Size; k++)
@@ -703,6 +774,11 @@ static JobHead jobHead(const RankInfo &rk, const std::string &raw,
     if (any && (!h.any || f < h.first))
       h.first = f;
     h.any = h.any || any;
+    std::ifstream in(rankDir(raw, k, "head"));
+    std::getline(in, text);
+    std::vector<ColourWork> w = headWork(in, k);
+    h.work.insert(h.work.end(), std::make_move_iterator(w.begin()),
+                  std::make_move_iterator(w.end()));
   }
   return h;
 }
@@ -723,8 +799,26 @@ static void writeTracePart(const Options &o, const Results &R, const JobHead &h,
   how.close();
 }
 
-static std::string rankDir(const std::string &raw, int k, const char *what) {
-  return raw + "/.rank-" + std::to_string(k) + "." + what;
+/// The grains.graphml part of a rank: every grain when one command would
+/// write every grain of the job (its grain cap and least bytes per grain),
+/// else aggregated within the rank's share (its grains' share) of the
+/// job's byte budget. graph.how says which.
+static void writeGraphPart(const Options &o, const Results &R, const JobHead &h,
+                           const std::string &part) {
+  uint64_t mine = R.run.grains();
+  double share = h.grains ? double(mine) / double(h.grains) : 1;
+  Caps c = o.caps;
+  bool every = h.grains <= o.caps.graph &&
+               h.grains * GraphmlFullGrainBytes <= o.caps.graphBytes;
+  c.graph = every ? UINT64_MAX : 0;
+  c.graphPerGrain = 0;
+  c.graphBytes = uint64_t(std::ceil(
+      double(every ? o.caps.graphBytes : o.caps.graphBudget(h.grains)) *
+      share));
+  CapResult r = writeGraphmlCapped(R, part + "/grains.graphml", c);
+  OutFile how(part + "/graph.how");
+  how << (r.every ? std::string("every\n") : "aggregated\n" + r.how + "\n");
+  how.close();
 }
 
 /// The entries of a directory (not . and ..).
@@ -749,21 +843,25 @@ static void writePart(const Options &o, const RankInfo &rk,
   if (mkdir(part.c_str(), 0777) != 0)
     throw Error("cannot create " + part + ": " + std::strerror(errno));
   if (entriesOf(rec).empty()) { // no process of the rank started OpenMP
-    if (asked(o, "trace"))
+    if (needsHead(o))
       jobHead(rk, raw, nullptr);
     writeDigestFile({}, part + "/digest");
     return;
   }
   std::unique_ptr<Run> run = analyseRun({rec}, {});
   run->partOfMany = true;
-  std::unique_ptr<const Results> R = computeResults(*run);
+  std::unique_ptr<Results> R = computeResults(*run);
   if (asked(o, "csv"))
     writeCsv(*R, part + "/grains.csv");
-  if (asked(o, "trace")) {
+  if (needsHead(o)) {
     JobHead h = jobHead(rk, raw, run.get());
     run->hasOrigin = h.any;
     run->origin = h.first;
-    writeTracePart(o, *R, h, part);
+    R->colours = coloursOf(h.work); // the job's, as one command's
+    if (asked(o, "trace"))
+      writeTracePart(o, *R, h, part);
+    if (asked(o, "graphml"))
+      writeGraphPart(o, *R, h, part);
   }
   writeLoopsCsv(*R, part + "/loops.csv");
   // Last: a part with its digest is whole.
@@ -862,6 +960,84 @@ static void mergeTrace(const std::string &raw, const std::vector<int> &ranks,
   }
 }
 
+/// grains.graphml from the ranks' fragments: the header of the first
+/// aggregated rank's (its keys include the groups' grain counts), or of
+/// the first rank's, each rank's nodes and edges (a DAG per process from
+/// start to end) in rank order, the edges numbered on through the job as
+/// one command numbers them, and the tail. Left out as one command says
+/// it, with the first aggregated rank's how.
+static void mergeGraph(const std::string &raw, const std::vector<int> &ranks,
+                       const std::vector<size_t> &procs, OutputDir &dir,
+                       const Options &o, const RunDigest &D, Written &w) {
+  static const std::string Open =
+      "  <graph id=\"grain-graph\" edgedefault=\"directed\">";
+  static const std::string Close = "  </graph>", Edge = "    <edge id=\"e";
+  std::string err, header, how;
+  bool every = true;
+  std::vector<std::string> frags;
+  for (size_t i = 0; i < ranks.size(); i++) {
+    if (!procs[i])
+      continue;
+    std::string part = rankDir(raw, ranks[i], "part"), rt, rhow, line;
+    std::string bad = "rank " + std::to_string(ranks[i]) + "'s part: " + part;
+    std::ifstream hin(part + "/graph.how");
+    if (!std::getline(hin, rt) ||
+        (rt != "every" && (rt != "aggregated" || !std::getline(hin, rhow))))
+      throw Error(bad + "/graph.how is not what a rank writes");
+    std::ifstream in(part + "/grains.graphml", std::ios::binary);
+    std::string head;
+    while (std::getline(in, line) && line != Open)
+      head += line + "\n";
+    if (!in)
+      throw Error(bad + "/grains.graphml is not a grains.graphml fragment");
+    if (header.empty() || (rt == "aggregated" && every))
+      header = head + Open + "\n";
+    if (rt == "aggregated" && every) {
+      every = false;
+      how = rhow;
+    }
+    frags.push_back(part + "/grains.graphml");
+  }
+  if (!dir.claim("grains.graphml", err))
+    throw Error(err);
+  OutFile out(dir.path("grains.graphml"));
+  out << header;
+  uint64_t edges = 0;
+  for (const std::string &f : frags) {
+    std::ifstream in(f, std::ios::binary);
+    std::string line;
+    while (std::getline(in, line) && line != Open)
+      ;
+    bool closed = false;
+    while (std::getline(in, line)) {
+      if (line == Close) {
+        closed = true;
+        break;
+      }
+      size_t q = line.compare(0, Edge.size(), Edge) == 0
+                     ? line.find('"', Edge.size())
+                     : std::string::npos;
+      if (q != std::string::npos) {
+        out << Edge;
+        out.u(edges++) << line.substr(q) << "\n";
+      } else {
+        out << line << "\n";
+      }
+    }
+    if (!closed)
+      throw Error(f + " is cut short (no end of its graph)");
+  }
+  out << Close << "\n</graphml>\n";
+  out.close();
+  w.files.push_back("grains.graphml");
+  if (!every) {
+    uint64_t grains = 0;
+    for (const ProcessDigest &d : D.procs)
+      grains += d.chunks + d.tasks;
+    w.leftOut.push_back(graphLeftOut(o, grains, how));
+  }
+}
+
 /// Rank 0: the outputs of the job from the parts of Ranks (in rank order).
 static void mergeParts(const Options &o, const std::string &raw,
                        const std::vector<int> &ranks, OutputDir &dir) {
@@ -911,6 +1087,8 @@ static void mergeParts(const Options &o, const std::string &raw,
       merge("grains.csv");
     else if (out == "trace")
       mergeTrace(raw, ranks, procs, dir, o, D, w);
+    else if (out == "graphml")
+      mergeGraph(raw, ranks, procs, dir, o, D, w);
   merge("loops.csv");
   std::cerr << "grainchunk-graph: merged the parts of " << ranks.size()
             << " ranks (" << D.procs.size()
@@ -950,7 +1128,7 @@ static int rankPart(const Options &o, const RankInfo &rk,
   // A part that failed before telling the others its head: they need not
   // wait for it (the merge refuses the job anyway).
   std::string head;
-  if (failed && asked(o, "trace") && !mpiReadMark(rk.Rank, raw, "head", head))
+  if (failed && needsHead(o) && !mpiReadMark(rk.Rank, raw, "head", head))
     mpiRankMark(rk, raw, "head", "0 0 0\n", err);
   if (!mpiRankMark(rk, raw, "done", failed ? "failed\n" : "ok\n", err))
     throw Error(err);

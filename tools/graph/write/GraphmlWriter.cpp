@@ -493,9 +493,6 @@ namespace {
 /// Bytes an aggregated GraphML element takes at least (measured: a group
 /// node about 750, a fork or join 420, an edge 210, with short names).
 constexpr uint64_t GroupNodeBytes = 600, EdgeBytes = 180;
-/// Bytes a grain takes in the full GraphML at least (measured: 1.1 to 1.4
-/// KB with its edges).
-constexpr uint64_t FullGrainBytes = 1000;
 } // namespace
 
 CapResult writeGraphmlCapped(const Results &R, const std::string &path,
@@ -503,7 +500,8 @@ CapResult writeGraphmlCapped(const Results &R, const std::string &path,
   const Run &run = R.run;
   uint64_t grains = run.grains();
   CapResult r;
-  if (grains <= caps.graph && grains * FullGrainBytes <= caps.graphBytes) {
+  if (grains <= caps.graph &&
+      grains * GraphmlFullGrainBytes <= caps.graphBytes) {
     writeGraphml(R, path, view);
     struct stat st;
     if (stat(path.c_str(), &st) == 0 && uint64_t(st.st_size) <= caps.graphBytes)

@@ -173,8 +173,11 @@ void writeGraphml(const Results &R, const std::string &path, int view = -1);
 uint64_t writeGraphmlAggregated(const Results &R, const std::string &path,
                                 const CoarseLevel &level = CoarseLevel(),
                                 int view = -1);
-/// grains.graphml within the caps: every grain, or the finest aggregate
-/// that fits caps.graphBytes.
+/// grains.graphml within the caps: every grain (at most caps.graph grains
+/// and, at GraphmlFullGrainBytes bytes a grain at least, within
+/// caps.graphBytes: a grain takes 1.1 to 1.4 KB with its edges), or the
+/// finest aggregate that fits caps.graphBytes.
+constexpr uint64_t GraphmlFullGrainBytes = 1000;
 CapResult writeGraphmlCapped(const Results &R, const std::string &path,
                              const Caps &caps, int view = -1);
 void writeTrace(const Results &R, const std::string &path);
