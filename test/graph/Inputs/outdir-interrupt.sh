@@ -8,8 +8,9 @@
 # after the program printed its last line); stops it (SIGSTOP) so that it
 # cannot finish first; sends SIGNAL to TARGET (cmd: the command; analysis:
 # the analysis process, then SIGCONT); writes "status N", the command's
-# exit status, into PREFIX.status. No analysis process within about 20 s
-# (a command that has none): SIGNAL goes to the command anyway.
+# exit status, into PREFIX.status. No analysis process within about 120 s
+# (a command that has none; generous for a loaded machine): SIGNAL goes to
+# the command anyway.
 sig=$1 target=$2 prefix=$3 ready=
 shift 3
 if [ "$1" = after-output ]; then ready=$prefix.out; shift; fi
@@ -18,7 +19,7 @@ shift
 "$@" > "$prefix.out" 2> "$prefix.err" &
 cmd=$!
 n=0 child=
-while [ $n -lt 4000 ] && [ -z "$child" ]; do
+while [ $n -lt 24000 ] && [ -z "$child" ]; do
   if [ -z "$ready" ] || [ -s "$ready" ]; then
     child=$(pgrep -P $cmd -x grainchunk-grap)
   fi
