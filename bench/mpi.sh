@@ -11,8 +11,8 @@
 # other rank's end to rank 0's: merge_s), and peak memory (the largest
 # process of a rank's tree: its program or its analysis) of rank 0 and of
 # the other ranks (largest, smallest). AFTER is this
-# build's grainchunk-graph, BEFORE (default /work/cmp/main-graph when it
-# exists) another: today's, where rank 0 analyses every rank's grains.
+# build's grainchunk-graph, BEFORE (optional) another: e.g. an older
+# build, where rank 0 analyses every rank's grains.
 # ITERS (default 5000 steps: 70,000 chunks per rank), RANKS
 # (default "1 2 4 8"), OUTPUTS (default csv,trace,graphml: what rank 0
 # merges from the
@@ -28,7 +28,6 @@ omp="$build/libomp/usr/lib/llvm-22/lib"
 graph="$build/tools/grainchunk-graph"
 out="${OUT:-$build/bench-mpi}"
 before="${BEFORE:-}"
-[[ -z $before && -x /work/cmp/main-graph ]] && before=/work/cmp/main-graph
 rm -rf "$out"
 mkdir -p "$out"
 export OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
