@@ -6,7 +6,9 @@
 // instances, chunks, work per thread and imbalance, and the flagged grains;
 // the tasks; the critical path and, per problem type, the grains it flags
 // and how many of them are on it (ProblemViews.h). With several processes,
-// a section per process. run.json: the run's metadata (clock, processes and
+// first the job's problems over all processes ranked by time lost, then a
+// section per process (its own first problems only) and the loops run by
+// several processes. run.json: the run's metadata (clock, processes and
 // their critical paths, what was written, what was left out).
 //
 //===----------------------------------------------------------------------===//
@@ -194,19 +196,20 @@ std::string critPathText(const Analysis &an, const CritPath &c) {
   return "critical path: " + critPathFigures(an, c);
 }
 
-/// The problems ranked by time lost (Problems.h), the first ProblemsShown.
-static const size_t ProblemsShown = 5;
+/// The problems ranked by time lost (Problems.h), the first `shown`: 5 for
+/// one process; 3 per process of several, whose job's first 10 over all
+/// processes lead the summary (jobProblemsText) and say the rest.
 static std::string problemsText(const Analysis &an,
                                 const std::vector<Problem> &ps,
-                                const std::string &idPrefix) {
+                                const std::string &idPrefix, size_t shown) {
   if (ps.empty())
     return "problems, ranked by time lost: none (no thread waited for "
            "another in a loop, no creation or join time measured)";
   std::string s =
       fmt("problems, ranked by time lost (%zu of %zu; lost: thread time not "
           "overlapped with work, as a share of the threads' time):",
-          std::min(ps.size(), ProblemsShown), ps.size());
-  for (size_t i = 0; i < ps.size() && i < ProblemsShown; i++) {
+          std::min(ps.size(), shown), ps.size());
+  for (size_t i = 0; i < ps.size() && i < shown; i++) {
     const Problem &p = ps[i];
     s +=
         // A task site's name already says "task ...".
@@ -495,7 +498,7 @@ std::string summaryOf(const Results &R, size_t p) {
   for (const ProblemCount &c : pr.counts)
     if (c.grains)
       out.push_back("  " + problemCountLine(c));
-  out.push_back(problemsText(an, pr.problems, idPrefix));
+  out.push_back(problemsText(an, pr.problems, idPrefix, R.run.multi() ? 3 : 5));
   std::string s;
   for (const std::string &l : out)
     s += l + "\n";
@@ -523,6 +526,69 @@ static std::string acrossText(const std::vector<AcrossLoop> &across) {
   return s;
 }
 
+/// The job's problems over all processes, most thread time lost first (the
+/// first JobProblemsShown; equal losses in process order): each names its
+/// process (r<rank>, or p<pid> without a rank), its share of the job's
+/// thread time (every process's threads x span) and of its process's; a
+/// loop several processes ran adds its across-processes figures (at its
+/// first entry; the later ones refer to it).
+static const size_t JobProblemsShown = 10;
+static std::string jobProblemsText(const RunDigest &D) {
+  double jobMs = 0;
+  std::vector<std::pair<size_t, size_t>> all; // (process, its problem)
+  for (size_t p = 0; p < D.procs.size(); p++) {
+    const ProcessDigest &d = D.procs[p];
+    if (d.ticksPerNs > 0)
+      jobMs += d.time.threadTime / d.ticksPerNs / 1e6;
+    for (size_t i = 0; i < d.problems.size(); i++)
+      all.push_back({p, i});
+  }
+  if (all.empty())
+    return "job's problems, ranked by time lost over all processes: none\n";
+  auto lost = [&](const std::pair<size_t, size_t> &x) {
+    return D.procs[x.first].problems[x.second].lostMs;
+  };
+  std::stable_sort(
+      all.begin(), all.end(),
+      [&](const std::pair<size_t, size_t> &a,
+          const std::pair<size_t, size_t> &b) { return lost(a) > lost(b); });
+  std::map<std::string, const AcrossLoop *> across;
+  for (const AcrossLoop &x : D.across)
+    across[x.name] = &x;
+  std::map<std::string, size_t> firstAt; // a loop's first entry (from 1)
+  size_t n = std::min(all.size(), JobProblemsShown);
+  std::string s = fmt(
+      "job's problems, ranked by time lost over all processes (%zu of %zu; "
+      "r: MPI rank, p: pid when there is no rank; share of the job's thread "
+      "time, %.3f ms, and of the process's):\n",
+      n, all.size(), jobMs);
+  for (size_t i = 0; i < n; i++) {
+    const ProcessDigest &d = D.procs[all[i].first];
+    const Problem &q = d.problems[all[i].second];
+    std::string who = d.rank >= 0 ? "r" + std::to_string(d.rank)
+                                  : "p" + std::to_string(d.pid);
+    s +=
+        fmt("  %zu. %s %s%s: lost %.3f ms (%.1f%% of the job, %.1f%% of "
+            "%s)",
+            i + 1, who.c_str(), q.kind == "loop" ? "loop " : "",
+            q.where.c_str(), q.lostMs, jobMs > 0 ? 100 * q.lostMs / jobMs : NAN,
+            100 * q.share, who.c_str());
+    auto it = q.kind == "loop" ? across.find(q.where) : across.end();
+    auto first = it == across.end() ? firstAt.end() : firstAt.find(q.where);
+    if (first != firstAt.end())
+      s += fmt("\n     across processes: as in %zu.", first->second);
+    else if (it != across.end())
+      s += fmt("\n     across %zu processes: process imbalance (max/mean) "
+               "%.2f; lost across processes %.3f ms, within them %.3f ms",
+               it->second->who.size(), it->second->processImbalance,
+               it->second->lostAcrossMs, it->second->lostWithinMs);
+    if (it != across.end() && first == firstAt.end())
+      firstAt[q.where] = i + 1;
+    s += "\n";
+  }
+  return s;
+}
+
 std::string summaryText(const RunDigest &D) {
   if (!D.multi)
     return D.procs.empty() ? std::string() : D.procs[0].summary;
@@ -535,6 +601,7 @@ std::string summaryText(const RunDigest &D) {
           "tasks%s\n",
           D.procs.size(), (unsigned long long)chunks, (unsigned long long)tasks,
           complete ? "" : " (INCOMPLETE: see the processes below)");
+  s += jobProblemsText(D);
   for (const ProcessDigest &d : D.procs) {
     s += fmt(
         "process %lld (parent %lld, rank %s, host %s)%s:\n", (long long)d.pid,
