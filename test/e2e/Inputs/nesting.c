@@ -21,10 +21,15 @@ void stock_parallel_for(long long *sum); /* Inputs/stock_lib.c */
 
 static long long sum;
 
-static void dyn(int n) {
-#pragma omp parallel for schedule(dynamic) reduction(+ : sum)
+/* Returns its sum: reducing into the global sum here would race with the
+ * other outer thread's dyn and with the outer reduction's own combining
+ * (its rare lost update made stock and grainchunk outputs differ). */
+static long long dyn(int n) {
+  long long s = 0;
+#pragma omp parallel for schedule(dynamic) reduction(+ : s)
   for (int j = 0; j < n; j++)
-    sum += j;
+    s += j;
+  return s;
 }
 
 static void expect(int trip, int chunk, int times) {
@@ -51,7 +56,7 @@ int main(int argc, char **argv) {
 #pragma omp parallel for schedule(static, 2) num_threads(1) reduction(+ : sum)
     for (int i = 0; i < 6; i++) {
       if (i == 0)
-        dyn(5);
+        sum += dyn(5);
       sum += i;
     }
   } else if (!strcmp(mode, "three")) {
@@ -61,8 +66,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 8; i++) {
 #pragma omp parallel for schedule(static, 1) num_threads(2) reduction(+ : sum)
       for (int k = 0; k < 4; k++) {
-        dyn(3);
-        sum += i * k;
+        sum += dyn(3) + i * k;
       }
     }
   } else if (!strcmp(mode, "library")) {
@@ -82,9 +86,11 @@ int main(int argc, char **argv) {
 #pragma omp parallel for schedule(static, 2) num_threads(2) reduction(+ : sum)
     for (int i = 0; i < 8; i++) {
       if (i == 0) {
-#pragma omp task
-        dyn(6);
+        long long t = 0;
+#pragma omp task shared(t)
+        t = dyn(6);
 #pragma omp taskwait
+        sum += t;
       }
       sum += i;
     }
