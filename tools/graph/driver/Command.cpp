@@ -783,6 +783,25 @@ static JobHead jobHead(const RankInfo &rk, const std::string &raw,
   return h;
 }
 
+/// A part's <name>.how: what its capped fragment holds (CapResult), one
+/// line "every", or "aggregated" and how on the next.
+static void writeHow(const std::string &path, const CapResult &r) {
+  OutFile how(path);
+  how << (r.every ? std::string("every\n") : "aggregated\n" + r.how + "\n");
+  how.close();
+}
+static CapResult readHow(const std::string &path, const std::string &bad) {
+  std::ifstream in(path);
+  std::string first;
+  CapResult r;
+  if (!std::getline(in, first) ||
+      (first != "every" && (first != "aggregated" || !std::getline(in, r.how))))
+    throw Error(bad + path.substr(path.rfind('/')) +
+                " is not what a rank writes");
+  r.every = first == "every";
+  return r;
+}
+
 /// The trace.json part of a rank: every grain when the job's trace has
 /// (the run's grain cap, as one command decides), else aggregated within
 /// the rank's share of the job's byte caps (its grains' share), its
@@ -794,9 +813,7 @@ static void writeTracePart(const Options &o, const Results &R, const JobHead &h,
   c.trace = h.grains <= o.caps.trace ? UINT64_MAX : 0;
   c.traceBytes = uint64_t(double(o.caps.traceBytes) * share);
   CapResult r = writeTraceCapped(R, part + "/trace.json", c);
-  OutFile how(part + "/trace.how");
-  how << (r.every ? std::string("every\n") : "aggregated\n" + r.how + "\n");
-  how.close();
+  writeHow(part + "/trace.how", r);
 }
 
 /// The grains.graphml part of a rank: every grain when one command would
@@ -816,9 +833,7 @@ static void writeGraphPart(const Options &o, const Results &R, const JobHead &h,
       double(every ? o.caps.graphBytes : o.caps.graphBudget(h.grains)) *
       share));
   CapResult r = writeGraphmlCapped(R, part + "/grains.graphml", c);
-  OutFile how(part + "/graph.how");
-  how << (r.every ? std::string("every\n") : "aggregated\n" + r.how + "\n");
-  how.close();
+  writeHow(part + "/graph.how", r);
 }
 
 /// The entries of a directory (not . and ..).
@@ -909,12 +924,9 @@ static void mergeTrace(const std::string &raw, const std::vector<int> &ranks,
   for (size_t i = 0; i < ranks.size(); i++) {
     if (!procs[i])
       continue;
-    std::string part = rankDir(raw, ranks[i], "part"), rt, rhow;
+    std::string part = rankDir(raw, ranks[i], "part");
     std::string bad = "rank " + std::to_string(ranks[i]) + "'s part: " + part;
-    std::ifstream hin(part + "/trace.how");
-    if (!std::getline(hin, rt) ||
-        (rt != "every" && (rt != "aggregated" || !std::getline(hin, rhow))))
-      throw Error(bad + "/trace.how is not what a rank writes");
+    CapResult rc = readHow(part + "/trace.how", bad);
     std::ifstream in(part + "/trace.json", std::ios::binary);
     in.seekg(0, std::ios::end);
     std::streamoff size = in ? std::streamoff(in.tellg()) : -1;
@@ -930,9 +942,9 @@ static void mergeTrace(const std::string &raw, const std::vector<int> &ranks,
     if (!in || head != Head || at == std::string::npos)
       throw Error(bad + "/trace.json is not a trace.json fragment");
     std::streamoff end = size - std::streamoff(back.size() - at);
-    if (rt == "aggregated" && every) {
+    if (!rc.every && every) {
       every = false;
-      how = rhow;
+      how = rc.how;
       tail = back.substr(at);
     } else if (tail.empty()) {
       tail = back.substr(at);
@@ -978,23 +990,20 @@ static void mergeGraph(const std::string &raw, const std::vector<int> &ranks,
   for (size_t i = 0; i < ranks.size(); i++) {
     if (!procs[i])
       continue;
-    std::string part = rankDir(raw, ranks[i], "part"), rt, rhow, line;
+    std::string part = rankDir(raw, ranks[i], "part"), line;
     std::string bad = "rank " + std::to_string(ranks[i]) + "'s part: " + part;
-    std::ifstream hin(part + "/graph.how");
-    if (!std::getline(hin, rt) ||
-        (rt != "every" && (rt != "aggregated" || !std::getline(hin, rhow))))
-      throw Error(bad + "/graph.how is not what a rank writes");
+    CapResult rc = readHow(part + "/graph.how", bad);
     std::ifstream in(part + "/grains.graphml", std::ios::binary);
     std::string head;
     while (std::getline(in, line) && line != Open)
       head += line + "\n";
     if (!in)
       throw Error(bad + "/grains.graphml is not a grains.graphml fragment");
-    if (header.empty() || (rt == "aggregated" && every))
+    if (header.empty() || (!rc.every && every))
       header = head + Open + "\n";
-    if (rt == "aggregated" && every) {
+    if (!rc.every && every) {
       every = false;
-      how = rhow;
+      how = rc.how;
     }
     frags.push_back(part + "/grains.graphml");
   }
