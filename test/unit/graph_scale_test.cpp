@@ -182,25 +182,26 @@ TEST(GraphScale, CoarseGraphMergesConsecutiveInstances) {
   auto run = analyseRun({d.path}, {});
   Analysis &an = *run->procs[0];
   ASSERT_EQ(an.loops.size(), 6u);
-  EXPECT_EQ(mostInstances(an), 6u);
+  LoopTable lt = loopTable(an);
+  EXPECT_EQ(lt.most, 6u);
   // Per instance and thread: 12 spans; blocks of 4: instances 0-3 and
   // 4-5 on each thread; the whole run: one per thread.
-  EXPECT_EQ(loopSpans(an, 1).size(), 12u);
-  EXPECT_EQ(countLoopSpans(an, 1), 12u);
-  std::vector<LoopSpan> b4 = loopSpans(an, 4);
+  EXPECT_EQ(loopSpans(lt, 1).size(), 12u);
+  EXPECT_EQ(countLoopSpans(lt, 1), 12u);
+  std::vector<LoopSpan> b4 = loopSpans(lt, 4);
   ASSERT_EQ(b4.size(), 4u);
-  EXPECT_EQ(countLoopSpans(an, 4), 4u);
+  EXPECT_EQ(countLoopSpans(lt, 4), 4u);
   EXPECT_EQ(b4[0].instances, 4);
   EXPECT_EQ(b4[0].chunks, 4);
   EXPECT_EQ(b4[0].first, 10u);
   EXPECT_EQ(b4[2].instances, 2);
-  EXPECT_EQ(loopSpans(an, 0).size(), 2u);
+  EXPECT_EQ(loopSpans(lt, 0).size(), 2u);
   // The graph: start, end, a fork and a join per block, a node per block
   // and thread; one source, one sink; the grains all there.
   for (uint64_t block : {1, 4, 0}) {
     CoarseLevel level;
     level.block = block;
-    CoarseGraph g = coarseGraph(an, computeCritPath(an), level, "");
+    CoarseGraph g = coarseGraph(an, lt, computeCritPath(an), level, "");
     size_t blocks = block == 1 ? 6 : block == 4 ? 2 : 1;
     EXPECT_EQ(g.nodes.size(), 2 + 4 * blocks) << block;
     EXPECT_TRUE(oneSourceOneSink(g)) << block;
@@ -209,13 +210,14 @@ TEST(GraphScale, CoarseGraphMergesConsecutiveInstances) {
       grains += n.kind == CoarseGraph::Chunks ? n.grains : 0;
     EXPECT_EQ(grains, 12) << block;
     uint64_t nodes = 0, edges = 0;
-    coarseGraphSize(an, level, nodes, edges);
+    coarseGraphSize(an, lt, level, nodes, edges);
     EXPECT_GE(nodes, g.nodes.size()) << block;
     EXPECT_GE(edges, g.edges.size()) << block;
   }
   CoarseLevel bare;
   bare.bare = true;
-  EXPECT_EQ(coarseGraph(an, computeCritPath(an), bare, "").nodes.size(), 2u);
+  EXPECT_EQ(coarseGraph(an, lt, computeCritPath(an), bare, "").nodes.size(),
+            2u);
   // The next block: as many times more instances as the output is over
   // its cap, at least twice; the whole run from the most instances on.
   EXPECT_EQ(coarserBlock(1, 1.5, 6), 2u);
@@ -261,9 +263,10 @@ TEST(GraphScale, CoarseGraphPathMembersAndLevel) {
   instancesRecording(d.path, 6);
   auto run = analyseRun({d.path}, {});
   Analysis &an = *run->procs[0];
+  LoopTable lt = loopTable(an);
   CoarseLevel level;
   level.members = true;
-  CoarseGraph g = coarseGraph(an, computeCritPath(an), level, "");
+  CoarseGraph g = coarseGraph(an, lt, computeCritPath(an), level, "");
   ASSERT_EQ(g.chunkNode.size(), an.chunks.size());
   for (size_t i = 0; i < an.chunks.size(); i++) {
     ASSERT_LT(g.chunkNode[i], g.nodes.size());
@@ -287,10 +290,11 @@ TEST(GraphScale, CoarseGraphPathMembersAndLevel) {
     }
   EXPECT_EQ(groups, 6);
   // A node budget: per instance within 100 nodes; within 10, blocks.
-  EXPECT_EQ(coarseLevelFor(an, 100).block, 1u);
-  CoarseLevel small = coarseLevelFor(an, 10);
+  EXPECT_EQ(coarseLevelFor(an, lt, 100).block, 1u);
+  CoarseLevel small = coarseLevelFor(an, lt, 10);
   EXPECT_NE(small.block, 1u);
-  EXPECT_LE(coarseGraph(an, computeCritPath(an), small, "").nodes.size(), 10u);
+  EXPECT_LE(coarseGraph(an, lt, computeCritPath(an), small, "").nodes.size(),
+            10u);
   EXPECT_EQ(coarseLevelText(small).rfind("a node per loop and thread ", 0), 0u);
 }
 

@@ -29,12 +29,6 @@
 namespace gcg {
 
 namespace {
-/// What makes instances one loop: its name and its code address (two
-/// loops of one function built without -g share a name).
-std::string loopKey(const Analysis &an, int li) {
-  return an.loopName(li) + '\0' + std::to_string(an.loops[li].codeptr);
-}
-
 /// The loop blocks of a process: per loop instance its block (-1: no
 /// chunks), the blocks in the order of their first instance, with their
 /// loop name's index and first and last instance number.
@@ -48,36 +42,26 @@ struct Blocks {
   std::vector<B> list;
 };
 
-Blocks blocksOf(const Analysis &an, const std::vector<LoopThread> &rows,
-                uint64_t block) {
-  size_t nl = an.loops.size();
-  std::vector<uint64_t> start(nl, UINT64_MAX);
-  for (const LoopThread &r : rows)
-    if (r.chunks)
-      start[r.loop] = std::min(start[r.loop], r.first);
-  std::vector<int> order;
-  for (size_t li = 0; li < nl; li++)
-    if (start[li] != UINT64_MAX)
-      order.push_back(int(li));
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int a, int b) { return start[a] < start[b]; });
+/// Instance n of a loop (in the order they started) is in its block n /
+/// block: a loop's block numbers only grow, so a new one starts where its
+/// number changes.
+Blocks blocksOf(const LoopTable &lt, uint64_t block) {
   Blocks B;
-  B.of.assign(nl, -1);
-  std::unordered_map<std::string, int64_t> seen; // per name: instances so far
-  std::map<std::pair<std::string, int64_t>, int64_t> blockOf;
-  for (int li : order) {
-    std::string name = loopKey(an, li);
-    int64_t n = seen[name]++;
+  B.of.assign(lt.loopOf.size(), -1);
+  std::vector<int64_t> seen(lt.nLoops, 0); // per loop: instances so far
+  std::vector<int64_t> lastBlock(lt.nLoops, -1), lastAt(lt.nLoops, -1);
+  for (int li : lt.byStart) {
+    size_t key = size_t(lt.loopOf[li]);
+    int64_t n = seen[key]++;
     int64_t b = block ? n / int64_t(block) : 0;
-    auto it = blockOf.find({name, b});
-    if (it == blockOf.end()) {
-      it = blockOf.emplace(std::make_pair(name, b), int64_t(B.list.size()))
-               .first;
+    if (lastAt[key] < 0 || lastBlock[key] != b) {
+      lastBlock[key] = b;
+      lastAt[key] = int64_t(B.list.size());
       B.list.push_back({li, n, n, 0});
     }
-    B.of[li] = it->second;
-    B.list[it->second].to = n;
-    B.list[it->second].instances++;
+    B.of[li] = lastAt[key];
+    B.list[size_t(lastAt[key])].to = n;
+    B.list[size_t(lastAt[key])].instances++;
   }
   return B;
 }
@@ -126,42 +110,33 @@ std::vector<LoopSpan> spansOf(const std::vector<LoopThread> &rows,
 }
 } // namespace
 
-std::vector<LoopSpan> loopSpans(const Analysis &an, uint64_t block,
+std::vector<LoopSpan> loopSpans(const LoopTable &lt, uint64_t block,
                                 std::vector<int> *firstOf) {
-  std::vector<LoopThread> rows = loopThreads(an, false);
-  Blocks B = blocksOf(an, rows, block);
+  Blocks B = blocksOf(lt, block);
   if (firstOf) {
     firstOf->assign(B.of.size(), -1);
     for (size_t li = 0; li < B.of.size(); li++)
       if (B.of[li] >= 0)
         (*firstOf)[li] = B.list[B.of[li]].first;
   }
-  return spansOf(rows, B);
+  return spansOf(lt.rows, B);
 }
 
-uint64_t countLoopSpans(const Analysis &an, uint64_t block) {
-  std::vector<LoopThread> rows = loopThreads(an, false);
+uint64_t countLoopSpans(const LoopTable &lt, uint64_t block) {
+  const std::vector<LoopThread> &rows = lt.rows;
   if (block == 1) {
     uint64_t n = 0;
     for (const LoopThread &r : rows)
       n += r.chunks > 0;
     return n;
   }
-  Blocks B = blocksOf(an, rows, block);
+  Blocks B = blocksOf(lt, block);
   std::vector<std::pair<int64_t, int>> keys;
   for (const LoopThread &r : rows)
     if (r.chunks)
       keys.push_back({B.of[r.loop], r.th});
   std::sort(keys.begin(), keys.end());
   return uint64_t(std::unique(keys.begin(), keys.end()) - keys.begin());
-}
-
-uint64_t mostInstances(const Analysis &an) {
-  std::unordered_map<std::string, uint64_t> per;
-  uint64_t most = 0;
-  for (const Loop &lp : an.loops)
-    most = std::max(most, ++per[loopKey(an, lp.index)]);
-  return most;
 }
 
 uint64_t coarserBlock(uint64_t block, double over, uint64_t most) {
@@ -245,9 +220,10 @@ TaskGroups taskGroups(const Analysis &an, bool bySite, int view,
 }
 } // namespace
 
-void coarseGraphSize(const Analysis &an, const CoarseLevel &level,
-                     uint64_t &nodes, uint64_t &edges) {
-  std::vector<LoopThread> rows = loopThreads(an, false);
+void coarseGraphSize(const Analysis &an, const LoopTable &lt,
+                     const CoarseLevel &level, uint64_t &nodes,
+                     uint64_t &edges) {
+  const std::vector<LoopThread> &rows = lt.rows;
   uint64_t spans = 0, blocks = 0;
   if (level.block == 1) {
     for (const LoopThread &r : rows)
@@ -258,7 +234,7 @@ void coarseGraphSize(const Analysis &an, const CoarseLevel &level,
     for (uint8_t h : has)
       blocks += h;
   } else {
-    Blocks B = blocksOf(an, rows, level.block);
+    Blocks B = blocksOf(lt, level.block);
     blocks = B.list.size();
     spans = spansOf(rows, B).size();
   }
@@ -277,9 +253,9 @@ void coarseGraphSize(const Analysis &an, const CoarseLevel &level,
   edges = 2 + blocks + 2 * spans + 2 * taskNodes;
 }
 
-CoarseGraph coarseGraph(const Analysis &an, const CritPath &cp,
-                        const CoarseLevel &level, const std::string &pre,
-                        int view) {
+CoarseGraph coarseGraph(const Analysis &an, const LoopTable &lt,
+                        const CritPath &cp, const CoarseLevel &level,
+                        const std::string &pre, int view) {
   CoarseGraph g;
   using Node = CoarseGraph::Node;
   auto node = [&](CoarseGraph::Kind kind, std::string id, std::string label) {
@@ -302,10 +278,8 @@ CoarseGraph coarseGraph(const Analysis &an, const CritPath &cp,
   // The critical path's grains.
   const Chunks &ch = an.chunks;
   // Loops: per block a fork, a node per thread and a join, chained.
-  std::vector<LoopThread> rows = loopThreads(an, false);
-  Blocks B = blocksOf(an, rows, level.block);
-  std::vector<LoopSpan> spans = spansOf(rows, B);
-  std::vector<LoopThread>().swap(rows);
+  Blocks B = blocksOf(lt, level.block);
+  std::vector<LoopSpan> spans = spansOf(lt.rows, B);
   std::map<std::pair<int64_t, int>, uint32_t> spanNode; // (block, thread)
   std::vector<uint32_t> forkOf(B.list.size()), joinOf(B.list.size());
   for (size_t b = 0; b < B.list.size(); b++) {
@@ -548,12 +522,13 @@ std::vector<uint32_t> coarsePath(const CoarseGraph &g) {
   return path;
 }
 
-CoarseLevel coarseLevelFor(const Analysis &an, uint64_t maxNodes) {
+CoarseLevel coarseLevelFor(const Analysis &an, const LoopTable &lt,
+                           uint64_t maxNodes) {
   CoarseLevel level;
-  uint64_t most = mostInstances(an);
+  uint64_t most = lt.most;
   for (;;) {
     uint64_t nodes = 0, edges = 0;
-    coarseGraphSize(an, level, nodes, edges);
+    coarseGraphSize(an, lt, level, nodes, edges);
     if (nodes <= maxNodes || level.bare)
       return level;
     if (level.bySite)

@@ -30,6 +30,7 @@
 
 #include "Analysis.h"
 #include "GrainDag.h"
+#include "LoopTable.h"
 
 #include <cstdint>
 #include <string>
@@ -48,18 +49,15 @@ struct LoopSpan {
   int64_t work = 0, minWork = 0, maxWork = 0;
   uint64_t first = 0, last = 0; // the first chunk's start, the last's end
 };
-/// Per loop (its name and code address), thread and block of `block`
-/// consecutive instances of that loop (0: all of them), in the order of their
-/// first instance. firstOf, when given, gets per loop instance (an.loops index)
-/// its block's first instance (a span's loop), -1 for one without chunks.
-std::vector<LoopSpan> loopSpans(const Analysis &an, uint64_t block,
+/// Per loop (LoopTable::loopOf: its name and code address), thread and block of
+/// `block` consecutive instances of that loop (0: all of them), in the order of
+/// their first instance. firstOf, when given, gets per loop instance (an.loops
+/// index) its block's first instance (a span's loop), -1 for one without
+/// chunks.
+std::vector<LoopSpan> loopSpans(const LoopTable &lt, uint64_t block,
                                 std::vector<int> *firstOf = nullptr);
-/// How many spans loopSpans(an, block) gives, without making them.
-uint64_t countLoopSpans(const Analysis &an, uint64_t block);
-
-/// The most instances one loop (its name and code address) has in the
-/// process.
-uint64_t mostInstances(const Analysis &an);
+/// How many spans loopSpans(lt, block) gives, without making them.
+uint64_t countLoopSpans(const LoopTable &lt, uint64_t block);
 /// The next coarser block after `block` when the output at it took `over`
 /// times its cap: as many times more instances (with a margin), at least
 /// twice; 0 (the whole run) from `most` instances on.
@@ -109,16 +107,18 @@ struct CoarseLevel {
 /// over ..."): the outputs' left-out lines.
 std::string coarseLevelText(const CoarseLevel &level);
 
-/// How many nodes and edges coarseGraph(an, level) has, at most, without
-/// making it (the writers' size estimate).
-void coarseGraphSize(const Analysis &an, const CoarseLevel &level,
-                     uint64_t &nodes, uint64_t &edges);
+/// How many nodes and edges coarseGraph(an, lt, level) has, at most,
+/// without making it (the writers' size estimate).
+void coarseGraphSize(const Analysis &an, const LoopTable &lt,
+                     const CoarseLevel &level, uint64_t &nodes,
+                     uint64_t &edges);
 
-/// Process an's coarse graph (cp: its critical path); ids start with prefix;
-/// view >= 0 counts the grains problem flag `view` marks in each group.
-CoarseGraph coarseGraph(const Analysis &an, const CritPath &cp,
-                        const CoarseLevel &level, const std::string &prefix,
-                        int view = -1);
+/// Process an's coarse graph (lt: its loop table, cp: its critical path);
+/// ids start with prefix; view >= 0 counts the grains problem flag `view`
+/// marks in each group.
+CoarseGraph coarseGraph(const Analysis &an, const LoopTable &lt,
+                        const CritPath &cp, const CoarseLevel &level,
+                        const std::string &prefix, int view = -1);
 
 /// The critical path through g: node indices from start to end along g's
 /// edges, through as many groups holding critical-path grains (onPath) as
@@ -129,7 +129,8 @@ std::vector<uint32_t> coarsePath(const CoarseGraph &g);
 /// The merging for a graph of at most maxNodes nodes per process: per
 /// instance, then blocks of ever more consecutive instances, one block per
 /// loop, tasks per site, and start and end alone.
-CoarseLevel coarseLevelFor(const Analysis &an, uint64_t maxNodes);
+CoarseLevel coarseLevelFor(const Analysis &an, const LoopTable &lt,
+                           uint64_t maxNodes);
 
 } // namespace gcg
 

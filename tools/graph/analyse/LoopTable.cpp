@@ -12,6 +12,8 @@
 #include "Outliers.h"
 
 #include <algorithm>
+#include <map>
+#include <string>
 #include <unordered_map>
 
 namespace gcg {
@@ -107,6 +109,47 @@ std::vector<LoopThread> loopThreads(const Analysis &an, bool medians) {
     rows[r].medianWork = med;
   }
   return rows;
+}
+
+LoopTable loopTable(const Analysis &an) {
+  LoopTable t;
+  t.rows = loopThreads(an, true);
+  size_t nl = an.loops.size();
+  // A loop: its name (unique per site, but compared as text) and code.
+  std::unordered_map<std::string, int32_t> nameId;
+  std::vector<int32_t> siteName;
+  std::map<std::pair<int32_t, uint64_t>, int32_t> keyId; // (name, code)
+  std::vector<uint64_t> count;
+  t.loopOf.resize(nl);
+  for (size_t li = 0; li < nl; li++) {
+    size_t site = size_t(an.loopSite[li]);
+    if (siteName.size() <= site)
+      siteName.resize(site + 1, -1);
+    if (siteName[site] < 0)
+      siteName[site] =
+          nameId.emplace(an.loopName(int(li)), int32_t(nameId.size()))
+              .first->second;
+    int32_t name = siteName[site];
+    auto fresh = int32_t(count.size());
+    int32_t id =
+        keyId.emplace(std::make_pair(name, an.loops[li].codeptr), fresh)
+            .first->second;
+    if (id == fresh)
+      count.push_back(0);
+    t.loopOf[li] = id;
+    t.most = std::max(t.most, ++count[size_t(id)]);
+  }
+  t.nLoops = count.size();
+  std::vector<uint64_t> start(nl, UINT64_MAX);
+  for (const LoopThread &r : t.rows)
+    if (r.chunks)
+      start[r.loop] = std::min(start[r.loop], r.first);
+  for (size_t li = 0; li < nl; li++)
+    if (start[li] != UINT64_MAX)
+      t.byStart.push_back(int32_t(li));
+  std::stable_sort(t.byStart.begin(), t.byStart.end(),
+                   [&](int32_t a, int32_t b) { return start[a] < start[b]; });
+  return t;
 }
 
 std::vector<InstanceLoss> instanceLosses(const Analysis &an,

@@ -33,6 +33,25 @@ struct LoopThread {
 /// chunks' work: only when asked.
 std::vector<LoopThread> loopThreads(const Analysis &an, bool medians);
 
+/// A process's loop table, made once (diagnose/Results.h holds it): its
+/// rows, and what the aggregated outputs (CoarseGraph.h) merge instances
+/// by, so that no level they try makes any of it again.
+struct LoopTable {
+  /// Every loop instance and thread (loopThreads(), medians included).
+  std::vector<LoopThread> rows;
+  /// Per loop instance: its loop (its name and code address: two loops of
+  /// one function built without -g share a name), numbered from 0 in the
+  /// order of their first instance.
+  std::vector<int32_t> loopOf;
+  size_t nLoops = 0;
+  /// The instances with chunks, in the order their first chunk started
+  /// (ties in instance order).
+  std::vector<int32_t> byStart;
+  /// The most instances one loop has.
+  uint64_t most = 0;
+};
+LoopTable loopTable(const Analysis &an);
+
 /// One loop instance's thread time lost, as the recording measured it: its
 /// team x (its last chunk's end - its first chunk's start) - its chunks'
 /// work, and where that time went. Per thread of the team that span is its

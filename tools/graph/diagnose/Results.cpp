@@ -104,8 +104,8 @@ std::unique_ptr<Results> computeResults(const Run &run) {
     // The critical path first: its graph, gone when it is found, is then
     // not held beside the loop table.
     pr.crit = computeCritPath(an);
-    pr.loopRows = loopThreads(an, true);
-    pr.losses = instanceLosses(an, pr.loopRows);
+    pr.loopTable = loopTable(an);
+    pr.losses = instanceLosses(an, pr.loopTable.rows);
     pr.time = breakdownOf(an);
     pr.problems = rankProblems(an, pr.losses, int(p));
     pr.masks = problemMasks(an);

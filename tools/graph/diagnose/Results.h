@@ -43,8 +43,9 @@ struct ProcessLoopWork {
 
 /// What is derived from one process.
 struct ProcessResults {
-  /// Per loop instance and thread (loopThreads(), medians included).
-  std::vector<LoopThread> loopRows;
+  /// Per loop instance and thread (loopThreads(), medians included), and
+  /// what the aggregated outputs merge instances by.
+  LoopTable loopTable;
   /// Per loop instance, the thread time it lost and where.
   std::vector<InstanceLoss> losses;
   /// Where its thread time went (serial, fork/join, work, waits, ...).

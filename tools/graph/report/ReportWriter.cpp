@@ -170,8 +170,9 @@ void graphOf(const Results &R, size_t p, const Analysis &an, bool every,
   const Run &run = R.run;
   const CritPath &cp = R.procs[p].crit;
   double tpn = an.clockNs();
-  CoarseLevel level = coarseLevelFor(
-      an, std::max<uint64_t>(MaxGraphNodes / run.procs.size(), 200));
+  CoarseLevel level =
+      coarseLevelFor(an, R.procs[p].loopTable,
+                     std::max<uint64_t>(MaxGraphNodes / run.procs.size(), 200));
   level.members = true;
   if (level.block != 1 || level.bySite || level.bare) {
     const ProcessDir &pd = an.proc;
@@ -179,7 +180,7 @@ void graphOf(const Results &R, size_t p, const Analysis &an, bool every,
         pd.rank >= 0 ? "rank " + std::to_string(pd.rank)
                      : "pid " + std::to_string(pd.pid));
   }
-  CoarseGraph cg = coarseGraph(an, cp, level, run.prefix(p));
+  CoarseGraph cg = coarseGraph(an, R.procs[p].loopTable, cp, level, run.prefix(p));
   std::vector<uint32_t> path = coarsePath(cg);
   std::vector<uint8_t> onPath(cg.nodes.size(), 0);
   for (uint32_t v : path)
@@ -468,19 +469,20 @@ std::string reportPage(const Results &R, const Caps &caps,
     } else {
       // Per loop instance and thread, the chunks each problem type flags.
       // (Over a block of instances: per its first instance and thread.)
-      std::vector<LoopThread> spans;
+      std::vector<LoopThread> merged;
       std::vector<int> firstOf;
-      if (block == 1) {
-        spans = R.procs[p].loopRows;
-      } else {
-        for (const LoopSpan &x : loopSpans(an, block, &firstOf)) {
+      if (block != 1) {
+        for (const LoopSpan &x :
+             loopSpans(R.procs[p].loopTable, block, &firstOf)) {
           LoopThread r;
           r.loop = x.loop, r.th = x.th, r.chunks = x.chunks;
           r.hasWork = x.hasWork, r.work = x.work;
           r.first = x.first, r.last = x.last;
-          spans.push_back(r);
+          merged.push_back(r);
         }
       }
+      const std::vector<LoopThread> &spans =
+          block == 1 ? R.procs[p].loopTable.rows : merged;
       std::map<std::pair<int, int>, std::array<uint32_t, P_COUNT>> lflag;
       for (size_t i = 0; i < ch.size(); i++)
         for (int f = 0; masks.chunks[i] && f < P_COUNT; f++)
@@ -750,8 +752,8 @@ void writeReport(const Results &R, const std::string &path, const Caps &caps,
   // times more as the page is over), up to one per loop and thread.
   bool every = run.grains() <= caps.report;
   uint64_t block = 1, most = 0, cap = caps.reportBudget(run.grains());
-  for (auto &an : run.procs)
-    most = std::max(most, mostInstances(*an));
+  for (const ProcessResults &pr : R.procs)
+    most = std::max(most, pr.loopTable.most);
   std::string page;
   std::vector<LeftOut> left;
   GraphCache cache;

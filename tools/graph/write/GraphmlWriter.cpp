@@ -434,8 +434,8 @@ uint64_t writeGraphmlAggregated(const Results &R, const std::string &path,
   const RunColours &colours = R.colours;
   for (size_t p = 0; p < run.procs.size(); p++) {
     const Analysis &an = *run.procs[p];
-    CoarseGraph g =
-        coarseGraph(an, R.procs[p].crit, level, run.prefix(p), view);
+    CoarseGraph g = coarseGraph(an, R.procs[p].loopTable, R.procs[p].crit,
+                                level, run.prefix(p), view);
     // Heights by work among the process's groups of each kind.
     double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
     for (const CoarseGraph::Node &n : g.nodes)
@@ -510,15 +510,15 @@ CapResult writeGraphmlCapped(const Results &R, const std::string &path,
   r.every = false;
   uint64_t cap = caps.graphBudget(grains);
   uint64_t most = 0; // block 0 from it on
-  for (auto &an : run.procs)
-    most = std::max(most, mostInstances(*an));
+  for (const ProcessResults &pr : R.procs)
+    most = std::max(most, pr.loopTable.most);
   CoarseLevel level;
   for (;;) {
     bool coarsest = level.bare;
     uint64_t nodes = 0, edges = 0;
-    for (auto &an : run.procs) {
+    for (size_t p = 0; p < run.procs.size(); p++) {
       uint64_t n = 0, e = 0;
-      coarseGraphSize(*an, level, n, e);
+      coarseGraphSize(*run.procs[p], R.procs[p].loopTable, level, n, e);
       nodes += n, edges += e;
     }
     uint64_t est = nodes * GroupNodeBytes + edges * EdgeBytes;

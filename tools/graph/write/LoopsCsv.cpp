@@ -27,7 +27,7 @@ void writeLoopsCsv(const Results &R, const std::string &path) {
     // consecutive), not held for every instance.
     std::string name;
     int named = -1;
-    for (const LoopThread &r : R.procs[p].loopRows) {
+    for (const LoopThread &r : R.procs[p].loopTable.rows) {
       if (!r.chunks)
         continue;
       if (r.loop != named) {

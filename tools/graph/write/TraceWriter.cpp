@@ -45,8 +45,8 @@ static void metricArgs(OutFile &o, const GrainMetrics &m) {
 
 /// Process p's metadata event (its name: the command's, or its pid and
 /// rank when the run has several processes); returns its trace pid.
-static int64_t processHeader(OutFile &o, const Run &run, size_t p, const char *single,
-                             bool &firstEv) {
+static int64_t processHeader(OutFile &o, const Run &run, size_t p,
+                             const char *single, bool &firstEv) {
   const ProcessDir &pd = run.procs[p]->proc;
   int64_t pid = run.multi() ? (pd.pid >= 0 ? pd.pid : int64_t(p + 1)) : 1;
   std::string pname = single;
@@ -215,7 +215,7 @@ uint64_t writeTraceAggregated(const Results &R, const std::string &path,
       // Blocks of consecutive instances of a loop on a thread, on a track
       // per loop and thread (they overlap other loops' in time).
       std::map<std::pair<uint64_t, int>, int64_t> tracks; // (code, thread)
-      for (const LoopSpan &r : loopSpans(an, block)) {
+      for (const LoopSpan &r : loopSpans(R.procs[p].loopTable, block)) {
         if (full())
           break;
         const std::string &ln = an.loopName(r.loop);
@@ -235,8 +235,9 @@ uint64_t writeTraceAggregated(const Results &R, const std::string &path,
         workArgs(r.hasWork, r.work, r.minWork, r.maxWork);
       }
     }
+    static const std::vector<LoopThread> NoRows;
     for (const LoopThread &r :
-         block == 1 ? loopThreads(an, false) : std::vector<LoopThread>()) {
+         block == 1 ? R.procs[p].loopTable.rows : NoRows) {
       if (!r.chunks)
         continue;
       if (full())
@@ -329,10 +330,11 @@ CapResult writeTraceCapped(const Results &R, const std::string &path,
       est += GrainEventBytes + 2 * an->loopName(an->chunks.loop[i]).size();
     est += uint64_t(an->tasks.segOff.empty() ? 0 : an->tasks.segOff.back()) *
            (GrainEventBytes + 40);
-    most = std::max(most, mostInstances(*an));
     for (const Loop &lp : an->loops)
       nameBytes = std::max<uint64_t>(nameBytes, an->loopName(lp.index).size());
   }
+  for (const ProcessResults &pr : R.procs)
+    most = std::max(most, pr.loopTable.most);
   if (fewGrains && est <= caps.traceBytes) {
     writeTrace(R, path);
     struct stat st;
@@ -344,8 +346,8 @@ CapResult writeTraceCapped(const Results &R, const std::string &path,
   uint64_t block = 1;
   for (;;) {
     uint64_t n = 0;
-    for (auto &an : run.procs)
-      n += countLoopSpans(*an, block);
+    for (const ProcessResults &pr : R.procs)
+      n += countLoopSpans(pr.loopTable, block);
     uint64_t est = n * (SpanEventBytes + nameBytes);
     if (est <= cap || block == 0) {
       uint64_t got =
