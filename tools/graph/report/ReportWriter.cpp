@@ -98,7 +98,12 @@ struct IntArray {
     first = false;
     s += std::to_string(v);
   }
-  std::string done() const { return s + "]"; }
+  /// Closes the array, in place (no copy of a long one).
+  const std::string &done() {
+    s += ']';
+    return s;
+  }
+  void release() { std::string().swap(s); }
 };
 
 } // namespace
@@ -483,12 +488,18 @@ std::string reportPage(const Results &R, const Caps &caps,
       }
       const std::vector<LoopThread> &spans =
           block == 1 ? R.procs[p].loopTable.rows : merged;
-      std::map<std::pair<int, int>, std::array<uint32_t, P_COUNT>> lflag;
+      // The flagged chunks' (span, mask), by span: (loop, thread) packed.
+      auto spanKey = [](int loop, int th) {
+        return uint64_t(uint32_t(loop)) << 32 | uint32_t(th);
+      };
+      std::vector<std::pair<uint64_t, unsigned>> lflag;
       for (size_t i = 0; i < ch.size(); i++)
-        for (int f = 0; masks.chunks[i] && f < P_COUNT; f++)
-          if (masks.chunks[i] >> f & 1)
-            lflag[{block == 1 ? ch.loop[i] : firstOf[ch.loop[i]], ch.thread[i]}]
-                 [f]++;
+        if (masks.chunks[i])
+          lflag.push_back(
+              {spanKey(block == 1 ? ch.loop[i] : firstOf[ch.loop[i]],
+                       ch.thread[i]),
+               masks.chunks[i]});
+      std::sort(lflag.begin(), lflag.end());
       auto maskOf = [](const std::array<uint32_t, P_COUNT> &fc) {
         unsigned m = 0;
         for (int f = 0; f < P_COUNT; f++)
@@ -499,10 +510,13 @@ std::string reportPage(const Results &R, const Caps &caps,
         if (!r.chunks)
           continue;
         int k = loops(an.loopName(r.loop));
-        auto fl = lflag.find({r.loop, r.th});
         std::array<uint32_t, P_COUNT> fc{};
-        if (fl != lflag.end())
-          fc = fl->second;
+        uint64_t key = spanKey(r.loop, r.th);
+        for (auto fl = std::lower_bound(lflag.begin(), lflag.end(),
+                                        std::make_pair(key, 0u));
+             fl != lflag.end() && fl->first == key; ++fl)
+          for (int f = 0; f < P_COUNT; f++)
+            fc[f] += fl->second >> f & 1;
         int64_t s = ns(r.first), e = ns(r.last);
         bar(tl.row(p, r.th), s, std::max<int64_t>(e - s, 0), k, r.loop, -1, -1,
             r.hasWork ? 0 : 2,
@@ -728,7 +742,16 @@ std::string reportPage(const Results &R, const Caps &caps,
       ",\"pc\":" + gPc.done() + "},\n\"graph\":{\"groups\":" + G.groups +
       "],\"members\":" + G.members + "],\"gedges\":" + G.gedges +
       "]},\n\"problems\":" + probJson + "],\"leftOut\":" + leftJson + "]}";
-  std::string page = ReportHtml;
+  // The parts gone before the page is made of the data.
+  for (IntArray *a : {&gRow, &gS, &gD, &gK, &gI, &gLo, &gHi, &gC, &gN, &gCount,
+                      &gPm, &gPc})
+    a->release();
+  std::string safe = pageSafe(data);
+  std::string().swap(data);
+  std::string page;
+  page.reserve(sizeof ReportHtml + sizeof ReportCss + sizeof ReportJs +
+               safe.size());
+  page = ReportHtml;
   auto put = [&](const std::string &mark, const std::string &text) {
     size_t at = page.find(mark);
     if (at == std::string::npos)
@@ -738,7 +761,7 @@ std::string reportPage(const Results &R, const Caps &caps,
   // The data last: it may hold the other marks' text.
   put("/*@CSS@*/", ReportCss);
   put("/*@JS@*/", ReportJs);
-  put("@DATA@", pageSafe(data));
+  put("@DATA@", safe);
   return page;
 }
 
