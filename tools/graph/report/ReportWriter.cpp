@@ -32,6 +32,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <set>
 #include <tuple>
@@ -185,7 +186,8 @@ void graphOf(const Results &R, size_t p, const Analysis &an, bool every,
         pd.rank >= 0 ? "rank " + std::to_string(pd.rank)
                      : "pid " + std::to_string(pd.pid));
   }
-  CoarseGraph cg = coarseGraph(an, R.procs[p].loopTable, cp, level, run.prefix(p));
+  CoarseGraph cg =
+      coarseGraph(an, R.procs[p].loopTable, cp, level, run.prefix(p));
   std::vector<uint32_t> path = coarsePath(cg);
   std::vector<uint8_t> onPath(cg.nodes.size(), 0);
   for (uint32_t v : path)
@@ -305,7 +307,9 @@ void graphOf(const Results &R, size_t p, const Analysis &an, bool every,
 
 /// Every '<', '>' and '&' as a JSON escape (they occur only in strings),
 /// and U+2028/U+2029 too: the text cannot end its script element.
-std::string pageSafe(const std::string &json) {
+std::string pageSafe(std::string json) {
+  if (json.find_first_of("<>&\xe2") == std::string::npos)
+    return json; // nothing to escape: no copy
   std::string o;
   o.reserve(json.size() + json.size() / 50);
   for (size_t i = 0; i < json.size(); i++) {
@@ -722,32 +726,42 @@ std::string reportPage(const Results &R, const Caps &caps,
                   ",\"within\":" + num(x.lostWithinMs, 3) + "}";
   }
   const Analysis &first = *run.procs[0];
-  std::string data =
-      "{\"version\":" + str(version) + ",\"program\":" + str(first.proc.exe) +
-      ",\"aggregated\":" + (every ? "false" : "true") +
-      ",\"block\":" + std::to_string(every ? 1 : block) +
-      ",\"cap\":" + std::to_string(caps.report) +
-      ",\"grains\":" + std::to_string(grains) +
-      ",\"chunks\":" + std::to_string(nChunks) +
-      ",\"tasks\":" + std::to_string(nTasks) + ",\"end\":" + num(endNs, 0) +
-      ",\"procs\":" + procs + ",\"rows\":" + rowJson +
-      ",\"loops\":" + loopJson + "],\"sites\":" + siteJson +
-      "],\"colours\":" + colourJson + ",\"views\":" + viewJson +
-      "],\"instances\":" + instJson + "],\"across\":" + acrossJson +
-      "],\"bars\":{\"row\":" + gRow.done() + ",\"s\":" + gS.done() +
-      ",\"d\":" + gD.done() + ",\"k\":" + gK.done() + ",\"inst\":" + gI.done() +
-      ",\"lo\":" + gLo.done() + ",\"hi\":" + gHi.done() +
-      ",\"c\":" + gC.done() + ",\"n\":" + gN.done() +
-      ",\"count\":" + gCount.done() + ",\"pm\":" + gPm.done() +
-      ",\"pc\":" + gPc.done() + "},\n\"graph\":{\"groups\":" + G.groups +
-      "],\"members\":" + G.members + "],\"gedges\":" + G.gedges +
-      "]},\n\"problems\":" + probJson + "],\"leftOut\":" + leftJson + "]}";
-  // The parts gone before the page is made of the data.
-  for (IntArray *a : {&gRow, &gS, &gD, &gK, &gI, &gLo, &gHi, &gC, &gN, &gCount,
-                      &gPm, &gPc})
+  std::string data = "{\"version\":" + str(version) +
+                     ",\"program\":" + str(first.proc.exe) +
+                     ",\"aggregated\":" + (every ? "false" : "true") +
+                     ",\"block\":" + std::to_string(every ? 1 : block) +
+                     ",\"cap\":" + std::to_string(caps.report) +
+                     ",\"grains\":" + std::to_string(grains) +
+                     ",\"chunks\":" + std::to_string(nChunks) +
+                     ",\"tasks\":" + std::to_string(nTasks) +
+                     ",\"end\":" + num(endNs, 0) + ",\"procs\":" + procs +
+                     ",\"rows\":" + rowJson + ",\"loops\":" + loopJson +
+                     "],\"sites\":" + siteJson + "],\"colours\":" + colourJson +
+                     ",\"views\":" + viewJson + "],\"instances\":" + instJson +
+                     "],\"across\":" + acrossJson + "],\"bars\":{";
+  // The bar arrays appended to the data one by one, each freed once in:
+  // the data is made at its size, beside no copy of the arrays.
+  std::pair<const char *, IntArray *> bars[] = {
+      {"\"row\":", &gRow},      {",\"s\":", &gS},    {",\"d\":", &gD},
+      {",\"k\":", &gK},         {",\"inst\":", &gI}, {",\"lo\":", &gLo},
+      {",\"hi\":", &gHi},       {",\"c\":", &gC},    {",\"n\":", &gN},
+      {",\"count\":", &gCount}, {",\"pm\":", &gPm},  {",\"pc\":", &gPc}};
+  std::string tail = "},\n\"graph\":{\"groups\":" + G.groups +
+                     "],\"members\":" + G.members + "],\"gedges\":" + G.gedges +
+                     "]},\n\"problems\":" + probJson +
+                     "],\"leftOut\":" + leftJson + "]}";
+  size_t size = data.size() + tail.size();
+  for (auto &[key, a] : bars)
+    size += std::strlen(key) + a->s.size() + 1;
+  data.reserve(size);
+  for (auto &[key, a] : bars) {
+    data += key;
+    data += a->done();
     a->release();
-  std::string safe = pageSafe(data);
-  std::string().swap(data);
+  }
+  data += tail;
+  std::string().swap(tail);
+  std::string safe = pageSafe(std::move(data));
   std::string page;
   page.reserve(sizeof ReportHtml + sizeof ReportCss + sizeof ReportJs +
                safe.size());
