@@ -171,8 +171,8 @@ TEST(GraphAnalysis, ChunksLoopsAndMetrics) {
   EXPECT_EQ(an.chunks.end[2], 30u);
   // Work 8, 20 and 18: chunk_work_balance = 20 / (46 / 3); per thread
   // 28 and 18: chunk_work_cpu_balance = 28 / 23.
-  EXPECT_NEAR(lp.cwb, 20.0 / (46.0 / 3), 1e-12);
-  EXPECT_NEAR(lp.cpu, 28.0 / 23, 1e-12);
+  EXPECT_NEAR(lp.cwb(), 20.0 / (46.0 / 3), 1e-12);
+  EXPECT_NEAR(lp.cpu(), 28.0 / 23, 1e-12);
   // Waits after the loop, capped by how long the last thread ran on:
   // thread 0 ended last (0 per chunk), thread 1 waited 20 of which 10 count.
   GrainMetrics m0 = an.chunkMetrics(0), m1 = an.chunkMetrics(1),
@@ -195,7 +195,7 @@ TEST(GraphAnalysis, ChunksLoopsAndMetrics) {
 // medians of one and two chunks (taken from their least and most).
 TEST(GraphAnalysis, LoopInstanceIsCompact) {
   static_assert(sizeof(Share) <= 48, "a loop instance's thread: 48 bytes");
-  static_assert(sizeof(Loop) <= 152, "a loop instance: 152 bytes");
+  static_assert(sizeof(Loop) <= 120, "a loop instance: 120 bytes");
   TempDir d;
   loopRecording(d.path);
   auto run = analyseRun({d.path}, {});

@@ -65,6 +65,18 @@ void Counter::update(const Counter &o) {
     (*this)[it.first] += it.second;
 }
 
+Counter Loop::flagged() const {
+  Counter c;
+  // Made in this order (chunkMetricsPass): a counter's order.
+  if (nPb)
+    c[P_PARALLEL_BENEFIT] = nPb;
+  if (nOutlier)
+    c[P_OUTLIER] = nOutlier;
+  if (nDeviation)
+    c[P_WORK_DEVIATION] = nDeviation;
+  return c;
+}
+
 int64_t Loop::n() const {
   int64_t s = 0;
   for (const Share &x : shares)
@@ -1169,6 +1181,42 @@ static double maxMeanOf(double mx, double total, int64_t n) {
   return n && total > 0 ? mx / (total / double(n)) : NAN;
 }
 
+/// A loop instance's shares' work: whether any is unknown, their total
+/// (saturated), the largest and how many have work.
+struct ShareWork {
+  bool unknown = false;
+  int64_t total = 0, mx = 0, cnt = 0;
+  explicit ShareWork(const ShareSpan &shares) {
+    for (const Share &s : shares) {
+      unknown |= s.unknown;
+      if (s.hasWork) {
+        total = satAdd(total, s.work);
+        mx = cnt ? std::max(mx, s.work) : s.work;
+        cnt++;
+      }
+    }
+  }
+};
+
+double Loop::cwb() const {
+  int64_t nn = n();
+  if (!nn)
+    return NAN;
+  ShareWork w(shares);
+  return w.unknown ? NAN : maxMeanOf(double(maxWork), double(w.total), nn);
+}
+
+double Loop::cpu() const {
+  if (!n())
+    return NAN;
+  ShareWork w(shares);
+  if (w.cnt > 1) {
+    double mean = double(w.total) / double(w.cnt);
+    return mean > 0 ? double(w.mx) / mean : NAN;
+  }
+  return 1.0;
+}
+
 void Analysis::chunkMetricsPass() {
   // Chunks: the parent is the thread's share of the loop instance. Two
   // passes over the columns: the per-instance and per-thread sums, then
@@ -1202,23 +1250,6 @@ void Analysis::chunkMetricsPass() {
     int64_t nn = lp.n();
     if (!nn)
       continue;
-    bool unknown = false;
-    int64_t total = 0, mx = 0, cnt = 0;
-    for (const Share &s : lp.shares) {
-      unknown |= s.unknown;
-      if (s.hasWork) {
-        total = satAdd(total, s.work);
-        mx = cnt ? std::max(mx, s.work) : s.work;
-        cnt++;
-      }
-    }
-    lp.cwb = unknown ? NAN : maxMeanOf(double(lp.maxWork), double(total), nn);
-    if (cnt > 1) {
-      double mean = double(total) / double(cnt);
-      lp.cpu = mean > 0 ? double(mx) / mean : NAN;
-    } else {
-      lp.cpu = 1.0;
-    }
     for (Share &s : lp.shares) {
       if (!s.count)
         continue;
@@ -1251,7 +1282,7 @@ void Analysis::chunkMetricsPass() {
     double cost = c + per;
     if (cost > 0 && double(int64_t(ch.end[i] - ch.start[i])) / cost <
                         Thresholds[P_PARALLEL_BENEFIT].value)
-      lp.flagged[P_PARALLEL_BENEFIT]++;
+      lp.nPb++;
   }
   // The outlier chunks (Problems.h), instead of every chunk of an
   // instance past chunk_work_balance or chunk_work_cpu_balance.
@@ -1267,7 +1298,7 @@ void Analysis::chunkMetricsPass() {
   outliers = outlierChunks(*this);
   for (size_t i = 0; i < nc; i++)
     if (outliers[i])
-      loops[ch.loop[i]].flagged[P_OUTLIER]++;
+      loops[ch.loop[i]].nOutlier++;
   if (!baseline)
     return;
   baseInstance.assign(loops.size(), nullptr);
@@ -1305,7 +1336,7 @@ void Analysis::chunkMetricsPass() {
     if (!std::isnan(d)) {
       deviations.push_back(d);
       if (d > thr)
-        lp.flagged[P_WORK_DEVIATION]++;
+        lp.nDeviation++;
     }
   }
   for (double v : tasks.deviation)
@@ -1358,8 +1389,8 @@ GrainMetrics Analysis::chunkMetrics(size_t i) const {
   m.sync = sh ? sh->waitPer : NAN;
   double cost = chunks.creation[i] + m.sync;
   m.pb = cost > 0 ? m.work / cost : NAN;
-  m.cwb = lp.cwb;
-  m.cpu = lp.cpu;
+  m.cwb = lp.cwb();
+  m.cpu = lp.cpu();
   m.dev = chunkDeviation(lp.index, chunks.lower[i], chunks.upper[i], m.hasWork,
                          m.work);
   m.outlier = i < outliers.size() && outliers[i];

@@ -126,13 +126,21 @@ struct Loop {
   PooledName fn, loc; // its name
   ShareSpan shares;   // threads, in the order met
   int64_t maxWork = 0;
-  double cwb = NAN, cpu = NAN;
-  Counter flagged;
+  // Its chunks each problem flags: parallel_benefit, outlier,
+  // work_deviation (flagged()).
+  uint32_t nPb = 0, nOutlier = 0, nDeviation = 0;
   int index = 0;
   uint32_t sched = 0;
   int8_t keyKind = 0;
   bool hasBegin = false, hasEnd = false;
   int64_t n() const;
+  /// The problems its chunks have, as the summary counts them: those of
+  /// parallel_benefit, outlier, work_deviation it has, in that order.
+  Counter flagged() const;
+  /// chunk_work_balance and chunk_work_cpu_balance of the instance (NaN:
+  /// NA), from its shares when read.
+  double cwb() const;
+  double cpu() const;
   Share *find(int th);
   const Share *find(int th) const;
 };

@@ -423,10 +423,10 @@ std::string summaryOf(const Results &R, size_t p) {
         if (s.unknown)
           unknown += s.count;
       }
-      flagged.update(lp.flagged);
+      flagged.update(lp.flagged());
       chunks += lp.n();
-      cwbOver += lp.cwb > Thresholds[P_CHUNK_WORK_BALANCE].value;
-      cpuOver += lp.cpu > Thresholds[P_CHUNK_WORK_CPU_BALANCE].value;
+      cwbOver += lp.cwb() > Thresholds[P_CHUNK_WORK_BALANCE].value;
+      cpuOver += lp.cpu() > Thresholds[P_CHUNK_WORK_CPU_BALANCE].value;
     }
     double sum = 0, mx = 0;
     for (auto &[th, v] : perThreadMulti) {
