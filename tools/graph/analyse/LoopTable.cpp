@@ -152,6 +152,18 @@ LoopTable loopTable(const Analysis &an) {
   return t;
 }
 
+std::vector<InstanceLost> instancesLost(const std::vector<InstanceLoss> &all) {
+  std::vector<InstanceLost> out;
+  size_t n = 0;
+  for (const InstanceLoss &x : all)
+    n += x.threads > 0;
+  out.reserve(n);
+  for (const InstanceLoss &x : all)
+    if (x.threads)
+      out.push_back({x.loop, x.threads, x.lost, x.first, x.last});
+  return out;
+}
+
 std::vector<InstanceLoss> instanceLosses(const Analysis &an,
                                          const std::vector<LoopThread> &rows) {
   std::vector<InstanceLoss> out(an.loops.size());

@@ -84,6 +84,17 @@ struct InstanceLoss {
 std::vector<InstanceLoss> instanceLosses(const Analysis &an,
                                          const std::vector<LoopThread> &rows);
 
+/// What the outputs read of an instance's InstanceLoss once the problems
+/// are ranked (32 bytes, not 104): its thread time lost and its span.
+struct InstanceLost {
+  int loop = -1;
+  uint32_t threads = 0; // the threads that ran chunks
+  double lost = 0;      // ticks
+  uint64_t first = 0, last = 0;
+};
+/// Of the instances that ran chunks, by instance.
+std::vector<InstanceLost> instancesLost(const std::vector<InstanceLoss> &all);
+
 } // namespace gcg
 
 #endif

@@ -105,9 +105,14 @@ std::unique_ptr<Results> computeResults(const Run &run) {
     // not held beside the loop table.
     pr.crit = computeCritPath(an);
     pr.loopTable = loopTable(an);
-    pr.losses = instanceLosses(an, pr.loopTable.rows);
+    {
+      // Every instance's loss and where it went, for the problems; kept
+      // only as much of it as the outputs read.
+      std::vector<InstanceLoss> losses = instanceLosses(an, pr.loopTable.rows);
+      pr.problems = rankProblems(an, losses, int(p));
+      pr.losses = instancesLost(losses);
+    }
     pr.time = breakdownOf(an);
-    pr.problems = rankProblems(an, pr.losses, int(p));
     pr.masks = problemMasks(an);
     pr.counts = problemCounts(pr.masks, pr.crit);
     pr.loopWork = loopWorkOf(an, pr.problems);

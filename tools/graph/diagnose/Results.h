@@ -46,8 +46,9 @@ struct ProcessResults {
   /// Per loop instance and thread (loopThreads(), medians included), and
   /// what the aggregated outputs merge instances by.
   LoopTable loopTable;
-  /// Per loop instance, the thread time it lost and where.
-  std::vector<InstanceLoss> losses;
+  /// Per loop instance that ran chunks, the thread time it lost (where
+  /// it went: its problems).
+  std::vector<InstanceLost> losses;
   /// Where its thread time went (serial, fork/join, work, waits, ...).
   Breakdown time;
   CritPath crit;

@@ -399,7 +399,7 @@ std::string reportPage(const Results &R, const Caps &caps,
     auto ns = [&](uint64_t t) {
       return int64_t(std::llround(double(int64_t(t - t0)) / tpn));
     };
-    for (const InstanceLoss &x : R.procs[p].losses) {
+    for (const InstanceLost &x : R.procs[p].losses) {
       if (!x.threads)
         continue;
       size_t k = size_t(loops(an.loopName(x.loop)));
