@@ -492,18 +492,44 @@ std::string reportPage(const Results &R, const Caps &caps,
       }
       const std::vector<LoopThread> &spans =
           block == 1 ? R.procs[p].loopTable.rows : merged;
-      // The flagged chunks' (span, mask), by span: (loop, thread) packed.
-      auto spanKey = [](int loop, int th) {
-        return uint64_t(uint32_t(loop)) << 32 | uint32_t(th);
+      // The flagged chunks' (thread, mask), grouped by their span's loop
+      // instance and, within it, by thread (two counting sorts: by thread,
+      // then stably by instance).
+      auto spanOf = [&](size_t i) {
+        return size_t(block == 1 ? ch.loop[i] : firstOf[ch.loop[i]]);
       };
-      std::vector<std::pair<uint64_t, unsigned>> lflag;
+      std::vector<int> ths;
+      for (size_t i = 0; i < ch.size(); i++)
+        if (masks.chunks[i] && (ths.empty() || ths.back() != ch.thread[i]))
+          ths.push_back(ch.thread[i]);
+      std::sort(ths.begin(), ths.end());
+      ths.erase(std::unique(ths.begin(), ths.end()), ths.end());
+      auto denseOf = [&](size_t i) {
+        return size_t(std::lower_bound(ths.begin(), ths.end(), ch.thread[i]) -
+                      ths.begin());
+      };
+      std::vector<size_t> thAt(ths.size() + 1, 0);
+      std::vector<size_t> flagAt(an.loops.size() + 1, 0);
+      for (size_t i = 0; i < ch.size(); i++)
+        if (masks.chunks[i]) {
+          thAt[denseOf(i) + 1]++;
+          flagAt[spanOf(i) + 1]++;
+        }
+      for (size_t t = 0; t < ths.size(); t++)
+        thAt[t + 1] += thAt[t];
+      for (size_t li = 0; li < an.loops.size(); li++)
+        flagAt[li + 1] += flagAt[li];
+      std::vector<size_t> byThread(thAt.back());
       for (size_t i = 0; i < ch.size(); i++)
         if (masks.chunks[i])
-          lflag.push_back(
-              {spanKey(block == 1 ? ch.loop[i] : firstOf[ch.loop[i]],
-                       ch.thread[i]),
-               masks.chunks[i]});
-      std::sort(lflag.begin(), lflag.end());
+          byThread[thAt[denseOf(i)]++] = i;
+      std::vector<std::pair<int, uint8_t>> lflag(flagAt.back());
+      {
+        std::vector<size_t> pos(flagAt.begin(), flagAt.end() - 1);
+        for (size_t i : byThread)
+          lflag[pos[spanOf(i)]++] = {ch.thread[i], masks.chunks[i]};
+      }
+      std::vector<size_t>().swap(byThread);
       auto maskOf = [](const std::array<uint32_t, P_COUNT> &fc) {
         unsigned m = 0;
         for (int f = 0; f < P_COUNT; f++)
@@ -515,10 +541,12 @@ std::string reportPage(const Results &R, const Caps &caps,
           continue;
         int k = loops(an.loopName(r.loop));
         std::array<uint32_t, P_COUNT> fc{};
-        uint64_t key = spanKey(r.loop, r.th);
-        for (auto fl = std::lower_bound(lflag.begin(), lflag.end(),
-                                        std::make_pair(key, 0u));
-             fl != lflag.end() && fl->first == key; ++fl)
+        auto fb = lflag.begin() + int64_t(flagAt[size_t(r.loop)]),
+             fe = lflag.begin() + int64_t(flagAt[size_t(r.loop) + 1]);
+        for (auto fl = std::lower_bound(fb, fe, r.th,
+                                        [](const std::pair<int, uint8_t> &x,
+                                           int th) { return x.first < th; });
+             fl != fe && fl->first == r.th; ++fl)
           for (int f = 0; f < P_COUNT; f++)
             fc[f] += fl->second >> f & 1;
         int64_t s = ns(r.first), e = ns(r.last);
