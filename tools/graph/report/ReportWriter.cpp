@@ -767,33 +767,11 @@ std::string reportPage(const Results &R, const Caps &caps,
                      "],\"sites\":" + siteJson + "],\"colours\":" + colourJson +
                      ",\"views\":" + viewJson + "],\"instances\":" + instJson +
                      "],\"across\":" + acrossJson + "],\"bars\":{";
-  // The bar arrays appended to the data one by one, each freed once in:
-  // the data is made at its size, beside no copy of the arrays.
-  std::pair<const char *, IntArray *> bars[] = {
-      {"\"row\":", &gRow},      {",\"s\":", &gS},    {",\"d\":", &gD},
-      {",\"k\":", &gK},         {",\"inst\":", &gI}, {",\"lo\":", &gLo},
-      {",\"hi\":", &gHi},       {",\"c\":", &gC},    {",\"n\":", &gN},
-      {",\"count\":", &gCount}, {",\"pm\":", &gPm},  {",\"pc\":", &gPc}};
   std::string tail = "},\n\"graph\":{\"groups\":" + G.groups +
                      "],\"members\":" + G.members + "],\"gedges\":" + G.gedges +
                      "]},\n\"problems\":" + probJson +
                      "],\"leftOut\":" + leftJson + "]}";
-  size_t size = data.size() + tail.size();
-  for (auto &[key, a] : bars)
-    size += std::strlen(key) + a->s.size() + 1;
-  data.reserve(size);
-  for (auto &[key, a] : bars) {
-    data += key;
-    data += a->done();
-    a->release();
-  }
-  data += tail;
-  std::string().swap(tail);
-  std::string safe = pageSafe(std::move(data));
-  std::string page;
-  page.reserve(sizeof ReportHtml + sizeof ReportCss + sizeof ReportJs +
-               safe.size());
-  page = ReportHtml;
+  std::string page = ReportHtml;
   auto put = [&](const std::string &mark, const std::string &text) {
     size_t at = page.find(mark);
     if (at == std::string::npos)
@@ -803,7 +781,36 @@ std::string reportPage(const Results &R, const Caps &caps,
   // The data last: it may hold the other marks' text.
   put("/*@CSS@*/", ReportCss);
   put("/*@JS@*/", ReportJs);
-  put("@DATA@", safe);
+  const std::string dataMark = "@DATA@";
+  size_t at = page.find(dataMark);
+  if (at == std::string::npos)
+    throw Error("report page template lacks " + dataMark);
+  std::string after = page.substr(at + dataMark.size());
+  page.resize(at);
+  // The data made page-safe in its parts (each whole JSON text; the bar
+  // arrays are digits and commas, safe as they are) and appended to the
+  // page at its size, each bar array freed once in: no copy of the data
+  // beside the page.
+  std::pair<const char *, IntArray *> bars[] = {
+      {"\"row\":", &gRow},      {",\"s\":", &gS},    {",\"d\":", &gD},
+      {",\"k\":", &gK},         {",\"inst\":", &gI}, {",\"lo\":", &gLo},
+      {",\"hi\":", &gHi},       {",\"c\":", &gC},    {",\"n\":", &gN},
+      {",\"count\":", &gCount}, {",\"pm\":", &gPm},  {",\"pc\":", &gPc}};
+  data = pageSafe(std::move(data));
+  tail = pageSafe(std::move(tail));
+  size_t size = page.size() + data.size() + tail.size() + after.size();
+  for (auto &[key, a] : bars)
+    size += std::strlen(key) + a->s.size() + 1;
+  page.reserve(size);
+  page += data;
+  std::string().swap(data);
+  for (auto &[key, a] : bars) {
+    page += key;
+    page += a->done();
+    a->release();
+  }
+  page += tail;
+  page += after;
   return page;
 }
 
