@@ -104,6 +104,7 @@ std::unique_ptr<Results> computeResults(const Run &run) {
     // The critical path first: its graph, gone when it is found, is then
     // not held beside the loop table.
     pr.crit = computeCritPath(an);
+    releaseFreed();
     pr.loopTable = loopTable(an);
     {
       // Every instance's loss and where it went, for the problems; kept
@@ -112,6 +113,7 @@ std::unique_ptr<Results> computeResults(const Run &run) {
       pr.problems = rankProblems(an, losses, int(p));
       pr.losses = instancesLost(losses);
     }
+    releaseFreed();
     pr.time = breakdownOf(an);
     pr.masks = problemMasks(an);
     pr.counts = problemCounts(pr.masks, pr.crit);
@@ -126,6 +128,7 @@ std::unique_ptr<Results> computeResults(const Run &run) {
     R->procs.push_back(std::move(pr));
   }
   R->colours = runColours(run);
+  releaseFreed();
   if (run.multi()) {
     std::vector<ProcessLoopWork> lw;
     for (const ProcessResults &pr : R->procs)

@@ -13,6 +13,9 @@
 #include <cstdio>
 #include <exception>
 #include <thread>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 namespace gcg {
 
@@ -124,7 +127,14 @@ std::unique_ptr<Run> analyseRun(const std::vector<std::string> &raws,
   for (std::exception_ptr &e : errors)
     if (e)
       std::rethrow_exception(e);
+  releaseFreed();
   return run;
+}
+
+void releaseFreed() {
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
 }
 
 std::string chunkId(const Run &run, size_t p, size_t i) {

@@ -51,6 +51,13 @@ std::string taskId(const Run &run, size_t p, size_t k);
 std::unique_ptr<Run> analyseRun(const std::vector<std::string> &raws,
                                 const std::vector<std::string> &baselineRaws);
 
+/// Gives the memory freed so far back to the system. glibc keeps the freed
+/// blocks of its heap resident, and a later stage's large tables (each its
+/// own mapping) cannot use them: the stages call it once their transient
+/// tables are gone (the model read, the critical path's graph, the loop
+/// losses), so that those do not stay in the peak beside what follows.
+void releaseFreed();
+
 } // namespace gcg
 
 #endif

@@ -31,6 +31,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -89,11 +90,20 @@ struct Names {
   }
 };
 
-/// A growing JSON array of integers.
+/// A growing JSON array of integers; measuring, only its size (bytes).
 struct IntArray {
   std::string s = "[";
   bool first = true;
+  bool measuring = false;
+  uint64_t measured = 1; // "["
   void add(int64_t v) {
+    if (measuring) {
+      char b[24];
+      measured += uint64_t(!first) +
+                  uint64_t(std::to_chars(b, b + sizeof b, v).ptr - b);
+      first = false;
+      return;
+    }
     if (!first)
       s += ',';
     first = false;
@@ -331,7 +341,9 @@ std::string pageSafe(std::string json) {
 }
 
 /// The page with every grain's bar, or (!every) a bar per loop span of
-/// `block` instances (CoarseGraph.h) and per task site and thread.
+/// `block` instances (CoarseGraph.h) and per task site and thread; with
+/// measured, only its size (the bars counted, not made; an empty string
+/// returned).
 /// The graph (and the critical path's grains) of the last page made: the
 /// same for every block of the bars.
 struct GraphCache {
@@ -343,7 +355,8 @@ struct GraphCache {
 std::string reportPage(const Results &R, const Caps &caps,
                        const std::string &version,
                        std::vector<LeftOut> &leftOut, bool every,
-                       uint64_t block, GraphCache &cache, bool graph = true) {
+                       uint64_t block, GraphCache &cache, bool graph = true,
+                       uint64_t *measured = nullptr) {
   const Run &run = R.run;
   uint64_t grains = run.grains();
   if (!every)
@@ -384,6 +397,9 @@ std::string reportPage(const Results &R, const Caps &caps,
   IntArray gRow, gS, gD, gK, gI, gLo, gHi, gC, gN, gCount, gPm;
   // Aggregated bars: [bar, flag, grains it flags, ...].
   IntArray gPc;
+  for (IntArray *a :
+       {&gRow, &gS, &gD, &gK, &gI, &gLo, &gHi, &gC, &gN, &gCount, &gPm, &gPc})
+    a->measuring = measured != nullptr;
   int64_t nBars = 0;
   int64_t prevS = 0, prevI = 0, prevLo = 0, prevN = 0;
   double endNs = 0;
@@ -800,7 +816,11 @@ std::string reportPage(const Results &R, const Caps &caps,
   tail = pageSafe(std::move(tail));
   size_t size = page.size() + data.size() + tail.size() + after.size();
   for (auto &[key, a] : bars)
-    size += std::strlen(key) + a->s.size() + 1;
+    size += std::strlen(key) + (measured ? a->measured : a->s.size()) + 1;
+  if (measured) {
+    *measured = size;
+    return std::string();
+  }
   page.reserve(size);
   page += data;
   std::string().swap(data);
@@ -831,9 +851,15 @@ void writeReport(const Results &R, const std::string &path, const Caps &caps,
   GraphCache cache;
   for (;;) {
     left = leftOut;
-    page = reportPage(R, caps, version, left, every, block, cache);
-    if (page.size() <= cap)
+    // Measured first (the bars counted, not made): a page is made only at
+    // the level it is written at, not at each level tried.
+    uint64_t size = 0;
+    reportPage(R, caps, version, left, every, block, cache, true, &size);
+    if (size <= cap) {
+      left = leftOut;
+      page = reportPage(R, caps, version, left, every, block, cache);
       break;
+    }
     if (!every && block == 0) {
       // The coarsest bars and still too large: without the graph (what
       // is left is the page's script, a bar per loop and thread and per
@@ -847,7 +873,7 @@ void writeReport(const Results &R, const std::string &path, const Caps &caps,
       continue;
     }
     // Only the bars shrink: the rest of the page stays.
-    block = coarserBlock(block, double(page.size()) / double(cap) * 1.25, most);
+    block = coarserBlock(block, double(size) / double(cap) * 1.25, most);
   }
   leftOut = left;
   OutFile o(path);

@@ -542,6 +542,7 @@ CapResult writeGraphmlCapped(const Results &R, const std::string &path,
   if (level.bare)
     r.how += " (the coarsest groups would pass the cap)";
   r.how += "; one DAG per process from start to end";
+  releaseFreed(); // the levels' graphs, not kept beside the next output
   return r;
 }
 

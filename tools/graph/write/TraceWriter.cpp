@@ -21,6 +21,30 @@
 
 namespace gcg {
 
+namespace {
+/// Each loop instance's name as JSON text, made once per loop site (the
+/// name is its site's), not once per instance.
+class LoopNamesJson {
+public:
+  explicit LoopNamesJson(const Analysis &an) : an(an) {
+    for (size_t li = 0; li < an.loops.size(); li++) {
+      size_t s = size_t(an.loopSite[li]);
+      if (bySite.size() <= s)
+        bySite.resize(s + 1);
+      if (bySite[s].empty()) // never empty once made: it has its quotes
+        bySite[s] = jsonString(an.loopName(int(li)));
+    }
+  }
+  const std::string &operator[](size_t li) const {
+    return bySite[size_t(an.loopSite[li])];
+  }
+
+private:
+  const Analysis &an;
+  std::vector<std::string> bySite;
+};
+} // namespace
+
 static void metricArgs(OutFile &o, const GrainMetrics &m) {
   const std::pair<const char *, double> ms[] = {{"parallel_benefit", m.pb},
                                                 {"chunk_work_balance", m.cwb},
@@ -91,9 +115,7 @@ void writeTrace(const Results &R, const std::string &path) {
     auto us = [&](uint64_t c) {
       return double(int64_t(c - t0)) / tpn / 1000.0;
     };
-    std::vector<std::string> names;
-    for (const Loop &lp : an.loops)
-      names.push_back(jsonString(an.loopName(lp.index)));
+    LoopNamesJson names(an);
     const Chunks &ch = an.chunks;
     std::string pre = run.prefix(p);
     for (size_t i = 0; i < ch.size(); i++) {
@@ -194,9 +216,7 @@ uint64_t writeTraceAggregated(const Results &R, const std::string &path,
     };
     // A loop instance on a thread: from its first chunk's start to its last
     // chunk's end.
-    std::vector<std::string> names;
-    for (const Loop &lp : an.loops)
-      names.push_back(jsonString(an.loopName(lp.index)));
+    LoopNamesJson names(an);
     // The chunks' work (NA when unknown), min and max; the event's end.
     auto workArgs = [&](bool hasWork, int64_t work, int64_t lo, int64_t hi) {
       o << ", \"work_cycles\": ";
@@ -365,6 +385,7 @@ CapResult writeTraceCapped(const Results &R, const std::string &path,
               : std::string("an event per loop and thread over the "
                             "whole run");
   r.how += " and per task creation site and thread";
+  releaseFreed(); // the levels' spans, not kept beside the next output
   return r;
 }
 
