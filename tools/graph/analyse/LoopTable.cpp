@@ -193,16 +193,30 @@ std::vector<InstanceLoss> instanceLosses(const Analysis &an,
   // start is a late join as far as its implicit task began after the first
   // of the instance's threads' (the rest it spent in the region before
   // the loop).
-  std::unordered_map<uint64_t, std::unordered_map<int, uint64_t>> joined;
+  // (region, thread, begin), by region and thread; of two for one region
+  // and thread, the later in the implicit tasks' order counts.
+  struct Joined {
+    uint64_t par;
+    int th;
+    uint64_t begin;
+  };
+  std::vector<Joined> joined;
+  joined.reserve(an.implicit.size());
   for (const auto &kv : an.implicit)
-    joined[kv.second.par][kv.second.th] = kv.second.begin;
+    joined.push_back({kv.second.par, kv.second.th, kv.second.begin});
+  auto byKey = [](const Joined &a, const Joined &b) {
+    return a.par < b.par || (a.par == b.par && a.th < b.th);
+  };
+  std::stable_sort(joined.begin(), joined.end(), byKey);
   auto joinedAt = [&](const LoopThread &r) -> const uint64_t * {
     const Loop &lp = an.loops[r.loop];
-    if (lp.keyKind == 0)
-      if (auto g = joined.find(lp.k0); g != joined.end())
-        if (auto t = g->second.find(r.th); t != g->second.end())
-          return &t->second;
-    return nullptr;
+    if (lp.keyKind != 0)
+      return nullptr;
+    Joined key{lp.k0, r.th, 0};
+    auto it = std::upper_bound(joined.begin(), joined.end(), key, byKey);
+    if (it == joined.begin() || (it - 1)->par != lp.k0 || (it - 1)->th != r.th)
+      return nullptr;
+    return &(it - 1)->begin;
   };
   std::vector<uint64_t> firstJoin(out.size(), UINT64_MAX);
   std::vector<double> maxSpan(out.size(), 0);

@@ -701,7 +701,6 @@ std::vector<Problem> rankProblems(const Analysis &an,
   };
   // Loops: per instance, from the threads' shares.
   std::vector<size_t> loopAcc(an.loops.size(), SIZE_MAX);
-  std::vector<double> instMedian(an.loops.size(), NAN);
   for (const Loop &lp : an.loops) {
     if (!lp.n())
       continue;
@@ -754,7 +753,10 @@ std::vector<Problem> rankProblems(const Analysis &an,
   }
   // Loops: per chunk (creation, iterations, outliers).
   const Chunks &ch = an.chunks;
-  std::vector<std::vector<int64_t>> outl(an.loops.size());
+  // The instances with outliers (outAt: an instance's, -1 none) and their
+  // outlier chunks, in chunk order.
+  std::vector<int32_t> outAt(an.loops.size(), -1);
+  std::vector<std::vector<int64_t>> outl;
   for (size_t i = 0; i < ch.size(); i++) {
     size_t k = loopAcc[ch.loop[i]];
     if (k == SIZE_MAX)
@@ -768,22 +770,30 @@ std::vector<Problem> rankProblems(const Analysis &an,
       if (teamOf(an, ch.loop[i]) <= 1)
         a.singleCreation += ch.creation[i];
     }
-    if (i < an.outliers.size() && an.outliers[i])
-      outl[ch.loop[i]].push_back(int64_t(i));
+    if (i < an.outliers.size() && an.outliers[i]) {
+      int32_t &o = outAt[ch.loop[i]];
+      if (o < 0) {
+        o = int32_t(outl.size());
+        outl.emplace_back();
+      }
+      outl[size_t(o)].push_back(int64_t(i));
+    }
   }
   // The medians of the instances with outliers, for the excess ratio (one
   // pass over the chunks).
   std::vector<std::vector<int64_t>> works(outl.size());
   for (size_t i = 0; i < ch.size(); i++)
-    if (!outl[ch.loop[i]].empty() && !an.chunkUnknown(i))
-      works[ch.loop[i]].push_back(int64_t(ch.end[i] - ch.start[i]));
-  for (size_t li = 0; li < outl.size(); li++) {
-    if (outl[li].empty())
+    if (outAt[ch.loop[i]] >= 0 && !an.chunkUnknown(i))
+      works[size_t(outAt[ch.loop[i]])].push_back(
+          int64_t(ch.end[i] - ch.start[i]));
+  for (size_t li = 0; li < outAt.size(); li++) {
+    if (outAt[li] < 0)
       continue;
-    double med = works[li].empty() ? 0 : medianOf(works[li]);
-    std::vector<int64_t>().swap(works[li]);
+    size_t o = size_t(outAt[li]);
+    double med = works[o].empty() ? 0 : medianOf(works[o]);
+    std::vector<int64_t>().swap(works[o]);
     Acc &a = accs[loopAcc[li]];
-    for (int64_t i : outl[li])
+    for (int64_t i : outl[o])
       a.outliers.push_back(
           {med > 0 ? double(ch.end[i] - ch.start[i]) / med : INFINITY,
            uint64_t(i)});

@@ -584,6 +584,7 @@ std::string reportPage(const Results &R, const Caps &caps,
         int64_t first; // the task whose first segment it is, or -1
       };
       std::vector<Seg> segs;
+      segs.reserve(T.segOff.empty() ? 0 : size_t(T.segOff.back()));
       std::map<std::pair<int, int>, int> pairs;
       int64_t lo = INT64_MAX, hi = INT64_MIN;
       for (uint32_t k : T.order) {
@@ -855,6 +856,7 @@ void writeReport(const Results &R, const std::string &path, const Caps &caps,
     // the level it is written at, not at each level tried.
     uint64_t size = 0;
     reportPage(R, caps, version, left, every, block, cache, true, &size);
+    releaseFreed();
     if (size <= cap) {
       left = leftOut;
       page = reportPage(R, caps, version, left, every, block, cache);
