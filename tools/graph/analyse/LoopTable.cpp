@@ -152,113 +152,117 @@ LoopTable loopTable(const Analysis &an) {
   return t;
 }
 
-std::vector<InstanceLost> instancesLost(const std::vector<InstanceLoss> &all) {
+std::vector<InstanceLost> instancesLost(const Analysis &an,
+                                        const std::vector<LoopThread> &rows) {
+  std::vector<uint8_t> ran(an.loops.size(), 0);
+  for (const LoopThread &r : rows)
+    ran[size_t(r.loop)] |= r.chunks > 0;
   std::vector<InstanceLost> out;
-  size_t n = 0;
-  for (const InstanceLoss &x : all)
-    n += x.threads > 0;
-  out.reserve(n);
-  for (const InstanceLoss &x : all)
-    if (x.threads)
+  out.reserve(size_t(std::count(ran.begin(), ran.end(), 1)));
+  InstanceLosses losses(an, rows);
+  for (size_t li = 0; li < ran.size(); li++)
+    if (ran[li]) {
+      InstanceLoss x = losses(int(li));
       out.push_back({x.loop, x.threads, x.lost, x.first, x.last});
+    }
   return out;
 }
 
-std::vector<InstanceLoss> instanceLosses(const Analysis &an,
-                                         const std::vector<LoopThread> &rows) {
-  std::vector<InstanceLoss> out(an.loops.size());
-  for (size_t li = 0; li < out.size(); li++) {
-    out[li].loop = int(li);
-    out[li].team = uint32_t(teamOf(an, int(li)));
-    out[li].known = true;
-  }
+InstanceLosses::InstanceLosses(const Analysis &an,
+                               const std::vector<LoopThread> &rows)
+    : an(an), rows(rows) {
+  // Each thread's implicit task's begin in each region: a thread's late
+  // start is a late join as far as its implicit task began after the first
+  // of the instance's threads' (the rest it spent in the region before
+  // the loop). By region and thread; of two for one region and thread, the
+  // later in the implicit tasks' order counts.
+  joined.reserve(an.implicit.size());
+  for (const auto &kv : an.implicit)
+    joined.push_back({kv.second.par, kv.second.th, kv.second.begin});
+  std::stable_sort(joined.begin(), joined.end(), byKey);
+}
+
+bool InstanceLosses::byKey(const Joined &a, const Joined &b) {
+  return a.par < b.par || (a.par == b.par && a.th < b.th);
+}
+
+const uint64_t *InstanceLosses::joinedAt(const LoopThread &r) const {
+  const Loop &lp = an.loops[r.loop];
+  if (lp.keyKind != 0)
+    return nullptr;
+  Joined key{lp.k0, r.th, 0};
+  auto it = std::upper_bound(joined.begin(), joined.end(), key, byKey);
+  if (it == joined.begin() || (it - 1)->par != lp.k0 || (it - 1)->th != r.th)
+    return nullptr;
+  return &(it - 1)->begin;
+}
+
+InstanceLoss InstanceLosses::operator()(int li) {
+  InstanceLoss x;
+  x.loop = li;
+  x.team = uint32_t(teamOf(an, li));
+  x.known = true;
+  // Its rows: consecutive, instances in order.
+  while (row < rows.size() && rows[row].loop < li)
+    row++;
+  size_t b = row, e = b;
+  while (e < rows.size() && rows[e].loop == li)
+    e++;
   // The instance's first start and last end over its threads.
-  std::vector<uint8_t> seen(out.size(), 0);
+  bool seen = false;
   auto begins = [](const LoopThread &r) {
     return r.first - uint64_t(r.firstCreation);
   };
-  for (const LoopThread &r : rows) {
+  for (size_t k = b; k < e; k++) {
+    const LoopThread &r = rows[k];
     if (!r.chunks)
       continue;
-    InstanceLoss &x = out[r.loop];
-    x.first = seen[r.loop] ? std::min(x.first, begins(r)) : begins(r);
-    x.last = seen[r.loop] ? std::max(x.last, r.last) : r.last;
-    seen[r.loop] = 1;
+    x.first = seen ? std::min(x.first, begins(r)) : begins(r);
+    x.last = seen ? std::max(x.last, r.last) : r.last;
+    seen = true;
     x.threads++;
     x.known = x.known && r.hasWork;
     x.work += double(r.work);
     x.maxWork = std::max(x.maxWork, double(r.work));
   }
-  // Each thread's implicit task's begin in each region: a thread's late
-  // start is a late join as far as its implicit task began after the first
-  // of the instance's threads' (the rest it spent in the region before
-  // the loop).
-  // (region, thread, begin), by region and thread; of two for one region
-  // and thread, the later in the implicit tasks' order counts.
-  struct Joined {
-    uint64_t par;
-    int th;
-    uint64_t begin;
-  };
-  std::vector<Joined> joined;
-  joined.reserve(an.implicit.size());
-  for (const auto &kv : an.implicit)
-    joined.push_back({kv.second.par, kv.second.th, kv.second.begin});
-  auto byKey = [](const Joined &a, const Joined &b) {
-    return a.par < b.par || (a.par == b.par && a.th < b.th);
-  };
-  std::stable_sort(joined.begin(), joined.end(), byKey);
-  auto joinedAt = [&](const LoopThread &r) -> const uint64_t * {
-    const Loop &lp = an.loops[r.loop];
-    if (lp.keyKind != 0)
-      return nullptr;
-    Joined key{lp.k0, r.th, 0};
-    auto it = std::upper_bound(joined.begin(), joined.end(), key, byKey);
-    if (it == joined.begin() || (it - 1)->par != lp.k0 || (it - 1)->th != r.th)
-      return nullptr;
-    return &(it - 1)->begin;
-  };
-  std::vector<uint64_t> firstJoin(out.size(), UINT64_MAX);
-  std::vector<double> maxSpan(out.size(), 0);
-  for (const LoopThread &r : rows) {
-    if (!r.chunks)
-      continue;
-    maxSpan[r.loop] = std::max(maxSpan[r.loop], double(r.last - begins(r)));
-    if (const uint64_t *at = joinedAt(r))
-      firstJoin[r.loop] = std::min(firstJoin[r.loop], *at);
+  if (!seen) {
+    x.known = false;
+    return x;
   }
-  std::vector<double> uneven(out.size(), 0);
-  for (const LoopThread &r : rows) {
+  uint64_t firstJoin = UINT64_MAX;
+  double maxSpan = 0;
+  for (size_t k = b; k < e; k++) {
+    const LoopThread &r = rows[k];
     if (!r.chunks)
       continue;
-    InstanceLoss &x = out[r.loop];
+    maxSpan = std::max(maxSpan, double(r.last - begins(r)));
+    if (const uint64_t *at = joinedAt(r))
+      firstJoin = std::min(firstJoin, *at);
+  }
+  double uneven = 0;
+  for (size_t k = b; k < e; k++) {
+    const LoopThread &r = rows[k];
+    if (!r.chunks)
+      continue;
     double late = double(begins(r) - x.first);
     x.lateStart += late;
     x.between += double(r.last - begins(r)) - double(r.work);
     x.endWait += double(x.last - r.last);
-    uneven[r.loop] += maxSpan[r.loop] - double(r.last - begins(r));
+    uneven += maxSpan - double(r.last - begins(r));
     const uint64_t *at = joinedAt(r);
-    double joinLate =
-        at && *at > firstJoin[r.loop] ? double(*at - firstJoin[r.loop]) : 0.0;
+    double joinLate = at && *at > firstJoin ? double(*at - firstJoin) : 0.0;
     x.lateJoin += std::min(late, joinLate);
     if (late > x.latest || x.latestThread < 0) {
       x.latest = late;
       x.latestThread = r.th;
     }
   }
-  for (size_t li = 0; li < out.size(); li++) {
-    InstanceLoss &x = out[li];
-    if (!seen[li]) {
-      x.known = false;
-      continue;
-    }
-    x.team = std::max(x.team, x.threads);
-    double span = double(x.last - x.first);
-    x.idle = double(x.team - x.threads) * span;
-    x.lost = x.lateStart + x.between + x.endWait + x.idle;
-    x.endWaitLate = x.endWait - std::min(x.endWait, uneven[li]);
-  }
-  return out;
+  x.team = std::max(x.team, x.threads);
+  double span = double(x.last - x.first);
+  x.idle = double(x.team - x.threads) * span;
+  x.lost = x.lateStart + x.between + x.endWait + x.idle;
+  x.endWaitLate = x.endWait - std::min(x.endWait, uneven);
+  return x;
 }
 
 } // namespace gcg

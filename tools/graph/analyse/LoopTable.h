@@ -80,9 +80,29 @@ struct InstanceLoss {
   int latestThread = -1;
   double maxWork = 0; // the busiest thread's work
 };
-/// Per loop instance of a process (by instance), from its loop table.
-std::vector<InstanceLoss> instanceLosses(const Analysis &an,
-                                         const std::vector<LoopThread> &rows);
+/// Each loop instance's InstanceLoss in turn, from its loop table: none is
+/// held for every instance (the problems read each once).
+class InstanceLosses {
+public:
+  InstanceLosses(const Analysis &an, const std::vector<LoopThread> &rows);
+  /// Instance li's; li ascends from one call to the next.
+  InstanceLoss operator()(int li);
+
+private:
+  struct Joined {
+    uint64_t par;
+    int th;
+    uint64_t begin;
+  };
+  static bool byKey(const Joined &a, const Joined &b);
+  /// Where r's thread's implicit task began in r's region, if known.
+  const uint64_t *joinedAt(const LoopThread &r) const;
+  const Analysis &an;
+  const std::vector<LoopThread> &rows;
+  size_t row = 0; // the first row of the next instance asked
+  /// The implicit tasks' (region, thread, begin).
+  std::vector<Joined> joined;
+};
 
 /// What the outputs read of an instance's InstanceLoss once the problems
 /// are ranked (32 bytes, not 104): its thread time lost and its span.
@@ -93,7 +113,8 @@ struct InstanceLost {
   uint64_t first = 0, last = 0;
 };
 /// Of the instances that ran chunks, by instance.
-std::vector<InstanceLost> instancesLost(const std::vector<InstanceLoss> &all);
+std::vector<InstanceLost> instancesLost(const Analysis &an,
+                                        const std::vector<LoopThread> &rows);
 
 } // namespace gcg
 

@@ -681,8 +681,7 @@ static void explainSite(const Acc &a, double tpn, Problem &p) {
                        a.work > 0 ? 100 * (a.creation + a.sync) / a.work : 0.0);
 }
 
-std::vector<Problem> rankProblems(const Analysis &an,
-                                  const std::vector<InstanceLoss> &losses,
+std::vector<Problem> rankProblems(const Analysis &an, InstanceLosses &losses,
                                   int process, size_t maxOutliers) {
   double tpn = an.clockNs();
   std::vector<Acc> accs;
@@ -724,9 +723,9 @@ std::vector<Problem> rankProblems(const Analysis &an,
     a.multi++;
     a.team = std::max(a.team, team);
     a.imbLost += double(team) * mx - sum;
-    const InstanceLoss *x =
-        size_t(lp.index) < losses.size() ? &losses[lp.index] : nullptr;
-    if (x && x->known) {
+    InstanceLoss loss = losses(lp.index);
+    const InstanceLoss *x = &loss;
+    if (x->known) {
       a.lost += x->lost;
       a.lateStart += x->lateStart;
       a.between += x->between;

@@ -83,9 +83,9 @@ double simulateSchedule(const WorkCurve &w, size_t team, uint64_t chunk,
                         double perChunk, size_t maxChunks = 1 << 20);
 
 /// The problems of process `process` of a run, largest time lost first
-/// (only those that lose time).
-std::vector<Problem> rankProblems(const Analysis &an,
-                                  const std::vector<InstanceLoss> &losses,
+/// (only those that lose time); losses: its loop instances' (read once
+/// each, in order).
+std::vector<Problem> rankProblems(const Analysis &an, InstanceLosses &losses,
                                   int process, size_t maxOutliers = 20);
 
 } // namespace gcg

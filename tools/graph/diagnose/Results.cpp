@@ -107,12 +107,12 @@ std::unique_ptr<Results> computeResults(const Run &run) {
     releaseFreed();
     pr.loopTable = loopTable(an);
     {
-      // Every instance's loss and where it went, for the problems; kept
+      // Each instance's loss and where it went, for the problems; kept
       // only as much of it as the outputs read.
-      std::vector<InstanceLoss> losses = instanceLosses(an, pr.loopTable.rows);
+      InstanceLosses losses(an, pr.loopTable.rows);
       pr.problems = rankProblems(an, losses, int(p));
-      pr.losses = instancesLost(losses);
     }
+    pr.losses = instancesLost(an, pr.loopTable.rows);
     releaseFreed();
     pr.time = breakdownOf(an);
     pr.masks = problemMasks(an);
