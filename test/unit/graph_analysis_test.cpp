@@ -196,6 +196,7 @@ TEST(GraphAnalysis, ChunksLoopsAndMetrics) {
 TEST(GraphAnalysis, LoopInstanceIsCompact) {
   static_assert(sizeof(Share) <= 48, "a loop instance's thread: 48 bytes");
   static_assert(sizeof(Loop) <= 120, "a loop instance: 120 bytes");
+  static_assert(sizeof(LoopThread) <= 72, "a loop table row: 72 bytes");
   TempDir d;
   loopRecording(d.path);
   auto run = analyseRun({d.path}, {});
@@ -208,11 +209,11 @@ TEST(GraphAnalysis, LoopInstanceIsCompact) {
   EXPECT_EQ(lp.shares[1].th, 1);
   EXPECT_EQ(lp.shares[1].count, 1);
   EXPECT_EQ(lp.shares.end() - lp.shares.begin(), 2);
-  std::vector<LoopThread> rows = loopThreads(an, true);
-  ASSERT_EQ(rows.size(), 2u);
+  LoopTable lt = loopTable(an);
+  ASSERT_EQ(lt.rows.size(), 2u);
   // Thread 0: works 18 - 10 and 40 - 20; thread 1: 30 - 12.
-  EXPECT_EQ(rows[0].medianWork, 14.0);
-  EXPECT_EQ(rows[1].medianWork, 18.0);
+  EXPECT_EQ(lt.median(0), 14.0);
+  EXPECT_EQ(lt.median(1), 18.0);
 }
 
 TEST(GraphAnalysis, TasksChildrenJoinsAndMetrics) {

@@ -210,7 +210,7 @@ TEST(GraphReaderTrust, SumsOfLongThreadsStayDefined) {
   auto run = analyseRun({d.path}, {});
   Analysis &an = *run->procs[0];
   ASSERT_EQ(an.chunks.size(), size_t(2 * threads)) << notes(an);
-  for (const LoopThread &r : loopThreads(an, true))
+  for (const LoopThread &r : loopThreads(an))
     EXPECT_GT(r.work, 0);
   for (const Loop &lp : an.loops)
     for (const Share &s : lp.shares)

@@ -18,7 +18,9 @@
 
 namespace gcg {
 
-std::vector<LoopThread> loopThreads(const Analysis &an, bool medians) {
+std::vector<LoopThread>
+loopThreads(const Analysis &an,
+            std::vector<std::pair<size_t, double>> *medians) {
   std::vector<size_t> rowOff(an.loops.size() + 1, 0);
   for (size_t li = 0; li < an.loops.size(); li++)
     rowOff[li + 1] = rowOff[li] + an.loops[li].shares.size();
@@ -31,8 +33,6 @@ std::vector<LoopThread> loopThreads(const Analysis &an, bool medians) {
       r.loop = int(li);
       r.th = sh.th;
       r.hasWork = !sh.unknown;
-      if (!std::isnan(sh.waitPer))
-        r.wait = sh.waitPer * double(sh.count);
     }
   }
   const Chunks &ch = an.chunks;
@@ -70,18 +70,12 @@ std::vector<LoopThread> loopThreads(const Analysis &an, bool medians) {
   }
   if (!medians)
     return rows;
-  // The median of one or two chunks' work is their mean (computed as
-  // below, the larger first). Larger rows: their chunks' work grouped by
-  // row (a counting sort, over those rows' chunks alone), then each row's
-  // middle.
+  // The median of one or two chunks' work is their mean
+  // (LoopTable::median). Larger rows: their chunks' work grouped by row (a
+  // counting sort, over those rows' chunks alone), then each row's middle.
   std::vector<size_t> off(rows.size() + 1, 0);
   for (size_t r = 0; r < rows.size(); r++) {
     int64_t n = rows[r].chunks;
-    if (n == 1)
-      rows[r].medianWork = double(rows[r].maxWork);
-    else if (n == 2)
-      rows[r].medianWork =
-          (double(rows[r].maxWork) + double(rows[r].minWork)) / 2;
     off[r + 1] = off[r] + size_t(n > 2 ? n : 0);
   }
   if (!off.back())
@@ -106,14 +100,26 @@ std::vector<LoopThread> loopThreads(const Analysis &an, bool medians) {
     double med = double(*m);
     if (n % 2 == 0)
       med = (med + double(*std::max_element(b, m))) / 2;
-    rows[r].medianWork = med;
+    medians->push_back({r, med});
   }
   return rows;
 }
 
+double LoopTable::median(size_t r) const {
+  const LoopThread &x = rows[r];
+  if (x.chunks == 1)
+    return double(x.maxWork);
+  if (x.chunks == 2) // the larger first, as the middle two of more
+    return (double(x.maxWork) + double(x.minWork)) / 2;
+  auto it = std::lower_bound(medians.begin(), medians.end(), r,
+                             [](const std::pair<size_t, double> &m,
+                                size_t row) { return m.first < row; });
+  return it != medians.end() && it->first == r ? it->second : NAN;
+}
+
 LoopTable loopTable(const Analysis &an) {
   LoopTable t;
-  t.rows = loopThreads(an, true);
+  t.rows = loopThreads(an, &t.medians);
   size_t nl = an.loops.size();
   // A loop: its name (unique per site, but compared as text) and code.
   std::unordered_map<std::string, int32_t> nameId;

@@ -12,33 +12,46 @@
 
 #include <cmath>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace gcg {
 
-/// One loop instance on one thread: its chunks, their work (ticks; NA when
-/// the chunks' own times are unknown) and the wait after them.
+/// One loop instance on one thread: its chunks and their work (ticks; NA
+/// when the chunks' own times are unknown): 72 bytes. Its median chunk
+/// work is LoopTable::median, its wait at the loop's end shareWait of its
+/// share (the row's thread's in the instance).
 struct LoopThread {
   int loop = 0, th = 0;
   int64_t chunks = 0;
-  bool hasWork = false;
   int64_t work = 0, minWork = 0, maxWork = 0;
-  double medianWork = NAN;      // of an even count: the mean of the middle two
   uint64_t first = 0, last = 0; // the first chunk's start, the last's end
   double firstCreation = 0;     // the first chunk's making (0: unmeasured)
-  double wait = NAN;            // at the loop's end (ticks), NaN: NA
+  bool hasWork = false;
 };
 /// Every loop instance and thread of a process, by instance then thread
-/// (the order the instance met its threads). Medians cost a sort of the
-/// chunks' work: only when asked.
-std::vector<LoopThread> loopThreads(const Analysis &an, bool medians);
+/// (the order the instance met its threads: its shares'). medians, when
+/// given, gets the median chunk work of each row of three chunks or more
+/// (by row; a sort of their chunks' work).
+std::vector<LoopThread>
+loopThreads(const Analysis &an,
+            std::vector<std::pair<size_t, double>> *medians = nullptr);
+/// A loop instance's thread's wait at the loop's end (ticks; NaN: NA).
+inline double shareWait(const Share &sh) {
+  return std::isnan(sh.waitPer) ? NAN : sh.waitPer * double(sh.count);
+}
 
 /// A process's loop table, made once (diagnose/Results.h holds it): its
 /// rows, and what the aggregated outputs (CoarseGraph.h) merge instances
 /// by, so that no level they try makes any of it again.
 struct LoopTable {
-  /// Every loop instance and thread (loopThreads(), medians included).
+  /// Every loop instance and thread (loopThreads()).
   std::vector<LoopThread> rows;
+  /// Row r's median chunk work (of an even count: the mean of the middle
+  /// two; NaN: no chunks).
+  double median(size_t r) const;
+  /// The medians of the rows of three chunks or more, by row.
+  std::vector<std::pair<size_t, double>> medians;
   /// Per loop instance: its loop (its name and code address: two loops of
   /// one function built without -g share a name), numbered from 0 in the
   /// order of their first instance.

@@ -27,7 +27,12 @@ void writeLoopsCsv(const Results &R, const std::string &path) {
     // consecutive), not held for every instance.
     std::string name;
     int named = -1;
-    for (const LoopThread &r : R.procs[p].loopTable.rows) {
+    const LoopTable &lt = R.procs[p].loopTable;
+    size_t base = 0; // the instance's first row: its share is row - base
+    for (size_t row = 0; row < lt.rows.size(); row++) {
+      const LoopThread &r = lt.rows[row];
+      if (row == 0 || r.loop != lt.rows[row - 1].loop)
+        base = row;
       if (!r.chunks)
         continue;
       if (r.loop != named) {
@@ -43,15 +48,16 @@ void writeLoopsCsv(const Results &R, const std::string &path) {
         o.i(r.work) << ',';
         o.i(r.minWork) << ',';
         // Exact: an integer or the mean of two (.5).
-        if (r.medianWork == std::floor(r.medianWork))
-          o.i(int64_t(r.medianWork)) << ',';
+        double median = lt.median(row);
+        if (median == std::floor(median))
+          o.i(int64_t(median)) << ',';
         else
-          o.f("%.1f,", r.medianWork);
+          o.f("%.1f,", median);
         o.i(r.maxWork) << ',';
       } else {
         o << "NA,NA,NA,NA,";
       }
-      o.num(std::round(r.wait)) << ',';
+      o.num(std::round(shareWait(an.loops[r.loop].shares[row - base]))) << ',';
       o.u(r.first) << ',';
       o.u(r.last) << '\n';
     }
