@@ -35,6 +35,7 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <numeric>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -737,15 +738,26 @@ std::string reportPage(const Results &R, const Caps &caps,
   std::string instJson = "[";
   for (size_t k = 0; k < instLost.size(); k++) {
     auto &v = instLost[k];
-    std::stable_sort(v.begin(), v.end(), [](const auto &x, const auto &y) {
-      return x[0] > y[0] || (x[0] == y[0] && x[1] < y[1]);
-    });
+    // The first InstanceSteps of a stable sort (most lost, then earliest,
+    // first): a partial sort by those and then the position.
+    std::vector<uint32_t> at(v.size());
+    std::iota(at.begin(), at.end(), 0u);
+    size_t top = std::min(v.size(), InstanceSteps);
+    std::partial_sort(at.begin(), at.begin() + int64_t(top), at.end(),
+                      [&](uint32_t a, uint32_t b) {
+                        const auto &x = v[a], &y = v[b];
+                        if (x[0] != y[0])
+                          return x[0] > y[0];
+                        return x[1] != y[1] ? x[1] < y[1] : a < b;
+                      });
     instJson += std::string(k ? "," : "") +
                 "{\"n\":" + std::to_string(v.size()) + ",\"top\":[";
-    for (size_t j = 0; j < v.size() && j < InstanceSteps; j++)
-      instJson += std::string(j ? "," : "") + "[" + std::to_string(v[j][3]) +
-                  "," + std::to_string(v[j][1]) + "," +
-                  std::to_string(v[j][2]) + "," + std::to_string(v[j][0]) + "]";
+    for (size_t j = 0; j < top; j++) {
+      const auto &x = v[at[j]];
+      instJson += std::string(j ? "," : "") + "[" + std::to_string(x[3]) + "," +
+                  std::to_string(x[1]) + "," + std::to_string(x[2]) + "," +
+                  std::to_string(x[0]) + "]";
+    }
     instJson += "]}";
   }
   // Loops across processes (Results::across), most lost across first.
