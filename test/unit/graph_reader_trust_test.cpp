@@ -4,14 +4,17 @@
 // meta.txt is incomplete and says where, times far outside the recording's
 // clock end their thread's records (sums of durations stay defined),
 // non-regular files are refused and meta.txt is read only up to a bound,
-// and a refusal is one printable line. Also run under ASan+UBSan
+// and a refusal is one printable line; twelve threads of one loop instance
+// keep a span each (CoarseGraph.h). Also run under ASan+UBSan
 // (unit-graph-asan, test/fuzz/CMakeLists.txt).
+#include "CoarseGraph.h"
 #include "LoopTable.h"
 #include "Run.h"
 #include "graph_recording.h"
 
 #include <cstring>
 #include <gtest/gtest.h>
+#include <set>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -273,4 +276,26 @@ TEST(GraphReaderTrust, RefusalsArePrintableLines) {
   EXPECT_EQ(run->procs[0]->proc.host, "a\\x00\\xff\\x1b");
   EXPECT_TRUE(printableLine(Error("a\nb\xff").what()));
   EXPECT_EQ(printable("caf\xc3\xa9 \xe2\x82\xac"), "caf\xc3\xa9 \xe2\x82\xac");
+}
+
+// Twelve threads in one loop instance: more than a block's spans looked up
+// along its list (spansOf), each thread's span found again past them.
+TEST(GraphReaderTrust, ManyThreadsOneSpanEach) {
+  TempDir d;
+  complete(d.path, 12);
+  auto run = analyseRun({d.path}, {});
+  const Analysis &an = *run->procs[0];
+  LoopTable lt = loopTable(an);
+  for (uint64_t block : {1, 0}) {
+    std::vector<LoopSpan> spans = loopSpans(lt, block);
+    ASSERT_EQ(spans.size(), 12u) << block;
+    std::set<int> threads;
+    for (const LoopSpan &s : spans) {
+      EXPECT_EQ(s.chunks, 3) << s.th;
+      EXPECT_EQ(s.instances, 1) << s.th;
+      threads.insert(s.th);
+    }
+    EXPECT_EQ(threads.size(), 12u);
+    EXPECT_EQ(countLoopSpans(lt, block), 12u);
+  }
 }

@@ -70,26 +70,52 @@ Blocks blocksOf(const LoopTable &lt, uint64_t block) {
 /// met.
 std::vector<LoopSpan> spansOf(const std::vector<LoopThread> &rows,
                               const Blocks &B) {
+  // Per block its spans in the order met, a list through `next`; a span is
+  // found by its thread along its block's list, past the first few by a
+  // table of (block, thread).
+  constexpr int Listed = 8;
   std::vector<LoopSpan> spans;
-  std::unordered_map<uint64_t, size_t> at;
-  std::vector<std::pair<int64_t, size_t>> byBlock; // (block, span) to sort
+  std::vector<uint32_t> next; // per span: its block's next (UINT32_MAX: none)
+  std::vector<uint32_t> head(B.list.size(), UINT32_MAX),
+      tail(B.list.size(), UINT32_MAX);
+  std::vector<uint8_t> listed(B.list.size(), 0);
+  std::unordered_map<uint64_t, uint32_t> more;
   for (const LoopThread &r : rows) {
     if (!r.chunks)
       continue;
-    int64_t b = B.of[r.loop];
-    uint64_t key = uint64_t(b) << 24 ^ uint64_t(uint32_t(r.th));
-    auto it = at.find(key);
-    if (it == at.end()) {
-      it = at.emplace(key, spans.size()).first;
+    size_t b = size_t(B.of[r.loop]);
+    uint32_t k = UINT32_MAX, at = head[b];
+    for (int n = 0; at != UINT32_MAX && n < Listed; at = next[at], n++)
+      if (spans[at].th == r.th) {
+        k = at;
+        break;
+      }
+    uint64_t key = uint64_t(b) << 32 | uint32_t(r.th);
+    if (k == UINT32_MAX && listed[b] == Listed) {
+      auto it = more.find(key);
+      if (it != more.end())
+        k = it->second;
+    }
+    if (k == UINT32_MAX) {
+      k = uint32_t(spans.size());
       LoopSpan s;
       s.loop = B.list[b].first;
       s.th = r.th;
       s.first = r.first, s.last = r.last;
       s.minWork = r.minWork, s.maxWork = r.maxWork;
       spans.push_back(s);
-      byBlock.push_back({b, spans.size() - 1});
+      next.push_back(UINT32_MAX);
+      if (tail[b] == UINT32_MAX)
+        head[b] = k;
+      else
+        next[tail[b]] = k;
+      tail[b] = k;
+      if (listed[b] < Listed)
+        listed[b]++;
+      else
+        more.emplace(key, k);
     }
-    LoopSpan &s = spans[it->second];
+    LoopSpan &s = spans[k];
     s.instances++;
     s.chunks += r.chunks;
     s.hasWork = s.hasWork && r.hasWork;
@@ -98,14 +124,12 @@ std::vector<LoopSpan> spansOf(const std::vector<LoopThread> &rows,
     s.minWork = std::min(s.minWork, r.minWork);
     s.maxWork = std::max(s.maxWork, r.maxWork);
   }
-  std::stable_sort(
-      byBlock.begin(), byBlock.end(),
-      [](const std::pair<int64_t, size_t> &a,
-         const std::pair<int64_t, size_t> &b) { return a.first < b.first; });
+  // By block, each block's in the order met.
   std::vector<LoopSpan> out;
   out.reserve(spans.size());
-  for (auto &x : byBlock)
-    out.push_back(spans[x.second]);
+  for (size_t b = 0; b < head.size(); b++)
+    for (uint32_t k = head[b]; k != UINT32_MAX; k = next[k])
+      out.push_back(spans[k]);
   return out;
 }
 } // namespace
