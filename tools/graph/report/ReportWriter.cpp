@@ -862,17 +862,39 @@ void writeReport(const Results &R, const std::string &path, const Caps &caps,
   std::string page;
   std::vector<LeftOut> left;
   GraphCache cache;
+  // The fewest bars of a level tried (every grain's, or a loop instance
+  // and thread's; 0: not counted), each at least 20 bytes of the page.
+  auto fewestBars = [&](bool every, uint64_t block) {
+    uint64_t n = 0;
+    for (size_t p = 0; p < run.procs.size(); p++) {
+      const Tasks &T = run.procs[p]->tasks;
+      if (every)
+        n += run.procs[p]->chunks.size() +
+             uint64_t(T.segOff.empty() ? 0 : T.segOff.back());
+      else if (block == 1)
+        for (const LoopThread &r : R.procs[p].loopTable.rows)
+          n += r.chunks > 0;
+    }
+    return n;
+  };
   for (;;) {
     left = leftOut;
-    // Measured first (the bars counted, not made): a page is made only at
-    // the level it is written at, not at each level tried.
+    // A level whose page is sure to pass the cap is measured (its bars
+    // counted, not made): a page is made only where it may be written.
     uint64_t size = 0;
-    reportPage(R, caps, version, left, every, block, cache, true, &size);
-    releaseFreed();
-    if (size <= cap) {
-      left = leftOut;
+    if (20 * fewestBars(every, block) > cap + 20) {
+      reportPage(R, caps, version, left, every, block, cache, true, &size);
+      releaseFreed();
+      if (size <= cap) {
+        left = leftOut;
+        page = reportPage(R, caps, version, left, every, block, cache);
+        break;
+      }
+    } else {
       page = reportPage(R, caps, version, left, every, block, cache);
-      break;
+      size = page.size();
+      if (size <= cap)
+        break;
     }
     if (!every && block == 0) {
       // The coarsest bars and still too large: without the graph (what
