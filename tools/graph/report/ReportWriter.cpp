@@ -35,7 +35,6 @@
 #include <cmath>
 #include <cstring>
 #include <map>
-#include <numeric>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -88,6 +87,36 @@ struct Names {
     index.emplace(s, int(list.size()));
     list.push_back(s);
     return int(list.size() - 1);
+  }
+};
+
+/// A loop's most lost instances: the first InstanceSteps of its instances
+/// (lost, start, end, instance, position) in the order of a stable sort by
+/// most lost, then earliest; at most 4 x InstanceSteps held.
+struct MostLost {
+  uint64_t n = 0;
+  std::vector<std::array<int64_t, 5>> kept;
+  static bool before(const std::array<int64_t, 5> &x,
+                     const std::array<int64_t, 5> &y) {
+    if (x[0] != y[0])
+      return x[0] > y[0];
+    return x[1] != y[1] ? x[1] < y[1] : x[4] < y[4]; // the position: stable
+  }
+  void add(std::array<int64_t, 5> x) {
+    x[4] = int64_t(n++);
+    kept.push_back(x);
+    if (kept.size() >= 4 * InstanceSteps) {
+      std::nth_element(kept.begin(), kept.begin() + InstanceSteps, kept.end(),
+                       before);
+      kept.resize(InstanceSteps);
+    }
+  }
+  std::vector<std::array<int64_t, 5>> top() const {
+    std::vector<std::array<int64_t, 5>> v = kept;
+    std::sort(v.begin(), v.end(), before);
+    if (v.size() > InstanceSteps)
+      v.resize(InstanceSteps);
+    return v;
   }
 };
 
@@ -408,8 +437,9 @@ std::string reportPage(const Results &R, const Caps &caps,
   int64_t nChunks = 0, nTasks = 0;
   // Per loop (its legend index): its instances' thread time lost (the
   // Results' InstanceLoss), for the problem's steps: (lost, start, end,
-  // instance) in ns.
-  std::vector<std::vector<std::array<int64_t, 4>>> instLost;
+  // instance) in ns and the instance's position among the loop's, of the
+  // most lost only (MostLost), and how many it has.
+  std::vector<MostLost> instLost;
   for (size_t p = 0; p < run.procs.size(); p++) {
     const Analysis &an = *run.procs[p];
     double tpn = an.clockNs();
@@ -422,8 +452,8 @@ std::string reportPage(const Results &R, const Caps &caps,
       size_t k = size_t(loops(an.loopName(x.loop)));
       if (instLost.size() <= k)
         instLost.resize(k + 1);
-      instLost[k].push_back({int64_t(std::llround(x.lost / tpn)), ns(x.first),
-                             ns(x.last), int64_t(x.loop)});
+      instLost[k].add({int64_t(std::llround(x.lost / tpn)), ns(x.first),
+                       ns(x.last), int64_t(x.loop), 0});
     }
     for (int th : an.threads)
       tl.row(p, th);
@@ -737,23 +767,11 @@ std::string reportPage(const Results &R, const Caps &caps,
   // Each loop's instances, most lost first, the first InstanceSteps.
   std::string instJson = "[";
   for (size_t k = 0; k < instLost.size(); k++) {
-    auto &v = instLost[k];
-    // The first InstanceSteps of a stable sort (most lost, then earliest,
-    // first): a partial sort by those and then the position.
-    std::vector<uint32_t> at(v.size());
-    std::iota(at.begin(), at.end(), 0u);
-    size_t top = std::min(v.size(), InstanceSteps);
-    std::partial_sort(at.begin(), at.begin() + int64_t(top), at.end(),
-                      [&](uint32_t a, uint32_t b) {
-                        const auto &x = v[a], &y = v[b];
-                        if (x[0] != y[0])
-                          return x[0] > y[0];
-                        return x[1] != y[1] ? x[1] < y[1] : a < b;
-                      });
+    std::vector<std::array<int64_t, 5>> v = instLost[k].top();
     instJson += std::string(k ? "," : "") +
-                "{\"n\":" + std::to_string(v.size()) + ",\"top\":[";
-    for (size_t j = 0; j < top; j++) {
-      const auto &x = v[at[j]];
+                "{\"n\":" + std::to_string(instLost[k].n) + ",\"top\":[";
+    for (size_t j = 0; j < v.size(); j++) {
+      const auto &x = v[j];
       instJson += std::string(j ? "," : "") + "[" + std::to_string(x[3]) + "," +
                   std::to_string(x[1]) + "," + std::to_string(x[2]) + "," +
                   std::to_string(x[0]) + "]";
