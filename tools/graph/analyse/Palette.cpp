@@ -94,59 +94,92 @@ std::string RunColours::site(const std::string &name) const {
   return it == siteIndex.end() ? "#999999" : siteAt(it->second);
 }
 
+namespace {
+/// A process's loop instances' chunks' work (ns) and whether each ran
+/// chunks.
+void instanceWork(const Analysis &an, std::vector<double> &work,
+                  std::vector<uint8_t> &ran) {
+  double tpn = an.clockNs();
+  work.assign(an.loops.size(), 0);
+  ran.assign(an.loops.size(), 0);
+  for (size_t i = 0; i < an.chunks.size(); i++) {
+    size_t li = size_t(an.chunks.loop[i]);
+    ran[li] = 1;
+    if (an.chunks.end[i] > an.chunks.start[i])
+      work[li] += double(an.chunks.end[i] - an.chunks.start[i]) / tpn;
+  }
+}
+
+/// A process's task sites in the order of their first task's creation,
+/// with their tasks' work (ns).
+std::vector<std::pair<std::string, double>> siteWork(const Analysis &an) {
+  double tpn = an.clockNs();
+  std::vector<std::pair<std::string, double>> sites;
+  std::unordered_map<std::string, size_t> site;
+  for (uint32_t k : an.tasks.order) {
+    auto ins = site.emplace(an.taskGrainName(k), sites.size());
+    if (ins.second)
+      sites.emplace_back(ins.first->first, 0.0);
+    if (k < an.tasks.execc.size() && an.tasks.execc[k] > 0)
+      sites[ins.first->second].second += double(an.tasks.execc[k]) / tpn;
+  }
+  return sites;
+}
+
+/// Loops and sites in the order met, with their work (ns), added in
+/// process order; then the colours.
+struct ColourSums {
+  RunColours c;
+  std::vector<double> loopWork, siteWork;
+  void loop(const std::string &name, double w) {
+    auto ins = c.loopIndex.emplace(name, c.loops.size());
+    if (ins.second) {
+      c.loops.push_back(name);
+      loopWork.push_back(0);
+    }
+    loopWork[ins.first->second] += w;
+  }
+  void site(const std::string &name, double w) {
+    auto ins = c.siteIndex.emplace(name, c.sites.size());
+    if (ins.second) {
+      c.sites.push_back(name);
+      siteWork.push_back(0);
+    }
+    siteWork[ins.first->second] += w;
+  }
+  RunColours done() const;
+};
+} // namespace
+
 std::vector<ColourWork> colourWorkOf(const Run &run) {
   std::vector<ColourWork> out;
+  std::vector<double> work;
+  std::vector<uint8_t> ran;
   for (auto &pa : run.procs) {
-    Analysis &an = *pa;
+    const Analysis &an = *pa;
     ColourWork cw;
-    double tpn = an.clockNs();
-    std::vector<double> work(an.loops.size(), 0);
-    std::vector<uint8_t> ran(an.loops.size(), 0);
-    for (size_t i = 0; i < an.chunks.size(); i++) {
-      size_t li = size_t(an.chunks.loop[i]);
-      ran[li] = 1;
-      if (an.chunks.end[i] > an.chunks.start[i])
-        work[li] += double(an.chunks.end[i] - an.chunks.start[i]) / tpn;
-    }
+    instanceWork(an, work, ran);
     for (size_t li = 0; li < an.loops.size(); li++)
       if (ran[li])
         cw.loops.emplace_back(an.loopName(int(li)), work[li]);
-    std::unordered_map<std::string, size_t> site;
-    for (uint32_t k : an.tasks.order) {
-      auto ins = site.emplace(an.taskGrainName(k), cw.sites.size());
-      if (ins.second)
-        cw.sites.emplace_back(ins.first->first, 0.0);
-      if (k < an.tasks.execc.size() && an.tasks.execc[k] > 0)
-        cw.sites[ins.first->second].second += double(an.tasks.execc[k]) / tpn;
-    }
+    cw.sites = siteWork(an);
     out.push_back(std::move(cw));
   }
   return out;
 }
 
 RunColours coloursOf(const std::vector<ColourWork> &procs) {
-  // Loops and sites in the order met, with their work (ns), added in
-  // process order.
-  RunColours c;
-  std::vector<double> loopWork, siteWork;
+  ColourSums s;
   for (const ColourWork &cw : procs)
-    for (const auto &[name, w] : cw.loops) {
-      auto ins = c.loopIndex.emplace(name, c.loops.size());
-      if (ins.second) {
-        c.loops.push_back(name);
-        loopWork.push_back(0);
-      }
-      loopWork[ins.first->second] += w;
-    }
+    for (const auto &[name, w] : cw.loops)
+      s.loop(name, w);
   for (const ColourWork &cw : procs)
-    for (const auto &[name, w] : cw.sites) {
-      auto ins = c.siteIndex.emplace(name, c.sites.size());
-      if (ins.second) {
-        c.sites.push_back(name);
-        siteWork.push_back(0);
-      }
-      siteWork[ins.first->second] += w;
-    }
+    for (const auto &[name, w] : cw.sites)
+      s.site(name, w);
+  return s.done();
+}
+
+RunColours ColourSums::done() const {
   // Both by descending work (ties: loops first, in the order met): the
   // colours in that order; the lists in it too.
   size_t nl = c.loops.size(), ns = c.sites.size();
@@ -174,6 +207,23 @@ RunColours coloursOf(const std::vector<ColourWork> &procs) {
   return out;
 }
 
-RunColours runColours(const Run &run) { return coloursOf(colourWorkOf(run)); }
+RunColours runColours(const Run &run) {
+  // coloursOf(colourWorkOf(run)) without a name per loop instance: each
+  // instance's work added where its name's is, in the same order.
+  ColourSums s;
+  std::vector<double> work;
+  std::vector<uint8_t> ran;
+  for (auto &pa : run.procs) {
+    const Analysis &an = *pa;
+    instanceWork(an, work, ran);
+    for (size_t li = 0; li < an.loops.size(); li++)
+      if (ran[li])
+        s.loop(an.loopName(int(li)), work[li]);
+  }
+  for (auto &pa : run.procs)
+    for (const auto &[name, w] : siteWork(*pa))
+      s.site(name, w);
+  return s.done();
+}
 
 } // namespace gcg
