@@ -66,54 +66,79 @@ Blocks blocksOf(const LoopTable &lt, uint64_t block) {
   return B;
 }
 
+/// Numbers the (block, thread) pairs in the order met. A pair is found
+/// along its block's list of threads, past the first few by a table.
+class SpanFinder {
+public:
+  explicit SpanFinder(size_t blocks)
+      : head(blocks, None), tail(blocks, None), listed(blocks, 0) {}
+  /// The number of (b, th); added: it is new.
+  uint32_t find(size_t b, int th, bool &added) {
+    added = false;
+    uint32_t at = head[b];
+    for (int n = 0; at != None && n < Listed; at = next[at], n++)
+      if (ths[at] == th)
+        return at;
+    uint64_t key = uint64_t(b) << 32 | uint32_t(th);
+    if (listed[b] == Listed) {
+      auto it = more.find(key);
+      if (it != more.end())
+        return it->second;
+    }
+    uint32_t k = uint32_t(ths.size());
+    ths.push_back(th);
+    next.push_back(None);
+    if (tail[b] == None)
+      head[b] = k;
+    else
+      next[tail[b]] = k;
+    tail[b] = k;
+    if (listed[b] < Listed)
+      listed[b]++;
+    else
+      more.emplace(key, k);
+    added = true;
+    return k;
+  }
+  size_t size() const { return ths.size(); }
+  /// The numbers by block, each block's in the order met.
+  std::vector<uint32_t> byBlock() const {
+    std::vector<uint32_t> out;
+    out.reserve(ths.size());
+    for (uint32_t h : head)
+      for (uint32_t k = h; k != None; k = next[k])
+        out.push_back(k);
+    return out;
+  }
+
+private:
+  static constexpr uint32_t None = UINT32_MAX;
+  static constexpr int Listed = 8;
+  std::vector<int> ths;
+  std::vector<uint32_t> next, head, tail;
+  std::vector<uint8_t> listed;
+  std::unordered_map<uint64_t, uint32_t> more;
+};
+
 /// Per (block, thread) a span, in the order of the blocks then threads as
 /// met.
 std::vector<LoopSpan> spansOf(const std::vector<LoopThread> &rows,
                               const Blocks &B) {
-  // Per block its spans in the order met, a list through `next`; a span is
-  // found by its thread along its block's list, past the first few by a
-  // table of (block, thread).
-  constexpr int Listed = 8;
   std::vector<LoopSpan> spans;
-  std::vector<uint32_t> next; // per span: its block's next (UINT32_MAX: none)
-  std::vector<uint32_t> head(B.list.size(), UINT32_MAX),
-      tail(B.list.size(), UINT32_MAX);
-  std::vector<uint8_t> listed(B.list.size(), 0);
-  std::unordered_map<uint64_t, uint32_t> more;
+  SpanFinder find(B.list.size());
   for (const LoopThread &r : rows) {
     if (!r.chunks)
       continue;
     size_t b = size_t(B.of[r.loop]);
-    uint32_t k = UINT32_MAX, at = head[b];
-    for (int n = 0; at != UINT32_MAX && n < Listed; at = next[at], n++)
-      if (spans[at].th == r.th) {
-        k = at;
-        break;
-      }
-    uint64_t key = uint64_t(b) << 32 | uint32_t(r.th);
-    if (k == UINT32_MAX && listed[b] == Listed) {
-      auto it = more.find(key);
-      if (it != more.end())
-        k = it->second;
-    }
-    if (k == UINT32_MAX) {
-      k = uint32_t(spans.size());
+    bool added;
+    uint32_t k = find.find(b, r.th, added);
+    if (added) {
       LoopSpan s;
       s.loop = B.list[b].first;
       s.th = r.th;
       s.first = r.first, s.last = r.last;
       s.minWork = r.minWork, s.maxWork = r.maxWork;
       spans.push_back(s);
-      next.push_back(UINT32_MAX);
-      if (tail[b] == UINT32_MAX)
-        head[b] = k;
-      else
-        next[tail[b]] = k;
-      tail[b] = k;
-      if (listed[b] < Listed)
-        listed[b]++;
-      else
-        more.emplace(key, k);
     }
     LoopSpan &s = spans[k];
     s.instances++;
@@ -124,13 +149,21 @@ std::vector<LoopSpan> spansOf(const std::vector<LoopThread> &rows,
     s.minWork = std::min(s.minWork, r.minWork);
     s.maxWork = std::max(s.maxWork, r.maxWork);
   }
-  // By block, each block's in the order met.
   std::vector<LoopSpan> out;
   out.reserve(spans.size());
-  for (size_t b = 0; b < head.size(); b++)
-    for (uint32_t k = head[b]; k != UINT32_MAX; k = next[k])
-      out.push_back(spans[k]);
+  for (uint32_t k : find.byBlock())
+    out.push_back(spans[k]);
   return out;
+}
+
+/// How many spans spansOf(rows, B) gives.
+uint64_t countSpans(const std::vector<LoopThread> &rows, const Blocks &B) {
+  SpanFinder find(B.list.size());
+  bool added;
+  for (const LoopThread &r : rows)
+    if (r.chunks)
+      find.find(size_t(B.of[r.loop]), r.th, added);
+  return find.size();
 }
 } // namespace
 
@@ -154,13 +187,7 @@ uint64_t countLoopSpans(const LoopTable &lt, uint64_t block) {
       n += r.chunks > 0;
     return n;
   }
-  Blocks B = blocksOf(lt, block);
-  std::vector<std::pair<int64_t, int>> keys;
-  for (const LoopThread &r : rows)
-    if (r.chunks)
-      keys.push_back({B.of[r.loop], r.th});
-  std::sort(keys.begin(), keys.end());
-  return uint64_t(std::unique(keys.begin(), keys.end()) - keys.begin());
+  return countSpans(rows, blocksOf(lt, block));
 }
 
 uint64_t coarserBlock(uint64_t block, double over, uint64_t most) {
@@ -260,7 +287,7 @@ void coarseGraphSize(const Analysis &an, const LoopTable &lt,
   } else {
     Blocks B = blocksOf(lt, level.block);
     blocks = B.list.size();
-    spans = spansOf(rows, B).size();
+    spans = countSpans(rows, B);
   }
   // Tasks: at most a group, a fork and a join per task site and
   // generation; bounded by the tasks.
