@@ -540,43 +540,27 @@ std::string reportPage(const Results &R, const Caps &caps,
       const std::vector<LoopThread> &spans =
           block == 1 ? R.procs[p].loopTable.rows : merged;
       // The flagged chunks' (thread, mask), grouped by their span's loop
-      // instance and, within it, by thread (two counting sorts: by thread,
-      // then stably by instance).
+      // instance (a counting sort), each group by thread.
       auto spanOf = [&](size_t i) {
         return size_t(block == 1 ? ch.loop[i] : firstOf[ch.loop[i]]);
       };
-      std::vector<int> ths;
-      for (size_t i = 0; i < ch.size(); i++)
-        if (masks.chunks[i] && (ths.empty() || ths.back() != ch.thread[i]))
-          ths.push_back(ch.thread[i]);
-      std::sort(ths.begin(), ths.end());
-      ths.erase(std::unique(ths.begin(), ths.end()), ths.end());
-      auto denseOf = [&](size_t i) {
-        return size_t(std::lower_bound(ths.begin(), ths.end(), ch.thread[i]) -
-                      ths.begin());
-      };
-      std::vector<size_t> thAt(ths.size() + 1, 0);
       std::vector<size_t> flagAt(an.loops.size() + 1, 0);
       for (size_t i = 0; i < ch.size(); i++)
-        if (masks.chunks[i]) {
-          thAt[denseOf(i) + 1]++;
+        if (masks.chunks[i])
           flagAt[spanOf(i) + 1]++;
-        }
-      for (size_t t = 0; t < ths.size(); t++)
-        thAt[t + 1] += thAt[t];
       for (size_t li = 0; li < an.loops.size(); li++)
         flagAt[li + 1] += flagAt[li];
-      std::vector<size_t> byThread(thAt.back());
-      for (size_t i = 0; i < ch.size(); i++)
-        if (masks.chunks[i])
-          byThread[thAt[denseOf(i)]++] = i;
       std::vector<std::pair<int, uint8_t>> lflag(flagAt.back());
       {
         std::vector<size_t> pos(flagAt.begin(), flagAt.end() - 1);
-        for (size_t i : byThread)
-          lflag[pos[spanOf(i)]++] = {ch.thread[i], masks.chunks[i]};
+        for (size_t i = 0; i < ch.size(); i++)
+          if (masks.chunks[i])
+            lflag[pos[spanOf(i)]++] = {ch.thread[i], masks.chunks[i]};
       }
-      std::vector<size_t>().swap(byThread);
+      for (size_t li = 0; li < an.loops.size(); li++)
+        if (flagAt[li + 1] - flagAt[li] > 1)
+          std::sort(lflag.begin() + int64_t(flagAt[li]),
+                    lflag.begin() + int64_t(flagAt[li + 1]));
       auto maskOf = [](const std::array<uint32_t, P_COUNT> &fc) {
         unsigned m = 0;
         for (int f = 0; f < P_COUNT; f++)
