@@ -754,6 +754,7 @@ void Analysis::finish() {
   siteNames();
   lineages();
   metrics();
+  LineageMemo().swap(tlin); // the model's walks: not kept
 }
 
 /// A location that is a code address ("object+0x1c4c": addr2line found no
@@ -1586,16 +1587,16 @@ void Analysis::lineages() {
     return regionList[x].t < regionList[y].t;
   });
   std::map<std::pair<std::string, std::string>, int> counts;
+  regionLineage.assign(regionList.size(), RL_NONE);
+  regionNumber.assign(regionList.size(), 0);
   for (size_t i : idx) {
     const Region &r = regionList[i];
-    uint64_t par = ids[i];
-    rlin[par] = std::nullopt;
     if (r.chunk >= 0) {
       // Started in a chunk: its instance, its rank in iteration order.
-      auto il = instanceLineage(chunks.loop[r.chunk]);
-      if (il && regionRank[i] >= 0)
-        rlin[par] = *il + "/p" + maps.get(r.codeptr).second + "#" +
-                    std::to_string(regionRank[i]);
+      if (regionRank[i] >= 0 && instanceLineage(chunks.loop[r.chunk])) {
+        regionLineage[i] = RL_CHUNK;
+        regionNumber[i] = regionRank[i];
+      }
       continue;
     }
     std::optional<std::string> ctx;
@@ -1609,8 +1610,28 @@ void Analysis::lineages() {
     if (!ctx)
       continue;
     std::pair<std::string, std::string> key{*ctx, maps.get(r.codeptr).second};
-    rlin[par] = *ctx + "/p" + key.second + "#" + std::to_string(counts[key]++);
+    regionLineage[i] = T.index(r.enc) >= 0 ? RL_TASK : RL_ROOT;
+    regionNumber[i] = counts[key]++;
   }
+}
+
+std::optional<std::string> Analysis::regionLineageOf(uint64_t par) const {
+  auto it = regions.find(par);
+  if (it == regions.end() || it->second >= regionLineage.size())
+    return std::nullopt;
+  size_t i = it->second;
+  const Region &r = regionList[i];
+  std::optional<std::string> ctx;
+  if (regionLineage[i] == RL_CHUNK)
+    ctx = instanceLineage(chunks.loop[r.chunk]);
+  else if (regionLineage[i] == RL_TASK)
+    ctx = taskLineage(size_t(tasks.index(r.enc)));
+  else if (regionLineage[i] == RL_ROOT)
+    ctx = std::string();
+  if (!ctx)
+    return std::nullopt;
+  return *ctx + "/p" + maps.get(r.codeptr).second + "#" +
+         std::to_string(regionNumber[i]);
 }
 
 std::optional<std::string> Analysis::rootLineage(size_t k) const {
@@ -1628,20 +1649,20 @@ std::optional<std::string> Analysis::rootLineage(size_t k) const {
     return std::nullopt;
   if (!r)
     return ">t" + std::to_string(T.rootk[k]);
-  auto it = rlin.find(*r);
-  if (it == rlin.end() || !it->second)
+  auto lin = regionLineageOf(*r);
+  if (!lin)
     return std::nullopt;
-  return *it->second + ">t" + std::to_string(T.rootk[k]);
+  return *lin + ">t" + std::to_string(T.rootk[k]);
 }
 
 std::optional<std::string> Analysis::instanceLineage(int li) const {
   const Loop &lp = loops[li];
   if (lp.keyKind != 0)
     return std::nullopt;
-  auto it = rlin.find(lp.k0);
-  if (it == rlin.end() || !it->second)
+  auto lin = regionLineageOf(lp.k0);
+  if (!lin)
     return std::nullopt;
-  return *it->second + "/L" + std::to_string(lp.k1);
+  return *lin + "/L" + std::to_string(lp.k1);
 }
 
 std::optional<std::string> Analysis::chunkLineage(size_t i) const {

@@ -380,7 +380,13 @@ private:
   std::unordered_map<uint64_t, int32_t> taskSiteOf;
   std::pair<std::string, std::string> taskSource(size_t k) const;
   void siteNames();
-  std::unordered_map<uint64_t, std::optional<std::string>> rlin;
+  // Per region (regionList index), how its lineage is made, not the text:
+  // none, its starting chunk's instance's, its encountering task's or the
+  // process's (""), then "/p<location>#<its number>" (lineages()).
+  enum RegionLineage : uint8_t { RL_NONE, RL_CHUNK, RL_TASK, RL_ROOT };
+  std::vector<uint8_t> regionLineage;
+  std::vector<int32_t> regionNumber;
+  std::optional<std::string> regionLineageOf(uint64_t par) const;
   LineageMemo tlin; // the model's own walks, while it is built
   std::vector<std::optional<uint64_t>>
       oneMaker; // regions whose root tasks one task made
