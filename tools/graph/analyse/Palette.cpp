@@ -131,21 +131,21 @@ std::vector<std::pair<std::string, double>> siteWork(const Analysis &an) {
 struct ColourSums {
   RunColours c;
   std::vector<double> loopWork, siteWork;
-  void loop(const std::string &name, double w) {
-    auto ins = c.loopIndex.emplace(name, c.loops.size());
+  static void add(std::unordered_map<std::string, size_t> &index,
+                  std::vector<std::string> &names, std::vector<double> &work,
+                  const std::string &name, double w) {
+    auto ins = index.emplace(name, names.size());
     if (ins.second) {
-      c.loops.push_back(name);
-      loopWork.push_back(0);
+      names.push_back(name);
+      work.push_back(0);
     }
-    loopWork[ins.first->second] += w;
+    work[ins.first->second] += w;
+  }
+  void loop(const std::string &name, double w) {
+    add(c.loopIndex, c.loops, loopWork, name, w);
   }
   void site(const std::string &name, double w) {
-    auto ins = c.siteIndex.emplace(name, c.sites.size());
-    if (ins.second) {
-      c.sites.push_back(name);
-      siteWork.push_back(0);
-    }
-    siteWork[ins.first->second] += w;
+    add(c.siteIndex, c.sites, siteWork, name, w);
   }
   RunColours done() const;
 };
