@@ -2,10 +2,14 @@
 //===- LoopTable.cpp - loop instances per thread, and loops.csv -----------===//
 //
 // The table behind loops.csv and the aggregated trace and graph: per loop
-// instance and thread, its chunks, their work (sum, min, median, max), its
-// span and its wait at the loop's end. One pass over the chunks; the
-// median of one or two chunks comes from their least and most, larger rows
-// group their chunks' work by row (8 bytes per such chunk while it runs).
+// instance and thread, its chunks, their work (sum, min, median, max) and
+// its span; its wait at the loop's end is its share's (shareWait). One pass
+// over the chunks; the median of one or two chunks comes from their least
+// and most when read (LoopTable::median), larger rows group their chunks'
+// work by row (8 bytes per such chunk while it runs) and keep their median.
+// Made once per process (LoopTable) with its loops numbered and its
+// instances in start order, for every level the aggregated outputs try;
+// each instance's losses are made from it one at a time (InstanceLosses).
 //
 //===----------------------------------------------------------------------===//
 #include "LoopTable.h"
