@@ -44,7 +44,7 @@ namespace gcg {
 /// Whether rank 0 can merge every output o asks for from the ranks' parts.
 bool mergeable(const Options &o) {
   for (const std::string &w : o.outputs)
-    if (w != "csv" && w != "trace" && w != "graphml")
+    if (w != "csv" && w != "trace" && w != "graphml" && w != "svg")
       return false;
   return true;
 }
@@ -88,7 +88,7 @@ struct JobHead {
 
 /// The outputs whose fragments need the job's head.
 bool needsHead(const Options &o) {
-  return asked(o, "trace") || asked(o, "graphml");
+  return asked(o, "trace") || asked(o, "graphml") || asked(o, "svg");
 }
 
 /// The figures a rank's head gives of its processes (RankHead): "last",
@@ -102,6 +102,9 @@ figuresOf(const Results &R) {
     if (a->nGrains())
       last = std::max(last, a->lastInstant());
   f.emplace_back("last", last);
+  SvgCount svg = svgCount(run); // timeline.svg's lanes and its exact or not
+  f.emplace_back("svg-lanes", svg.lanes);
+  f.emplace_back("svg-spans", svg.spans);
   return f;
 }
 
@@ -258,6 +261,26 @@ static void writeGraphPart(const Options &o, const Results &R, const JobHead &h,
   writeHow(part + "/graph.how", r);
 }
 
+/// The timeline.svg pieces of rank rk (SvgWriter.cpp) in the job's frame:
+/// from the job's first grain to its last, every span a rectangle or busy
+/// time per pixel as the job's spans decide (the ranks' "svg-spans"), its
+/// lanes after those of the ranks before it ("svg-lanes").
+static void writeSvgPiece(const RankInfo &rk, const Results &R,
+                          const JobHead &h, const std::string &part) {
+  SvgJob j;
+  j.grains = h.grains;
+  j.first = h.first;
+  j.last = h.last;
+  j.any = h.any;
+  for (const RankHead &r : h.ranks) {
+    if (r.rank < rk.Rank)
+      j.laneOffset += r.figure("svg-lanes");
+    j.lanes += r.figure("svg-lanes");
+    j.spans += r.figure("svg-spans");
+  }
+  writeSvgPart(R, j, part);
+}
+
 /// The entries of a directory (not . and ..).
 std::vector<std::string> entriesOf(const std::string &d) {
   std::vector<std::string> out;
@@ -298,6 +321,8 @@ void writePart(const Options &o, const RankInfo &rk, const std::string &raw,
       writeTracePart(o, *R, h, part);
     if (asked(o, "graphml"))
       writeGraphPart(o, *R, h, part);
+    if (asked(o, "svg"))
+      writeSvgPiece(rk, *R, h, part);
   }
   writeLoopsCsv(*R, part + "/loops.csv");
   // Last: a part with its digest is whole.
@@ -468,6 +493,29 @@ static void mergeGraph(const std::string &raw, const std::vector<int> &ranks,
   }
 }
 
+/// timeline.svg from the ranks' pieces (SvgWriter.cpp): its head and foot
+/// from the job's figures the pieces carry and the digests (the first
+/// process's clock, whether any process ran tasks), the pieces in rank
+/// order.
+static void mergeSvgPieces(const std::string &raw,
+                           const std::vector<int> &ranks,
+                           const std::vector<size_t> &procs, OutputDir &dir,
+                           const RunDigest &D, Written &w) {
+  std::vector<SvgPart> parts;
+  for (size_t i = 0; i < ranks.size(); i++)
+    if (procs[i])
+      parts.push_back({rankDir(raw, ranks[i], "part"),
+                       "rank " + std::to_string(ranks[i]) + "'s part"});
+  bool tasks = false;
+  for (const ProcessDigest &d : D.procs)
+    tasks = tasks || d.tasks > 0;
+  std::string err;
+  if (!dir.claim("timeline.svg", err))
+    throw Error(err);
+  mergeSvg(parts, D.procs[0].ticksPerNs, tasks, dir.path("timeline.svg"));
+  w.files.push_back("timeline.svg");
+}
+
 /// Rank 0: the outputs of the job from the parts of Ranks (in rank order).
 void mergeParts(const Options &o, const std::string &raw,
                 const std::vector<int> &ranks, OutputDir &dir) {
@@ -519,6 +567,8 @@ void mergeParts(const Options &o, const std::string &raw,
       mergeTrace(raw, ranks, procs, dir, o, D, w);
     else if (out == "graphml")
       mergeGraph(raw, ranks, procs, dir, o, D, w);
+    else if (out == "svg")
+      mergeSvgPieces(raw, ranks, procs, dir, D, w);
   merge("loops.csv");
   std::cerr << "grainchunk-graph: merged the parts of " << ranks.size()
             << " ranks (" << D.procs.size()
