@@ -15,11 +15,12 @@
 // summary.txt and run.json from the digests. It reads no rank's recording.
 //
 // The outputs merged so: grains.csv, trace.json, grains.graphml,
-// loops.csv, summary.txt, run.json. Asked for any other (timeline.svg,
-// trace.otf2, report.html: the page's data numbered through the run, its
-// picture and OTF2's definitions are not split among ranks yet), the job is
-// analysed as before: every rank records into D/raw and rank 0 analyses every
-// rank's grains.
+// timeline.svg (each rank's lanes drawn in the job's frame, rank 0 the
+// picture's head, axis and legend), loops.csv, summary.txt, run.json.
+// Asked for any other (trace.otf2, report.html: the page's data numbered
+// through the run and OTF2's definitions are not split among ranks yet),
+// the job is analysed as before: every rank records into D/raw and rank 0
+// analyses every rank's grains.
 //
 //===----------------------------------------------------------------------===//
 #include "Parts.h"
