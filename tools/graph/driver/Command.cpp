@@ -457,8 +457,8 @@ static void writeSummaryOf(const RunDigest &D, OutputDir &dir,
                            const Written &w) {
   std::string text = summaryText(D) + leftOutText(w.leftOut), err;
   if (std::find(w.files.begin(), w.files.end(), "report.html") != w.files.end())
-    text +=
-        "report: " + dir.shownPath("report.html") + " (open it in a browser)\n";
+    text += "report: " + printable(dir.shownPath("report.html")) +
+            " (open it in a browser)\n";
   if (!dir.claim("summary.txt", err) || !dir.claim("run.json", err))
     throw Error(err);
   {
