@@ -469,20 +469,32 @@ CoarseGraph coarseGraph(const Analysis &an, const CritPath &cp,
   return g;
 }
 
-std::string coarseLevelText(const CoarseLevel &level) {
+GrainKinds grainKinds(const Analysis &an) {
+  GrainKinds k;
+  k.loops = an.chunks.size() > 0;
+  k.tasks = an.tasks.size() > 0;
+  return k;
+}
+
+std::string coarseLevelText(const CoarseLevel &level, GrainKinds kinds) {
   if (level.bare)
     return "only a start and an end node per process";
-  if (level.block == 1 && !level.bySite)
-    return "a node per loop instance and thread and per group of tasks "
-           "(same generation, join point and creation site)";
-  return std::string("a node per loop and thread ") +
-         (level.block == 1 ? "per instance"
-          : level.block    ? "over each " + std::to_string(level.block) +
-                              " consecutive instances of the loop"
-                        : "over the whole run") +
-         (level.bySite ? ", one per task creation site"
-                       : " and per group of tasks (same generation, join "
-                         "point and creation site)");
+  const char *groups = "group of tasks (same generation, join point and "
+                       "creation site)";
+  // A run of tasks only: the loops' blocks change nothing.
+  if (kinds.tasks && !kinds.loops)
+    return level.bySite ? "a node per task creation site"
+                        : std::string("a node per ") + groups;
+  std::string loops = level.block == 1 ? "a node per loop instance and thread"
+                      : level.block
+                          ? "a node per loop and thread over each " +
+                                std::to_string(level.block) +
+                                " consecutive instances of the loop"
+                          : "a node per loop and thread over the whole run";
+  if (!kinds.tasks)
+    return loops;
+  return loops + (level.bySite ? ", one per task creation site"
+                               : std::string(" and per ") + groups);
 }
 
 std::vector<uint32_t> coarsePath(const CoarseGraph &g) {

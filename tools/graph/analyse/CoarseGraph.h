@@ -105,9 +105,22 @@ struct CoarseLevel {
   bool members = false;
 };
 
+/// Which grains a process (or, or-ed over its processes, a run) has: the
+/// aggregated outputs' left-out lines name only what they merged.
+struct GrainKinds {
+  bool loops = false, tasks = false;
+  GrainKinds &operator|=(const GrainKinds &o) {
+    loops |= o.loops;
+    tasks |= o.tasks;
+    return *this;
+  }
+};
+GrainKinds grainKinds(const Analysis &an);
+
 /// What a graph at `level` has, in words ("a node per loop and thread
-/// over ..."): the outputs' left-out lines.
-std::string coarseLevelText(const CoarseLevel &level);
+/// over ...", "a node per task creation site"), for the grains of `kinds`:
+/// the outputs' left-out lines.
+std::string coarseLevelText(const CoarseLevel &level, GrainKinds kinds);
 
 /// How many nodes and edges coarseGraph(an, level) has, at most, without
 /// making it (the writers' size estimate).

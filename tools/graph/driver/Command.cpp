@@ -456,8 +456,8 @@ Written writeOutputs(const Results &R, const Options &o, OutputDir &dir) {
 void writeSummaryOf(const RunDigest &D, OutputDir &dir, const Written &w) {
   std::string text = summaryText(D) + leftOutText(w.leftOut), err;
   if (std::find(w.files.begin(), w.files.end(), "report.html") != w.files.end())
-    text +=
-        "report: " + dir.shownPath("report.html") + " (open it in a browser)\n";
+    text += "report: " + printable(dir.shownPath("report.html")) +
+            " (open it in a browser)\n";
   if (!dir.claim("summary.txt", err) || !dir.claim("run.json", err))
     throw Error(err);
   {
@@ -590,7 +590,8 @@ int runApart(const std::function<void()> &Body,
     try {
       Body();
     } catch (const Error &e) {
-      std::cerr << "grainchunk-graph: " << Shown(e.what()) << std::endl;
+      std::cerr << "grainchunk-graph: " << printable(Shown(e.what()))
+                << std::endl;
       rc = 1;
     } catch (const std::bad_alloc &) {
       std::cerr << "grainchunk-graph: out of memory while analysing the "
@@ -598,7 +599,8 @@ int runApart(const std::function<void()> &Body,
                 << std::endl;
       rc = 1;
     } catch (const std::exception &e) {
-      std::cerr << "grainchunk-graph: " << Shown(e.what()) << std::endl;
+      std::cerr << "grainchunk-graph: " << printable(Shown(e.what()))
+                << std::endl;
       rc = 1;
     }
     std::cout.flush();
@@ -676,7 +678,7 @@ static int rankPart(const Options &o, const RankInfo &rk,
       moved = rename((rec + "/" + e).c_str(), (raw + "/" + e).c_str()) == 0 &&
               moved;
   if (moved && !removeTree(rec, err))
-    std::cerr << "grainchunk-graph: " << err << std::endl;
+    std::cerr << "grainchunk-graph: " << printable(err) << std::endl;
   failed = rc != 0 || Caught;
   // A part that failed before telling the others its head: they need not
   // wait for it (the merge refuses the job anyway).
@@ -712,9 +714,11 @@ static int finishRun(OutputDir &dir, int rc, int died, bool running, int status,
   if (int sig = Caught) {
     dir.abandon(err, keepName, kept);
     std::cerr << "grainchunk-graph: " << strsignal(sig)
-              << " during the analysis: " << dir.target() << " is unchanged"
-              << (kept.empty() ? (running ? "; the recording was removed" : "")
-                               : "; the recording is kept in " + kept)
+              << " during the analysis: " << printable(dir.target())
+              << " is unchanged"
+              << (kept.empty()
+                      ? (running ? "; the recording was removed" : "")
+                      : "; the recording is kept in " + printable(kept))
               << std::endl;
     signal(sig, SIG_DFL);
     raise(sig);
@@ -724,19 +728,19 @@ static int finishRun(OutputDir &dir, int rc, int died, bool running, int status,
     if (rc == 0 && !removeTree(r, err))
       throw Error(dir.shown(err));
   if (rc == 0 && !dir.commit(err)) {
-    std::cerr << "grainchunk-graph: " << err << std::endl;
+    std::cerr << "grainchunk-graph: " << printable(err) << std::endl;
     rc = 1;
   }
   if (rc != 0) {
     if (died)
       std::cerr << "grainchunk-graph: the analysis died of signal " << died
-                << " (" << strsignal(died) << "): " << dir.target()
+                << " (" << strsignal(died) << "): " << printable(dir.target())
                 << " is unchanged" << std::endl;
     // The recording that could not be analysed is kept only when asked.
     dir.abandon(err, keepName, kept);
     if (!kept.empty())
-      std::cerr << "grainchunk-graph: the recording is kept in " << kept
-                << std::endl;
+      std::cerr << "grainchunk-graph: the recording is kept in "
+                << printable(kept) << std::endl;
     return running && status != 0 ? status : 2;
   }
   return status;
@@ -834,7 +838,7 @@ int runCommand(const Options &given) {
     std::cerr
         << "grainchunk-graph: baseline run on one thread (OMP_THREAD_LIMIT=1), "
            "output in "
-        << dir.shownPath("baseline.out") << std::endl;
+        << printable(dir.shownPath("baseline.out")) << std::endl;
     int fd = open(bo.c_str(),
                   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd < 0)

@@ -175,7 +175,7 @@ void graphOf(const Results &R, size_t p, const Analysis &an, bool every,
   level.members = true;
   if (level.block != 1 || level.bySite || level.bare) {
     const ProcessDir &pd = an.proc;
-    G.coarser[coarseLevelText(level)].push_back(
+    G.coarser[coarseLevelText(level, grainKinds(an))].push_back(
         pd.rank >= 0 ? "rank " + std::to_string(pd.rank)
                      : "pid " + std::to_string(pd.pid));
   }
@@ -336,6 +336,21 @@ std::string reportPage(const Results &R, const Caps &caps,
                        uint64_t block, GraphCache &cache, bool graph = true) {
   const Run &run = R.run;
   uint64_t grains = run.grains();
+  // What the aggregated bars merge: the loops' chunks, the tasks, or both.
+  GrainKinds kinds;
+  for (auto &an : run.procs)
+    kinds |= grainKinds(*an);
+  std::string bars;
+  if (kinds.loops)
+    bars = "a bar per " +
+           (block == 1 ? std::string("loop instance")
+            : block    ? "loop over each " + std::to_string(block) +
+                          " consecutive instances of it"
+                    : std::string("loop over the whole run")) +
+           " and thread";
+  if (kinds.tasks)
+    bars += (bars.empty() ? "a bar" : " and") +
+            std::string(" per task creation site and thread");
   if (!every)
     leftOut.push_back(
         {"report.html",
@@ -344,13 +359,7 @@ std::string reportPage(const Results &R, const Caps &caps,
              (grains > caps.report
                   ? std::to_string(caps.report)
                   : std::to_string(caps.reportBudget(grains)) + " bytes") +
-             "; the timeline has a bar per " +
-             (block == 1 ? std::string("loop instance")
-              : block    ? "loop over each " + std::to_string(block) +
-                            " consecutive instances of it"
-                      : std::string("loop over the whole run")) +
-             " and thread and per task creation site and thread, the graph "
-             "a node per group",
+             "; the timeline has " + bars + ", the graph a node per group",
          "--max-report-grains " + std::to_string(grains) +
              (grains > caps.report ? "" : " --max-report-bytes 1000G") +
              " draws every grain"});
@@ -606,8 +615,8 @@ std::string reportPage(const Results &R, const Caps &caps,
       procs += (j ? ", " : " (") + who[j] + (j + 1 == who.size() ? ")" : "");
     leftOut.push_back({"report.html",
                        "graph" + procs + ": " + how + " (more than " +
-                           std::to_string(MaxGraphNodes) +
-                           " nodes at a node per loop instance and thread)",
+                           std::to_string(MaxGraphNodes) + " nodes at " +
+                           coarseLevelText(CoarseLevel(), kinds) + ")",
                        "grains.graphml has the whole graph"});
   }
   // Rows: [process, thread].
