@@ -44,7 +44,7 @@ namespace gcg {
 /// Whether rank 0 can merge every output o asks for from the ranks' parts.
 bool mergeable(const Options &o) {
   for (const std::string &w : o.outputs)
-    if (w != "csv" && w != "trace" && w != "graphml")
+    if (w != "csv" && w != "trace" && w != "graphml" && w != "otf2")
       return false;
   return true;
 }
@@ -88,7 +88,16 @@ struct JobHead {
 
 /// The outputs whose fragments need the job's head.
 bool needsHead(const Options &o) {
-  return asked(o, "trace") || asked(o, "graphml");
+  return asked(o, "trace") || asked(o, "graphml") || asked(o, "otf2");
+}
+
+/// trace.otf2's figures of a rank: its locations and its distinct regions
+/// (the ranks after it number theirs after these).
+static void otf2Figures(const Results &R,
+                        std::vector<std::pair<std::string, uint64_t>> &f) {
+  Otf2Counts c = otf2Counts(R);
+  f.emplace_back("otf2-locations", c.locations);
+  f.emplace_back("otf2-regions", c.regions);
 }
 
 /// The figures a rank's head gives of its processes (RankHead): "last",
@@ -102,6 +111,7 @@ figuresOf(const Results &R) {
     if (a->nGrains())
       last = std::max(last, a->lastInstant());
   f.emplace_back("last", last);
+  otf2Figures(R, f);
   return f;
 }
 
@@ -230,7 +240,10 @@ static CapResult readHow(const std::string &path, const std::string &bad) {
 /// grains timed from the job's first grain. trace.how says which.
 static void writeTracePart(const Options &o, const Results &R, const JobHead &h,
                            const std::string &part) {
-  double share = h.grains ? double(R.run.grains()) / double(h.grains) : 1;
+  // A rank without grains has every grain (none): the whole cap, not 0.
+  double share = h.grains && R.run.grains()
+                     ? double(R.run.grains()) / double(h.grains)
+                     : 1;
   Caps c = o.caps;
   c.trace = h.grains <= o.caps.trace ? UINT64_MAX : 0;
   c.traceBytes = uint64_t(double(o.caps.traceBytes) * share);
@@ -256,6 +269,24 @@ static void writeGraphPart(const Options &o, const Results &R, const JobHead &h,
       share));
   CapResult r = writeGraphmlCapped(R, part + "/grains.graphml", c);
   writeHow(part + "/graph.how", r);
+}
+
+/// The trace.otf2 part of a rank: its locations' event files numbered
+/// after the locations of the ranks before it, its regions after theirs
+/// (their regions fragments, written before their heads), and its
+/// definitions fragment (Otf2Output.cpp).
+static void writeOtf2PartOf(const Results &R, const JobHead &h,
+                            const RankInfo &rk, const std::string &raw,
+                            const std::string &part) {
+  uint64_t base = 0;
+  std::vector<std::string> earlier;
+  for (const RankHead &r : h.ranks)
+    if (r.rank < rk.Rank) {
+      base += r.figure("otf2-locations");
+      if (r.figure("otf2-regions"))
+        earlier.push_back(rankDir(raw, r.rank, "part") + "/otf2.regions");
+    }
+  writeOtf2Part(R, part, base, earlier, h.last);
 }
 
 /// The entries of a directory (not . and ..).
@@ -289,6 +320,8 @@ void writePart(const Options &o, const RankInfo &rk, const std::string &raw,
   std::unique_ptr<Results> R = computeResults(*run);
   if (asked(o, "csv"))
     writeCsv(*R, part + "/grains.csv");
+  if (asked(o, "otf2")) // before the head: the ranks after it read it
+    writeOtf2Regions(*R, part + "/otf2.regions");
   if (needsHead(o)) {
     JobHead h = jobHead(rk, raw, R.get());
     run->hasOrigin = h.any;
@@ -298,6 +331,8 @@ void writePart(const Options &o, const RankInfo &rk, const std::string &raw,
       writeTracePart(o, *R, h, part);
     if (asked(o, "graphml"))
       writeGraphPart(o, *R, h, part);
+    if (asked(o, "otf2"))
+      writeOtf2PartOf(*R, h, rk, raw, part);
   }
   writeLoopsCsv(*R, part + "/loops.csv");
   // Last: a part with its digest is whole.
@@ -468,6 +503,23 @@ static void mergeGraph(const std::string &raw, const std::vector<int> &ranks,
   }
 }
 
+/// trace.otf2 from the ranks' parts: the job's definitions from their
+/// fragments and their event files moved into the archive (Otf2Output.cpp).
+static void mergeOtf2Of(const std::string &raw, const std::vector<int> &ranks,
+                        const std::vector<size_t> &procs, OutputDir &dir,
+                        Written &w) {
+  std::string err;
+  for (const char *n : {"trace.otf2", "trace.def", "trace"})
+    if (!dir.claim(n, err))
+      throw Error(err);
+  std::vector<std::pair<int, std::string>> parts;
+  for (size_t i = 0; i < ranks.size(); i++)
+    if (procs[i])
+      parts.emplace_back(ranks[i], rankDir(raw, ranks[i], "part"));
+  mergeOtf2(parts, dir.dir(), "trace");
+  w.files.push_back("trace.otf2");
+}
+
 /// Rank 0: the outputs of the job from the parts of Ranks (in rank order).
 void mergeParts(const Options &o, const std::string &raw,
                 const std::vector<int> &ranks, OutputDir &dir) {
@@ -519,6 +571,8 @@ void mergeParts(const Options &o, const std::string &raw,
       mergeTrace(raw, ranks, procs, dir, o, D, w);
     else if (out == "graphml")
       mergeGraph(raw, ranks, procs, dir, o, D, w);
+    else if (out == "otf2")
+      mergeOtf2Of(raw, ranks, procs, dir, w);
   merge("loops.csv");
   std::cerr << "grainchunk-graph: merged the parts of " << ranks.size()
             << " ranks (" << D.procs.size()
