@@ -15,9 +15,11 @@
 // summary.txt and run.json from the digests. It reads no rank's recording.
 //
 // The outputs merged so: grains.csv, trace.json, grains.graphml,
-// loops.csv, summary.txt, run.json. Asked for any other (timeline.svg,
-// trace.otf2, report.html: the page's data numbered through the run, its
-// picture and OTF2's definitions are not split among ranks yet), the job is
+// trace.otf2 (each rank's OTF2 event files with the job's ids and a
+// fragment of the definitions, Otf2Output.cpp), loops.csv, summary.txt,
+// run.json. Asked for any other (timeline.svg, report.html: the page's
+// data numbered through the run and its picture are not split among
+// ranks yet), the job is
 // analysed as before: every rank records into D/raw and rank 0 analyses every
 // rank's grains.
 //
