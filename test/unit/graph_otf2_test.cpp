@@ -693,14 +693,19 @@ TEST(Otf2Writer, PartsMakeTheWholeArchive) {
   ASSERT_TRUE(E0.close(&Err)) << Err;
   ASSERT_TRUE(E1.close(&Err)) << Err;
   EXPECT_FALSE(fs::exists(P0 + "/trace.def"));
-  {
-    Otf2Writer D(Merged, "trace", Clk, Otf2Mode::DefinitionsOnly);
+  // The definitions: the same calls as the Whole writer's, the parts'
+  // event counts and time spans.
+  auto define = [&](Otf2Writer &D) {
     rank0(D);
     rank1(D, true);
     for (uint32_t L = 0; L < 3; ++L)
       D.setLocationEvents(L, Counts[L]);
     D.widenTime(E0.minTime(), E0.maxTime());
     D.widenTime(E1.minTime(), E1.maxTime());
+  };
+  {
+    Otf2Writer D(Merged, "trace", Clk, Otf2Mode::DefinitionsOnly);
+    define(D);
     D.enter(0, 1, 0);
     EXPECT_FALSE(D.ok()) << "an event given to a definitions-only writer";
   }
@@ -708,12 +713,7 @@ TEST(Otf2Writer, PartsMakeTheWholeArchive) {
   fs::create_directory(Merged);
   {
     Otf2Writer D(Merged, "trace", Clk, Otf2Mode::DefinitionsOnly);
-    rank0(D);
-    rank1(D, true);
-    for (uint32_t L = 0; L < 3; ++L)
-      D.setLocationEvents(L, Counts[L]);
-    D.widenTime(E0.minTime(), E0.maxTime());
-    D.widenTime(E1.minTime(), E1.maxTime());
+    define(D);
     ASSERT_TRUE(D.close(&Err)) << Err;
   }
   EXPECT_EQ(filesUnder(Merged + "/trace"),
