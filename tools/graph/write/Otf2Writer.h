@@ -17,6 +17,9 @@
 //   out/trace/<L>.def    location L's (empty) local definitions
 // Dir must exist and be writable; out/trace.otf2, out/trace.def and out/trace
 // must not exist (the caller removes an earlier result first).
+// Written in parts (Otf2Mode, an MPI job's ranks): EventsOnly writers give
+// out/trace/<L>.evt with the job's ids, one DefinitionsOnly writer the rest;
+// the caller moves the event files into its out/trace/.
 //
 // Rules for the caller (a broken rule is an error, see below):
 // - Events of one location come in time order (equal times allowed); events
