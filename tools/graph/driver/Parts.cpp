@@ -16,11 +16,12 @@
 //
 // The outputs merged so: grains.csv, trace.json, grains.graphml,
 // timeline.svg (each rank's lanes drawn in the job's frame, rank 0 the
-// picture's head, axis and legend), loops.csv, summary.txt, run.json.
-// Asked for any other (trace.otf2, report.html: the page's data numbered
-// through the run and OTF2's definitions are not split among ranks yet),
-// the job is analysed as before: every rank records into D/raw and rank 0
-// analyses every rank's grains.
+// picture's head, axis and legend), trace.otf2 (each rank's OTF2 event
+// files with the job's ids and a fragment of the definitions,
+// Otf2Output.cpp), loops.csv, summary.txt, run.json. Asked for any other
+// (report.html: the page's data numbered through the run is not split
+// among ranks yet), the job is analysed as before: every rank records into
+// D/raw and rank 0 analyses every rank's grains.
 //
 //===----------------------------------------------------------------------===//
 #include "Parts.h"
@@ -45,7 +46,8 @@ namespace gcg {
 /// Whether rank 0 can merge every output o asks for from the ranks' parts.
 bool mergeable(const Options &o) {
   for (const std::string &w : o.outputs)
-    if (w != "csv" && w != "trace" && w != "graphml" && w != "svg")
+    if (w != "csv" && w != "trace" && w != "graphml" && w != "svg" &&
+        w != "otf2")
       return false;
   return true;
 }
@@ -89,7 +91,17 @@ struct JobHead {
 
 /// The outputs whose fragments need the job's head.
 bool needsHead(const Options &o) {
-  return asked(o, "trace") || asked(o, "graphml") || asked(o, "svg");
+  return asked(o, "trace") || asked(o, "graphml") || asked(o, "svg") ||
+         asked(o, "otf2");
+}
+
+/// trace.otf2's figures of a rank: its locations and its distinct regions
+/// (the ranks after it number theirs after these).
+static void otf2Figures(const Results &R,
+                        std::vector<std::pair<std::string, uint64_t>> &f) {
+  Otf2Counts c = otf2Counts(R);
+  f.emplace_back("otf2-locations", c.locations);
+  f.emplace_back("otf2-regions", c.regions);
 }
 
 /// The figures a rank's head gives of its processes (RankHead): "last",
@@ -106,6 +118,7 @@ figuresOf(const Results &R) {
   SvgCount svg = svgCount(run); // timeline.svg's lanes and its exact or not
   f.emplace_back("svg-lanes", svg.lanes);
   f.emplace_back("svg-spans", svg.spans);
+  otf2Figures(R, f);
   return f;
 }
 
@@ -234,7 +247,10 @@ static CapResult readHow(const std::string &path, const std::string &bad) {
 /// grains timed from the job's first grain. trace.how says which.
 static void writeTracePart(const Options &o, const Results &R, const JobHead &h,
                            const std::string &part) {
-  double share = h.grains ? double(R.run.grains()) / double(h.grains) : 1;
+  // A rank without grains has every grain (none): the whole cap, not 0.
+  double share = h.grains && R.run.grains()
+                     ? double(R.run.grains()) / double(h.grains)
+                     : 1;
   Caps c = o.caps;
   c.trace = h.grains <= o.caps.trace ? UINT64_MAX : 0;
   c.traceBytes = uint64_t(double(o.caps.traceBytes) * share);
@@ -282,6 +298,24 @@ static void writeSvgPiece(const RankInfo &rk, const Results &R,
   writeSvgPart(R, j, part);
 }
 
+/// The trace.otf2 part of a rank: its locations' event files numbered
+/// after the locations of the ranks before it, its regions after theirs
+/// (their regions fragments, written before their heads), and its
+/// definitions fragment (Otf2Output.cpp).
+static void writeOtf2PartOf(const Results &R, const JobHead &h,
+                            const RankInfo &rk, const std::string &raw,
+                            const std::string &part) {
+  uint64_t base = 0;
+  std::vector<std::string> earlier;
+  for (const RankHead &r : h.ranks)
+    if (r.rank < rk.Rank) {
+      base += r.figure("otf2-locations");
+      if (r.figure("otf2-regions"))
+        earlier.push_back(rankDir(raw, r.rank, "part") + "/otf2.regions");
+    }
+  writeOtf2Part(R, part, base, earlier, h.last);
+}
+
 /// The entries of a directory (not . and ..).
 std::vector<std::string> entriesOf(const std::string &d) {
   std::vector<std::string> out;
@@ -313,6 +347,8 @@ void writePart(const Options &o, const RankInfo &rk, const std::string &raw,
   std::unique_ptr<Results> R = computeResults(*run);
   if (asked(o, "csv"))
     writeCsv(*R, part + "/grains.csv");
+  if (asked(o, "otf2")) // before the head: the ranks after it read it
+    writeOtf2Regions(*R, part + "/otf2.regions");
   if (needsHead(o)) {
     JobHead h = jobHead(rk, raw, R.get());
     run->hasOrigin = h.any;
@@ -324,6 +360,8 @@ void writePart(const Options &o, const RankInfo &rk, const std::string &raw,
       writeGraphPart(o, *R, h, part);
     if (asked(o, "svg"))
       writeSvgPiece(rk, *R, h, part);
+    if (asked(o, "otf2"))
+      writeOtf2PartOf(*R, h, rk, raw, part);
   }
   writeLoopsCsv(*R, part + "/loops.csv");
   // Last: a part with its digest is whole.
@@ -517,6 +555,23 @@ static void mergeSvgPieces(const std::string &raw,
   w.files.push_back("timeline.svg");
 }
 
+/// trace.otf2 from the ranks' parts: the job's definitions from their
+/// fragments and their event files moved into the archive (Otf2Output.cpp).
+static void mergeOtf2Of(const std::string &raw, const std::vector<int> &ranks,
+                        const std::vector<size_t> &procs, OutputDir &dir,
+                        Written &w) {
+  std::string err;
+  for (const char *n : {"trace.otf2", "trace.def", "trace"})
+    if (!dir.claim(n, err))
+      throw Error(err);
+  std::vector<std::pair<int, std::string>> parts;
+  for (size_t i = 0; i < ranks.size(); i++)
+    if (procs[i])
+      parts.emplace_back(ranks[i], rankDir(raw, ranks[i], "part"));
+  mergeOtf2(parts, dir.dir(), "trace");
+  w.files.push_back("trace.otf2");
+}
+
 /// Rank 0: the outputs of the job from the parts of Ranks (in rank order).
 void mergeParts(const Options &o, const std::string &raw,
                 const std::vector<int> &ranks, OutputDir &dir) {
@@ -570,6 +625,8 @@ void mergeParts(const Options &o, const std::string &raw,
       mergeGraph(raw, ranks, procs, dir, o, D, w);
     else if (out == "svg")
       mergeSvgPieces(raw, ranks, procs, dir, D, w);
+    else if (out == "otf2")
+      mergeOtf2Of(raw, ranks, procs, dir, w);
   merge("loops.csv");
   std::cerr << "grainchunk-graph: merged the parts of " << ranks.size()
             << " ranks (" << D.procs.size()

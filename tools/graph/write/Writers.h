@@ -194,6 +194,25 @@ CapResult writeTraceCapped(const Results &R, const std::string &path,
 /// trace.otf2 (the archive <dir>/<name>.otf2, <name>.def and <name>/).
 void writeOtf2(const Results &R, const std::string &dir,
                const std::string &name);
+/// trace.otf2 of an MPI job in parts (Otf2Output.cpp): a rank's counts of
+/// locations and (distinct) regions, its region names (written before the
+/// ranks' heads are exchanged), its events numbered as the job numbers them
+/// (its locations after LocationBase, its regions after those of the
+/// regions fragments of the ranks before it, in rank order) with its
+/// definitions fragment, and rank 0's archive <dir>/<name>.* from the parts
+/// (rank, part directory) in rank order, after checking every fragment
+/// (one that is not what a rank writes is refused naming the rank).
+struct Otf2Counts {
+  uint64_t locations = 0, regions = 0;
+};
+Otf2Counts otf2Counts(const Results &R);
+void writeOtf2Regions(const Results &R, const std::string &path);
+void writeOtf2Part(const Results &R, const std::string &part,
+                   uint64_t locationBase,
+                   const std::vector<std::string> &earlierRegions,
+                   uint64_t jobLast);
+void mergeOtf2(const std::vector<std::pair<int, std::string>> &parts,
+               const std::string &dir, const std::string &name);
 /// Returns whether the picture was aggregated per pixel.
 bool writeSvg(const Results &R, const std::string &path);
 /// What a run's timeline.svg draws: its lanes (a process's thread each)
