@@ -25,6 +25,7 @@
 #include "Parts.h"
 #include "Digest.h"
 #include "Palette.h"
+#include "ReportWriter.h"
 #include "Writers.h"
 
 #include <algorithm>
@@ -44,7 +45,7 @@ namespace gcg {
 /// Whether rank 0 can merge every output o asks for from the ranks' parts.
 bool mergeable(const Options &o) {
   for (const std::string &w : o.outputs)
-    if (w != "csv" && w != "trace" && w != "graphml")
+    if (w != "csv" && w != "trace" && w != "graphml" && w != "report")
       return false;
   return true;
 }
@@ -88,7 +89,7 @@ struct JobHead {
 
 /// The outputs whose fragments need the job's head.
 bool needsHead(const Options &o) {
-  return asked(o, "trace") || asked(o, "graphml");
+  return asked(o, "trace") || asked(o, "graphml") || asked(o, "report");
 }
 
 /// The figures a rank's head gives of its processes (RankHead): "last",
@@ -298,6 +299,9 @@ void writePart(const Options &o, const RankInfo &rk, const std::string &raw,
       writeTracePart(o, *R, h, part);
     if (asked(o, "graphml"))
       writeGraphPart(o, *R, h, part);
+    if (asked(o, "report"))
+      writeReportPart(*R, part + "/report.part", o.caps, h.grains,
+                      h.work.size());
   }
   writeLoopsCsv(*R, part + "/loops.csv");
   // Last: a part with its digest is whole.
@@ -468,6 +472,24 @@ static void mergeGraph(const std::string &raw, const std::vector<int> &ranks,
   }
 }
 
+/// report.html from the ranks' fragments (report.part of each rank with
+/// processes) and the digests, last (it lists what the others left out).
+static void mergeReportParts(const std::string &raw,
+                             const std::vector<int> &ranks,
+                             const std::vector<size_t> &procs, OutputDir &dir,
+                             const Options &o, const RunDigest &D, Written &w) {
+  std::vector<std::pair<int, std::string>> frags;
+  for (size_t i = 0; i < ranks.size(); i++)
+    if (procs[i])
+      frags.push_back(
+          {ranks[i], rankDir(raw, ranks[i], "part") + "/report.part"});
+  std::string err;
+  if (!dir.claim("report.html", err))
+    throw Error(err);
+  mergeReport(D, frags, dir.path("report.html"), o.caps, Version, w.leftOut);
+  w.files.push_back("report.html");
+}
+
 /// Rank 0: the outputs of the job from the parts of Ranks (in rank order).
 void mergeParts(const Options &o, const std::string &raw,
                 const std::vector<int> &ranks, OutputDir &dir) {
@@ -520,6 +542,8 @@ void mergeParts(const Options &o, const std::string &raw,
     else if (out == "graphml")
       mergeGraph(raw, ranks, procs, dir, o, D, w);
   merge("loops.csv");
+  if (asked(o, "report"))
+    mergeReportParts(raw, ranks, procs, dir, o, D, w);
   std::cerr << "grainchunk-graph: merged the parts of " << ranks.size()
             << " ranks (" << D.procs.size()
             << " processes; their digests and rows: no rank's recording "
