@@ -6,18 +6,19 @@
 // ended, and at once analyses its own processes (in a process of its own,
 // runApart) into its part D/raw/.rank-<r>.part: the grain-free digest of
 // its processes (Digest.h), its rows of loops.csv and grains.csv, its
-// events of trace.json (timed from the job's first grain) and its
-// processes' graphs of grains.graphml (coloured by the job's colours): the
-// ranks tell each other what these need through head marks (JobHead).
+// events of trace.json (timed from the job's first grain), its
+// processes' graphs of grains.graphml (coloured by the job's colours) and
+// its fragment of report.html (ReportWriter.h): the ranks tell each other
+// what these need through head marks (JobHead).
 // Its recording is then removed (or, with --keep-raw, moved into D/raw, as a
 // recording of the whole job). Rank 0, after its own part, waits for every
 // rank's and merges them: the rows and events in rank order under one header,
 // summary.txt and run.json from the digests. It reads no rank's recording.
 //
 // The outputs merged so: grains.csv, trace.json, grains.graphml,
-// loops.csv, summary.txt, run.json. Asked for any other (timeline.svg,
-// trace.otf2, report.html: the page's data numbered through the run, its
-// picture and OTF2's definitions are not split among ranks yet), the job is
+// report.html, loops.csv, summary.txt, run.json. Asked for any other
+// (timeline.svg, trace.otf2: its picture and OTF2's definitions are not
+// split among ranks yet), the job is
 // analysed as before: every rank records into D/raw and rank 0 analyses every
 // rank's grains.
 //

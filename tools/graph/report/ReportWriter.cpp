@@ -22,6 +22,17 @@
 // count line, per bar and graph member its problem flags, per aggregated bar
 // and group the number of its grains each type flags.
 //
+// The page is assembled (reportPage) from a source of per-process pieces
+// (PageSource): one command's Results, or an MPI job's ranks' fragments
+// (report.part, writeReportPart), which hold what each rank's processes give
+// at every level the page may take: the processes' facts, rows and instance
+// steps (each process's own first InstanceSteps: those of the run are among
+// them), the graphs, every grain's bars (when the job is within the grain
+// cap), the tasks' aggregated bars and the loop table from which the loop
+// bars of any block are made. Rank 0 (mergeReport) numbers them through the
+// job and chooses the level from the page's size as one command does, with
+// the same code: the same bytes.
+//
 //===----------------------------------------------------------------------===//
 #include "ReportWriter.h"
 #include "CoarseGraph.h"
@@ -94,16 +105,28 @@ struct Names {
 };
 
 /// A growing JSON array of integers.
+/// (measure: only its length counted, done() gives "[]" and extra() the
+/// bytes it leaves out.)
 struct IntArray {
   std::string s = "[";
-  bool first = true;
+  bool first = true, measure = false;
+  uint64_t bytes = 0; // measured: the numbers and their commas
   void add(int64_t v) {
+    if (measure) {
+      uint64_t m = v < 0 ? 0 - uint64_t(v) : uint64_t(v);
+      bytes += (first ? 1 : 2) + (v < 0);
+      while (m >= 10)
+        m /= 10, bytes++;
+      first = false;
+      return;
+    }
     if (!first)
       s += ',';
     first = false;
     s += std::to_string(v);
   }
   std::string done() const { return s + "]"; }
+  uint64_t extra() const { return bytes; }
 };
 
 } // namespace
@@ -756,12 +779,14 @@ private:
 
 /// The page with every grain's bar, or (!every) a bar per loop span of
 /// `block` instances (CoarseGraph.h) and per task site and thread; without
-/// the graph when !graph.
+/// the graph when !graph. Measured (measured not null): its size only, the
+/// bars counted, not held.
 std::string reportPage(const PageRun &run, PageSource &src, Names &loops,
                        Names &sites, const Caps &caps,
                        const std::string &version,
                        std::vector<LeftOut> &leftOut, bool every,
-                       uint64_t block, bool graph = true) {
+                       uint64_t block, bool graph = true,
+                       uint64_t *measured = nullptr) {
   uint64_t grains = run.grains;
   if (!every)
     leftOut.push_back(
@@ -786,6 +811,9 @@ std::string reportPage(const PageRun &run, PageSource &src, Names &loops,
   IntArray gRow, gS, gD, gK, gI, gLo, gHi, gC, gN, gCount, gPm;
   // Aggregated bars: [bar, flag, grains it flags, ...].
   IntArray gPc;
+  for (IntArray *a :
+       {&gRow, &gS, &gD, &gK, &gI, &gLo, &gHi, &gC, &gN, &gCount, &gPm, &gPc})
+    a->measure = measured != nullptr;
   int64_t nBars = 0;
   int64_t prevS = 0, prevI = 0, prevLo = 0, prevN = 0;
   double endNs = 0;
@@ -957,6 +985,13 @@ std::string reportPage(const PageRun &run, PageSource &src, Names &loops,
   put("/*@CSS@*/", ReportCss);
   put("/*@JS@*/", ReportJs);
   put("@DATA@", pageSafe(data));
+  if (measured) {
+    *measured = page.size();
+    for (const IntArray *a :
+         {&gRow, &gS, &gD, &gK, &gI, &gLo, &gHi, &gC, &gN, &gCount, &gPm, &gPc})
+      *measured += a->extra();
+    return std::string();
+  }
   return page;
 }
 
@@ -966,23 +1001,23 @@ std::string reportPage(const PageRun &run, PageSource &src, Names &loops,
 void writePage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
                const std::string &path, const Caps &caps,
                const std::string &version, std::vector<LeftOut> &leftOut) {
-  bool every = run.grains <= caps.report;
+  // Each level's page measured (its bars counted, not held), the one
+  // chosen made.
+  bool every = run.grains <= caps.report, graph = true;
   uint64_t block = 1, cap = caps.reportBudget(run.grains);
-  std::string page;
   std::vector<LeftOut> left;
   for (;;) {
     left = leftOut;
-    page =
-        reportPage(run, src, loops, sites, caps, version, left, every, block);
-    if (page.size() <= cap)
+    uint64_t size = 0;
+    reportPage(run, src, loops, sites, caps, version, left, every, block, true,
+               &size);
+    if (size <= cap)
       break;
     if (!every && block == 0) {
       // The coarsest bars and still too large: without the graph (what
       // is left is the page's script, a bar per loop and thread and per
       // task site and thread, and the problems).
-      left = leftOut;
-      page = reportPage(run, src, loops, sites, caps, version, left, every,
-                        block, false);
+      graph = false;
       break;
     }
     if (every) {
@@ -990,9 +1025,11 @@ void writePage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
       continue;
     }
     // Only the bars shrink: the rest of the page stays.
-    block =
-        coarserBlock(block, double(page.size()) / double(cap) * 1.25, run.most);
+    block = coarserBlock(block, double(size) / double(cap) * 1.25, run.most);
   }
+  left = leftOut;
+  std::string page = reportPage(run, src, loops, sites, caps, version, left,
+                                every, block, graph);
   leftOut = left;
   OutFile o(path);
   o << page;

@@ -7,7 +7,9 @@
 // grains. One file: the page's script and style (tools/graph/report/,
 // embedded at build time) and the run's data as JSON, inline; no network.
 // Every grain up to Caps::report grains, above it one bar per loop instance
-// and thread and per task creation site and thread.
+// and thread and per task creation site and thread. An MPI job's page is
+// assembled by rank 0 from its ranks' fragments (writeReportPart,
+// mergeReport), the same bytes as the job's recording analysed whole.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAINCHUNK_GRAPH_REPORTWRITER_H
