@@ -1068,8 +1068,10 @@ class PartReader {
 public:
   PartReader(const std::string &path, const std::string &bad)
       : in(path, std::ios::binary), bad(bad) {
-    if (!in)
+    if (!in || !in.seekg(0, std::ios::end))
       fail();
+    size = uint64_t(std::max<std::streamoff>(in.tellg(), 0));
+    in.seekg(0);
   }
   [[noreturn]] void fail() {
     throw Error(bad + " is not a report fragment a rank writes");
@@ -1096,9 +1098,10 @@ public:
       fail();
     return v;
   }
-  size_t count(size_t most = size_t(1) << 32) {
+  /// A count: of items that each take a byte of the file at least.
+  size_t count(uint64_t most = UINT64_MAX) {
     uint64_t v = u();
-    if (v > most)
+    if (v > most || v > size)
       fail();
     return size_t(v);
   }
@@ -1111,7 +1114,7 @@ public:
     return v;
   }
   std::string s() {
-    size_t n = count(size_t(1) << 30);
+    size_t n = count();
     if (in.get() != '\n')
       fail();
     std::string v(n, '\0');
@@ -1128,6 +1131,7 @@ public:
   }
   std::ifstream in;
   std::string bad;
+  uint64_t size = 0;
 };
 
 /// Reads a bars section (its header read): each bar to f (f null: skipped).
@@ -1188,12 +1192,13 @@ class PartSource : public PageSource {
 public:
   /// Reads the fragments' pieces; colours and most from the first.
   PartSource(const std::vector<std::pair<int, std::string>> &frags,
-             PageRun &run) {
+             const std::vector<size_t> &counts, PageRun &run) {
     bool first = true;
-    for (const auto &[rank, path] : frags) {
+    for (size_t fi = 0; fi < frags.size(); fi++) {
+      const auto &[rank, path] = frags[fi];
       std::string bad = "rank " + std::to_string(rank) + "'s part: " + path;
-      files.push_back(std::make_unique<PartReader>(path, bad));
-      PartReader &r = *files.back();
+      files.push_back({path, bad});
+      PartReader r(path, bad);
       r.expect("grainchunk-report-part");
       if (r.u() != 1)
         r.fail();
@@ -1213,6 +1218,9 @@ public:
       first = false;
       r.expect("procs");
       size_t np = r.count();
+      if (np != counts[fi])
+        throw Error(bad + " holds " + std::to_string(np) +
+                    " processes, its digest " + std::to_string(counts[fi]));
       for (size_t j = 0; j < np; j++)
         readProc(r);
       r.expect("end");
@@ -1223,12 +1231,12 @@ public:
   const PageProc &proc(size_t p) override { return procs[p].P; }
   const ProcGraph &graph(size_t p, bool every) override {
     if (!procs[p].hasGraph[every])
-      files[procs[p].file]->fail();
+      reader(procs[p].file).fail();
     return procs[p].G[every];
   }
   void bars(size_t p, bool every, uint64_t block, const BarFn &f) override {
     Proc &x = procs[p];
-    PartReader &r = *files[x.file];
+    PartReader r = reader(x.file);
     if (every) {
       if (!x.hasEvery)
         r.fail();
@@ -1251,8 +1259,12 @@ private:
     std::streampos every, tasks, loops;
     size_t nEvery = 0, nTasks = 0;
   };
-  std::vector<std::unique_ptr<PartReader>> files;
+  std::vector<std::pair<std::string, std::string>> files; // path, bad
   std::vector<Proc> procs;
+  /// Fragment i opened again (a file open per rank at most at a time).
+  PartReader reader(size_t i) {
+    return PartReader(files[i].first, files[i].second);
+  }
 
   void readProc(PartReader &r) {
     Proc x;
@@ -1283,6 +1295,8 @@ private:
         G.groups.resize(r.count());
         G.members.resize(r.count());
         G.edges.resize(r.count());
+        if (G.groups.empty() && !(G.members.empty() && G.edges.empty()))
+          r.fail();
         G.coarser = r.s();
         for (std::string &g : G.groups)
           g = r.s();
@@ -1438,11 +1452,12 @@ void mergeReport(const RunDigest &D,
   run.views = viewsJson(D.counts);
   run.problems = problemsJson(probs);
   run.across = acrossJson(D.across);
-  PartSource src(frags, run);
-  if (src.size() != D.procs.size())
-    throw Error("the ranks' report fragments hold " +
-                std::to_string(src.size()) + " processes, their digests " +
-                std::to_string(D.procs.size()));
+  std::vector<size_t> counts;
+  for (const auto &f : frags)
+    counts.push_back(size_t(std::count_if(
+        D.procs.begin(), D.procs.end(),
+        [&](const ProcessDigest &d) { return d.rank == f.first; })));
+  PartSource src(frags, counts, run);
   writePage(run, src, src.loops, src.sites, path, caps, version, leftOut);
 }
 
