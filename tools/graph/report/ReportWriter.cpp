@@ -155,27 +155,32 @@ static ReportProblem reportProblem(const Problem &q, int64_t rank, int64_t pid,
   return p;
 }
 
-/// Most time lost first (stable: process by process, each its ranking).
-static void rankForReport(std::vector<ReportProblem> &ps) {
-  std::stable_sort(ps.begin(), ps.end(),
-                   [](const ReportProblem &x, const ReportProblem &y) {
-                     return x.lostNs > y.lostNs;
-                   });
+/// Most time lost first (stable: process by process, each its ranking),
+/// by the problems' own figure (ms).
+static std::vector<ReportProblem>
+rankForReport(std::vector<std::pair<double, ReportProblem>> ps) {
+  std::stable_sort(ps.begin(), ps.end(), [](const auto &x, const auto &y) {
+    return x.first > y.first;
+  });
+  std::vector<ReportProblem> out;
+  for (auto &p : ps)
+    out.push_back(std::move(p.second));
+  return out;
 }
 
 std::vector<ReportProblem> problemsForReport(const Results &R) {
   const Run &run = R.run;
   // The summary's ranking (Problems.h), every process's, largest first.
-  std::vector<ReportProblem> out;
+  std::vector<std::pair<double, ReportProblem>> out;
   for (const Problem &q : R.problems) {
     const ProcessDir &pd = run.procs[size_t(q.process)]->proc;
     std::vector<std::string> ids;
     for (uint64_t i : q.outlierGrains)
       ids.push_back(chunkId(run, size_t(q.process), size_t(i)));
-    out.push_back(reportProblem(q, pd.rank, pd.pid, run.procs.size() > 1, ids));
+    out.push_back({q.lostMs, reportProblem(q, pd.rank, pd.pid,
+                                           run.procs.size() > 1, ids)});
   }
-  rankForReport(out);
-  return out;
+  return rankForReport(std::move(out));
 }
 
 namespace {
@@ -1439,18 +1444,19 @@ void mergeReport(const RunDigest &D,
                  const std::string &version, std::vector<LeftOut> &leftOut) {
   PageRun run;
   run.program = D.procs.empty() ? std::string() : D.procs[0].exe;
-  std::vector<ReportProblem> probs;
+  std::vector<std::pair<double, ReportProblem>> probs;
   for (const ProcessDigest &d : D.procs) {
     run.grains += d.chunks + d.tasks;
     for (size_t k = 0; k < d.problems.size(); k++)
       probs.push_back(
-          reportProblem(d.problems[k], d.rank, d.pid, D.procs.size() > 1,
-                        k < d.outlierIds.size() ? d.outlierIds[k]
-                                                : std::vector<std::string>()));
+          {d.problems[k].lostMs,
+           reportProblem(d.problems[k], d.rank, d.pid, D.procs.size() > 1,
+                         k < d.outlierIds.size()
+                             ? d.outlierIds[k]
+                             : std::vector<std::string>())});
   }
-  rankForReport(probs);
   run.views = viewsJson(D.counts);
-  run.problems = problemsJson(probs);
+  run.problems = problemsJson(rankForReport(std::move(probs)));
   run.across = acrossJson(D.across);
   std::vector<size_t> counts;
   for (const auto &f : frags)
