@@ -239,8 +239,7 @@ void sortSteps(std::vector<std::array<int64_t, 4>> &v) {
     v.resize(InstanceSteps);
 }
 
-//===-- What the page needs of each process
-//--------------------------------===//
+//===-- What the page needs of each process -------------------------------===//
 //
 // The page is assembled (reportPage) from a PageSource: per process its
 // facts, timeline rows, instance steps, graph (at `every` or aggregated) and
@@ -1048,8 +1047,7 @@ Names seeded(const std::vector<std::string> &names) {
   return n;
 }
 
-//===-- A rank's fragment
-//---------------------------------------------------===//
+//===-- A rank's fragment -------------------------------------------------===//
 //
 // report.part, text: "grainchunk-report-part 1", "most <n>", the colours
 // ("colours <loops> <sites>", then per loop and site a string "<length>"
