@@ -770,15 +770,43 @@ public:
     if (every)
       return everyBars(R, p, loops, sites, f);
     loopBars(loopSourceOf(R, p, loops), block, f);
-    taskBars(R, p, sites, f);
+    // The tasks' bars, the same at every block: made once (their segments
+    // sorted once), then given again.
+    if (tasks.size() <= p)
+      tasks.resize(p + 1);
+    if (!tasks[p]) {
+      auto &t = tasks[p] = std::make_unique<std::vector<Bar>>();
+      taskBars(R, p, sites,
+               [&](int th, int64_t s, int64_t d, int k, int64_t inst,
+                   int64_t lo, int64_t hi, int c, int64_t n, int64_t count,
+                   unsigned pm, const uint32_t *fc) {
+                 Bar b{th, s, d, k, inst, lo, hi, c, n, count, pm, {}};
+                 std::copy(fc, fc + P_COUNT, b.fc.begin());
+                 t->push_back(b);
+               });
+    }
+    for (const Bar &b : *tasks[p])
+      f(b.th, b.s, b.d, b.k, b.inst, b.lo, b.hi, b.c, b.n, b.count, b.pm,
+        b.fc.data());
   }
 
 private:
+  struct Bar {
+    int th;
+    int64_t s, d;
+    int k;
+    int64_t inst, lo, hi;
+    int c;
+    int64_t n, count;
+    unsigned pm;
+    std::array<uint32_t, P_COUNT> fc;
+  };
   const Results &R;
   size_t procs;
   Names &loops, &sites;
   std::vector<std::unique_ptr<PageProc>> pieces;
   std::vector<std::array<std::unique_ptr<ProcGraph>, 2>> graphs;
+  std::vector<std::unique_ptr<std::vector<Bar>>> tasks;
 };
 
 /// The page with every grain's bar, or (!every) a bar per loop span of
@@ -1354,17 +1382,25 @@ void writeReportPart(const Results &R, const std::string &path,
   for (const std::string &n : run.sites)
     putStr(o, n), putStr(o, colourOf(run.siteColour, n));
   o << "procs " << std::to_string(src.size()) << "\n";
+  // A section of bars: "bars <every> <n>", a line per bar (made once).
+  std::string lines;
+  size_t nBars = 0;
   BarFn put = [&](int th, int64_t s, int64_t d, int k, int64_t inst, int64_t lo,
                   int64_t hi, int c, int64_t n, int64_t count, unsigned pm,
                   const uint32_t *fc) {
-    std::string l;
     for (int64_t v : {int64_t(th), s, d, int64_t(k), inst, lo, hi, int64_t(c),
                       n, count, int64_t(pm)})
-      l += std::to_string(v) + " ";
+      lines += std::to_string(v) + " ";
     for (int f = 0; fc && f < P_COUNT; f++)
-      l += std::to_string(fc[f]) + " ";
-    l.back() = '\n';
-    o << l;
+      lines += std::to_string(fc[f]) + " ";
+    lines.back() = '\n';
+    nBars++;
+  };
+  auto section = [&](bool e, const std::function<void(const BarFn &)> &f) {
+    lines.clear(), nBars = 0;
+    f(put);
+    o << "bars " << (e ? "1 " : "0 ") << std::to_string(nBars) << "\n" << lines;
+    std::string().swap(lines);
   };
   for (size_t p = 0; p < src.size(); p++) {
     const PageProc &P = src.proc(p);
@@ -1401,13 +1437,6 @@ void writeReportPart(const Results &R, const std::string &path,
     }
     // Bars: every grain's (when the job's page may draw every grain), the
     // tasks' aggregated, and the loops' source.
-    auto section = [&](bool e, const std::function<void(const BarFn &)> &f) {
-      size_t n = 0;
-      f([&](int, int64_t, int64_t, int, int64_t, int64_t, int64_t, int, int64_t,
-            int64_t, unsigned, const uint32_t *) { n++; });
-      o << "bars " << (e ? "1 " : "0 ") << std::to_string(n) << "\n";
-      f(put);
-    };
     if (every)
       section(true, [&](const BarFn &f) { everyBars(R, p, loops, sites, f); });
     section(false, [&](const BarFn &f) { taskBars(R, p, sites, f); });
