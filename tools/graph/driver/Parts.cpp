@@ -17,7 +17,7 @@
 //
 // The outputs merged so: grains.csv, trace.json, grains.graphml,
 // report.html, loops.csv, summary.txt, run.json. Asked for any other
-// (timeline.svg, trace.otf2: its picture and OTF2's definitions are not
+// (timeline.svg, trace.otf2: the picture and OTF2's definitions are not
 // split among ranks yet), the job is
 // analysed as before: every rank records into D/raw and rank 0 analyses every
 // rank's grains.
