@@ -31,8 +31,8 @@
       (as the browser draws them) are far apart, far from red and seen on
       white; the problems panel shows the top 5, "show all N" the rest.
   check_report.py aggregated OUT  a page above its cap (--max-report-grains):
-      no errors, the chunks per thread (from the bars' counts) equal
-      loops.csv's, the page says it is aggregated, each problem view
+      no errors, the chunks per process and thread (from the bars' counts)
+      equal loops.csv's, the page says it is aggregated, each problem view
       highlights as many grains as the summary counts.
   check_report.py outliers OUT  a program with outlier chunks (problems.c):
       the first problem links exactly its loop's outlier chunks of
@@ -404,13 +404,31 @@ def summary_lines(out):
                 or "critical path unknown" in l]
 
 
+def added_line(line, lines):
+    """Whether a page of several processes' count line is the summary's
+    lines of its type, one per process, added (grains and those on the
+    critical path)."""
+    pat = re.compile(r"(\d+) grains? ha(?:s|ve) (.*), (\d+) of them on the critical path$")
+    m = pat.match(line)
+    if not m:
+        return False
+    n = on = 0
+    for l in lines:
+        x = pat.match(l)
+        if x and x.group(2) == m.group(2):
+            n, on = n + int(x.group(1)), on + int(x.group(3))
+    return (n, on) == (int(m.group(1)), int(m.group(3)))
+
+
 def check_views(b, out, rows=None):
     """Each problem view highlights the grains the analysis flags: as many
     as grains.csv's rows whose problems name it (or, without grains.csv,
-    as the summary counts), in the timeline (whole run in view) and in the
+    as the summary counts, its processes' lines added on a page of several),
+    in the timeline (whole run in view) and in the
     graph (collapsed groups by their counts; expanded, one by one)."""
     views = b.js("gcReport.data.views")
     lines = summary_lines(out)
+    multi = b.js("gcReport.data.procs.length") > 1
     want = None
     if rows is not None:
         want = collections.Counter(p for r in rows for p in r["problems"].split("|") if p)
@@ -426,7 +444,8 @@ def check_views(b, out, rows=None):
         n = want[v["name"]] if want is not None else v["n"]
         if v["n"] != n:
             fail(f"view {v['name']}: {v['n']} grains, grains.csv flags {n}")
-        if v["n"] and v["line"] not in lines:
+        if v["n"] and v["line"] not in lines and not (
+                multi and added_line(v["line"], lines)):
             fail(f"view {v['name']}: line {v['line']!r} not in the summary's {lines}")
         b.js("document.getElementById('reset').click()")
         b.js(f"(() => {{ const s = document.getElementById('view'); s.value = '{v['f']}';"
@@ -783,8 +802,10 @@ def aggregated(out):
     try:
         drawn = json.loads(b.js("document.getElementById('timeline').dataset.drawn"))
         want = collections.Counter()
+        # The page's processes in the run's order, as loops.csv lists them.
+        procs = list(dict.fromkeys(r["process"] for r in loops))
         for r in loops:
-            want[f"0:{r['thread']}"] += int(r["chunks"])
+            want[f"{procs.index(r['process'])}:{r['thread']}"] += int(r["chunks"])
         got = {k: v for k, v in drawn.items() if v}
         if got != dict(want):
             fail(f"aggregated: chunks drawn per thread {got}, loops.csv has {dict(want)}")

@@ -34,6 +34,19 @@ namespace {
 std::string loopKey(const Analysis &an, int li) {
   return an.loopName(li) + '\0' + std::to_string(an.loops[li].codeptr);
 }
+} // namespace
+
+std::vector<int> loopKeyIds(const Analysis &an) {
+  std::unordered_map<std::string, int> ids;
+  std::vector<int> out;
+  out.reserve(an.loops.size());
+  for (size_t li = 0; li < an.loops.size(); li++)
+    out.push_back(
+        ids.emplace(loopKey(an, int(li)), int(ids.size())).first->second);
+  return out;
+}
+
+namespace {
 
 /// The loop blocks of a process: per loop instance its block (-1: no
 /// chunks), the blocks in the order of their first instance, with their
@@ -48,9 +61,9 @@ struct Blocks {
   std::vector<B> list;
 };
 
-Blocks blocksOf(const Analysis &an, const std::vector<LoopThread> &rows,
-                uint64_t block) {
-  size_t nl = an.loops.size();
+Blocks blocksOf(const std::vector<int> &keys,
+                const std::vector<LoopThread> &rows, uint64_t block) {
+  size_t nl = keys.size();
   std::vector<uint64_t> start(nl, UINT64_MAX);
   for (const LoopThread &r : rows)
     if (r.chunks)
@@ -63,10 +76,10 @@ Blocks blocksOf(const Analysis &an, const std::vector<LoopThread> &rows,
                    [&](int a, int b) { return start[a] < start[b]; });
   Blocks B;
   B.of.assign(nl, -1);
-  std::unordered_map<std::string, int64_t> seen; // per name: instances so far
-  std::map<std::pair<std::string, int64_t>, int64_t> blockOf;
+  std::unordered_map<int, int64_t> seen; // per loop: instances so far
+  std::map<std::pair<int, int64_t>, int64_t> blockOf;
   for (int li : order) {
-    std::string name = loopKey(an, li);
+    int name = keys[size_t(li)];
     int64_t n = seen[name]++;
     int64_t b = block ? n / int64_t(block) : 0;
     auto it = blockOf.find({name, b});
@@ -80,6 +93,11 @@ Blocks blocksOf(const Analysis &an, const std::vector<LoopThread> &rows,
     B.list[it->second].instances++;
   }
   return B;
+}
+
+Blocks blocksOf(const Analysis &an, const std::vector<LoopThread> &rows,
+                uint64_t block) {
+  return blocksOf(loopKeyIds(an), rows, block);
 }
 
 /// Per (block, thread) a span, in the order of the blocks then threads as
@@ -128,8 +146,13 @@ std::vector<LoopSpan> spansOf(const std::vector<LoopThread> &rows,
 
 std::vector<LoopSpan> loopSpans(const Analysis &an, uint64_t block,
                                 std::vector<int> *firstOf) {
-  std::vector<LoopThread> rows = loopThreads(an, false);
-  Blocks B = blocksOf(an, rows, block);
+  return loopSpansOf(loopKeyIds(an), loopThreads(an, false), block, firstOf);
+}
+
+std::vector<LoopSpan> loopSpansOf(const std::vector<int> &keys,
+                                  const std::vector<LoopThread> &rows,
+                                  uint64_t block, std::vector<int> *firstOf) {
+  Blocks B = blocksOf(keys, rows, block);
   if (firstOf) {
     firstOf->assign(B.of.size(), -1);
     for (size_t li = 0; li < B.of.size(); li++)

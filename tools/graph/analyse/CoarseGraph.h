@@ -54,6 +54,16 @@ struct LoopSpan {
 /// its block's first instance (a span's loop), -1 for one without chunks.
 std::vector<LoopSpan> loopSpans(const Analysis &an, uint64_t block,
                                 std::vector<int> *firstOf = nullptr);
+/// Per loop instance (an.loops index) its loop's id (its name and code
+/// address; ids from 0 in the order met).
+std::vector<int> loopKeyIds(const Analysis &an);
+struct LoopThread;
+/// loopSpans of a process's loop table (loopThreads) and its instances'
+/// loop ids (loopKeyIds): what an MPI rank's report fragment carries.
+std::vector<LoopSpan> loopSpansOf(const std::vector<int> &keys,
+                                  const std::vector<LoopThread> &rows,
+                                  uint64_t block,
+                                  std::vector<int> *firstOf = nullptr);
 /// How many spans loopSpans(an, block) gives, without making them.
 uint64_t countLoopSpans(const Analysis &an, uint64_t block);
 

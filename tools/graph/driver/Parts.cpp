@@ -6,9 +6,10 @@
 // ended, and at once analyses its own processes (in a process of its own,
 // runApart) into its part D/raw/.rank-<r>.part: the grain-free digest of
 // its processes (Digest.h), its rows of loops.csv and grains.csv, its
-// events of trace.json (timed from the job's first grain) and its
-// processes' graphs of grains.graphml (coloured by the job's colours): the
-// ranks tell each other what these need through head marks (JobHead).
+// events of trace.json (timed from the job's first grain), its
+// processes' graphs of grains.graphml (coloured by the job's colours) and
+// its fragment of report.html (ReportWriter.h): the ranks tell each other
+// what these need through head marks (JobHead).
 // Its recording is then removed (or, with --keep-raw, moved into D/raw, as a
 // recording of the whole job). Rank 0, after its own part, waits for every
 // rank's and merges them: the rows and events in rank order under one header,
@@ -18,15 +19,17 @@
 // timeline.svg (each rank's lanes drawn in the job's frame, rank 0 the
 // picture's head, axis and legend), trace.otf2 (each rank's OTF2 event
 // files with the job's ids and a fragment of the definitions,
-// Otf2Output.cpp), loops.csv, summary.txt, run.json. Asked for any other
-// (report.html: the page's data numbered through the run is not split
-// among ranks yet), the job is analysed as before: every rank records into
-// D/raw and rank 0 analyses every rank's grains.
+// Otf2Output.cpp), report.html (each rank's fragment of the page at every
+// level the page may take, ReportWriter.cpp), loops.csv, summary.txt,
+// run.json: every output by default. Asked for problem graphs
+// (--outputs problem-graphs), the job is analysed as before: every rank
+// records into D/raw and rank 0 analyses every rank's grains.
 //
 //===----------------------------------------------------------------------===//
 #include "Parts.h"
 #include "Digest.h"
 #include "Palette.h"
+#include "ReportWriter.h"
 #include "Writers.h"
 
 #include <algorithm>
@@ -47,7 +50,7 @@ namespace gcg {
 bool mergeable(const Options &o) {
   for (const std::string &w : o.outputs)
     if (w != "csv" && w != "trace" && w != "graphml" && w != "svg" &&
-        w != "otf2")
+        w != "otf2" && w != "report")
       return false;
   return true;
 }
@@ -92,7 +95,7 @@ struct JobHead {
 /// The outputs whose fragments need the job's head.
 bool needsHead(const Options &o) {
   return asked(o, "trace") || asked(o, "graphml") || asked(o, "svg") ||
-         asked(o, "otf2");
+         asked(o, "otf2") || asked(o, "report");
 }
 
 /// trace.otf2's figures of a rank: its locations and its distinct regions
@@ -362,6 +365,9 @@ void writePart(const Options &o, const RankInfo &rk, const std::string &raw,
       writeSvgPiece(rk, *R, h, part);
     if (asked(o, "otf2"))
       writeOtf2PartOf(*R, h, rk, raw, part);
+    if (asked(o, "report"))
+      writeReportPart(*R, part + "/report.part", o.caps, h.grains,
+                      h.work.size());
   }
   writeLoopsCsv(*R, part + "/loops.csv");
   // Last: a part with its digest is whole.
@@ -572,6 +578,24 @@ static void mergeOtf2Of(const std::string &raw, const std::vector<int> &ranks,
   w.files.push_back("trace.otf2");
 }
 
+/// report.html from the ranks' fragments (report.part of each rank with
+/// processes) and the digests, last (it lists what the others left out).
+static void mergeReportParts(const std::string &raw,
+                             const std::vector<int> &ranks,
+                             const std::vector<size_t> &procs, OutputDir &dir,
+                             const Options &o, const RunDigest &D, Written &w) {
+  std::vector<std::pair<int, std::string>> frags;
+  for (size_t i = 0; i < ranks.size(); i++)
+    if (procs[i])
+      frags.push_back(
+          {ranks[i], rankDir(raw, ranks[i], "part") + "/report.part"});
+  std::string err;
+  if (!dir.claim("report.html", err))
+    throw Error(err);
+  mergeReport(D, frags, dir.path("report.html"), o.caps, Version, w.leftOut);
+  w.files.push_back("report.html");
+}
+
 /// Rank 0: the outputs of the job from the parts of Ranks (in rank order).
 void mergeParts(const Options &o, const std::string &raw,
                 const std::vector<int> &ranks, OutputDir &dir) {
@@ -628,6 +652,8 @@ void mergeParts(const Options &o, const std::string &raw,
     else if (out == "otf2")
       mergeOtf2Of(raw, ranks, procs, dir, w);
   merge("loops.csv");
+  if (asked(o, "report"))
+    mergeReportParts(raw, ranks, procs, dir, o, D, w);
   std::cerr << "grainchunk-graph: merged the parts of " << ranks.size()
             << " ranks (" << D.procs.size()
             << " processes; their digests and rows: no rank's recording "
