@@ -332,6 +332,18 @@ static std::string overCap(uint64_t grains, uint64_t cap, uint64_t byteCap) {
          std::to_string(cap);
 }
 
+bool csvWritten(const Options &o, uint64_t grains) {
+  return o.outputsGiven || grains <= o.caps.csv;
+}
+
+LeftOut csvLeftOut(const Options &o, uint64_t grains) {
+  return {"grains.csv",
+          "not written: " + overCap(grains, o.caps.csv, 0) +
+              "; loops.csv has every loop instance and thread",
+          "--outputs csv or --max-csv-grains " + std::to_string(grains) +
+              " writes it"};
+}
+
 /// What an aggregated trace.json leaves out of a run of `grains` grains.
 LeftOut traceLeftOut(const Options &o, uint64_t grains, const std::string &how,
                      bool otf2) {
@@ -366,22 +378,14 @@ Written writeOutputs(const Results &R, const Options &o, OutputDir &dir) {
   uint64_t grains = run.grains();
   bool otf2 =
       std::find(o.outputs.begin(), o.outputs.end(), "otf2") != o.outputs.end();
-  auto over = [&](uint64_t cap, uint64_t byteCap = 0) {
-    return overCap(grains, cap, byteCap);
-  };
   bool report = false;
   for (const std::string &w : o.outputs) {
     if (w == "report") { // last: it lists what the others left out
       report = true;
       continue;
     }
-    if (w == "csv" && grains > o.caps.csv && !o.outputsGiven) {
-      out.leftOut.push_back(
-          {"grains.csv",
-           "not written: " + over(o.caps.csv) +
-               "; loops.csv has every loop instance and thread",
-           "--outputs csv or --max-csv-grains " + std::to_string(grains) +
-               " writes it"});
+    if (w == "csv" && !csvWritten(o, grains)) {
+      out.leftOut.push_back(csvLeftOut(o, grains));
       continue;
     }
     std::string file = outputFile(w);

@@ -95,7 +95,8 @@ struct JobHead {
 /// The outputs whose fragments need the job's head.
 bool needsHead(const Options &o) {
   return asked(o, "trace") || asked(o, "graphml") || asked(o, "svg") ||
-         asked(o, "otf2") || asked(o, "report");
+         asked(o, "otf2") || asked(o, "report") ||
+         (asked(o, "csv") && !csvWritten(o, UINT64_MAX)); // by the job's grains
 }
 
 /// trace.otf2's figures of a rank: its locations and its distinct regions
@@ -348,12 +349,17 @@ void writePart(const Options &o, const RankInfo &rk, const std::string &raw,
   std::unique_ptr<Run> run = analyseRun({rec}, {});
   run->partOfMany = true;
   std::unique_ptr<Results> R = computeResults(*run);
-  if (asked(o, "csv"))
+  // grains.csv: asked for by --outputs, or within --max-csv-grains counted
+  // over the job's grains (the head's), as one command counts them.
+  bool csvByJob = asked(o, "csv") && !csvWritten(o, UINT64_MAX);
+  if (asked(o, "csv") && !csvByJob)
     writeCsv(*R, part + "/grains.csv");
   if (asked(o, "otf2")) // before the head: the ranks after it read it
     writeOtf2Regions(*R, part + "/otf2.regions");
   if (needsHead(o)) {
     JobHead h = jobHead(rk, raw, R.get());
+    if (csvByJob && csvWritten(o, h.grains))
+      writeCsv(*R, part + "/grains.csv");
     run->hasOrigin = h.any;
     run->origin = h.first;
     R->colours = coloursOf(h.work); // the job's, as one command's
@@ -641,9 +647,15 @@ void mergeParts(const Options &o, const std::string &raw,
     w.files.push_back(file);
   };
   for (const std::string &out : o.outputs) // --outputs' order, as one command
-    if (out == "csv")
-      merge("grains.csv");
-    else if (out == "trace")
+    if (out == "csv") {
+      uint64_t grains = 0;
+      for (const ProcessDigest &d : D.procs)
+        grains += d.chunks + d.tasks;
+      if (csvWritten(o, grains))
+        merge("grains.csv");
+      else
+        w.leftOut.push_back(csvLeftOut(o, grains));
+    } else if (out == "trace")
       mergeTrace(raw, ranks, procs, dir, o, D, w);
     else if (out == "graphml")
       mergeGraph(raw, ranks, procs, dir, o, D, w);
