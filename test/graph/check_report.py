@@ -7,8 +7,8 @@
       request, the chunks drawn per thread equal grains.csv's, the legend
       names the loops, the graph's critical-path grains (all groups
       expanded) equal grains.graphml's on_crit_path, hovering a chunk shows
-      its row, wheel zoom and drag pan change the visible range and reset
-      restores it, the problems panel ranks as the summary does, lists
+      its row, wheel zoom and drag pan change the visible range (a drag
+      past the canvas's edge too) and reset restores it, the problems panel ranks as the summary does, lists
       first among the loops the one that lost the most thread time to
       imbalance (from grains.csv), and clicking it selects that loop; the
       problem views: one per type grains.csv flags (and the outliers), each
@@ -20,12 +20,19 @@
       task site's problem selects its tasks (zoomed), the legend does not
       move, labels contrast with their colour, the most work has the
       palette's first colours; then a screenshot of the page (not blank).
+  check_report.py demo OUT [SCREENSHOT.png]  scripts/demo.sh's page
+      (examples/imbalance.c: three loops, no task): the checks of known,
+      but no task in grains.csv, no task site on the page or among the
+      problems (the legend stays through a loop's and a chunk's selection
+      instead), and the loop listed first is the summary's first (the
+      page ranks by the threads' time lost, waits included, which
+      grains.csv's work does not give).
   check_report.py palette OUT  a page of 40 loops or more: their colours
       (as the browser draws them) are far apart, far from red and seen on
       white; the problems panel shows the top 5, "show all N" the rest.
   check_report.py aggregated OUT  a page above its cap (--max-report-grains):
-      no errors, the chunks per thread (from the bars' counts) equal
-      loops.csv's, the page says it is aggregated, each problem view
+      no errors, the chunks per process and thread (from the bars' counts)
+      equal loops.csv's, the page says it is aggregated, each problem view
       highlights as many grains as the summary counts.
   check_report.py outliers OUT  a program with outlier chunks (problems.c):
       the first problem links exactly its loop's outlier chunks of
@@ -216,9 +223,12 @@ def crit_in_graphml(out, ids):
     return crit
 
 
-def known(out, shot=None):
+def known(out, shot=None, demo=False):
     rows = read_grains(out)
     chunks = [r for r in rows if r["grain_type"] == "chunk"]
+    if demo and len(chunks) != len(rows):
+        fail(f"the demo's grains.csv has {len(rows) - len(chunks)} tasks; "
+             "examples/imbalance.c makes none")
     b = open_report(out)
     try:
         # Chunks drawn per thread (the whole run is in view).
@@ -281,19 +291,43 @@ def known(out, shot=None):
         if not (r1 != r0 and v1 < v0 / 2):
             fail(f"wheel zoom: range {r0!r} -> {r1!r}")
         ok(f"wheel zoom: {r0} -> {r1}")
-        t0 = b.js("gcReport.view.t0")
-        b.mouse("mousePressed", box["x"], box["y"], button="left", clickCount=1)
-        b.mouse("mouseMoved", box["x"] - 200, box["y"], button="left")
-        b.mouse("mouseReleased", box["x"] - 200, box["y"], button="left",
-                clickCount=1)
-        t1 = b.js("gcReport.view.t0")
-        if not t1 > t0:
-            fail(f"drag left did not move the view later: {t0} -> {t1}")
-        ok("drag pans")
+        # The drag from the middle of the canvas, on the chunk's row: where
+        # a drag pans whichever bar is the longest (one near the run's start
+        # took the 200 px left past the canvas's edge); then a drag that
+        # goes past the canvas's left edge, which pans as far.
+        mid = b.js("(() => { const r = document.getElementById('timeline').getBoundingClientRect();"
+                   " return {x: r.left + 0.6 * r.width, left: r.left}; })()")
+        pans = []
+        for to in (mid["x"] - 200, mid["left"] - 10):
+            t0 = b.js("gcReport.view.t0")
+            b.mouse("mousePressed", mid["x"], box["y"], button="left", clickCount=1)
+            b.mouse("mouseMoved", to, box["y"], button="left")
+            b.mouse("mouseReleased", to, box["y"], button="left", clickCount=1)
+            t1 = b.js("gcReport.view.t0")
+            if not t1 > t0:
+                fail(f"drag left from x {mid['x']:.0f} to {to:.0f} (the canvas "
+                     f"from {mid['left']:.0f}) did not move the view later: {t0} -> {t1}")
+            pans.append(t1 - t0)
+        ok(f"drag pans, past the canvas's edge too: {pans[0]:.0f} ns, then {pans[1]:.0f} ns")
         b.js("document.getElementById('reset').click()")
         if b.js("document.getElementById('range').textContent") != r0:
             fail("reset did not restore the whole run")
         ok("reset shows the whole run again")
+        # The graph pans by a drag too, past its edge as well.
+        g = b.js("(() => { const s = document.getElementById('graph');"
+                 " s.scrollIntoView({block: 'center'}); const r = s.getBoundingClientRect();"
+                 " return {x: r.left + r.width / 2, y: r.top + r.height / 2, left: r.left,"
+                 " vb: s.getAttribute('viewBox')}; })()")
+        b.mouse("mousePressed", g["x"], g["y"], button="left", clickCount=1)
+        b.mouse("mouseMoved", g["left"] - 10, g["y"], button="left")
+        b.mouse("mouseReleased", g["left"] - 10, g["y"], button="left", clickCount=1)
+        vb = b.js("document.getElementById('graph').getAttribute('viewBox')")
+        if not float(vb.split()[0]) > float(g["vb"].split()[0]):
+            fail(f"graph: a drag left past its edge moved the view {g['vb']!r} -> {vb!r}")
+        ok(f"graph: a drag left past its edge pans: viewBox {g['vb']} -> {vb}")
+        b.js("document.getElementById('collapse-all').click()")  # a new view
+        if b.js("document.getElementById('graph').getAttribute('viewBox')") != g["vb"]:
+            fail("graph: collapse all did not give the first view again")
         # The problems panel: the summary's ranking (summary.txt), in its
         # order; among the loops, the one with the most thread time lost to
         # imbalance (from grains.csv: per instance, the slowest thread's
@@ -319,6 +353,12 @@ def known(out, shot=None):
         if not titles or got != ranked:
             fail(f"problems panel {got}, the summary ranks {ranked}")
         ok(f"the problems panel ranks as the summary: {got}")
+        if demo:
+            # The demo's loops: the summary's first. The page ranks by the
+            # threads' time lost, waits included, which a run of the demo
+            # on a loaded machine can owe to a thread that started late
+            # more than to its work (grains.csv's work cannot rank it).
+            worst = ranked[0]
         loops = [t for t in titles if not t.startswith("task ")]
         if not loops or not loops[0].startswith(worst + ":"):
             fail(f"problems panel loops {loops}, want {worst!r} first")
@@ -336,7 +376,7 @@ def known(out, shot=None):
         b.js("document.getElementById('reset').click()")
         check_views(b, out, rows)
         check_colours(b, out)
-        check_readable(b, out, rows)
+        check_readable(b, out, rows, demo)
         check_clean(b, "the page")
         if shot:
             b.js("gcReport.selectLoop(-1); window.scrollTo(0, 0)")
@@ -364,13 +404,31 @@ def summary_lines(out):
                 or "critical path unknown" in l]
 
 
+def added_line(line, lines):
+    """Whether a page of several processes' count line is the summary's
+    lines of its type, one per process, added (grains and those on the
+    critical path)."""
+    pat = re.compile(r"(\d+) grains? ha(?:s|ve) (.*), (\d+) of them on the critical path$")
+    m = pat.match(line)
+    if not m:
+        return False
+    n = on = 0
+    for l in lines:
+        x = pat.match(l)
+        if x and x.group(2) == m.group(2):
+            n, on = n + int(x.group(1)), on + int(x.group(3))
+    return (n, on) == (int(m.group(1)), int(m.group(3)))
+
+
 def check_views(b, out, rows=None):
     """Each problem view highlights the grains the analysis flags: as many
     as grains.csv's rows whose problems name it (or, without grains.csv,
-    as the summary counts), in the timeline (whole run in view) and in the
+    as the summary counts, its processes' lines added on a page of several),
+    in the timeline (whole run in view) and in the
     graph (collapsed groups by their counts; expanded, one by one)."""
     views = b.js("gcReport.data.views")
     lines = summary_lines(out)
+    multi = b.js("gcReport.data.procs.length") > 1
     want = None
     if rows is not None:
         want = collections.Counter(p for r in rows for p in r["problems"].split("|") if p)
@@ -386,7 +444,8 @@ def check_views(b, out, rows=None):
         n = want[v["name"]] if want is not None else v["n"]
         if v["n"] != n:
             fail(f"view {v['name']}: {v['n']} grains, grains.csv flags {n}")
-        if v["n"] and v["line"] not in lines:
+        if v["n"] and v["line"] not in lines and not (
+                multi and added_line(v["line"], lines)):
             fail(f"view {v['name']}: line {v['line']!r} not in the summary's {lines}")
         b.js("document.getElementById('reset').click()")
         b.js(f"(() => {{ const s = document.getElementById('view'); s.value = '{v['f']}';"
@@ -516,7 +575,7 @@ def legend_top(b):
     return b.js("document.getElementById('legend').getBoundingClientRect().top + window.scrollY")
 
 
-def check_readable(b, out, rows):
+def check_readable(b, out, rows, demo=False):
     """What made the page hard to read on real runs (HPGMG, BOTS): the
     timeline's range and ticks, the summary's number formats, the problems
     panel's length, a task site's problem selecting its tasks, a layout that
@@ -572,12 +631,54 @@ def check_readable(b, out, rows):
         fail(f"the problems panel shows {shown} of {len(titles)}")
     ok(f"the problems panel shows {shown} of {len(titles)}")
     # A task site's problem selects its tasks (zoomed to them) and says so;
-    # the legend stays where it is through the selections.
+    # the legend stays where it is through the selections. The demo has
+    # no task: no site on the page, none among the problems.
     y0 = legend_top(b)
     sites = b.js("gcReport.data.sites")
     at = b.js("[...document.querySelectorAll('#problems li.problem')].findIndex(l => l.dataset.site >= 0)")
-    if at < 0:
+    if demo:
+        if sites or at >= 0:
+            fail(f"the demo's page has task sites {sites}, problem {at}")
+        ok("no task site on the page, none among the problems (the demo makes no task)")
+        check_loop_problem_legend(b, y0)
+    elif at < 0:
         fail("no task site among the problems")
+    else:
+        check_site_problem(b, rows, full, at, y0)
+    # Text on colours: the contrast of a label with its background.
+    pairs = b.js("[...document.querySelectorAll('#graph .node text')].map(t =>"
+                 " [getComputedStyle(t).fill, t.parentNode.querySelector('.shape').getAttribute('fill')])")
+    pairs = [(hex_of(f), hex_of(g)) for f, g in pairs] + \
+        [(hex_of(f), hex_of(g)) for f, g in b.js("gcReport.state.labels")]
+    if not pairs:
+        fail("no label on a coloured node or bar")
+    worst = min(pairs, key=lambda p: contrast(*p))
+    if contrast(*worst) < 4.5:
+        fail(f"label {worst[0]} on {worst[1]}: contrast {contrast(*worst):.2f} (< 4.5)")
+    ok(f"{len(pairs)} labels on colours: contrast at least {contrast(*worst):.1f}")
+    # The colours by descending work: the grain with the most work's loop or
+    # site takes the palette's first colour, the next its second.
+    work = collections.Counter()
+    for r in rows:
+        key = r["loop"] if r["grain_type"] == "chunk" else None
+        if key is None:
+            key = next(x for x in sites if x.startswith(f"task {r['source_location']} "))
+        work[key] += float(r["exec_cycles"])
+    D = b.js("gcReport.data")
+    colour = dict(zip(D["loops"], D["colours"]["loops"]))
+    colour.update(zip(D["sites"], D["colours"]["sites"]))
+    top = [k for k, _ in work.most_common()]
+    pal = palette_colours(len(top))
+    got = [colour[k] for k in top[:2]]
+    if got != pal[:2]:
+        fail(f"colours by work {list(zip(top, [colour[k] for k in top]))}, "
+             f"the palette's first two {pal[:2]}")
+    ok(f"the most work ({top[0]}, {top[1]}) has the palette's first colours {got}")
+
+
+def check_site_problem(b, rows, full, at, y0):
+    """Clicking the task site's problem at `at` selects its tasks (zoomed
+    to them) and says so; the legend stays at y0 through the selections."""
     li = b.js("(() => { const li = document.querySelectorAll('#problems li.problem')[%d];"
               " li.scrollIntoView({block: 'center'}); const r = li.getBoundingClientRect();"
               " return {x: r.left + 20, y: r.top + 5, site: gcReport.data.sites[li.dataset.site]}; })()" % at)
@@ -622,35 +723,33 @@ def check_readable(b, out, rows):
              f"{det2!r}), {y3} (none)")
     ok(f"clicking the problem of {li['site']} selects its {want} tasks, zoomed "
        f"to them; the legend stays at {y0:.0f} px")
-    # Text on colours: the contrast of a label with its background.
-    pairs = b.js("[...document.querySelectorAll('#graph .node text')].map(t =>"
-                 " [getComputedStyle(t).fill, t.parentNode.querySelector('.shape').getAttribute('fill')])")
-    pairs = [(hex_of(f), hex_of(g)) for f, g in pairs] + \
-        [(hex_of(f), hex_of(g)) for f, g in b.js("gcReport.state.labels")]
-    if not pairs:
-        fail("no label on a coloured node or bar")
-    worst = min(pairs, key=lambda p: contrast(*p))
-    if contrast(*worst) < 4.5:
-        fail(f"label {worst[0]} on {worst[1]}: contrast {contrast(*worst):.2f} (< 4.5)")
-    ok(f"{len(pairs)} labels on colours: contrast at least {contrast(*worst):.1f}")
-    # The colours by descending work: the grain with the most work's loop or
-    # site takes the palette's first colour, the next its second.
-    work = collections.Counter()
-    for r in rows:
-        key = r["loop"] if r["grain_type"] == "chunk" else None
-        if key is None:
-            key = next(x for x in sites if x.startswith(f"task {r['source_location']} "))
-        work[key] += float(r["exec_cycles"])
-    D = b.js("gcReport.data")
-    colour = dict(zip(D["loops"], D["colours"]["loops"]))
-    colour.update(zip(D["sites"], D["colours"]["sites"]))
-    top = [k for k, _ in work.most_common()]
-    pal = palette_colours(len(top))
-    got = [colour[k] for k in top[:2]]
-    if got != pal[:2]:
-        fail(f"colours by work {list(zip(top, [colour[k] for k in top]))}, "
-             f"the palette's first two {pal[:2]}")
-    ok(f"the most work ({top[0]}, {top[1]}) has the palette's first colours {got}")
+
+
+def check_loop_problem_legend(b, y0):
+    """Clicking the first problem (a loop's) and then its longest chunk:
+    the legend stays at y0 through the selections."""
+    li = b.js("(() => { const li = document.querySelector('#problems li.problem');"
+              " li.scrollIntoView({block: 'center'}); const r = li.getBoundingClientRect();"
+              " return {x: r.left + 20, y: r.top + 5}; })()")
+    b.mouse("mousePressed", li["x"], li["y"], button="left", clickCount=1)
+    b.mouse("mouseReleased", li["x"], li["y"], button="left", clickCount=1)
+    y1 = legend_top(b)
+    bar = b.js("(() => { const B = gcReport.data.bars; let best = -1;"
+               " for (let i = 0; i < B.k.length; i++)"
+               "  if (B.k[i] >= 0 && (best < 0 || B.d[i] > B.d[best])) best = i;"
+               " window.scrollTo(0, gcReport.barBox(best).y + window.scrollY - 300);"
+               " return gcReport.barBox(best); })()")
+    b.mouse("mousePressed", bar["x"], bar["y"], button="left", clickCount=1)
+    b.mouse("mouseReleased", bar["x"], bar["y"], button="left", clickCount=1)
+    det = b.js("document.getElementById('details').textContent")
+    y2 = legend_top(b)
+    b.js("document.getElementById('reset').click(); gcReport.selectLoop(-1)")
+    y3 = legend_top(b)
+    if not det.startswith("chunk ") or not (y0 == y1 == y2 == y3):
+        fail(f"the legend moved: {y0}, {y1} (loop selected), {y2} (chunk selected: "
+             f"{det!r}), {y3} (none)")
+    ok(f"clicking the first problem, then a chunk ({det.split(';')[0]}): the "
+       f"legend stays at {y0:.0f} px")
 
 
 def palette(out):
@@ -703,8 +802,10 @@ def aggregated(out):
     try:
         drawn = json.loads(b.js("document.getElementById('timeline').dataset.drawn"))
         want = collections.Counter()
+        # The page's processes in the run's order, as loops.csv lists them.
+        procs = list(dict.fromkeys(r["process"] for r in loops))
         for r in loops:
-            want[f"0:{r['thread']}"] += int(r["chunks"])
+            want[f"{procs.index(r['process'])}:{r['thread']}"] += int(r["chunks"])
         got = {k: v for k, v in drawn.items() if v}
         if got != dict(want):
             fail(f"aggregated: chunks drawn per thread {got}, loops.csv has {dict(want)}")
@@ -1056,7 +1157,8 @@ def escape(out, name):
 
 
 if __name__ == "__main__":
-    cmds = {"known": known, "aggregated": aggregated, "outliers": outliers,
+    cmds = {"known": known, "demo": lambda out, shot=None: known(out, shot, demo=True),
+            "aggregated": aggregated, "outliers": outliers,
             "escape": escape, "palette": palette, "instances": instances,
             "chains": lambda out, n: chains(out, int(n)), "big-graph": big_graph,
             "layout": layout, "blocks": blocks}

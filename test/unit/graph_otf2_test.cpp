@@ -24,6 +24,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <regex>
 #include <set>
@@ -608,4 +609,127 @@ TEST(Otf2Writer, BytesPerGrain) {
     Grains = std::strtoull(E, nullptr, 10);
   writeGrains(Grains, true);
   writeGrains(Grains, false);
+}
+
+namespace {
+std::string fileText(const std::string &Path) {
+  std::ifstream In(Path, std::ios::binary);
+  std::ostringstream S;
+  S << In.rdbuf();
+  return S.str();
+}
+} // namespace
+
+// An archive written in parts (Otf2Mode), as an MPI job's ranks and rank 0
+// write it: each part its locations' events with the job's ids, one
+// writer the definitions with the parts' event counts and time spans, the
+// event files moved in. Every file but the anchor (its random trace id) is
+// the bytes a Whole writer writes given the same calls; otf2-print the same.
+TEST(Otf2Writer, PartsMakeTheWholeArchive) {
+  TempDir T;
+  Otf2Clock Clk;
+  Clk.TicksPerNs = 2.5;
+  Clk.Start = 1000;
+  Clk.End = 5000;
+  GrainAttributes A;
+  A.Present = GrainAttributes::HasGrainId;
+  // Rank 0: process 10, threads 0 and 1, regions "loop a" and "task b";
+  // rank 1: process 20, thread 0, regions "loop a" (the same) and "loop c".
+  auto rank0 = [&](Otf2Writer &W) {
+    uint32_t Ra = W.addRegion("loop a", "a.c", 3, RegionKind::LoopChunk);
+    uint32_t Rb = W.addRegion("task b", "a.c", 9, RegionKind::Task);
+    uint32_t L0 = W.addLocation(10, 0, "h", 0);
+    uint32_t L1 = W.addLocation(10, 0, "h", 1);
+    return std::vector<uint32_t>{Ra, Rb, L0, L1};
+  };
+  auto events0 = [&](Otf2Writer &W, const std::vector<uint32_t> &Id) {
+    A.GrainId = 1;
+    W.enter(Id[2], 1100, Id[0], &A);
+    W.enter(Id[2], 1200, Id[1], &A);
+    W.leave(Id[2], 1300, Id[1]);
+    W.leave(Id[2], 1400, Id[0]);
+    W.enter(Id[3], 1150, Id[0], &A);
+    W.leave(Id[3], 1500, Id[0]);
+  };
+  auto rank1 = [&](Otf2Writer &W, bool Again) {
+    uint32_t Ra =
+        Again ? 0 : W.addRegion("loop a", "a.c", 3, RegionKind::LoopChunk);
+    uint32_t Rc = W.addRegion("loop c", "c.c", 7, RegionKind::LoopChunk);
+    uint32_t L0 = W.addLocation(20, 1, "h", 0);
+    return std::vector<uint32_t>{Ra, Rc, L0};
+  };
+  auto events1 = [&](Otf2Writer &W, const std::vector<uint32_t> &Id) {
+    A.GrainId = 2;
+    W.enter(Id[2], 900, Id[0], &A);
+    W.leave(Id[2], 2000, Id[0]);
+    W.enter(Id[2], 2100, Id[1], &A);
+    W.leave(Id[2], 6000, Id[1]);
+  };
+  std::string Whole = T.Path + "/whole", P0 = T.Path + "/p0",
+              P1 = T.Path + "/p1", Merged = T.Path + "/merged";
+  for (const std::string &D : {Whole, P0, P1, Merged})
+    fs::create_directory(D);
+  {
+    Otf2Writer W(Whole, "trace", Clk);
+    events0(W, rank0(W));
+    events1(W, rank1(W, true));
+    std::string Err;
+    ASSERT_TRUE(W.close(&Err)) << Err;
+  }
+  Otf2Writer E0(P0, "trace", Clk, Otf2Mode::EventsOnly);
+  std::vector<uint32_t> Id0 = rank0(E0);
+  E0.setGlobalIds(0, {0, 1});
+  events0(E0, Id0);
+  Otf2Writer E1(P1, "trace", Clk, Otf2Mode::EventsOnly);
+  std::vector<uint32_t> Id1 = rank1(E1, false);
+  E1.setGlobalIds(2, {0, 2}); // "loop a" is the job's 0, "loop c" its 2
+  events1(E1, Id1);
+  std::vector<uint64_t> Counts = {E0.locationEvents(0), E0.locationEvents(1),
+                                  E1.locationEvents(0)};
+  EXPECT_EQ(Counts, (std::vector<uint64_t>{4, 2, 4}));
+  EXPECT_EQ(E1.minTime(), 900u);
+  EXPECT_EQ(E1.maxTime(), 6000u);
+  std::string Err;
+  ASSERT_TRUE(E0.close(&Err)) << Err;
+  ASSERT_TRUE(E1.close(&Err)) << Err;
+  EXPECT_FALSE(fs::exists(P0 + "/trace.def"));
+  // The definitions: the same calls as the Whole writer's, the parts'
+  // event counts and time spans.
+  auto define = [&](Otf2Writer &D) {
+    rank0(D);
+    rank1(D, true);
+    for (uint32_t L = 0; L < 3; ++L)
+      D.setLocationEvents(L, Counts[L]);
+    D.widenTime(E0.minTime(), E0.maxTime());
+    D.widenTime(E1.minTime(), E1.maxTime());
+  };
+  {
+    Otf2Writer D(Merged, "trace", Clk, Otf2Mode::DefinitionsOnly);
+    define(D);
+    D.enter(0, 1, 0);
+    EXPECT_FALSE(D.ok()) << "an event given to a definitions-only writer";
+  }
+  fs::remove_all(Merged);
+  fs::create_directory(Merged);
+  {
+    Otf2Writer D(Merged, "trace", Clk, Otf2Mode::DefinitionsOnly);
+    define(D);
+    ASSERT_TRUE(D.close(&Err)) << Err;
+  }
+  EXPECT_EQ(filesUnder(Merged + "/trace"),
+            (std::set<std::string>{"0.def", "1.def", "2.def"}));
+  fs::rename(P0 + "/trace/0.evt", Merged + "/trace/0.evt");
+  fs::rename(P0 + "/trace/1.evt", Merged + "/trace/1.evt");
+  fs::rename(P1 + "/trace/2.evt", Merged + "/trace/2.evt");
+  EXPECT_EQ(filesUnder(Merged), filesUnder(Whole));
+  for (const std::string &F : filesUnder(Whole))
+    if (F != "trace.otf2" && F.back() != '/')
+      EXPECT_EQ(fileText(Merged + "/" + F), fileText(Whole + "/" + F)) << F;
+  int S1 = 0, S2 = 0;
+  std::string Pw = otf2Print(Whole, "", S1), Pm = otf2Print(Merged, "", S2);
+  EXPECT_EQ(S1, 0);
+  EXPECT_EQ(S2, 0);
+  EXPECT_EQ(Pm, Pw);
+  EXPECT_TRUE(contains(Pw, "Region: \"loop c\""));
+  EXPECT_EQ(otf2Print(Merged, "-G", S2), otf2Print(Whole, "-G", S1));
 }

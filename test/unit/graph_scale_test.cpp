@@ -298,7 +298,37 @@ TEST(GraphScale, CoarseGraphPathMembersAndLevel) {
   EXPECT_NE(small.block, 1u);
   EXPECT_LE(coarseGraph(an, lt, computeCritPath(an), small, "").nodes.size(),
             10u);
-  EXPECT_EQ(coarseLevelText(small).rfind("a node per loop and thread ", 0), 0u);
+  EXPECT_EQ(coarseLevelText(small, grainKinds(an))
+                .rfind("a node per loop and thread ", 0),
+            0u);
+}
+
+// The words of a level name only the grains the run has: a run of tasks
+// has no loop to merge, a run of loops no task group.
+TEST(GraphScale, CoarseLevelTextNamesTheRunsGrains) {
+  GrainKinds loops, tasks, both;
+  loops.loops = true;
+  tasks.tasks = true;
+  both.loops = both.tasks = true;
+  CoarseLevel fine, blocks, sites;
+  blocks.block = 8;
+  sites.block = 0;
+  sites.bySite = true;
+  const std::string groups =
+      "group of tasks (same generation, join point and creation site)";
+  EXPECT_EQ(coarseLevelText(fine, tasks), "a node per " + groups);
+  EXPECT_EQ(coarseLevelText(blocks, tasks), "a node per " + groups);
+  EXPECT_EQ(coarseLevelText(sites, tasks), "a node per task creation site");
+  EXPECT_EQ(coarseLevelText(fine, loops),
+            "a node per loop instance and thread");
+  EXPECT_EQ(coarseLevelText(blocks, loops),
+            "a node per loop and thread over each 8 consecutive instances of "
+            "the loop");
+  EXPECT_EQ(coarseLevelText(fine, both),
+            "a node per loop instance and thread and per " + groups);
+  EXPECT_EQ(coarseLevelText(sites, both),
+            "a node per loop and thread over the whole run, one per task "
+            "creation site");
 }
 
 TEST(GraphScale, Otf2ArchiveWritten) {

@@ -45,13 +45,14 @@ struct Blocks {
 /// Instance n of a loop (in the order they started) is in its block n /
 /// block: a loop's block numbers only grow, so a new one starts where its
 /// number changes.
-Blocks blocksOf(const LoopTable &lt, uint64_t block) {
+Blocks blocksOf(const std::vector<int32_t> &loopOf, size_t nLoops,
+                const std::vector<int32_t> &byStart, uint64_t block) {
   Blocks B;
-  B.of.assign(lt.loopOf.size(), -1);
-  std::vector<int64_t> seen(lt.nLoops, 0); // per loop: instances so far
-  std::vector<int64_t> lastBlock(lt.nLoops, -1), lastAt(lt.nLoops, -1);
-  for (int li : lt.byStart) {
-    size_t key = size_t(lt.loopOf[li]);
+  B.of.assign(loopOf.size(), -1);
+  std::vector<int64_t> seen(nLoops, 0); // per loop: instances so far
+  std::vector<int64_t> lastBlock(nLoops, -1), lastAt(nLoops, -1);
+  for (int li : byStart) {
+    size_t key = size_t(loopOf[li]);
     int64_t n = seen[key]++;
     int64_t b = block ? n / int64_t(block) : 0;
     if (lastAt[key] < 0 || lastBlock[key] != b) {
@@ -165,18 +166,42 @@ uint64_t countSpans(const std::vector<LoopThread> &rows, const Blocks &B) {
       find.find(size_t(B.of[r.loop]), r.th, added);
   return find.size();
 }
-} // namespace
 
-std::vector<LoopSpan> loopSpans(const LoopTable &lt, uint64_t block,
-                                std::vector<int> *firstOf) {
-  Blocks B = blocksOf(lt, block);
+Blocks blocksOf(const LoopTable &lt, uint64_t block) {
+  return blocksOf(lt.loopOf, lt.nLoops, lt.byStart, block);
+}
+
+std::vector<LoopSpan> loopSpansAt(const std::vector<int32_t> &loopOf,
+                                  size_t nLoops,
+                                  const std::vector<int32_t> &byStart,
+                                  const std::vector<LoopThread> &rows,
+                                  uint64_t block, std::vector<int> *firstOf) {
+  Blocks B = blocksOf(loopOf, nLoops, byStart, block);
   if (firstOf) {
     firstOf->assign(B.of.size(), -1);
     for (size_t li = 0; li < B.of.size(); li++)
       if (B.of[li] >= 0)
         (*firstOf)[li] = B.list[B.of[li]].first;
   }
-  return spansOf(lt.rows, B);
+  return spansOf(rows, B);
+}
+} // namespace
+
+std::vector<int> loopKeyIds(const Analysis &an) { return loopIds(an); }
+
+std::vector<LoopSpan> loopSpans(const LoopTable &lt, uint64_t block,
+                                std::vector<int> *firstOf) {
+  return loopSpansAt(lt.loopOf, lt.nLoops, lt.byStart, lt.rows, block, firstOf);
+}
+
+std::vector<LoopSpan> loopSpansOf(const std::vector<int> &keys,
+                                  const std::vector<LoopThread> &rows,
+                                  uint64_t block, std::vector<int> *firstOf) {
+  size_t nLoops = 0;
+  for (int k : keys)
+    nLoops = std::max(nLoops, size_t(k) + 1);
+  return loopSpansAt(keys, nLoops, instancesByStart(rows, keys.size()), rows,
+                     block, firstOf);
 }
 
 uint64_t countLoopSpans(const LoopTable &lt, uint64_t block) {
@@ -494,20 +519,32 @@ CoarseGraph coarseGraph(const Analysis &an, const LoopTable &lt,
   return g;
 }
 
-std::string coarseLevelText(const CoarseLevel &level) {
+GrainKinds grainKinds(const Analysis &an) {
+  GrainKinds k;
+  k.loops = an.chunks.size() > 0;
+  k.tasks = an.tasks.size() > 0;
+  return k;
+}
+
+std::string coarseLevelText(const CoarseLevel &level, GrainKinds kinds) {
   if (level.bare)
     return "only a start and an end node per process";
-  if (level.block == 1 && !level.bySite)
-    return "a node per loop instance and thread and per group of tasks "
-           "(same generation, join point and creation site)";
-  return std::string("a node per loop and thread ") +
-         (level.block == 1 ? "per instance"
-          : level.block    ? "over each " + std::to_string(level.block) +
-                              " consecutive instances of the loop"
-                        : "over the whole run") +
-         (level.bySite ? ", one per task creation site"
-                       : " and per group of tasks (same generation, join "
-                         "point and creation site)");
+  const char *groups = "group of tasks (same generation, join point and "
+                       "creation site)";
+  // A run of tasks only: the loops' blocks change nothing.
+  if (kinds.tasks && !kinds.loops)
+    return level.bySite ? "a node per task creation site"
+                        : std::string("a node per ") + groups;
+  std::string loops = level.block == 1 ? "a node per loop instance and thread"
+                      : level.block
+                          ? "a node per loop and thread over each " +
+                                std::to_string(level.block) +
+                                " consecutive instances of the loop"
+                          : "a node per loop and thread over the whole run";
+  if (!kinds.tasks)
+    return loops;
+  return loops + (level.bySite ? ", one per task creation site"
+                               : std::string(" and per ") + groups);
 }
 
 std::vector<uint32_t> coarsePath(const CoarseGraph &g) {

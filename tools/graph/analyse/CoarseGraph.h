@@ -58,6 +58,16 @@ std::vector<LoopSpan> loopSpans(const LoopTable &lt, uint64_t block,
                                 std::vector<int> *firstOf = nullptr);
 /// How many spans loopSpans(lt, block) gives, without making them.
 uint64_t countLoopSpans(const LoopTable &lt, uint64_t block);
+/// Per loop instance (an.loops index) its loop's id (its name and code
+/// address; ids from 0 in the order met: LoopTable::loopOf).
+std::vector<int> loopKeyIds(const Analysis &an);
+/// loopSpans of a process's loop table rows (loopThreads) and its
+/// instances' loop ids (loopKeyIds): what an MPI rank's report fragment
+/// carries.
+std::vector<LoopSpan> loopSpansOf(const std::vector<int> &keys,
+                                  const std::vector<LoopThread> &rows,
+                                  uint64_t block,
+                                  std::vector<int> *firstOf = nullptr);
 /// The next coarser block after `block` when the output at it took `over`
 /// times its cap: as many times more instances (with a margin), at least
 /// twice; 0 (the whole run) from `most` instances on.
@@ -103,9 +113,22 @@ struct CoarseLevel {
   bool members = false;
 };
 
+/// Which grains a process (or, or-ed over its processes, a run) has: the
+/// aggregated outputs' left-out lines name only what they merged.
+struct GrainKinds {
+  bool loops = false, tasks = false;
+  GrainKinds &operator|=(const GrainKinds &o) {
+    loops |= o.loops;
+    tasks |= o.tasks;
+    return *this;
+  }
+};
+GrainKinds grainKinds(const Analysis &an);
+
 /// What a graph at `level` has, in words ("a node per loop and thread
-/// over ..."): the outputs' left-out lines.
-std::string coarseLevelText(const CoarseLevel &level);
+/// over ...", "a node per task creation site"), for the grains of `kinds`:
+/// the outputs' left-out lines.
+std::string coarseLevelText(const CoarseLevel &level, GrainKinds kinds);
 
 /// How many nodes and edges coarseGraph(an, lt, level) has, at most,
 /// without making it (the writers' size estimate).

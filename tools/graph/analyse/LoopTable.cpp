@@ -121,16 +121,16 @@ double LoopTable::median(size_t r) const {
   return it != medians.end() && it->first == r ? it->second : NAN;
 }
 
-LoopTable loopTable(const Analysis &an) {
-  LoopTable t;
-  t.rows = loopThreads(an, &t.medians);
+std::vector<int32_t> loopIds(const Analysis &an, size_t *nLoops,
+                             uint64_t *most) {
   size_t nl = an.loops.size();
   // A loop: its name (unique per site, but compared as text) and code.
   std::unordered_map<std::string, int32_t> nameId;
   std::vector<int32_t> siteName;
   std::map<std::pair<int32_t, uint64_t>, int32_t> keyId; // (name, code)
   std::vector<uint64_t> count;
-  t.loopOf.resize(nl);
+  std::vector<int32_t> ids(nl);
+  uint64_t mostSeen = 0;
   for (size_t li = 0; li < nl; li++) {
     size_t site = size_t(an.loopSite[li]);
     if (siteName.size() <= site)
@@ -146,19 +146,36 @@ LoopTable loopTable(const Analysis &an) {
             .first->second;
     if (id == fresh)
       count.push_back(0);
-    t.loopOf[li] = id;
-    t.most = std::max(t.most, ++count[size_t(id)]);
+    ids[li] = id;
+    mostSeen = std::max(mostSeen, ++count[size_t(id)]);
   }
-  t.nLoops = count.size();
-  std::vector<uint64_t> start(nl, UINT64_MAX);
-  for (const LoopThread &r : t.rows)
+  if (nLoops)
+    *nLoops = count.size();
+  if (most)
+    *most = mostSeen;
+  return ids;
+}
+
+std::vector<int32_t> instancesByStart(const std::vector<LoopThread> &rows,
+                                      size_t instances) {
+  std::vector<uint64_t> start(instances, UINT64_MAX);
+  for (const LoopThread &r : rows)
     if (r.chunks)
       start[r.loop] = std::min(start[r.loop], r.first);
-  for (size_t li = 0; li < nl; li++)
+  std::vector<int32_t> order;
+  for (size_t li = 0; li < instances; li++)
     if (start[li] != UINT64_MAX)
-      t.byStart.push_back(int32_t(li));
-  std::stable_sort(t.byStart.begin(), t.byStart.end(),
+      order.push_back(int32_t(li));
+  std::stable_sort(order.begin(), order.end(),
                    [&](int32_t a, int32_t b) { return start[a] < start[b]; });
+  return order;
+}
+
+LoopTable loopTable(const Analysis &an) {
+  LoopTable t;
+  t.rows = loopThreads(an, &t.medians);
+  t.loopOf = loopIds(an, &t.nLoops, &t.most);
+  t.byStart = instancesByStart(t.rows, an.loops.size());
   return t;
 }
 

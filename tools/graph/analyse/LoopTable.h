@@ -64,6 +64,14 @@ struct LoopTable {
   uint64_t most = 0;
 };
 LoopTable loopTable(const Analysis &an);
+/// Per loop instance its loop (LoopTable::loopOf); nLoops gets how many
+/// loops, most the most instances of one.
+std::vector<int32_t> loopIds(const Analysis &an, size_t *nLoops = nullptr,
+                             uint64_t *most = nullptr);
+/// The instances (of `instances`) with chunks in rows, in the order their
+/// first chunk started (LoopTable::byStart).
+std::vector<int32_t> instancesByStart(const std::vector<LoopThread> &rows,
+                                      size_t instances);
 
 /// One loop instance's thread time lost, as the recording measured it: its
 /// team x (its last chunk's end - its first chunk's start) - its chunks'

@@ -10,6 +10,7 @@
 #include "Launch.h"
 #include "OutputDir.h"
 #include "Palette.h"
+#include "Parts.h"
 #include "ProblemViews.h"
 #include "ReportWriter.h"
 #include "Writers.h"
@@ -331,9 +332,21 @@ static std::string overCap(uint64_t grains, uint64_t cap, uint64_t byteCap) {
          std::to_string(cap);
 }
 
+bool csvWritten(const Options &o, uint64_t grains) {
+  return o.outputsGiven || grains <= o.caps.csv;
+}
+
+LeftOut csvLeftOut(const Options &o, uint64_t grains) {
+  return {"grains.csv",
+          "not written: " + overCap(grains, o.caps.csv, 0) +
+              "; loops.csv has every loop instance and thread",
+          "--outputs csv or --max-csv-grains " + std::to_string(grains) +
+              " writes it"};
+}
+
 /// What an aggregated trace.json leaves out of a run of `grains` grains.
-static LeftOut traceLeftOut(const Options &o, uint64_t grains,
-                            const std::string &how, bool otf2) {
+LeftOut traceLeftOut(const Options &o, uint64_t grains, const std::string &how,
+                     bool otf2) {
   return {"trace.json",
           "aggregated: " +
               overCap(grains, o.caps.trace, o.caps.traceBudget(grains)) + "; " +
@@ -347,9 +360,8 @@ static LeftOut traceLeftOut(const Options &o, uint64_t grains,
 
 /// What an aggregated grains.graphml leaves out of a run of `grains`
 /// grains (problem graphs: File their directory, How theirs).
-static LeftOut graphLeftOut(const Options &o, uint64_t grains,
-                            const std::string &how,
-                            const std::string &file = "grains.graphml") {
+LeftOut graphLeftOut(const Options &o, uint64_t grains, const std::string &how,
+                     const std::string &file) {
   return {file,
           "aggregated: " +
               overCap(grains, o.caps.graph, o.caps.graphBudget(grains)) + "; " +
@@ -366,22 +378,14 @@ Written writeOutputs(const Results &R, const Options &o, OutputDir &dir) {
   uint64_t grains = run.grains();
   bool otf2 =
       std::find(o.outputs.begin(), o.outputs.end(), "otf2") != o.outputs.end();
-  auto over = [&](uint64_t cap, uint64_t byteCap = 0) {
-    return overCap(grains, cap, byteCap);
-  };
   bool report = false;
   for (const std::string &w : o.outputs) {
     if (w == "report") { // last: it lists what the others left out
       report = true;
       continue;
     }
-    if (w == "csv" && grains > o.caps.csv && !o.outputsGiven) {
-      out.leftOut.push_back(
-          {"grains.csv",
-           "not written: " + over(o.caps.csv) +
-               "; loops.csv has every loop instance and thread",
-           "--outputs csv or --max-csv-grains " + std::to_string(grains) +
-               " writes it"});
+    if (w == "csv" && !csvWritten(o, grains)) {
+      out.leftOut.push_back(csvLeftOut(o, grains));
       continue;
     }
     std::string file = outputFile(w);
@@ -453,12 +457,11 @@ Written writeOutputs(const Results &R, const Options &o, OutputDir &dir) {
 
 /// summary.txt and run.json from the run's digests (every path: a run
 /// analysed here, an MPI job merged from its ranks' parts).
-static void writeSummaryOf(const RunDigest &D, OutputDir &dir,
-                           const Written &w) {
+void writeSummaryOf(const RunDigest &D, OutputDir &dir, const Written &w) {
   std::string text = summaryText(D) + leftOutText(w.leftOut), err;
   if (std::find(w.files.begin(), w.files.end(), "report.html") != w.files.end())
-    text +=
-        "report: " + dir.shownPath("report.html") + " (open it in a browser)\n";
+    text += "report: " + printable(dir.shownPath("report.html")) +
+            " (open it in a browser)\n";
   if (!dir.claim("summary.txt", err) || !dir.claim("run.json", err))
     throw Error(err);
   {
@@ -591,7 +594,8 @@ int runApart(const std::function<void()> &Body,
     try {
       Body();
     } catch (const Error &e) {
-      std::cerr << "grainchunk-graph: " << Shown(e.what()) << std::endl;
+      std::cerr << "grainchunk-graph: " << printable(Shown(e.what()))
+                << std::endl;
       rc = 1;
     } catch (const std::bad_alloc &) {
       std::cerr << "grainchunk-graph: out of memory while analysing the "
@@ -599,7 +603,8 @@ int runApart(const std::function<void()> &Body,
                 << std::endl;
       rc = 1;
     } catch (const std::exception &e) {
-      std::cerr << "grainchunk-graph: " << Shown(e.what()) << std::endl;
+      std::cerr << "grainchunk-graph: " << printable(Shown(e.what()))
+                << std::endl;
       rc = 1;
     }
     std::cout.flush();
@@ -646,465 +651,10 @@ int analyseApart(const std::vector<std::string> &raws,
 
 //===-- An MPI job analysed where it ran ----------------------------------===//
 //
-// mpirun -np N grainchunk-graph -o D --outputs csv,trace,graphml -- ./app:
-// each rank records into its own D/raw/.rank-<r>.rec, says its program
-// ended, and at once analyses its own processes (in a process of its own,
-// runApart) into its part D/raw/.rank-<r>.part: the grain-free digest of
-// its processes (Digest.h), its rows of loops.csv and grains.csv, its
-// events of trace.json (timed from the job's first grain) and its
-// processes' graphs of grains.graphml (coloured by the job's colours): the
-// ranks tell each other what these need through head marks (JobHead).
-// Its recording is then removed (or, with --keep-raw, moved into D/raw, as a
-// recording of the whole job). Rank 0, after its own part, waits for every
-// rank's and merges them: the rows and events in rank order under one header,
-// summary.txt and run.json from the digests. It reads no rank's recording.
-//
-// The outputs merged so: grains.csv, trace.json, grains.graphml,
-// loops.csv, summary.txt, run.json. Asked for any other (timeline.svg,
-// trace.otf2, report.html: the page's data numbered through the run, its
-// picture and OTF2's definitions are not split among ranks yet), the job is
-// analysed as before: every rank records into D/raw and rank 0 analyses every
-// rank's grains.
-
-/// Whether rank 0 can merge every output o asks for from the ranks' parts.
-static bool mergeable(const Options &o) {
-  for (const std::string &w : o.outputs)
-    if (w != "csv" && w != "trace" && w != "graphml")
-      return false;
-  return true;
-}
-
-static bool asked(const Options &o, const char *w) {
-  return std::find(o.outputs.begin(), o.outputs.end(), w) != o.outputs.end();
-}
-
-static std::string rankDir(const std::string &raw, int k, const char *what) {
-  return raw + "/.rank-" + std::to_string(k) + "." + what;
-}
-
-/// What a rank's fragments of trace.json and grains.graphml need of the
-/// whole job before they are written: the job's grains, its first grain's
-/// start (the trace's time origin) and the work of every process's loops
-/// and task sites (the run's colours, Palette.h). Each rank publishes its
-/// own (mark .rank-<r>.head: a first line "<grains> <has a first>
-/// <first>", then per process "process <loops> <sites>" and a line
-/// "<work, %a> <name's length>" and the name's line per loop and site) and
-/// reads every rank's, waiting 120 s at most for those not there yet (a
-/// barrier through D, as the other marks).
-struct JobHead {
-  uint64_t grains = 0, first = 0;
-  bool any = false;
-  std::vector<ColourWork> work; // every process's, in rank order
-};
-
-/// The outputs whose fragments need the job's head.
-static bool needsHead(const Options &o) {
-  return asked(o, "trace") || asked(o, "graphml");
-}
-
-static std::string headText(const Run *run) {
-  uint64_t n = run ? run->grains() : 0;
-  std::string t = std::to_string(n) + " " + (n ? "1 " : "0 ") +
-                  std::to_string(n ? run->firstInstant() : 0) + "\n";
-  if (!run)
-    return t;
-  char b[64];
-  auto item = [&](const std::pair<std::string, double> &x) {
-    std::snprintf(b, sizeof b, "%a ", x.second);
-    t += b + std::to_string(x.first.size()) + "\n" + x.first + "\n";
-  };
-  for (const ColourWork &cw : colourWorkOf(*run)) {
-    t += "process " + std::to_string(cw.loops.size()) + " " +
-         std::to_string(cw.sites.size()) + "\n";
-    std::for_each(cw.loops.begin(), cw.loops.end(), item);
-    std::for_each(cw.sites.begin(), cw.sites.end(), item);
-  }
-  return t;
-}
-
-/// The processes' work in rank k's head mark (after its first line);
-/// throws on anything a rank does not write.
-static std::vector<ColourWork> headWork(std::istream &in, int k) {
-  std::vector<ColourWork> out;
-  std::string line;
-  auto bad = [&]() {
-    return Error("rank " + std::to_string(k) +
-                 "'s head mark is not what a rank writes");
-  };
-  while (std::getline(in, line)) {
-    unsigned long nl = 0, ns = 0;
-    if (std::sscanf(line.c_str(), "process %lu %lu", &nl, &ns) != 2)
-      throw bad();
-    ColourWork cw;
-    for (unsigned long i = 0; i < nl + ns; i++) {
-      double w = 0;
-      unsigned long len = 0;
-      std::string name;
-      if (!std::getline(in, line) ||
-          std::sscanf(line.c_str(), "%la %lu", &w, &len) != 2 ||
-          len > (1ul << 24))
-        throw bad();
-      name.resize(len); // any bytes, a newline too
-      if (!in.read(&name[0], std::streamsize(len)) || in.get() != '\n')
-        throw bad();
-      (i < nl ? cw.loops : cw.sites).emplace_back(std::move(name), w);
-    }
-    out.push_back(std::move(cw));
-  }
-  return out;
-}
-
-static JobHead jobHead(const RankInfo &rk, const std::string &raw,
-                       const Run *run) {
-  JobHead h;
-  std::string err, text;
-  if (!mpiRankMark(rk, raw, "head", headText(run), err))
-    throw Error(err);
-  std::vector<int> all, missing;
-  for (int k = 0; k < rk.Size; k++)
-    all.push_back(k);
-  mpiWaitMarks(all, raw, "head", 120, missing);
-  for (int k : all) {
-    unsigned long long g = 0, f = 0;
-    int any = 0;
-    if (!mpiReadMark(k, raw, "head", text) ||
-        std::sscanf(text.c_str(), "%llu %d %llu", &g, &any, &f) != 3)
-      continue; // missing: left out of the merge too
-    h.grains += g;
-    if (any && (!h.any || f < h.first))
-      h.first = f;
-    h.any = h.any || any;
-    std::ifstream in(rankDir(raw, k, "head"));
-    std::getline(in, text);
-    std::vector<ColourWork> w = headWork(in, k);
-    h.work.insert(h.work.end(), std::make_move_iterator(w.begin()),
-                  std::make_move_iterator(w.end()));
-  }
-  return h;
-}
-
-/// A part's <name>.how: what its capped fragment holds (CapResult), one
-/// line "every", or "aggregated" and how on the next.
-static void writeHow(const std::string &path, const CapResult &r) {
-  OutFile how(path);
-  how << (r.every ? std::string("every\n") : "aggregated\n" + r.how + "\n");
-  how.close();
-}
-static CapResult readHow(const std::string &path, const std::string &bad) {
-  std::ifstream in(path);
-  std::string first;
-  CapResult r;
-  if (!std::getline(in, first) ||
-      (first != "every" && (first != "aggregated" || !std::getline(in, r.how))))
-    throw Error(bad + path.substr(path.rfind('/')) +
-                " is not what a rank writes");
-  r.every = first == "every";
-  return r;
-}
-
-/// The trace.json part of a rank: every grain when the job's trace has
-/// (the run's grain cap, as one command decides), else aggregated within
-/// the rank's share of the job's byte caps (its grains' share), its
-/// grains timed from the job's first grain. trace.how says which.
-static void writeTracePart(const Options &o, const Results &R, const JobHead &h,
-                           const std::string &part) {
-  double share = h.grains ? double(R.run.grains()) / double(h.grains) : 1;
-  Caps c = o.caps;
-  c.trace = h.grains <= o.caps.trace ? UINT64_MAX : 0;
-  c.traceBytes = uint64_t(double(o.caps.traceBytes) * share);
-  CapResult r = writeTraceCapped(R, part + "/trace.json", c);
-  writeHow(part + "/trace.how", r);
-}
-
-/// The grains.graphml part of a rank: every grain when one command would
-/// write every grain of the job (its grain cap and least bytes per grain),
-/// else aggregated within the rank's share (its grains' share) of the
-/// job's byte budget. graph.how says which.
-static void writeGraphPart(const Options &o, const Results &R, const JobHead &h,
-                           const std::string &part) {
-  uint64_t mine = R.run.grains();
-  double share = h.grains ? double(mine) / double(h.grains) : 1;
-  Caps c = o.caps;
-  bool every = h.grains <= o.caps.graph &&
-               h.grains * GraphmlFullGrainBytes <= o.caps.graphBytes;
-  c.graph = every ? UINT64_MAX : 0;
-  c.graphPerGrain = 0;
-  c.graphBytes = uint64_t(std::ceil(
-      double(every ? o.caps.graphBytes : o.caps.graphBudget(h.grains)) *
-      share));
-  CapResult r = writeGraphmlCapped(R, part + "/grains.graphml", c);
-  writeHow(part + "/graph.how", r);
-}
-
-/// The entries of a directory (not . and ..).
-static std::vector<std::string> entriesOf(const std::string &d) {
-  std::vector<std::string> out;
-  if (DIR *dp = opendir(d.c_str())) {
-    while (dirent *e = readdir(dp))
-      if (std::strcmp(e->d_name, ".") && std::strcmp(e->d_name, ".."))
-        out.push_back(e->d_name);
-    closedir(dp);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-/// A rank's part: its processes analysed (as processes of a larger run:
-/// their grain ids prefixed p<pid>.), the digest and its rows of the
-/// outputs rank 0 merges.
-static void writePart(const Options &o, const RankInfo &rk,
-                      const std::string &raw, const std::string &rec,
-                      const std::string &part) {
-  if (mkdir(part.c_str(), 0777) != 0)
-    throw Error("cannot create " + part + ": " + std::strerror(errno));
-  if (entriesOf(rec).empty()) { // no process of the rank started OpenMP
-    if (needsHead(o))
-      jobHead(rk, raw, nullptr);
-    writeDigestFile({}, part + "/digest");
-    return;
-  }
-  std::unique_ptr<Run> run = analyseRun({rec}, {});
-  run->partOfMany = true;
-  std::unique_ptr<Results> R = computeResults(*run);
-  if (asked(o, "csv"))
-    writeCsv(*R, part + "/grains.csv");
-  if (needsHead(o)) {
-    JobHead h = jobHead(rk, raw, run.get());
-    run->hasOrigin = h.any;
-    run->origin = h.first;
-    R->colours = coloursOf(h.work); // the job's, as one command's
-    if (asked(o, "trace"))
-      writeTracePart(o, *R, h, part);
-    if (asked(o, "graphml"))
-      writeGraphPart(o, *R, h, part);
-  }
-  writeLoopsCsv(*R, part + "/loops.csv");
-  // Last: a part with its digest is whole.
-  writeDigestFile(digestsOf(*R), part + "/digest");
-}
-
-/// Appends rank k's rows of an output (its fragment less its header line,
-/// which must be Header; the first fragment's header is written first).
-static void appendRows(OutFile &out, std::string &header,
-                       const std::string &frag, int k) {
-  std::ifstream in(frag, std::ios::binary);
-  std::string line;
-  if (!in || !std::getline(in, line))
-    throw Error("rank " + std::to_string(k) + "'s part: no " + frag);
-  if (header.empty()) {
-    header = line;
-    out << header << '\n';
-  } else if (line != header) {
-    throw Error("rank " + std::to_string(k) + "'s part: " + frag +
-                " has other columns than rank 0's (every rank must run the "
-                "same grainchunk-graph)");
-  }
-  char buf[1 << 16];
-  while (in.read(buf, sizeof buf) || in.gcount())
-    out.put(buf, size_t(in.gcount()));
-}
-
-/// trace.json from the ranks' fragments: each rank's events (its file less
-/// its first line and its tail, from the last "\n], \"displayTimeUnit\"")
-/// joined as one command writes them, rank 0's tail, or the first
-/// aggregated rank's when any rank aggregated (its how in the left-out
-/// line).
-static void mergeTrace(const std::string &raw, const std::vector<int> &ranks,
-                       const std::vector<size_t> &procs, OutputDir &dir,
-                       const Options &o, const RunDigest &D, Written &w) {
-  static const std::string Head = "{\"traceEvents\": [\n",
-                           Tail = "\n], \"displayTimeUnit\"";
-  std::string err, tail, how;
-  bool every = true;
-  if (!dir.claim("trace.json", err))
-    throw Error(err);
-  OutFile out(dir.path("trace.json"));
-  out << Head;
-  bool first = true;
-  for (size_t i = 0; i < ranks.size(); i++) {
-    if (!procs[i])
-      continue;
-    std::string part = rankDir(raw, ranks[i], "part");
-    std::string bad = "rank " + std::to_string(ranks[i]) + "'s part: " + part;
-    CapResult rc = readHow(part + "/trace.how", bad);
-    std::ifstream in(part + "/trace.json", std::ios::binary);
-    in.seekg(0, std::ios::end);
-    std::streamoff size = in ? std::streamoff(in.tellg()) : -1;
-    std::string back(size_t(std::min<std::streamoff>(
-                         std::max<std::streamoff>(size, 0), 4096)),
-                     '\0');
-    in.seekg(size - std::streamoff(back.size()));
-    in.read(&back[0], std::streamsize(back.size()));
-    size_t at = in ? back.rfind(Tail) : std::string::npos;
-    std::string head(Head.size(), '\0');
-    in.seekg(0);
-    in.read(&head[0], std::streamsize(head.size()));
-    if (!in || head != Head || at == std::string::npos)
-      throw Error(bad + "/trace.json is not a trace.json fragment");
-    std::streamoff end = size - std::streamoff(back.size() - at);
-    if (!rc.every && every) {
-      every = false;
-      how = rc.how;
-      tail = back.substr(at);
-    } else if (tail.empty()) {
-      tail = back.substr(at);
-    }
-    if (!first)
-      out << ",\n";
-    first = false;
-    char buf[1 << 16];
-    for (std::streamoff left = end - std::streamoff(Head.size()); left > 0;) {
-      in.read(buf, std::streamsize(std::min<std::streamoff>(left, sizeof buf)));
-      if (in.gcount() <= 0)
-        throw Error(bad + "/trace.json: cannot read it");
-      out.put(buf, size_t(in.gcount()));
-      left -= in.gcount();
-    }
-  }
-  out << tail;
-  out.close();
-  w.files.push_back("trace.json");
-  if (!every) {
-    uint64_t grains = 0;
-    for (const ProcessDigest &d : D.procs)
-      grains += d.chunks + d.tasks;
-    w.leftOut.push_back(traceLeftOut(o, grains, how, asked(o, "otf2")));
-  }
-}
-
-/// grains.graphml from the ranks' fragments: the header of the first
-/// aggregated rank's (its keys include the groups' grain counts), or of
-/// the first rank's, each rank's nodes and edges (a DAG per process from
-/// start to end) in rank order, the edges numbered on through the job as
-/// one command numbers them, and the tail. Left out as one command says
-/// it, with the first aggregated rank's how.
-static void mergeGraph(const std::string &raw, const std::vector<int> &ranks,
-                       const std::vector<size_t> &procs, OutputDir &dir,
-                       const Options &o, const RunDigest &D, Written &w) {
-  static const std::string Open =
-      "  <graph id=\"grain-graph\" edgedefault=\"directed\">";
-  static const std::string Close = "  </graph>", Edge = "    <edge id=\"e";
-  std::string err, header, how;
-  bool every = true;
-  std::vector<std::string> frags;
-  for (size_t i = 0; i < ranks.size(); i++) {
-    if (!procs[i])
-      continue;
-    std::string part = rankDir(raw, ranks[i], "part"), line;
-    std::string bad = "rank " + std::to_string(ranks[i]) + "'s part: " + part;
-    CapResult rc = readHow(part + "/graph.how", bad);
-    std::ifstream in(part + "/grains.graphml", std::ios::binary);
-    std::string head;
-    while (std::getline(in, line) && line != Open)
-      head += line + "\n";
-    if (!in)
-      throw Error(bad + "/grains.graphml is not a grains.graphml fragment");
-    if (header.empty() || (!rc.every && every))
-      header = head + Open + "\n";
-    if (!rc.every && every) {
-      every = false;
-      how = rc.how;
-    }
-    frags.push_back(part + "/grains.graphml");
-  }
-  if (!dir.claim("grains.graphml", err))
-    throw Error(err);
-  OutFile out(dir.path("grains.graphml"));
-  out << header;
-  uint64_t edges = 0;
-  for (const std::string &f : frags) {
-    std::ifstream in(f, std::ios::binary);
-    std::string line;
-    while (std::getline(in, line) && line != Open)
-      ;
-    bool closed = false;
-    while (std::getline(in, line)) {
-      if (line == Close) {
-        closed = true;
-        break;
-      }
-      size_t q = line.compare(0, Edge.size(), Edge) == 0
-                     ? line.find('"', Edge.size())
-                     : std::string::npos;
-      if (q != std::string::npos) {
-        out << Edge;
-        out.u(edges++) << line.substr(q) << "\n";
-      } else {
-        out << line << "\n";
-      }
-    }
-    if (!closed)
-      throw Error(f + " is cut short (no end of its graph)");
-  }
-  out << Close << "\n</graphml>\n";
-  out.close();
-  w.files.push_back("grains.graphml");
-  if (!every) {
-    uint64_t grains = 0;
-    for (const ProcessDigest &d : D.procs)
-      grains += d.chunks + d.tasks;
-    w.leftOut.push_back(graphLeftOut(o, grains, how));
-  }
-}
-
-/// Rank 0: the outputs of the job from the parts of Ranks (in rank order).
-static void mergeParts(const Options &o, const std::string &raw,
-                       const std::vector<int> &ranks, OutputDir &dir) {
-  std::vector<ProcessDigest> all;
-  std::vector<size_t> procs; // per rank, its processes
-  for (int k : ranks) {
-    std::string why;
-    if (!mpiReadMark(k, raw, "done", why) || why != "ok")
-      throw Error("rank " + std::to_string(k) +
-                  " could not analyse its processes (its error is on its "
-                  "stderr): no output written");
-    std::vector<ProcessDigest> ds;
-    try {
-      ds = readDigestFile(rankDir(raw, k, "part") + "/digest");
-    } catch (const Error &e) {
-      throw Error("rank " + std::to_string(k) + "'s part refused: " + e.what());
-    }
-    for (ProcessDigest &d : ds)
-      if (d.rank != k)
-        throw Error("rank " + std::to_string(k) +
-                    "'s part refused: it holds a process of rank " +
-                    std::to_string(d.rank));
-    procs.push_back(ds.size());
-    all.insert(all.end(), std::make_move_iterator(ds.begin()),
-               std::make_move_iterator(ds.end()));
-  }
-  if (all.empty())
-    throw Error("no rank recorded a process (no process of the program "
-                "started OpenMP with the recording tool)");
-  RunDigest D = runDigest(std::move(all), true);
-  Written w;
-  std::string err;
-  auto merge = [&](const std::string &file) {
-    if (!dir.claim(file, err))
-      throw Error(err);
-    OutFile out(dir.path(file));
-    std::string header;
-    for (size_t i = 0; i < ranks.size(); i++)
-      if (procs[i])
-        appendRows(out, header, rankDir(raw, ranks[i], "part") + "/" + file,
-                   ranks[i]);
-    out.close();
-    w.files.push_back(file);
-  };
-  for (const std::string &out : o.outputs) // --outputs' order, as one command
-    if (out == "csv")
-      merge("grains.csv");
-    else if (out == "trace")
-      mergeTrace(raw, ranks, procs, dir, o, D, w);
-    else if (out == "graphml")
-      mergeGraph(raw, ranks, procs, dir, o, D, w);
-  merge("loops.csv");
-  std::cerr << "grainchunk-graph: merged the parts of " << ranks.size()
-            << " ranks (" << D.procs.size()
-            << " processes; their digests and rows: no rank's recording "
-               "read here)\n";
-  writeSummaryOf(D, dir, w);
-}
+// The ranks' side: each records, says its program ended, makes its part and
+// says it is done; rank 0 then merges the parts (Parts.h), or, asked for an
+// output the parts do not make, every rank records into D/raw and rank 0
+// analyses them all (recordRank).
 
 /// One rank's share of a job analysed where it ran: records into raw's
 /// .rank-<r>.rec, analyses it into its part, and marks it done. Returns
@@ -1132,7 +682,7 @@ static int rankPart(const Options &o, const RankInfo &rk,
       moved = rename((rec + "/" + e).c_str(), (raw + "/" + e).c_str()) == 0 &&
               moved;
   if (moved && !removeTree(rec, err))
-    std::cerr << "grainchunk-graph: " << err << std::endl;
+    std::cerr << "grainchunk-graph: " << printable(err) << std::endl;
   failed = rc != 0 || Caught;
   // A part that failed before telling the others its head: they need not
   // wait for it (the merge refuses the job anyway).
@@ -1168,9 +718,11 @@ static int finishRun(OutputDir &dir, int rc, int died, bool running, int status,
   if (int sig = Caught) {
     dir.abandon(err, keepName, kept);
     std::cerr << "grainchunk-graph: " << strsignal(sig)
-              << " during the analysis: " << dir.target() << " is unchanged"
-              << (kept.empty() ? (running ? "; the recording was removed" : "")
-                               : "; the recording is kept in " + kept)
+              << " during the analysis: " << printable(dir.target())
+              << " is unchanged"
+              << (kept.empty()
+                      ? (running ? "; the recording was removed" : "")
+                      : "; the recording is kept in " + printable(kept))
               << std::endl;
     signal(sig, SIG_DFL);
     raise(sig);
@@ -1180,19 +732,19 @@ static int finishRun(OutputDir &dir, int rc, int died, bool running, int status,
     if (rc == 0 && !removeTree(r, err))
       throw Error(dir.shown(err));
   if (rc == 0 && !dir.commit(err)) {
-    std::cerr << "grainchunk-graph: " << err << std::endl;
+    std::cerr << "grainchunk-graph: " << printable(err) << std::endl;
     rc = 1;
   }
   if (rc != 0) {
     if (died)
       std::cerr << "grainchunk-graph: the analysis died of signal " << died
-                << " (" << strsignal(died) << "): " << dir.target()
+                << " (" << strsignal(died) << "): " << printable(dir.target())
                 << " is unchanged" << std::endl;
     // The recording that could not be analysed is kept only when asked.
     dir.abandon(err, keepName, kept);
     if (!kept.empty())
-      std::cerr << "grainchunk-graph: the recording is kept in " << kept
-                << std::endl;
+      std::cerr << "grainchunk-graph: the recording is kept in "
+                << printable(kept) << std::endl;
     return running && status != 0 ? status : 2;
   }
   return status;
@@ -1290,7 +842,7 @@ int runCommand(const Options &given) {
     std::cerr
         << "grainchunk-graph: baseline run on one thread (OMP_THREAD_LIMIT=1), "
            "output in "
-        << dir.shownPath("baseline.out") << std::endl;
+        << printable(dir.shownPath("baseline.out")) << std::endl;
     int fd = open(bo.c_str(),
                   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd < 0)

@@ -63,6 +63,19 @@ Written writeOutputs(const Results &R, const Options &o, OutputDir &dir);
 /// Writes summary.txt and run.json, and prints the summary on stderr.
 void writeSummary(const Results &R, const Options &o, OutputDir &dir,
                   const Written &w);
+/// Whether grains.csv is written for a run of Grains grains (asked for by
+/// --outputs, or within --max-csv-grains), and what its absence leaves out.
+bool csvWritten(const Options &o, uint64_t Grains);
+LeftOut csvLeftOut(const Options &o, uint64_t Grains);
+/// What an aggregated trace.json or grains.graphml (File) leaves out of a
+/// run of Grains grains, aggregated as How says; Otf2: trace.otf2 written.
+LeftOut traceLeftOut(const Options &o, uint64_t Grains, const std::string &How,
+                     bool Otf2);
+LeftOut graphLeftOut(const Options &o, uint64_t Grains, const std::string &How,
+                     const std::string &File = "grains.graphml");
+struct RunDigest;
+/// summary.txt and run.json from the run's digests, the summary on stderr.
+void writeSummaryOf(const RunDigest &D, OutputDir &dir, const Written &w);
 /// The whole command; returns its exit status.
 int runCommand(const Options &o);
 

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "OutputDir.h"
+#include "Recording.h" // printable()
 
 #include <algorithm>
 #include <cerrno>
@@ -298,7 +299,7 @@ bool OutputDir::lock(std::string &Err, bool Wait) {
       }
       std::fprintf(stderr,
                    "grainchunk-graph: waiting for another run%s writing %s\n",
-                   Who.c_str(), Target.c_str());
+                   Who.c_str(), printable(Target).c_str());
       if (::flock(LockFd, LOCK_EX) != 0) {
         Err = "cannot lock " + LockPath + ": " + why(errno);
         ::close(LockFd);
@@ -514,10 +515,17 @@ std::string OutputDir::shownPath(const std::string &Name) const {
 std::string OutputDir::shown(std::string Text) const {
   if (Build.empty())
     return Text;
-  for (size_t P = 0; (P = Text.find(Build, P)) != std::string::npos;) {
-    Text.replace(P, Build.size(), Target);
-    P += Target.size();
-  }
+  auto replace = [&Text](const std::string &From, const std::string &To) {
+    for (size_t P = 0; (P = Text.find(From, P)) != std::string::npos;) {
+      Text.replace(P, From.size(), To);
+      P += To.size();
+    }
+  };
+  replace(Build, Target);
+  // As an Error's text has it (printable(): a newline in it as \x0a).
+  std::string Escaped = printable(Build);
+  if (Escaped != Build)
+    replace(Escaped, printable(Target));
   return Text;
 }
 
@@ -620,7 +628,7 @@ bool OutputDir::commit(std::string &Err) {
       std::fprintf(stderr,
                    "grainchunk-graph: files that appeared in %s during the "
                    "run are in %s\n",
-                   Target.c_str(), Left.c_str());
+                   printable(Target).c_str(), printable(Left).c_str());
   }
   return true;
 }

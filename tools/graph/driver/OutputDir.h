@@ -84,7 +84,8 @@ public:
   const std::string &target() const { return Target; }
   std::string shownPath(const std::string &Name) const;
   /// Text with the build directory's path replaced by the output
-  /// directory's (messages name the files where the user will look).
+  /// directory's (messages name the files where the user will look), as it
+  /// is or as printable() writes it (an Error's text).
   std::string shown(std::string Text) const;
 
   /// Puts the new result in place (see above). On failure: false and Err,

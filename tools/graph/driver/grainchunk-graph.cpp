@@ -10,7 +10,8 @@
 // trace.json (Chrome trace events), timeline.svg, run.json (the run's
 // metadata) and summary.txt (also printed on stderr). The program's stdin,
 // stdout and stderr are its own; its exit status is ours. Bad input: one
-// line on stderr and exit status 2.
+// line on stderr and exit status 2 (its bytes printable(): a path or a name
+// with a newline or control bytes in it cannot make a line of its own).
 //
 //===----------------------------------------------------------------------===//
 #include "Command.h"
@@ -30,11 +31,11 @@ int main(int argc, char **argv) {
       return 0;
     return gcg::runCommand(o);
   } catch (const gcg::Error &e) {
-    std::cerr << "grainchunk-graph: " << e.what() << std::endl;
+    std::cerr << "grainchunk-graph: " << gcg::printable(e.what()) << std::endl;
   } catch (const std::bad_alloc &) {
     std::cerr << "grainchunk-graph: out of memory" << std::endl;
   } catch (const std::exception &e) {
-    std::cerr << "grainchunk-graph: " << e.what() << std::endl;
+    std::cerr << "grainchunk-graph: " << gcg::printable(e.what()) << std::endl;
   }
   return 2;
 }

@@ -22,19 +22,33 @@
 // count line, per bar and graph member its problem flags, per aggregated bar
 // and group the number of its grains each type flags.
 //
+// The page is assembled (reportPage) from a source of per-process pieces
+// (PageSource): one command's Results, or an MPI job's ranks' fragments
+// (report.part, writeReportPart), which hold what each rank's processes give
+// at every level the page may take: the processes' facts, rows and instance
+// steps (each process's own first InstanceSteps: those of the run are among
+// them), the graphs, every grain's bars (when the job is within the grain
+// cap), the tasks' aggregated bars and the loop table from which the loop
+// bars of any block are made. Rank 0 (mergeReport) numbers them through the
+// job and chooses the level from the page's size as one command does, with
+// the same code: the same bytes.
+//
 //===----------------------------------------------------------------------===//
 #include "ReportWriter.h"
 #include "CoarseGraph.h"
+#include "Digest.h"
+#include "LoopTable.h"
 #include "Palette.h"
 #include "ProblemViews.h"
 #include "Problems.h"
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <cmath>
-#include <cstring>
+#include <fstream>
+#include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -90,47 +104,19 @@ struct Names {
   }
 };
 
-/// A loop's most lost instances: the first InstanceSteps of its instances
-/// (lost, start, end, instance, position) in the order of a stable sort by
-/// most lost, then earliest; at most 4 x InstanceSteps held.
-struct MostLost {
-  uint64_t n = 0;
-  std::vector<std::array<int64_t, 5>> kept;
-  static bool before(const std::array<int64_t, 5> &x,
-                     const std::array<int64_t, 5> &y) {
-    if (x[0] != y[0])
-      return x[0] > y[0];
-    return x[1] != y[1] ? x[1] < y[1] : x[4] < y[4]; // the position: stable
-  }
-  void add(std::array<int64_t, 5> x) {
-    x[4] = int64_t(n++);
-    kept.push_back(x);
-    if (kept.size() >= 4 * InstanceSteps) {
-      std::nth_element(kept.begin(), kept.begin() + InstanceSteps, kept.end(),
-                       before);
-      kept.resize(InstanceSteps);
-    }
-  }
-  std::vector<std::array<int64_t, 5>> top() const {
-    std::vector<std::array<int64_t, 5>> v = kept;
-    std::sort(v.begin(), v.end(), before);
-    if (v.size() > InstanceSteps)
-      v.resize(InstanceSteps);
-    return v;
-  }
-};
-
-/// A growing JSON array of integers; measuring, only its size (bytes).
+/// A growing JSON array of integers.
+/// (measure: only its length counted, done() gives "[]" and extra() the
+/// bytes it leaves out.)
 struct IntArray {
   std::string s = "[";
-  bool first = true;
-  bool measuring = false;
-  uint64_t measured = 1; // "["
+  bool first = true, measure = false;
+  uint64_t bytes = 0; // measured: the numbers and their commas
   void add(int64_t v) {
-    if (measuring) {
-      char b[24];
-      measured += uint64_t(!first) +
-                  uint64_t(std::to_chars(b, b + sizeof b, v).ptr - b);
+    if (measure) {
+      uint64_t m = v < 0 ? 0 - uint64_t(v) : uint64_t(v);
+      bytes += (first ? 1 : 2) + (v < 0);
+      while (m >= 10)
+        m /= 10, bytes++;
       first = false;
       return;
     }
@@ -139,46 +125,62 @@ struct IntArray {
     first = false;
     s += std::to_string(v);
   }
-  /// Closes the array, in place (no copy of a long one).
-  const std::string &done() {
-    s += ']';
-    return s;
-  }
-  void release() { std::string().swap(s); }
+  std::string done() const { return s + "]"; }
+  uint64_t extra() const { return bytes; }
 };
 
 } // namespace
 
+/// A problem as the report lists it: "rank 1: " before its title when the
+/// run has several processes.
+static ReportProblem reportProblem(const Problem &q, int64_t rank, int64_t pid,
+                                   bool multi,
+                                   std::vector<std::string> outliers) {
+  ReportProblem p;
+  p.loop = q.kind == "loop" ? q.where : std::string();
+  p.site = q.kind == "loop" ? std::string() : q.where;
+  p.lostNs = q.lostMs * 1e6;
+  std::string who;
+  if (multi)
+    who = rank >= 0 ? "rank " + std::to_string(rank) + ": "
+                    : "pid " + std::to_string(pid) + ": ";
+  // The summary's formats (Summary.cpp): "11.390 ms", "(0.0%".
+  p.title =
+      who + q.where + ": " + fmt("%.3f ms", q.lostMs) + " of thread time lost";
+  if (std::isfinite(q.share))
+    p.title += fmt(" (%.1f%% of the threads' time)", q.share * 100);
+  p.detail = q.why;
+  p.suggest = q.suggestion;
+  p.outliers = std::move(outliers);
+  return p;
+}
+
+/// Most time lost first (stable: process by process, each its ranking),
+/// by the problems' own figure (ms).
+static std::vector<ReportProblem>
+rankForReport(std::vector<std::pair<double, ReportProblem>> ps) {
+  std::stable_sort(ps.begin(), ps.end(), [](const auto &x, const auto &y) {
+    return x.first > y.first;
+  });
+  std::vector<ReportProblem> out;
+  for (auto &p : ps)
+    out.push_back(std::move(p.second));
+  return out;
+}
+
 std::vector<ReportProblem> problemsForReport(const Results &R) {
   const Run &run = R.run;
   // The summary's ranking (Problems.h), every process's, largest first.
-  std::vector<Problem> ps = R.problems;
-  std::stable_sort(
-      ps.begin(), ps.end(),
-      [](const Problem &x, const Problem &y) { return x.lostMs > y.lostMs; });
-  std::vector<ReportProblem> out;
-  for (const Problem &q : ps) {
-    ReportProblem p;
-    p.loop = q.kind == "loop" ? q.where : std::string();
-    p.site = q.kind == "loop" ? std::string() : q.where;
-    p.lostNs = q.lostMs * 1e6;
+  std::vector<std::pair<double, ReportProblem>> out;
+  for (const Problem &q : R.problems) {
     const ProcessDir &pd = run.procs[size_t(q.process)]->proc;
-    std::string who;
-    if (run.procs.size() > 1)
-      who = pd.rank >= 0 ? "rank " + std::to_string(pd.rank) + ": "
-                         : "pid " + std::to_string(pd.pid) + ": ";
-    // The summary's formats (Summary.cpp): "11.390 ms", "(0.0%".
-    p.title = who + q.where + ": " + fmt("%.3f ms", q.lostMs) +
-              " of thread time lost";
-    if (std::isfinite(q.share))
-      p.title += fmt(" (%.1f%% of the threads' time)", q.share * 100);
-    p.detail = q.why;
-    p.suggest = q.suggestion;
+    std::vector<std::string> ids;
     for (uint64_t i : q.outlierGrains)
-      p.outliers.push_back(chunkId(run, size_t(q.process), size_t(i)));
-    out.push_back(std::move(p));
+      ids.push_back(chunkId(run, size_t(q.process), size_t(i)));
+    out.push_back({q.lostMs, reportProblem(q, pd.rank, pd.pid,
+                                           run.procs.size() > 1, ids)});
   }
-  return out;
+  return rankForReport(std::move(out));
 }
 
 namespace {
@@ -204,38 +206,264 @@ struct Graph {
   std::map<std::string, std::vector<std::string>> coarser;
 };
 
-/// Process p's coarse graph (CoarseGraph.h, as the aggregated
-/// grains.graphml draws it) at the coarseness that fits the page's budget:
-/// its groups, the members of those that expand (every grain known, at most
-/// MaxExpand), its edges with the critical path as one path (coarsePath);
-/// chunkCrit and taskCrit get the critical path's grains for the bars.
-void graphOf(const Results &R, size_t p, const Analysis &an, bool every,
-             Names &loops, Names &sites, Graph &G,
-             std::vector<uint8_t> &chunkCrit, std::vector<uint8_t> &taskCrit,
-             const ProblemMasks &masks) {
-  const Run &run = R.run;
-  const CritPath &cp = R.procs[p].crit;
-  double tpn = an.clockNs();
-  CoarseLevel level =
-      coarseLevelFor(an, R.procs[p].loopTable,
-                     std::max<uint64_t>(MaxGraphNodes / run.procs.size(), 200));
-  level.members = true;
-  if (level.block != 1 || level.bySite || level.bare) {
-    const ProcessDir &pd = an.proc;
-    G.coarser[coarseLevelText(level)].push_back(
-        pd.rank >= 0 ? "rank " + std::to_string(pd.rank)
-                     : "pid " + std::to_string(pd.pid));
+/// Every '<', '>' and '&' as a JSON escape (they occur only in strings),
+/// and U+2028/U+2029 too: the text cannot end its script element.
+std::string pageSafe(const std::string &json) {
+  std::string o;
+  o.reserve(json.size() + json.size() / 50);
+  for (size_t i = 0; i < json.size(); i++) {
+    char c = json[i];
+    if (c == '<')
+      o += "\\u003c";
+    else if (c == '>')
+      o += "\\u003e";
+    else if (c == '&')
+      o += "\\u0026";
+    else if (c == '\xe2' && i + 2 < json.size() && json[i + 1] == '\x80' &&
+             (json[i + 2] == '\xa8' || json[i + 2] == '\xa9')) {
+      o += json[i + 2] == '\xa8' ? "\\u2028" : "\\u2029";
+      i += 2;
+    } else
+      o += c;
   }
+  return o;
+}
+
+/// A loop's instance steps most lost first (then earliest), the first
+/// InstanceSteps: a process's own, or every process's of their own.
+void sortSteps(std::vector<std::array<int64_t, 4>> &v) {
+  std::stable_sort(v.begin(), v.end(), [](const auto &x, const auto &y) {
+    return x[0] > y[0] || (x[0] == y[0] && x[1] < y[1]);
+  });
+  if (v.size() > InstanceSteps)
+    v.resize(InstanceSteps);
+}
+
+//===-- What the page needs of each process -------------------------------===//
+//
+// The page is assembled (reportPage) from a PageSource: per process its
+// facts, timeline rows, instance steps, graph (at `every` or aggregated) and
+// bars (every grain, or per loop span of `block` instances and per task
+// site). One command's source is its Results (ResultsSource); an MPI job's
+// is its ranks' fragments (PartSource): each rank writes what its processes
+// give at every level the page may take (writeReportPart), so rank 0 chooses
+// the level as one command does, with the same code, and gets the same page.
+
+/// A bar: (thread, start, duration, legend k, instance, first and last
+/// iteration, crit/unknown, number, grains, problem mask, per problem type
+/// the grains it flags or null).
+using BarFn = std::function<void(
+    int th, int64_t s, int64_t d, int k, int64_t inst, int64_t lo, int64_t hi,
+    int c, int64_t n, int64_t count, unsigned pm, const uint32_t *fc)>;
+
+/// A process's graph as the page draws it: each group's JSON after its
+/// process index ("{\"p\":<p>"), each member's after its group, the edges
+/// between its groups (from, to, on the drawn critical path), and the
+/// level's text when coarser than a node per loop instance and thread.
+struct ProcGraph {
+  std::vector<std::string> groups;
+  std::vector<std::pair<uint32_t, std::string>> members;
+  std::vector<std::array<uint32_t, 3>> edges;
+  std::string coarser;
+};
+
+/// A process's level-independent pieces.
+struct PageProc {
+  std::string json, prefix, who; // its "procs" entry; id prefix; rank/pid
+  std::vector<int> threads;
+  uint64_t chunks = 0, tasks = 0;
+  /// Per legend index: its instances with thread time lost, and the first
+  /// InstanceSteps of them most lost first (lost, start, end, instance).
+  std::vector<int64_t> instN;
+  std::vector<std::vector<std::array<int64_t, 4>>> instTop;
+};
+
+/// What the loop bars of a process need at any block: its loop table, per
+/// instance its loop's id and legend index, per (instance, thread) the
+/// chunks each problem type flags, and its clock.
+struct LoopSource {
+  std::vector<LoopThread> own;
+  const std::vector<LoopThread> *rows = &own;
+  std::vector<int> keys, legend;
+  std::map<std::pair<int, int>, std::array<uint32_t, P_COUNT>> flags;
+  uint64_t t0 = 0;
+  double tpn = 1;
+};
+
+unsigned maskOf(const std::array<uint32_t, P_COUNT> &fc) {
+  unsigned m = 0;
+  for (int f = 0; f < P_COUNT; f++)
+    m |= fc[f] ? 1u << f : 0;
+  return m;
+}
+
+/// The loop bars: per loop instance and thread (block 1) or loop span of
+/// `block` instances (CoarseGraph.h) and thread, the chunks each problem
+/// type flags (over a span: per its first instance and thread).
+void loopBars(const LoopSource &L, uint64_t block, const BarFn &bar) {
+  auto ns = [&](uint64_t t) {
+    return int64_t(std::llround(double(int64_t(t - L.t0)) / L.tpn));
+  };
+  auto emit = [&](int loop, int th, int64_t chunks, bool hasWork, int64_t work,
+                  uint64_t first, uint64_t last,
+                  const std::map<std::pair<int, int>,
+                                 std::array<uint32_t, P_COUNT>> &flag) {
+    if (!chunks)
+      return;
+    int k = L.legend[size_t(loop)];
+    auto fl = flag.find({loop, th});
+    std::array<uint32_t, P_COUNT> fc{};
+    if (fl != flag.end())
+      fc = fl->second;
+    int64_t s = ns(first), e = ns(last);
+    bar(th, s, std::max<int64_t>(e - s, 0), k, loop, -1, -1, hasWork ? 0 : 2,
+        hasWork ? int64_t(std::llround(double(work) / L.tpn)) : -1, chunks,
+        maskOf(fc), fc.data());
+  };
+  if (block == 1) {
+    for (const LoopThread &r : *L.rows)
+      emit(r.loop, r.th, r.chunks, r.hasWork, r.work, r.first, r.last, L.flags);
+    return;
+  }
+  std::vector<int> firstOf;
+  std::vector<LoopSpan> spans = loopSpansOf(L.keys, *L.rows, block, &firstOf);
+  std::map<std::pair<int, int>, std::array<uint32_t, P_COUNT>> flag;
+  for (const auto &[key, fc] : L.flags)
+    for (int f = 0; f < P_COUNT; f++)
+      flag[{firstOf[size_t(key.first)], key.second}][f] += fc[f];
+  for (const LoopSpan &x : spans)
+    emit(x.loop, x.th, x.chunks, x.hasWork, x.work, x.first, x.last, flag);
+}
+
+class PageSource {
+public:
+  virtual ~PageSource() = default;
+  virtual size_t size() const = 0;
+  virtual const PageProc &proc(size_t p) = 0;
+  virtual const ProcGraph &graph(size_t p, bool every) = 0;
+  /// Every grain's bars, or the loop bars at `block` then the task bars.
+  virtual void bars(size_t p, bool every, uint64_t block, const BarFn &f) = 0;
+};
+
+/// The run-level pieces of the page.
+struct PageRun {
+  std::string program;
+  uint64_t grains = 0, most = 0;
+  /// The loops and sites in the order of their colours, and their colours.
+  std::vector<std::string> loops, sites;
+  std::unordered_map<std::string, std::string> loopColour, siteColour;
+  std::string views, problems, across; // JSON arrays, without their "]"
+};
+
+std::string colourOf(const std::unordered_map<std::string, std::string> &m,
+                     const std::string &name) {
+  auto it = m.find(name);
+  return it == m.end() ? "#999999" : it->second;
+}
+
+std::string viewsJson(const std::vector<ProblemCount> &counts) {
+  std::string viewJson = "[";
+  bool firstView = true;
+  for (const ProblemCount &c : counts) {
+    if (!c.grains && c.flag != P_OUTLIER)
+      continue;
+    viewJson += firstView ? "" : ",";
+    firstView = false;
+    viewJson += "{\"f\":" + std::to_string(c.flag) +
+                ",\"name\":" + str(problemName(c.flag)) +
+                ",\"n\":" + std::to_string(c.grains) +
+                ",\"m\":" + (c.pathKnown ? std::to_string(c.onPath) : "null") +
+                ",\"line\":" + str(problemCountLine(c)) + "}";
+  }
+  return viewJson;
+}
+
+std::string problemsJson(const std::vector<ReportProblem> &probs) {
+  std::string probJson = "[";
+  for (size_t i = 0; i < probs.size(); i++) {
+    const ReportProblem &q = probs[i];
+    probJson += (i ? ",\n" : "\n");
+    probJson += "{\"loop\":" + str(q.loop) + ",\"site\":" + str(q.site) +
+                ",\"title\":" + str(q.title) + ",\"detail\":" + str(q.detail) +
+                ",\"suggest\":" + str(q.suggest) +
+                ",\"lost\":" + num(q.lostNs, 0) + ",\"outliers\":[";
+    for (size_t j = 0; j < q.outliers.size(); j++)
+      probJson += (j ? "," : "") + str(q.outliers[j]);
+    probJson += "]}";
+  }
+  return probJson;
+}
+
+/// Loops across processes (Results::across), most lost across first.
+std::string acrossJson(const std::vector<AcrossLoop> &all) {
+  std::vector<const AcrossLoop *> across;
+  for (const AcrossLoop &x : all)
+    across.push_back(&x);
+  std::stable_sort(across.begin(), across.end(), [](auto *x, auto *y) {
+    return x->lostAcrossMs > y->lostAcrossMs;
+  });
+  std::string acrossJson = "[";
+  for (size_t i = 0; i < across.size(); i++) {
+    const AcrossLoop &x = *across[i];
+    acrossJson +=
+        std::string(i ? "," : "") + "{\"loop\":" + str(x.name) + ",\"who\":[";
+    for (size_t j = 0; j < x.who.size(); j++)
+      acrossJson += std::string(j ? "," : "") + str(x.who[j]);
+    acrossJson += "],\"work\":[";
+    for (size_t j = 0; j < x.workMs.size(); j++)
+      acrossJson += std::string(j ? "," : "") + num(x.workMs[j], 3);
+    acrossJson += "],\"imb\":" + num(x.processImbalance, 2) +
+                  ",\"worst\":" + num(x.worstThreadImbalance, 2) +
+                  ",\"across\":" + num(x.lostAcrossMs, 3) +
+                  ",\"within\":" + num(x.lostWithinMs, 3) + "}";
+  }
+  return acrossJson;
+}
+
+PageRun pageRunOf(const Results &R) {
+  const Run &run = R.run;
+  PageRun pr;
+  pr.program = run.procs[0]->proc.exe;
+  pr.grains = run.grains();
+  for (const ProcessResults &x : R.procs)
+    pr.most = std::max(pr.most, x.loopTable.most);
+  pr.loops = R.colours.loops;
+  pr.sites = R.colours.sites;
+  for (const std::string &n : pr.loops)
+    pr.loopColour[n] = R.colours.loop(n);
+  for (const std::string &n : pr.sites)
+    pr.siteColour[n] = R.colours.site(n);
+  pr.views = viewsJson(R.counts);
+  pr.problems = problemsJson(problemsForReport(R));
+  pr.across = acrossJson(R.across);
+  return pr;
+}
+
+/// Process p's coarse graph (CoarseGraph.h, as the aggregated
+/// grains.graphml draws it) at the coarseness that fits the page's budget
+/// (MaxGraphNodes over the run's procs processes, at least 200 each): its
+/// groups, the members of those that expand (every grain known, at most
+/// MaxExpand), its edges with the critical path as one path (coarsePath).
+ProcGraph graphOf(const Results &R, size_t p, size_t procs, bool every,
+                  Names &loops, Names &sites) {
+  const Run &run = R.run;
+  const Analysis &an = *run.procs[p];
+  const CritPath &cp = R.procs[p].crit;
+  const ProblemMasks &masks = R.procs[p].masks;
+  ProcGraph PG;
+  double tpn = an.clockNs();
+  CoarseLevel level = coarseLevelFor(
+      an, R.procs[p].loopTable,
+      std::max<uint64_t>(MaxGraphNodes / std::max<size_t>(procs, 1), 200));
+  level.members = true;
+  if (level.block != 1 || level.bySite || level.bare)
+    PG.coarser = coarseLevelText(level, grainKinds(an));
   CoarseGraph cg =
       coarseGraph(an, R.procs[p].loopTable, cp, level, run.prefix(p));
   std::vector<uint32_t> path = coarsePath(cg);
   std::vector<uint8_t> onPath(cg.nodes.size(), 0);
   for (uint32_t v : path)
     onPath[v] = 1;
-  for (uint64_t i : cp.chunks)
-    chunkCrit[i] = every;
-  for (uint64_t k : cp.tasks)
-    taskCrit[k] = 1;
   // Per group: its grains (every grain known), the grains each problem type
   // flags, its critical-path grains.
   size_t nv = cg.nodes.size();
@@ -275,7 +503,6 @@ void graphOf(const Results &R, size_t p, const Analysis &an, bool every,
     critChunk[i] = 1;
   for (uint64_t k : cp.tasks)
     critTask[k] = 1;
-  size_t base = G.nGroups;
   for (uint32_t v = 0; v < nv; v++) {
     const CoarseGraph::Node &n = cg.nodes[v];
     bool chunks = n.kind == CoarseGraph::Chunks,
@@ -286,10 +513,9 @@ void graphOf(const Results &R, size_t p, const Analysis &an, bool every,
     bool expandable = (chunks || tasks) && every && n.grains > 1 &&
                       n.grains <= MaxExpand &&
                       grains[v].size() == size_t(n.grains);
-    size_t gid = G.nGroups++;
-    G.groups += (gid ? ",\n" : "\n");
-    G.groups +=
-        "{\"p\":" + std::to_string(p) + ",\"t\":\"" + Type[n.kind] +
+    uint32_t gid = uint32_t(PG.groups.size());
+    std::string g =
+        std::string(",\"t\":\"") + Type[n.kind] +
         "\",\"n\":" + std::to_string(n.grains) +
         ",\"w\":" + num(n.work / tpn, 0) + ",\"c\":" + (n.onPath ? "1" : "0") +
         (onPath[v] ? ",\"cp\":1" : "") + ",\"k\":" + std::to_string(colour) +
@@ -301,18 +527,18 @@ void graphOf(const Results &R, size_t p, const Analysis &an, bool every,
         pf += (pf.empty() ? "" : ",") + std::to_string(f) + "," +
               std::to_string(flagged[v][f]);
     if (!pf.empty())
-      G.groups += ",\"pf\":[" + pf + "]";
+      g += ",\"pf\":[" + pf + "]";
     if (every && n.grains == 1 && grains[v].size() == 1)
-      G.groups +=
-          ",\"id\":" + str(idOf(grains[v][0].first, grains[v][0].second));
+      g += ",\"id\":" + str(idOf(grains[v][0].first, grains[v][0].second));
     else if (!expandable && !critIds[v].empty()) {
       // The critical path's grains in a group that does not expand.
-      G.groups += ",\"ci\":[";
+      g += ",\"ci\":[";
       for (size_t j = 0; j < critIds[v].size(); j++)
-        G.groups += (j ? "," : "") + str(critIds[v][j]);
-      G.groups += "]";
+        g += (j ? "," : "") + str(critIds[v][j]);
+      g += "]";
     }
-    G.groups += "}";
+    g += "}";
+    PG.groups.push_back(std::move(g));
     if (!expandable)
       continue;
     for (auto [chunk, r] : grains[v]) {
@@ -322,73 +548,295 @@ void graphOf(const Results &R, size_t p, const Analysis &an, bool every,
                                     " of " + an.loopName(an.chunks.loop[r])
                               : an.taskGrainName(r);
       GrainMetrics m = chunk ? an.chunkMetrics(r) : an.taskMetrics(r);
-      G.members += (G.nMembers++ ? ",\n" : "\n");
-      G.members +=
-          "{\"g\":" + std::to_string(gid) + ",\"w\":" + num(m.work / tpn, 0) +
-          ",\"c\":" + ((chunk ? critChunk[r] : critTask[r]) ? "1" : "0") +
-          ",\"pm\":" +
-          std::to_string(chunk ? masks.chunks[r] : masks.tasks[r]) +
-          ",\"id\":" + str(idOf(chunk, r)) + ",\"l\":" + str(label) + "}";
+      PG.members.push_back(
+          {gid, ",\"w\":" + num(m.work / tpn, 0) + ",\"c\":" +
+                    ((chunk ? critChunk[r] : critTask[r]) ? "1" : "0") +
+                    ",\"pm\":" +
+                    std::to_string(chunk ? masks.chunks[r] : masks.tasks[r]) +
+                    ",\"id\":" + str(idOf(chunk, r)) + ",\"l\":" + str(label) +
+                    "}"});
     }
   }
   // Edges as [from, to, on the drawn critical path].
   std::set<std::pair<uint32_t, uint32_t>> pathEdges;
   for (size_t j = 1; j < path.size(); j++)
     pathEdges.insert({path[j - 1], path[j]});
-  bool first = G.gedges.size() == 1;
-  for (const CoarseGraph::Edge &e : cg.edges) {
-    G.gedges += first ? "" : ",";
-    first = false;
-    G.gedges += "[" + std::to_string(base + e.src) + "," +
-                std::to_string(base + e.dst) + "," +
-                (pathEdges.count({e.src, e.dst}) ? "1" : "0") + "]";
+  for (const CoarseGraph::Edge &e : cg.edges)
+    PG.edges.push_back(
+        {e.src, e.dst, uint32_t(pathEdges.count({e.src, e.dst}) ? 1 : 0)});
+  return PG;
+}
+
+/// Every grain's bar: each chunk's, each task segment's.
+void everyBars(const Results &R, size_t p, Names &loops, Names &sites,
+               const BarFn &bar) {
+  const Analysis &an = *R.run.procs[p];
+  const CritPath &cp = R.procs[p].crit;
+  const ProblemMasks &masks = R.procs[p].masks;
+  uint64_t t0 = R.run.firstInstant();
+  double tpn = an.clockNs();
+  auto ns = [&](uint64_t t) {
+    return int64_t(std::llround(double(int64_t(t - t0)) / tpn));
+  };
+  const Chunks &ch = an.chunks;
+  const Tasks &T = an.tasks;
+  std::vector<uint8_t> chunkCrit(ch.size(), 0), taskCrit(T.size(), 0);
+  for (uint64_t i : cp.chunks)
+    chunkCrit[i] = 1;
+  for (uint64_t k : cp.tasks)
+    taskCrit[k] = 1;
+  for (size_t i = 0; i < ch.size(); i++) {
+    int k = loops(an.loopName(ch.loop[i]));
+    int64_t s = ns(ch.start[i]), e = ns(ch.end[i]);
+    bar(ch.thread[i], s, std::max<int64_t>(e - s, 0), k, ch.loop[i],
+        int64_t(ch.lower[i]), int64_t(ch.upper[i]),
+        chunkCrit[i] | (an.chunkUnknown(i) ? 2 : 0), int64_t(i), 1,
+        masks.chunks[i], nullptr);
+  }
+  for (uint32_t k : T.order) {
+    int site = sites(an.taskGrainName(k));
+    for (int64_t j = T.segOff[k]; j < T.segOff[k + 1]; j++) {
+      int64_t s = ns(T.segStart[j]), e = ns(T.segEnd[j]);
+      bar(T.segThread[j], s, std::max<int64_t>(e - s, 0), -1 - site, -1, -1, -1,
+          taskCrit[k], int64_t(T.id[k]), 1, masks.tasks[k], nullptr);
+    }
   }
 }
 
-/// Every '<', '>' and '&' as a JSON escape (they occur only in strings),
-/// and U+2028/U+2029 too: the text cannot end its script element.
-std::string pageSafe(std::string json) {
-  if (json.find_first_of("<>&\xe2") == std::string::npos)
-    return json; // nothing to escape: no copy
-  std::string o;
-  o.reserve(json.size() + json.size() / 50);
-  for (size_t i = 0; i < json.size(); i++) {
-    char c = json[i];
-    if (c == '<')
-      o += "\\u003c";
-    else if (c == '>')
-      o += "\\u003e";
-    else if (c == '&')
-      o += "\\u0026";
-    else if (c == '\xe2' && i + 2 < json.size() && json[i + 1] == '\x80' &&
-             (json[i + 2] == '\xa8' || json[i + 2] == '\xa9')) {
-      o += json[i + 2] == '\xa8' ? "\\u2028" : "\\u2029";
-      i += 2;
-    } else
-      o += c;
+/// Tasks aggregated: per creation site and thread, a bar over the segments
+/// that follow each other closely, a new one after a gap (the thread idle
+/// or running something else there): busy and idle as they were. The gap
+/// is the process's span over 2000 (about a pixel of the page), larger
+/// where sites x threads would give more than 20,000 bars; n: the running
+/// time (ns). A task's problems count in the bar of its first segment.
+void taskBars(const Results &R, size_t p, Names &sites, const BarFn &bar) {
+  const Analysis &an = *R.run.procs[p];
+  const ProblemMasks &masks = R.procs[p].masks;
+  const Tasks &T = an.tasks;
+  uint64_t t0 = R.run.firstInstant();
+  double tpn = an.clockNs();
+  auto ns = [&](uint64_t t) {
+    return int64_t(std::llround(double(int64_t(t - t0)) / tpn));
+  };
+  struct Seg {
+    int site, th;
+    int64_t s, e, exec;
+    int64_t first; // the task whose first segment it is, or -1
+  };
+  std::vector<Seg> segs;
+  std::map<std::pair<int, int>, int> pairs;
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (uint32_t k : T.order) {
+    int site = sites(an.taskGrainName(k));
+    for (int64_t j = T.segOff[k]; j < T.segOff[k + 1]; j++) {
+      Seg g{site,
+            T.segThread[j],
+            ns(T.segStart[j]),
+            ns(T.segEnd[j]),
+            int64_t(T.segEnd[j] - T.segStart[j]),
+            j == T.segOff[k] ? int64_t(k) : -1};
+      lo = std::min(lo, g.s), hi = std::max(hi, g.e);
+      pairs[{g.site, g.th}] = 1;
+      segs.push_back(g);
+    }
   }
-  return o;
+  std::sort(segs.begin(), segs.end(), [](const Seg &x, const Seg &y) {
+    return std::tie(x.site, x.th, x.s) < std::tie(y.site, y.th, y.s);
+  });
+  double span = hi > lo ? double(hi - lo) : 0;
+  int64_t gap =
+      int64_t(std::max(span / 2000, span * double(pairs.size()) / 20000.0));
+  struct Agg {
+    int site = -1, th = -1;
+    int64_t s = 0, e = 0, exec = 0, count = 0;
+    std::array<uint32_t, P_COUNT> fc{};
+  };
+  Agg a;
+  auto flush = [&] {
+    if (a.site < 0)
+      return;
+    bar(a.th, a.s, std::max<int64_t>(a.e - a.s, 0), -1 - a.site, -1, -1, -1, 0,
+        int64_t(std::llround(double(a.exec) / tpn)), a.count, maskOf(a.fc),
+        a.fc.data());
+  };
+  for (const Seg &g : segs) {
+    if (g.site != a.site || g.th != a.th || g.s > a.e + gap) {
+      flush();
+      a = Agg();
+      a.site = g.site, a.th = g.th, a.s = g.s, a.e = g.e;
+    }
+    a.e = std::max(a.e, g.e);
+    a.exec += g.exec;
+    if (g.first >= 0) {
+      a.count++;
+      for (int f = 0; f < P_COUNT; f++)
+        a.fc[f] += masks.tasks[size_t(g.first)] >> f & 1;
+    }
+  }
+  flush();
 }
 
-/// The page with every grain's bar, or (!every) a bar per loop span of
-/// `block` instances (CoarseGraph.h) and per task site and thread; with
-/// measured, only its size (the bars counted, not made; an empty string
-/// returned).
-/// The graph (and the critical path's grains) of the last page made: the
-/// same for every block of the bars.
-struct GraphCache {
-  int every = -1; // the page's `every` it was made for, -1: none
-  Graph G;
-  std::vector<std::vector<uint8_t>> chunkCrit, taskCrit;
+/// The loop bars' source of process p: its loop table (not copied).
+LoopSource loopSourceOf(const Results &R, size_t p, Names &loops) {
+  const Analysis &an = *R.run.procs[p];
+  const ProblemMasks &masks = R.procs[p].masks;
+  const Chunks &ch = an.chunks;
+  LoopSource L;
+  L.rows = &R.procs[p].loopTable.rows;
+  L.keys = R.procs[p].loopTable.loopOf;
+  L.legend.resize(an.loops.size());
+  for (size_t li = 0; li < an.loops.size(); li++)
+    L.legend[li] = loops(an.loopName(int(li)));
+  for (size_t i = 0; i < ch.size(); i++)
+    for (int f = 0; masks.chunks[i] && f < P_COUNT; f++)
+      if (masks.chunks[i] >> f & 1)
+        L.flags[{ch.loop[i], ch.thread[i]}][f]++;
+  L.t0 = R.run.firstInstant();
+  L.tpn = an.clockNs();
+  return L;
+}
+
+/// Process p's level-independent pieces.
+PageProc pageProcOf(const Results &R, size_t p, Names &loops) {
+  const Run &run = R.run;
+  const Analysis &an = *run.procs[p];
+  double tpn = an.clockNs();
+  uint64_t t0 = run.firstInstant();
+  auto ns = [&](uint64_t t) {
+    return int64_t(std::llround(double(int64_t(t - t0)) / tpn));
+  };
+  PageProc P;
+  P.prefix = run.prefix(p);
+  P.who = an.proc.rank >= 0 ? "rank " + std::to_string(an.proc.rank)
+                            : "pid " + std::to_string(an.proc.pid);
+  P.threads = an.threads;
+  P.chunks = an.chunks.size();
+  P.tasks = an.tasks.size();
+  // Per loop (its legend index): its instances' thread time lost (the
+  // Results' InstanceLoss), for the problem's steps: (lost, start, end,
+  // instance) in ns, the first InstanceSteps most lost first.
+  for (const InstanceLost &x : R.procs[p].losses) {
+    if (!x.threads)
+      continue;
+    size_t k = size_t(loops(an.loopName(x.loop)));
+    if (P.instTop.size() <= k)
+      P.instTop.resize(k + 1), P.instN.resize(k + 1);
+    P.instTop[k].push_back({int64_t(std::llround(x.lost / tpn)), ns(x.first),
+                            ns(x.last), int64_t(x.loop)});
+  }
+  for (size_t k = 0; k < P.instTop.size(); k++) {
+    P.instN[k] = int64_t(P.instTop[k].size());
+    sortSteps(P.instTop[k]);
+  }
+  const CritPath &cp = R.procs[p].crit;
+  P.json = "{\"pid\":" + std::to_string(an.proc.pid) +
+           ",\"rank\":" + std::to_string(an.proc.rank) +
+           ",\"host\":" + str(an.proc.host) + ",\"exe\":" + str(an.proc.exe) +
+           ",\"threads\":" + std::to_string(an.threads.size()) +
+           ",\"chunks\":" + std::to_string(an.chunks.size()) +
+           ",\"tasks\":" + std::to_string(an.tasks.size()) +
+           ",\"complete\":" + (an.proc.complete ? "true" : "false") +
+           ",\"acyclic\":" + (cp.acyclic ? "true" : "false") +
+           ",\"span\":" + num(cp.span / tpn, 0) +
+           ",\"work\":" + num(cp.work / tpn, 0) +
+           ",\"cp\":" + str(critPathFigures(an, cp)) + ",\"parallelism\":" +
+           num(cp.acyclic && cp.span > 0 ? cp.work / cp.span : NAN, 2) +
+           ",\"time\":[";
+  std::vector<std::string> tl = breakdownLines(an, R.procs[p].time);
+  for (size_t j = 0; j < tl.size(); j++)
+    P.json += (j ? "," : "") + str(tl[j]);
+  P.json += "]}";
+  return P;
+}
+
+/// One command's source: its Results.
+class ResultsSource : public PageSource {
+public:
+  ResultsSource(const Results &R, size_t procs, Names &loops, Names &sites)
+      : R(R), procs(procs), loops(loops), sites(sites),
+        pieces(R.run.procs.size()), graphs(R.run.procs.size()) {}
+  size_t size() const override { return R.run.procs.size(); }
+  const PageProc &proc(size_t p) override {
+    if (!pieces[p])
+      pieces[p] = std::make_unique<PageProc>(pageProcOf(R, p, loops));
+    return *pieces[p];
+  }
+  const ProcGraph &graph(size_t p, bool every) override {
+    std::unique_ptr<ProcGraph> &g = graphs[p][every];
+    if (!g)
+      g = std::make_unique<ProcGraph>(
+          graphOf(R, p, procs, every, loops, sites));
+    return *g;
+  }
+  void bars(size_t p, bool every, uint64_t block, const BarFn &f) override {
+    if (every)
+      return everyBars(R, p, loops, sites, f);
+    loopBars(loopSourceOf(R, p, loops), block, f);
+    // The tasks' bars, the same at every block: made once (their segments
+    // sorted once), then given again.
+    if (tasks.size() <= p)
+      tasks.resize(p + 1);
+    if (!tasks[p]) {
+      auto &t = tasks[p] = std::make_unique<std::vector<Bar>>();
+      taskBars(R, p, sites,
+               [&](int th, int64_t s, int64_t d, int k, int64_t inst,
+                   int64_t lo, int64_t hi, int c, int64_t n, int64_t count,
+                   unsigned pm, const uint32_t *fc) {
+                 Bar b{th, s, d, k, inst, lo, hi, c, n, count, pm, {}};
+                 std::copy(fc, fc + P_COUNT, b.fc.begin());
+                 t->push_back(b);
+               });
+    }
+    for (const Bar &b : *tasks[p])
+      f(b.th, b.s, b.d, b.k, b.inst, b.lo, b.hi, b.c, b.n, b.count, b.pm,
+        b.fc.data());
+  }
+
+private:
+  struct Bar {
+    int th;
+    int64_t s, d;
+    int k;
+    int64_t inst, lo, hi;
+    int c;
+    int64_t n, count;
+    unsigned pm;
+    std::array<uint32_t, P_COUNT> fc;
+  };
+  const Results &R;
+  size_t procs;
+  Names &loops, &sites;
+  std::vector<std::unique_ptr<PageProc>> pieces;
+  std::vector<std::array<std::unique_ptr<ProcGraph>, 2>> graphs;
+  std::vector<std::unique_ptr<std::vector<Bar>>> tasks;
 };
 
-std::string reportPage(const Results &R, const Caps &caps,
+/// The page with every grain's bar, or (!every) a bar per loop span of
+/// `block` instances (CoarseGraph.h) and per task site and thread; without
+/// the graph when !graph. Measured (measured not null): its size only, the
+/// bars counted, not held.
+std::string reportPage(const PageRun &run, PageSource &src, Names &loops,
+                       Names &sites, const Caps &caps,
                        const std::string &version,
                        std::vector<LeftOut> &leftOut, bool every,
-                       uint64_t block, GraphCache &cache, bool graph = true,
+                       uint64_t block, bool graph = true,
                        uint64_t *measured = nullptr) {
-  const Run &run = R.run;
-  uint64_t grains = run.grains();
+  uint64_t grains = run.grains;
+  // What the aggregated bars merge: the loops' chunks, the tasks, or both.
+  GrainKinds kinds;
+  for (size_t p = 0; p < src.size(); p++)
+    kinds |= GrainKinds{src.proc(p).chunks > 0, src.proc(p).tasks > 0};
+  std::string bars;
+  if (kinds.loops)
+    bars = "a bar per " +
+           (block == 1 ? std::string("loop instance")
+            : block    ? "loop over each " + std::to_string(block) +
+                          " consecutive instances of it"
+                    : std::string("loop over the whole run")) +
+           " and thread";
+  if (kinds.tasks)
+    bars += (bars.empty() ? "a bar" : " and") +
+            std::string(" per task creation site and thread");
   if (!every)
     leftOut.push_back(
         {"report.html",
@@ -397,283 +845,99 @@ std::string reportPage(const Results &R, const Caps &caps,
              (grains > caps.report
                   ? std::to_string(caps.report)
                   : std::to_string(caps.reportBudget(grains)) + " bytes") +
-             "; the timeline has a bar per " +
-             (block == 1 ? std::string("loop instance")
-              : block    ? "loop over each " + std::to_string(block) +
-                            " consecutive instances of it"
-                      : std::string("loop over the whole run")) +
-             " and thread and per task creation site and thread, the graph "
-             "a node per group",
+             "; the timeline has " + bars + ", the graph a node per group",
          "--max-report-grains " + std::to_string(grains) +
              (grains > caps.report ? "" : " --max-report-bytes 1000G") +
              " draws every grain"});
-  // The loops and sites in the order of their colours (Palette.h).
-  const RunColours &colours = R.colours;
-  Names loops, sites;
-  for (const std::string &n : colours.loops)
-    loops(n);
-  for (const std::string &n : colours.sites)
-    sites(n);
   Timeline tl;
-  bool fresh = graph && cache.every != int(every);
-  if (fresh) {
-    cache.G = Graph();
-    cache.chunkCrit.assign(run.procs.size(), {});
-    cache.taskCrit.assign(run.procs.size(), {});
-  }
-  Graph none;
-  const Graph &G = graph ? cache.G : none;
-  uint64_t t0 = run.firstInstant();
+  Graph G;
   IntArray gRow, gS, gD, gK, gI, gLo, gHi, gC, gN, gCount, gPm;
   // Aggregated bars: [bar, flag, grains it flags, ...].
   IntArray gPc;
   for (IntArray *a :
        {&gRow, &gS, &gD, &gK, &gI, &gLo, &gHi, &gC, &gN, &gCount, &gPm, &gPc})
-    a->measuring = measured != nullptr;
+    a->measure = measured != nullptr;
   int64_t nBars = 0;
   int64_t prevS = 0, prevI = 0, prevLo = 0, prevN = 0;
   double endNs = 0;
   std::string procs = "[";
   int64_t nChunks = 0, nTasks = 0;
-  // Per loop (its legend index): its instances' thread time lost (the
-  // Results' InstanceLoss), for the problem's steps: (lost, start, end,
-  // instance) in ns and the instance's position among the loop's, of the
-  // most lost only (MostLost), and how many it has.
-  std::vector<MostLost> instLost;
-  for (size_t p = 0; p < run.procs.size(); p++) {
-    const Analysis &an = *run.procs[p];
-    double tpn = an.clockNs();
-    auto ns = [&](uint64_t t) {
-      return int64_t(std::llround(double(int64_t(t - t0)) / tpn));
-    };
-    for (const InstanceLost &x : R.procs[p].losses) {
-      if (!x.threads)
-        continue;
-      size_t k = size_t(loops(an.loopName(x.loop)));
-      if (instLost.size() <= k)
-        instLost.resize(k + 1);
-      instLost[k].add({int64_t(std::llround(x.lost / tpn)), ns(x.first),
-                       ns(x.last), int64_t(x.loop), 0});
+  // Per loop (its legend index): its instances with time lost, and the
+  // first InstanceSteps of them over every process.
+  std::vector<int64_t> instN;
+  std::vector<std::vector<std::array<int64_t, 4>>> instTop;
+  for (size_t p = 0; p < src.size(); p++) {
+    const PageProc &P = src.proc(p);
+    if (instTop.size() < P.instTop.size())
+      instTop.resize(P.instTop.size()), instN.resize(P.instTop.size());
+    for (size_t k = 0; k < P.instTop.size(); k++) {
+      instN[k] += P.instN[k];
+      instTop[k].insert(instTop[k].end(), P.instTop[k].begin(),
+                        P.instTop[k].end());
+      sortSteps(instTop[k]);
     }
-    for (int th : an.threads)
+    for (int th : P.threads)
       tl.row(p, th);
-    std::vector<uint8_t> chunkCrit(an.chunks.size(), 0),
-        taskCrit(an.tasks.size(), 0);
-    if (graph && !fresh)
-      chunkCrit = cache.chunkCrit[p], taskCrit = cache.taskCrit[p];
-    const ProblemMasks &masks = R.procs[p].masks;
-    if (fresh) {
-      graphOf(R, p, an, every, loops, sites, cache.G, chunkCrit, taskCrit,
-              masks);
-      cache.chunkCrit[p] = chunkCrit, cache.taskCrit[p] = taskCrit;
+    if (graph) {
+      const ProcGraph &PG = src.graph(p, every);
+      if (!PG.coarser.empty())
+        G.coarser[PG.coarser].push_back(P.who);
+      size_t base = G.nGroups;
+      for (const std::string &g : PG.groups) {
+        G.groups += (G.nGroups++ ? ",\n" : "\n");
+        G.groups += "{\"p\":" + std::to_string(p) + g;
+      }
+      for (const auto &[g, m] : PG.members) {
+        G.members += (G.nMembers++ ? ",\n" : "\n");
+        G.members += "{\"g\":" + std::to_string(base + g) + m;
+      }
+      for (const auto &e : PG.edges) {
+        G.gedges += G.gedges.size() == 1 ? "" : ",";
+        G.gedges += "[" + std::to_string(base + e[0]) + "," +
+                    std::to_string(base + e[1]) + "," + (e[2] ? "1" : "0") +
+                    "]";
+      }
     }
-    const Chunks &ch = an.chunks;
-    const Tasks &T = an.tasks;
-    nChunks += int64_t(ch.size());
-    nTasks += int64_t(T.size());
+    nChunks += int64_t(P.chunks);
+    nTasks += int64_t(P.tasks);
     // pm: the problem types flagging the bar's grains (bit per flag);
     // aggregated, fc: how many grains each flags.
-    auto bar = [&](int row, int64_t s, int64_t d, int k, int64_t inst,
-                   int64_t lo, int64_t hi, int c, int64_t n, int64_t count,
-                   unsigned pm, const uint32_t *fc) {
-      // Start, first iteration, instance and number as differences from
-      // the bar before (small numbers: fewer bytes); the last iteration
-      // as the count less one; the count only when aggregated.
-      gRow.add(row);
-      gS.add(wrapSub(s, prevS));
-      prevS = s;
-      gD.add(d);
-      gK.add(k);
-      gI.add(wrapSub(inst, prevI));
-      prevI = inst;
-      gLo.add(wrapSub(lo, prevLo));
-      prevLo = lo;
-      gHi.add(wrapSub(hi, lo));
-      gC.add(c);
-      gN.add(wrapSub(n, prevN));
-      prevN = n;
-      if (!every)
-        gCount.add(count);
-      gPm.add(pm);
-      for (int f = 0; fc && f < P_COUNT; f++)
-        if (fc[f]) {
-          gPc.add(nBars);
-          gPc.add(f);
-          gPc.add(fc[f]);
-        }
-      nBars++;
-      endNs = std::max(endNs, double(s + d));
-    };
-    if (every) {
-      for (size_t i = 0; i < ch.size(); i++) {
-        int k = loops(an.loopName(ch.loop[i]));
-        int64_t s = ns(ch.start[i]), e = ns(ch.end[i]);
-        bar(tl.row(p, ch.thread[i]), s, std::max<int64_t>(e - s, 0), k,
-            ch.loop[i], int64_t(ch.lower[i]), int64_t(ch.upper[i]),
-            chunkCrit[i] | (an.chunkUnknown(i) ? 2 : 0), int64_t(i), 1,
-            masks.chunks[i], nullptr);
-      }
-      for (uint32_t k : T.order) {
-        int site = sites(an.taskGrainName(k));
-        for (int64_t j = T.segOff[k]; j < T.segOff[k + 1]; j++) {
-          int64_t s = ns(T.segStart[j]), e = ns(T.segEnd[j]);
-          bar(tl.row(p, T.segThread[j]), s, std::max<int64_t>(e - s, 0),
-              -1 - site, -1, -1, -1, taskCrit[k], int64_t(T.id[k]), 1,
-              masks.tasks[k], nullptr);
-        }
-      }
-    } else {
-      // Per loop instance and thread, the chunks each problem type flags.
-      // (Over a block of instances: per its first instance and thread.)
-      std::vector<LoopThread> merged;
-      std::vector<int> firstOf;
-      if (block != 1) {
-        for (const LoopSpan &x :
-             loopSpans(R.procs[p].loopTable, block, &firstOf)) {
-          LoopThread r;
-          r.loop = x.loop, r.th = x.th, r.chunks = x.chunks;
-          r.hasWork = x.hasWork, r.work = x.work;
-          r.first = x.first, r.last = x.last;
-          merged.push_back(r);
-        }
-      }
-      const std::vector<LoopThread> &spans =
-          block == 1 ? R.procs[p].loopTable.rows : merged;
-      // The flagged chunks' (thread, mask), grouped by their span's loop
-      // instance (a counting sort), each group by thread.
-      auto spanOf = [&](size_t i) {
-        return size_t(block == 1 ? ch.loop[i] : firstOf[ch.loop[i]]);
-      };
-      std::vector<size_t> flagAt(an.loops.size() + 1, 0);
-      for (size_t i = 0; i < ch.size(); i++)
-        if (masks.chunks[i])
-          flagAt[spanOf(i) + 1]++;
-      for (size_t li = 0; li < an.loops.size(); li++)
-        flagAt[li + 1] += flagAt[li];
-      std::vector<std::pair<int, uint8_t>> lflag(flagAt.back());
-      {
-        std::vector<size_t> pos(flagAt.begin(), flagAt.end() - 1);
-        for (size_t i = 0; i < ch.size(); i++)
-          if (masks.chunks[i])
-            lflag[pos[spanOf(i)]++] = {ch.thread[i], masks.chunks[i]};
-      }
-      for (size_t li = 0; li < an.loops.size(); li++)
-        if (flagAt[li + 1] - flagAt[li] > 1)
-          std::sort(lflag.begin() + int64_t(flagAt[li]),
-                    lflag.begin() + int64_t(flagAt[li + 1]));
-      auto maskOf = [](const std::array<uint32_t, P_COUNT> &fc) {
-        unsigned m = 0;
-        for (int f = 0; f < P_COUNT; f++)
-          m |= fc[f] ? 1u << f : 0;
-        return m;
-      };
-      for (const LoopThread &r : spans) {
-        if (!r.chunks)
-          continue;
-        int k = loops(an.loopName(r.loop));
-        std::array<uint32_t, P_COUNT> fc{};
-        auto fb = lflag.begin() + int64_t(flagAt[size_t(r.loop)]),
-             fe = lflag.begin() + int64_t(flagAt[size_t(r.loop) + 1]);
-        for (auto fl = std::lower_bound(fb, fe, r.th,
-                                        [](const std::pair<int, uint8_t> &x,
-                                           int th) { return x.first < th; });
-             fl != fe && fl->first == r.th; ++fl)
-          for (int f = 0; f < P_COUNT; f++)
-            fc[f] += fl->second >> f & 1;
-        int64_t s = ns(r.first), e = ns(r.last);
-        bar(tl.row(p, r.th), s, std::max<int64_t>(e - s, 0), k, r.loop, -1, -1,
-            r.hasWork ? 0 : 2,
-            r.hasWork ? int64_t(std::llround(double(r.work) / tpn)) : -1,
-            r.chunks, maskOf(fc), fc.data());
-      }
-      // Tasks: per creation site and thread, a bar over the segments that
-      // follow each other closely, a new one after a gap (the thread idle
-      // or running something else there): busy and idle as they were. The
-      // gap is the process's span over 2000 (about a pixel of the page),
-      // larger where sites x threads would give more than 20,000 bars; n:
-      // the running time (ns). A task's problems count in the bar of its
-      // first segment.
-      struct Seg {
-        int site, th;
-        int64_t s, e, exec;
-        int64_t first; // the task whose first segment it is, or -1
-      };
-      std::vector<Seg> segs;
-      segs.reserve(T.segOff.empty() ? 0 : size_t(T.segOff.back()));
-      std::map<std::pair<int, int>, int> pairs;
-      int64_t lo = INT64_MAX, hi = INT64_MIN;
-      for (uint32_t k : T.order) {
-        int site = sites(an.taskGrainName(k));
-        for (int64_t j = T.segOff[k]; j < T.segOff[k + 1]; j++) {
-          Seg g{site,
-                T.segThread[j],
-                ns(T.segStart[j]),
-                ns(T.segEnd[j]),
-                int64_t(T.segEnd[j] - T.segStart[j]),
-                j == T.segOff[k] ? int64_t(k) : -1};
-          lo = std::min(lo, g.s), hi = std::max(hi, g.e);
-          pairs[{g.site, g.th}] = 1;
-          segs.push_back(g);
-        }
-      }
-      std::sort(segs.begin(), segs.end(), [](const Seg &x, const Seg &y) {
-        return std::tie(x.site, x.th, x.s) < std::tie(y.site, y.th, y.s);
-      });
-      double span = hi > lo ? double(hi - lo) : 0;
-      int64_t gap =
-          int64_t(std::max(span / 2000, span * double(pairs.size()) / 20000.0));
-      struct Agg {
-        int site = -1, th = -1;
-        int64_t s = 0, e = 0, exec = 0, count = 0;
-        std::array<uint32_t, P_COUNT> fc{};
-      };
-      Agg a;
-      auto flush = [&] {
-        if (a.site < 0)
-          return;
-        bar(tl.row(p, a.th), a.s, std::max<int64_t>(a.e - a.s, 0), -1 - a.site,
-            -1, -1, -1, 0, int64_t(std::llround(double(a.exec) / tpn)), a.count,
-            maskOf(a.fc), a.fc.data());
-      };
-      for (const Seg &g : segs) {
-        if (g.site != a.site || g.th != a.th || g.s > a.e + gap) {
-          flush();
-          a = Agg();
-          a.site = g.site, a.th = g.th, a.s = g.s, a.e = g.e;
-        }
-        a.e = std::max(a.e, g.e);
-        a.exec += g.exec;
-        if (g.first >= 0) {
-          a.count++;
-          for (int f = 0; f < P_COUNT; f++)
-            a.fc[f] += masks.tasks[size_t(g.first)] >> f & 1;
-        }
-      }
-      flush();
-    }
-    const CritPath &cp = R.procs[p].crit;
-    procs += (p ? "," : "");
-    procs += "{\"pid\":" + std::to_string(an.proc.pid) +
-             ",\"rank\":" + std::to_string(an.proc.rank) +
-             ",\"host\":" + str(an.proc.host) + ",\"exe\":" + str(an.proc.exe) +
-             ",\"threads\":" + std::to_string(an.threads.size()) +
-             ",\"chunks\":" + std::to_string(ch.size()) +
-             ",\"tasks\":" + std::to_string(T.size()) +
-             ",\"complete\":" + (an.proc.complete ? "true" : "false") +
-             ",\"acyclic\":" + (cp.acyclic ? "true" : "false") +
-             ",\"span\":" + num(cp.span / tpn, 0) +
-             ",\"work\":" + num(cp.work / tpn, 0) +
-             ",\"cp\":" + str(critPathFigures(an, cp)) + ",\"parallelism\":" +
-             num(cp.acyclic && cp.span > 0 ? cp.work / cp.span : NAN, 2) +
-             ",\"time\":[";
-    std::vector<std::string> tl = breakdownLines(an, R.procs[p].time);
-    for (size_t j = 0; j < tl.size(); j++)
-      procs += (j ? "," : "") + str(tl[j]);
-    procs += "]}";
+    src.bars(p, every, block,
+             [&](int th, int64_t s, int64_t d, int k, int64_t inst, int64_t lo,
+                 int64_t hi, int c, int64_t n, int64_t count, unsigned pm,
+                 const uint32_t *fc) {
+               // Start, first iteration, instance and number as
+               // differences from the bar before (small numbers: fewer
+               // bytes); the last iteration as the count less one; the
+               // count only when aggregated.
+               gRow.add(tl.row(p, th));
+               gS.add(wrapSub(s, prevS));
+               prevS = s;
+               gD.add(d);
+               gK.add(k);
+               gI.add(wrapSub(inst, prevI));
+               prevI = inst;
+               gLo.add(wrapSub(lo, prevLo));
+               prevLo = lo;
+               gHi.add(wrapSub(hi, lo));
+               gC.add(c);
+               gN.add(wrapSub(n, prevN));
+               prevN = n;
+               if (!every)
+                 gCount.add(count);
+               gPm.add(pm);
+               for (int f = 0; fc && f < P_COUNT; f++)
+                 if (fc[f]) {
+                   gPc.add(nBars);
+                   gPc.add(f);
+                   gPc.add(fc[f]);
+                 }
+               nBars++;
+               endNs = std::max(endNs, double(s + d));
+             });
+    procs += (p ? "," : "") + P.json;
   }
   procs += "]";
-  if (fresh)
-    cache.every = int(every);
   if (!graph)
     leftOut.push_back({"report.html",
                        "graph: not drawn (the page would pass its cap of " +
@@ -682,12 +946,12 @@ std::string reportPage(const Results &R, const Caps &caps,
                        "grains.graphml has the graph"});
   for (const auto &[how, who] : G.coarser) {
     std::string procs;
-    for (size_t j = 0; run.procs.size() > 1 && j < who.size(); j++)
+    for (size_t j = 0; src.size() > 1 && j < who.size(); j++)
       procs += (j ? ", " : " (") + who[j] + (j + 1 == who.size() ? ")" : "");
     leftOut.push_back({"report.html",
                        "graph" + procs + ": " + how + " (more than " +
-                           std::to_string(MaxGraphNodes) +
-                           " nodes at a node per loop instance and thread)",
+                           std::to_string(MaxGraphNodes) + " nodes at " +
+                           coarseLevelText(CoarseLevel(), kinds) + ")",
                        "grains.graphml has the whole graph"});
   }
   // Rows: [process, thread].
@@ -701,47 +965,20 @@ std::string reportPage(const Results &R, const Caps &caps,
     rowJson += (r ? "," : "");
     rowJson += "[" + std::to_string(p) + "," +
                std::to_string(rows[r].second.second) + "," +
-               str(run.prefix(p)) + "]";
+               str(src.proc(p).prefix) + "]";
   }
   rowJson += "]";
   std::string loopJson = "[", siteJson = "[", colourJson = "{\"loops\":[";
   for (size_t i = 0; i < loops.list.size(); i++) {
     loopJson += (i ? "," : "") + str(loops.list[i]);
-    colourJson += (i ? "," : "") + str(colours.loop(loops.list[i]));
+    colourJson += (i ? "," : "") + str(colourOf(run.loopColour, loops.list[i]));
   }
   colourJson += "],\"sites\":[";
   for (size_t i = 0; i < sites.list.size(); i++) {
     siteJson += (i ? "," : "") + str(sites.list[i]);
-    colourJson += (i ? "," : "") + str(colours.site(sites.list[i]));
+    colourJson += (i ? "," : "") + str(colourOf(run.siteColour, sites.list[i]));
   }
   colourJson += "]}";
-  // The problem views: the types that flag a grain, and the outliers.
-  std::string viewJson = "[";
-  bool firstView = true;
-  for (const ProblemCount &c : R.counts) {
-    if (!c.grains && c.flag != P_OUTLIER)
-      continue;
-    viewJson += firstView ? "" : ",";
-    firstView = false;
-    viewJson += "{\"f\":" + std::to_string(c.flag) +
-                ",\"name\":" + str(problemName(c.flag)) +
-                ",\"n\":" + std::to_string(c.grains) +
-                ",\"m\":" + (c.pathKnown ? std::to_string(c.onPath) : "null") +
-                ",\"line\":" + str(problemCountLine(c)) + "}";
-  }
-  std::string probJson = "[";
-  std::vector<ReportProblem> probs = problemsForReport(R);
-  for (size_t i = 0; i < probs.size(); i++) {
-    const ReportProblem &q = probs[i];
-    probJson += (i ? ",\n" : "\n");
-    probJson += "{\"loop\":" + str(q.loop) + ",\"site\":" + str(q.site) +
-                ",\"title\":" + str(q.title) + ",\"detail\":" + str(q.detail) +
-                ",\"suggest\":" + str(q.suggest) +
-                ",\"lost\":" + num(q.lostNs, 0) + ",\"outliers\":[";
-    for (size_t j = 0; j < q.outliers.size(); j++)
-      probJson += (j ? "," : "") + str(q.outliers[j]);
-    probJson += "]}";
-  }
   std::string leftJson = "[";
   for (size_t i = 0; i < leftOut.size(); i++)
     leftJson += std::string(i ? "," : "") +
@@ -750,58 +987,36 @@ std::string reportPage(const Results &R, const Caps &caps,
                 ",\"how\":" + str(leftOut[i].option) + "}";
   // Each loop's instances, most lost first, the first InstanceSteps.
   std::string instJson = "[";
-  for (size_t k = 0; k < instLost.size(); k++) {
-    std::vector<std::array<int64_t, 5>> v = instLost[k].top();
+  for (size_t k = 0; k < instTop.size(); k++) {
+    auto &v = instTop[k];
     instJson += std::string(k ? "," : "") +
-                "{\"n\":" + std::to_string(instLost[k].n) + ",\"top\":[";
-    for (size_t j = 0; j < v.size(); j++) {
-      const auto &x = v[j];
-      instJson += std::string(j ? "," : "") + "[" + std::to_string(x[3]) + "," +
-                  std::to_string(x[1]) + "," + std::to_string(x[2]) + "," +
-                  std::to_string(x[0]) + "]";
-    }
+                "{\"n\":" + std::to_string(instN[k]) + ",\"top\":[";
+    for (size_t j = 0; j < v.size(); j++)
+      instJson += std::string(j ? "," : "") + "[" + std::to_string(v[j][3]) +
+                  "," + std::to_string(v[j][1]) + "," +
+                  std::to_string(v[j][2]) + "," + std::to_string(v[j][0]) + "]";
     instJson += "]}";
   }
-  // Loops across processes (Results::across), most lost across first.
-  std::vector<const AcrossLoop *> across;
-  for (const AcrossLoop &x : R.across)
-    across.push_back(&x);
-  std::stable_sort(across.begin(), across.end(), [](auto *x, auto *y) {
-    return x->lostAcrossMs > y->lostAcrossMs;
-  });
-  std::string acrossJson = "[";
-  for (size_t i = 0; i < across.size(); i++) {
-    const AcrossLoop &x = *across[i];
-    acrossJson +=
-        std::string(i ? "," : "") + "{\"loop\":" + str(x.name) + ",\"who\":[";
-    for (size_t j = 0; j < x.who.size(); j++)
-      acrossJson += std::string(j ? "," : "") + str(x.who[j]);
-    acrossJson += "],\"work\":[";
-    for (size_t j = 0; j < x.workMs.size(); j++)
-      acrossJson += std::string(j ? "," : "") + num(x.workMs[j], 3);
-    acrossJson += "],\"imb\":" + num(x.processImbalance, 2) +
-                  ",\"worst\":" + num(x.worstThreadImbalance, 2) +
-                  ",\"across\":" + num(x.lostAcrossMs, 3) +
-                  ",\"within\":" + num(x.lostWithinMs, 3) + "}";
-  }
-  const Analysis &first = *run.procs[0];
-  std::string data = "{\"version\":" + str(version) +
-                     ",\"program\":" + str(first.proc.exe) +
-                     ",\"aggregated\":" + (every ? "false" : "true") +
-                     ",\"block\":" + std::to_string(every ? 1 : block) +
-                     ",\"cap\":" + std::to_string(caps.report) +
-                     ",\"grains\":" + std::to_string(grains) +
-                     ",\"chunks\":" + std::to_string(nChunks) +
-                     ",\"tasks\":" + std::to_string(nTasks) +
-                     ",\"end\":" + num(endNs, 0) + ",\"procs\":" + procs +
-                     ",\"rows\":" + rowJson + ",\"loops\":" + loopJson +
-                     "],\"sites\":" + siteJson + "],\"colours\":" + colourJson +
-                     ",\"views\":" + viewJson + "],\"instances\":" + instJson +
-                     "],\"across\":" + acrossJson + "],\"bars\":{";
-  std::string tail = "},\n\"graph\":{\"groups\":" + G.groups +
-                     "],\"members\":" + G.members + "],\"gedges\":" + G.gedges +
-                     "]},\n\"problems\":" + probJson +
-                     "],\"leftOut\":" + leftJson + "]}";
+  std::string data =
+      "{\"version\":" + str(version) + ",\"program\":" + str(run.program) +
+      ",\"aggregated\":" + (every ? "false" : "true") +
+      ",\"block\":" + std::to_string(every ? 1 : block) +
+      ",\"cap\":" + std::to_string(caps.report) +
+      ",\"grains\":" + std::to_string(grains) +
+      ",\"chunks\":" + std::to_string(nChunks) +
+      ",\"tasks\":" + std::to_string(nTasks) + ",\"end\":" + num(endNs, 0) +
+      ",\"procs\":" + procs + ",\"rows\":" + rowJson +
+      ",\"loops\":" + loopJson + "],\"sites\":" + siteJson +
+      "],\"colours\":" + colourJson + ",\"views\":" + run.views +
+      "],\"instances\":" + instJson + "],\"across\":" + run.across +
+      "],\"bars\":{\"row\":" + gRow.done() + ",\"s\":" + gS.done() +
+      ",\"d\":" + gD.done() + ",\"k\":" + gK.done() + ",\"inst\":" + gI.done() +
+      ",\"lo\":" + gLo.done() + ",\"hi\":" + gHi.done() +
+      ",\"c\":" + gC.done() + ",\"n\":" + gN.done() +
+      ",\"count\":" + gCount.done() + ",\"pm\":" + gPm.done() +
+      ",\"pc\":" + gPc.done() + "},\n\"graph\":{\"groups\":" + G.groups +
+      "],\"members\":" + G.members + "],\"gedges\":" + G.gedges +
+      "]},\n\"problems\":" + run.problems + "],\"leftOut\":" + leftJson + "]}";
   std::string page = ReportHtml;
   auto put = [&](const std::string &mark, const std::string &text) {
     size_t at = page.find(mark);
@@ -812,98 +1027,40 @@ std::string reportPage(const Results &R, const Caps &caps,
   // The data last: it may hold the other marks' text.
   put("/*@CSS@*/", ReportCss);
   put("/*@JS@*/", ReportJs);
-  const std::string dataMark = "@DATA@";
-  size_t at = page.find(dataMark);
-  if (at == std::string::npos)
-    throw Error("report page template lacks " + dataMark);
-  std::string after = page.substr(at + dataMark.size());
-  page.resize(at);
-  // The data made page-safe in its parts (each whole JSON text; the bar
-  // arrays are digits and commas, safe as they are) and appended to the
-  // page at its size, each bar array freed once in: no copy of the data
-  // beside the page.
-  std::pair<const char *, IntArray *> bars[] = {
-      {"\"row\":", &gRow},      {",\"s\":", &gS},    {",\"d\":", &gD},
-      {",\"k\":", &gK},         {",\"inst\":", &gI}, {",\"lo\":", &gLo},
-      {",\"hi\":", &gHi},       {",\"c\":", &gC},    {",\"n\":", &gN},
-      {",\"count\":", &gCount}, {",\"pm\":", &gPm},  {",\"pc\":", &gPc}};
-  data = pageSafe(std::move(data));
-  tail = pageSafe(std::move(tail));
-  size_t size = page.size() + data.size() + tail.size() + after.size();
-  for (auto &[key, a] : bars)
-    size += std::strlen(key) + (measured ? a->measured : a->s.size()) + 1;
+  put("@DATA@", pageSafe(data));
   if (measured) {
-    *measured = size;
+    *measured = page.size();
+    for (const IntArray *a :
+         {&gRow, &gS, &gD, &gK, &gI, &gLo, &gHi, &gC, &gN, &gCount, &gPm, &gPc})
+      *measured += a->extra();
     return std::string();
   }
-  page.reserve(size);
-  page += data;
-  std::string().swap(data);
-  for (auto &[key, a] : bars) {
-    page += key;
-    page += a->done();
-    a->release();
-  }
-  page += tail;
-  page += after;
   return page;
 }
 
-} // namespace
-
-void writeReport(const Results &R, const std::string &path, const Caps &caps,
-                 const std::string &version, std::vector<LeftOut> &leftOut) {
-  const Run &run = R.run;
-  // Every grain up to the grain cap; then, while the page is above the
-  // byte cap, bars over ever larger blocks of a loop's instances (as many
-  // times more as the page is over), up to one per loop and thread.
-  bool every = run.grains() <= caps.report;
-  uint64_t block = 1, most = 0, cap = caps.reportBudget(run.grains());
-  for (const ProcessResults &pr : R.procs)
-    most = std::max(most, pr.loopTable.most);
-  std::string page;
+/// Every grain up to the grain cap; then, while the page is above the
+/// byte cap, bars over ever larger blocks of a loop's instances (as many
+/// times more as the page is over), up to one per loop and thread.
+void writePage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
+               const std::string &path, const Caps &caps,
+               const std::string &version, std::vector<LeftOut> &leftOut) {
+  // Each level's page measured (its bars counted, not held), the one
+  // chosen made.
+  bool every = run.grains <= caps.report, graph = true;
+  uint64_t block = 1, cap = caps.reportBudget(run.grains);
   std::vector<LeftOut> left;
-  GraphCache cache;
-  // The fewest bars of a level tried (every grain's, or a loop instance
-  // and thread's; 0: not counted), each at least 20 bytes of the page.
-  auto fewestBars = [&](bool every, uint64_t block) {
-    uint64_t n = 0;
-    for (size_t p = 0; p < run.procs.size(); p++) {
-      const Tasks &T = run.procs[p]->tasks;
-      if (every)
-        n += run.procs[p]->chunks.size() +
-             uint64_t(T.segOff.empty() ? 0 : T.segOff.back());
-      else if (block == 1)
-        for (const LoopThread &r : R.procs[p].loopTable.rows)
-          n += r.chunks > 0;
-    }
-    return n;
-  };
   for (;;) {
     left = leftOut;
-    // A level whose page is sure to pass the cap is measured (its bars
-    // counted, not made): a page is made only where it may be written.
     uint64_t size = 0;
-    if (20 * fewestBars(every, block) > cap + 20) {
-      reportPage(R, caps, version, left, every, block, cache, true, &size);
-      releaseFreed();
-      if (size <= cap) {
-        left = leftOut;
-        page = reportPage(R, caps, version, left, every, block, cache);
-        break;
-      }
-    } else {
-      page = reportPage(R, caps, version, left, every, block, cache);
-      size = page.size();
-      if (size <= cap)
-        break;
-    }
+    reportPage(run, src, loops, sites, caps, version, left, every, block, true,
+               &size);
+    if (size <= cap)
+      break;
     if (!every && block == 0) {
       // The coarsest bars and still too large: without the graph (what
       // is left is the page's script, a bar per loop and thread and per
       // task site and thread, and the problems).
-      left = leftOut;
-      page = reportPage(R, caps, version, left, every, block, cache, false);
+      graph = false;
       break;
     }
     if (every) {
@@ -911,12 +1068,441 @@ void writeReport(const Results &R, const std::string &path, const Caps &caps,
       continue;
     }
     // Only the bars shrink: the rest of the page stays.
-    block = coarserBlock(block, double(size) / double(cap) * 1.25, most);
+    block = coarserBlock(block, double(size) / double(cap) * 1.25, run.most);
   }
+  left = leftOut;
+  std::string page = reportPage(run, src, loops, sites, caps, version, left,
+                                every, block, graph);
   leftOut = left;
   OutFile o(path);
   o << page;
   o.close();
+}
+
+Names seeded(const std::vector<std::string> &names) {
+  Names n;
+  for (const std::string &s : names)
+    n(s);
+  return n;
+}
+
+//===-- A rank's fragment -------------------------------------------------===//
+//
+// report.part, text: "grainchunk-report-part 1", "most <n>", the colours
+// ("colours <loops> <sites>", then per loop and site a string "<length>"
+// line and its bytes, and the same for its colour), "procs <n>", then per
+// process: its pieces (strings as above: json, prefix, who; "threads <n>"
+// and the threads; "chunks <n> <tasks>"; "inst <K>", per legend index
+// "<n> <m>" and m steps "<lost> <start> <end> <instance>"), its graphs
+// ("graph <every> <groups> <members> <edges>", the coarser text as a
+// string, a string per group, "<group>" and a string per member, an edge
+// per line), its bars ("bars <every> <n>": per bar "th s d k inst lo hi c
+// n count pm" and, aggregated, the P_COUNT counts), its loop source
+// ("loops <instances> <rows> <flags> <t0> <ticks per ns %a>", per instance
+// "<id> <legend>", per row "loop th chunks hasWork work first last", per
+// flagged (instance, thread) "loop th" and the P_COUNT counts), "end".
+
+void putStr(OutFile &o, const std::string &s) {
+  o << std::to_string(s.size()) << "\n" << s << "\n";
+}
+
+class PartReader {
+public:
+  PartReader(const std::string &path, const std::string &bad)
+      : in(path, std::ios::binary), bad(bad) {
+    if (!in || !in.seekg(0, std::ios::end))
+      fail();
+    size = uint64_t(std::max<std::streamoff>(in.tellg(), 0));
+    in.seekg(0);
+  }
+  [[noreturn]] void fail() {
+    throw Error(bad + " is not a report fragment a rank writes");
+  }
+  std::string word() {
+    std::string w;
+    if (!(in >> w))
+      fail();
+    return w;
+  }
+  void expect(const char *w) {
+    if (word() != w)
+      fail();
+  }
+  int64_t i() {
+    long long v;
+    if (!(in >> v))
+      fail();
+    return v;
+  }
+  uint64_t u() {
+    unsigned long long v;
+    if (!(in >> v))
+      fail();
+    return v;
+  }
+  /// A count: of items that each take a byte of the file at least.
+  size_t count(uint64_t most = UINT64_MAX) {
+    uint64_t v = u();
+    if (v > most || v > size)
+      fail();
+    return size_t(v);
+  }
+  double d() {
+    std::string w = word();
+    char *e = nullptr;
+    double v = std::strtod(w.c_str(), &e);
+    if (*e)
+      fail();
+    return v;
+  }
+  std::string s() {
+    size_t n = count();
+    if (in.get() != '\n')
+      fail();
+    std::string v(n, '\0');
+    if (n && !in.read(&v[0], std::streamsize(n)))
+      fail();
+    if (in.get() != '\n')
+      fail();
+    return v;
+  }
+  std::streampos tell() { return in.tellg(); }
+  void seek(std::streampos at) {
+    in.clear();
+    in.seekg(at);
+  }
+  std::ifstream in;
+  std::string bad;
+  uint64_t size = 0;
+};
+
+/// Reads a bars section (its header read): each bar to f (f null: skipped).
+void readBars(PartReader &r, bool every, size_t n, const BarFn *f) {
+  for (size_t b = 0; b < n; b++) {
+    int th = int(r.i());
+    int64_t s = r.i(), d = r.i();
+    int k = int(r.i());
+    int64_t inst = r.i(), lo = r.i(), hi = r.i();
+    int c = int(r.i());
+    int64_t nn = r.i(), count = r.i();
+    unsigned pm = unsigned(r.u());
+    std::array<uint32_t, P_COUNT> fc{};
+    if (!every)
+      for (int x = 0; x < P_COUNT; x++)
+        fc[x] = uint32_t(r.u());
+    if (f)
+      (*f)(th, s, d, k, inst, lo, hi, c, nn, count, pm,
+           every ? nullptr : fc.data());
+  }
+}
+
+/// Reads a loop source (its "loops" word read).
+LoopSource readLoops(PartReader &r) {
+  LoopSource L;
+  size_t ni = r.count(), nr = r.count(), nf = r.count();
+  L.t0 = r.u();
+  L.tpn = r.d();
+  L.keys.resize(ni), L.legend.resize(ni);
+  for (size_t li = 0; li < ni; li++) {
+    L.keys[li] = int(r.i());
+    L.legend[li] = int(r.i());
+    if (L.legend[li] < 0 || L.keys[li] < 0 || size_t(L.keys[li]) >= ni)
+      r.fail();
+  }
+  L.own.resize(nr);
+  for (LoopThread &x : L.own) {
+    x.loop = int(r.i()), x.th = int(r.i()), x.chunks = r.i();
+    x.hasWork = r.i() != 0, x.work = r.i();
+    x.first = r.u(), x.last = r.u();
+    if (x.loop < 0 || size_t(x.loop) >= ni)
+      r.fail();
+  }
+  for (size_t j = 0; j < nf; j++) {
+    int li = int(r.i()), th = int(r.i());
+    if (li < 0 || size_t(li) >= ni)
+      r.fail();
+    auto &fc = L.flags[{li, th}];
+    for (int x = 0; x < P_COUNT; x++)
+      fc[x] = uint32_t(r.u());
+  }
+  return L;
+}
+
+/// An MPI job's source: its ranks' fragments, in rank order. The pieces
+/// and graphs are held; the bars are read from the fragments each time.
+class PartSource : public PageSource {
+public:
+  /// Reads the fragments' pieces; colours and most from the first.
+  PartSource(const std::vector<std::pair<int, std::string>> &frags,
+             const std::vector<size_t> &counts, PageRun &run) {
+    bool first = true;
+    for (size_t fi = 0; fi < frags.size(); fi++) {
+      const auto &[rank, path] = frags[fi];
+      std::string bad = "rank " + std::to_string(rank) + "'s part: " + path;
+      files.push_back({path, bad});
+      PartReader r(path, bad);
+      r.expect("grainchunk-report-part");
+      if (r.u() != 1)
+        r.fail();
+      r.expect("most");
+      run.most = std::max(run.most, r.u());
+      r.expect("colours");
+      size_t nl = r.count(), ns = r.count();
+      for (size_t j = 0; j < nl + ns; j++) {
+        std::string name = r.s(), colour = r.s();
+        if (!first)
+          continue;
+        (j < nl ? run.loops : run.sites).push_back(name);
+        (j < nl ? run.loopColour : run.siteColour)[name] = colour;
+      }
+      if (first)
+        loops = seeded(run.loops), sites = seeded(run.sites);
+      first = false;
+      r.expect("procs");
+      size_t np = r.count();
+      if (np != counts[fi])
+        throw Error(bad + " holds " + std::to_string(np) +
+                    " processes, its digest " + std::to_string(counts[fi]));
+      for (size_t j = 0; j < np; j++)
+        readProc(r);
+      r.expect("end");
+    }
+  }
+  Names loops, sites;
+  size_t size() const override { return procs.size(); }
+  const PageProc &proc(size_t p) override { return procs[p].P; }
+  const ProcGraph &graph(size_t p, bool every) override {
+    if (!procs[p].hasGraph[every])
+      reader(procs[p].file).fail();
+    return procs[p].G[every];
+  }
+  void bars(size_t p, bool every, uint64_t block, const BarFn &f) override {
+    Proc &x = procs[p];
+    PartReader r = reader(x.file);
+    if (every) {
+      if (!x.hasEvery)
+        r.fail();
+      r.seek(x.every);
+      readBars(r, true, x.nEvery, &f);
+      return;
+    }
+    r.seek(x.loops);
+    loopBars(readLoops(r), block, f);
+    r.seek(x.tasks);
+    readBars(r, false, x.nTasks, &f);
+  }
+
+private:
+  struct Proc {
+    size_t file = 0;
+    PageProc P;
+    ProcGraph G[2];
+    bool hasGraph[2] = {false, false}, hasEvery = false;
+    std::streampos every, tasks, loops;
+    size_t nEvery = 0, nTasks = 0;
+  };
+  std::vector<std::pair<std::string, std::string>> files; // path, bad
+  std::vector<Proc> procs;
+  /// Fragment i opened again (a file open per rank at most at a time).
+  PartReader reader(size_t i) {
+    return PartReader(files[i].first, files[i].second);
+  }
+
+  void readProc(PartReader &r) {
+    Proc x;
+    x.file = files.size() - 1;
+    r.expect("proc");
+    x.P.json = r.s(), x.P.prefix = r.s(), x.P.who = r.s();
+    r.expect("threads");
+    x.P.threads.resize(r.count());
+    for (int &t : x.P.threads)
+      t = int(r.i());
+    r.expect("chunks");
+    x.P.chunks = r.u(), x.P.tasks = r.u();
+    r.expect("inst");
+    size_t nk = r.count(size_t(1) << 24);
+    x.P.instN.resize(nk), x.P.instTop.resize(nk);
+    for (size_t k = 0; k < nk; k++) {
+      x.P.instN[k] = r.i();
+      x.P.instTop[k].resize(r.count(InstanceSteps));
+      for (auto &e : x.P.instTop[k])
+        for (int64_t &v : e)
+          v = r.i();
+    }
+    for (std::string w = r.word(); w != "endproc"; w = r.word()) {
+      if (w == "graph") {
+        bool every = r.i() != 0;
+        ProcGraph &G = x.G[every];
+        x.hasGraph[every] = true;
+        G.groups.resize(r.count());
+        G.members.resize(r.count());
+        G.edges.resize(r.count());
+        if (G.groups.empty() && !(G.members.empty() && G.edges.empty()))
+          r.fail();
+        G.coarser = r.s();
+        for (std::string &g : G.groups)
+          g = r.s();
+        for (auto &m : G.members) {
+          m.first = uint32_t(r.count(G.groups.size() - 1));
+          m.second = r.s();
+        }
+        for (auto &e : G.edges)
+          for (uint32_t &v : e)
+            v = uint32_t(r.count(G.groups.size()));
+      } else if (w == "bars") {
+        bool every = r.i() != 0;
+        size_t n = r.count();
+        (every ? x.every : x.tasks) = r.tell();
+        (every ? x.nEvery : x.nTasks) = n;
+        x.hasEvery = x.hasEvery || every;
+        readBars(r, every, n, nullptr);
+      } else if (w == "loops") {
+        x.loops = r.tell();
+        readLoops(r);
+      } else {
+        r.fail();
+      }
+    }
+    procs.push_back(std::move(x));
+  }
+};
+
+} // namespace
+
+void writeReport(const Results &R, const std::string &path, const Caps &caps,
+                 const std::string &version, std::vector<LeftOut> &leftOut) {
+  PageRun run = pageRunOf(R);
+  Names loops = seeded(run.loops), sites = seeded(run.sites);
+  ResultsSource src(R, R.run.procs.size(), loops, sites);
+  writePage(run, src, loops, sites, path, caps, version, leftOut);
+}
+
+void writeReportPart(const Results &R, const std::string &path,
+                     const Caps &caps, uint64_t jobGrains, size_t jobProcs) {
+  PageRun run = pageRunOf(R);
+  Names loops = seeded(run.loops), sites = seeded(run.sites);
+  ResultsSource src(R, jobProcs, loops, sites);
+  bool every = jobGrains <= caps.report;
+  OutFile o(path);
+  char b[64];
+  o << "grainchunk-report-part 1\nmost " << std::to_string(run.most)
+    << "\ncolours " << std::to_string(run.loops.size()) << " "
+    << std::to_string(run.sites.size()) << "\n";
+  for (const std::string &n : run.loops)
+    putStr(o, n), putStr(o, colourOf(run.loopColour, n));
+  for (const std::string &n : run.sites)
+    putStr(o, n), putStr(o, colourOf(run.siteColour, n));
+  o << "procs " << std::to_string(src.size()) << "\n";
+  // A section of bars: "bars <every> <n>", a line per bar (made once).
+  std::string lines;
+  size_t nBars = 0;
+  BarFn put = [&](int th, int64_t s, int64_t d, int k, int64_t inst, int64_t lo,
+                  int64_t hi, int c, int64_t n, int64_t count, unsigned pm,
+                  const uint32_t *fc) {
+    for (int64_t v : {int64_t(th), s, d, int64_t(k), inst, lo, hi, int64_t(c),
+                      n, count, int64_t(pm)})
+      lines += std::to_string(v) + " ";
+    for (int f = 0; fc && f < P_COUNT; f++)
+      lines += std::to_string(fc[f]) + " ";
+    lines.back() = '\n';
+    nBars++;
+  };
+  auto section = [&](bool e, const std::function<void(const BarFn &)> &f) {
+    lines.clear(), nBars = 0;
+    f(put);
+    o << "bars " << (e ? "1 " : "0 ") << std::to_string(nBars) << "\n" << lines;
+    std::string().swap(lines);
+  };
+  for (size_t p = 0; p < src.size(); p++) {
+    const PageProc &P = src.proc(p);
+    o << "proc\n";
+    putStr(o, P.json), putStr(o, P.prefix), putStr(o, P.who);
+    o << "threads " << std::to_string(P.threads.size());
+    for (int t : P.threads)
+      o << " " << std::to_string(t);
+    o << "\nchunks " << std::to_string(P.chunks) << " "
+      << std::to_string(P.tasks) << "\ninst "
+      << std::to_string(P.instTop.size()) << "\n";
+    for (size_t k = 0; k < P.instTop.size(); k++) {
+      o << std::to_string(P.instN[k]) << " "
+        << std::to_string(P.instTop[k].size()) << "\n";
+      for (const auto &e : P.instTop[k])
+        o << std::to_string(e[0]) << " " << std::to_string(e[1]) << " "
+          << std::to_string(e[2]) << " " << std::to_string(e[3]) << "\n";
+    }
+    for (bool e : {false, true}) {
+      if (e && !every)
+        continue;
+      const ProcGraph &G = src.graph(p, e);
+      o << "graph " << (e ? "1 " : "0 ") << std::to_string(G.groups.size())
+        << " " << std::to_string(G.members.size()) << " "
+        << std::to_string(G.edges.size()) << "\n";
+      putStr(o, G.coarser);
+      for (const std::string &g : G.groups)
+        putStr(o, g);
+      for (const auto &[g, m] : G.members)
+        o << std::to_string(g) << " ", putStr(o, m);
+      for (const auto &x : G.edges)
+        o << std::to_string(x[0]) << " " << std::to_string(x[1]) << " "
+          << std::to_string(x[2]) << "\n";
+    }
+    // Bars: every grain's (when the job's page may draw every grain), the
+    // tasks' aggregated, and the loops' source.
+    if (every)
+      section(true, [&](const BarFn &f) { everyBars(R, p, loops, sites, f); });
+    section(false, [&](const BarFn &f) { taskBars(R, p, sites, f); });
+    LoopSource L = loopSourceOf(R, p, loops);
+    std::snprintf(b, sizeof b, "%a", L.tpn);
+    o << "loops " << std::to_string(L.keys.size()) << " "
+      << std::to_string(L.rows->size()) << " " << std::to_string(L.flags.size())
+      << " " << std::to_string(L.t0) << " " << b << "\n";
+    for (size_t li = 0; li < L.keys.size(); li++)
+      o << std::to_string(L.keys[li]) << " " << std::to_string(L.legend[li])
+        << "\n";
+    for (const LoopThread &x : *L.rows)
+      o << std::to_string(x.loop) << " " << std::to_string(x.th) << " "
+        << std::to_string(x.chunks) << " " << (x.hasWork ? "1 " : "0 ")
+        << std::to_string(x.work) << " " << std::to_string(x.first) << " "
+        << std::to_string(x.last) << "\n";
+    for (const auto &[key, fc] : L.flags) {
+      o << std::to_string(key.first) << " " << std::to_string(key.second);
+      for (uint32_t v : fc)
+        o << " " << std::to_string(v);
+      o << "\n";
+    }
+    o << "endproc\n";
+  }
+  o << "end\n";
+  o.close();
+}
+
+void mergeReport(const RunDigest &D,
+                 const std::vector<std::pair<int, std::string>> &frags,
+                 const std::string &path, const Caps &caps,
+                 const std::string &version, std::vector<LeftOut> &leftOut) {
+  PageRun run;
+  run.program = D.procs.empty() ? std::string() : D.procs[0].exe;
+  std::vector<std::pair<double, ReportProblem>> probs;
+  for (const ProcessDigest &d : D.procs) {
+    run.grains += d.chunks + d.tasks;
+    for (size_t k = 0; k < d.problems.size(); k++)
+      probs.push_back(
+          {d.problems[k].lostMs,
+           reportProblem(d.problems[k], d.rank, d.pid, D.procs.size() > 1,
+                         k < d.outlierIds.size()
+                             ? d.outlierIds[k]
+                             : std::vector<std::string>())});
+  }
+  run.views = viewsJson(D.counts);
+  run.problems = problemsJson(rankForReport(std::move(probs)));
+  run.across = acrossJson(D.across);
+  std::vector<size_t> counts;
+  for (const auto &f : frags)
+    counts.push_back(size_t(std::count_if(
+        D.procs.begin(), D.procs.end(),
+        [&](const ProcessDigest &d) { return d.rank == f.first; })));
+  PartSource src(frags, counts, run);
+  writePage(run, src, src.loops, src.sites, path, caps, version, leftOut);
 }
 
 } // namespace gcg

@@ -7,7 +7,9 @@
 // grains. One file: the page's script and style (tools/graph/report/,
 // embedded at build time) and the run's data as JSON, inline; no network.
 // Every grain up to Caps::report grains, above it one bar per loop instance
-// and thread and per task creation site and thread.
+// and thread and per task creation site and thread. An MPI job's page is
+// assembled by rank 0 from its ranks' fragments (writeReportPart,
+// mergeReport), the same bytes as the job's recording analysed whole.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAINCHUNK_GRAPH_REPORTWRITER_H
@@ -41,6 +43,22 @@ std::vector<ReportProblem> problemsForReport(const Results &R);
 /// Writes report.html; leftOut is what the other files left out (listed
 /// on the page), and gets the report's own entry when it aggregates.
 void writeReport(const Results &R, const std::string &path, const Caps &caps,
+                 const std::string &version, std::vector<LeftOut> &leftOut);
+
+/// An MPI rank's fragment of the job's page (its processes' part of a job
+/// of jobGrains grains and jobProcs processes): what its processes give the
+/// page at every level it may take (every grain when the job is within
+/// caps.report; the loops' bars at any block; the graph).
+void writeReportPart(const Results &R, const std::string &path,
+                     const Caps &caps, uint64_t jobGrains, size_t jobProcs);
+
+struct RunDigest;
+/// Rank 0: the job's report.html from the ranks' fragments (rank, path;
+/// in rank order) and their digests, as writeReport of the whole job
+/// writes it. Throws an Error naming the rank of a damaged fragment.
+void mergeReport(const RunDigest &D,
+                 const std::vector<std::pair<int, std::string>> &frags,
+                 const std::string &path, const Caps &caps,
                  const std::string &version, std::vector<LeftOut> &leftOut);
 
 } // namespace gcg

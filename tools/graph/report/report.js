@@ -310,16 +310,19 @@
     }
     drag = null;
   });
+  // A drag pans wherever the pointer goes once it started on the canvas
+  // (past the canvas's edge too: the window's moves).
+  window.addEventListener('mousemove', (ev) => {
+    if (!drag) return;
+    const dx = ev.clientX - drag.x;
+    if (Math.abs(dx) > 2) drag.moved = true;
+    const dt = dx * (drag.t1 - drag.t0) / (width() - GUTTER);
+    view.t0 = drag.t0 - dt; view.t1 = drag.t1 - dt;
+    draw();
+  });
   canvas.addEventListener('mousemove', (ev) => {
+    if (drag) return;
     const rect = canvas.getBoundingClientRect();
-    if (drag) {
-      const dx = ev.clientX - drag.x;
-      if (Math.abs(dx) > 2) drag.moved = true;
-      const dt = dx * (drag.t1 - drag.t0) / (width() - GUTTER);
-      view.t0 = drag.t0 - dt; view.t1 = drag.t1 - dt;
-      draw();
-      return;
-    }
     const i = barAt(ev.clientX - rect.left, ev.clientY - rect.top);
     const tip = $('tip');
     if (i < 0) { tip.hidden = true; return; }
@@ -728,7 +731,7 @@
   }, { passive: false });
   gsvg.addEventListener('mousedown', (ev) => { gdrag = { x: ev.clientX, y: ev.clientY, vx: gview.x, vy: gview.y }; });
   window.addEventListener('mouseup', () => { gdrag = null; });
-  gsvg.addEventListener('mousemove', (ev) => {
+  window.addEventListener('mousemove', (ev) => { // past the graph's edge too
     if (!gdrag) return;
     const r = gsvg.getBoundingClientRect(), s = Math.max(gview.w / r.width, gview.h / r.height);
     gview.x = gdrag.vx - (ev.clientX - gdrag.x) * s; gview.y = gdrag.vy - (ev.clientY - gdrag.y) * s;

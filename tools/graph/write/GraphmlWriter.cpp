@@ -538,7 +538,10 @@ CapResult writeGraphmlCapped(const Results &R, const std::string &path,
     else
       level.block = coarserBlock(level.block, double(est) / double(cap), most);
   }
-  r.how = coarseLevelText(level);
+  GrainKinds kinds;
+  for (auto &an : run.procs)
+    kinds |= grainKinds(*an);
+  r.how = coarseLevelText(level, kinds);
   if (level.bare)
     r.how += " (the coarsest groups would pass the cap)";
   r.how += "; one DAG per process from start to end";

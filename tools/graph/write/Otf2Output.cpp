@@ -10,14 +10,33 @@
 // segment that runs inside a chunk (or a chunk inside a task) nests in it.
 // Memory: a chunk index per chunk of one thread while it is written.
 //
+// An MPI job analysed where it ran (Parts.cpp) writes the archive in parts,
+// with the ids one command gives: before the ranks' heads are exchanged,
+// each rank writes its region names (otf2.regions) and gives its counts
+// of locations and regions (otf2Counts, head figures); then it numbers
+// its locations after those of the ranks before it and its regions after
+// the names of their regions fragments, writes its locations' event files
+// (part/trace/<L>.evt, Otf2Mode::EventsOnly) and a fragment of its
+// definitions (otf2.defs: per process its pid, rank, host, clock, regions
+// and threads with their event counts, and the clock's span). Rank 0
+// (mergeOtf2) checks every fragment, replays them in rank order into the
+// job's definitions (trace.otf2, trace.def, trace/<L>.def; the same calls
+// in the same order as one command, so the same files) and moves the
+// ranks' event files into trace/.
+//
 //===----------------------------------------------------------------------===//
 #include "Otf2Writer.h"
 #include "Writers.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <map>
 #include <set>
+#include <sys/stat.h>
 
 namespace gcg {
 
@@ -41,181 +60,605 @@ static std::pair<std::string, uint32_t> fileLine(const std::string &loc) {
 }
 
 namespace {
+/// A region of the archive: a loop (its chunks) or a task creation site.
+struct RegionDef {
+  std::string name, file;
+  uint32_t line = 0;
+  RegionKind kind = RegionKind::LoopChunk;
+};
+
+/// What a process gives the archive's definitions: its regions (each once,
+/// in order of first use: its loops, then its task sites), its threads
+/// (locations, ascending) and, for a part, each thread's event count.
+struct ProcDef {
+  int64_t pid = -1; // -1: unknown (the process's number in the run then)
+  int rank = -1;
+  std::string host;
+  double clockNs = 1.0;
+  std::vector<RegionDef> regions;
+  std::vector<uint32_t> threads;
+  std::vector<uint64_t> events;
+};
+
 /// Regions by name (shared by all processes, so that a loop of every rank
 /// is the same region).
 struct Regions {
   Otf2Writer &w;
   std::map<std::string, uint32_t> ids;
-  uint32_t get(const std::string &name, const std::string &loc,
-               RegionKind kind) {
-    auto it = ids.find(name);
+  uint32_t get(const RegionDef &d) {
+    auto it = ids.find(d.name);
     if (it != ids.end())
       return it->second;
-    auto fl = fileLine(loc);
-    uint32_t r = w.addRegion(name, fl.first, fl.second, kind);
-    ids.emplace(name, r);
+    uint32_t r = w.addRegion(d.name, d.file, d.line, d.kind);
+    ids.emplace(d.name, r);
     return r;
   }
 };
 
-} // namespace
+/// Process an's definitions; with loopIdx and taskIdx, the index in its
+/// regions of each loop and each task.
+ProcDef procDefOf(const Analysis &an, std::vector<uint32_t> *loopIdx = nullptr,
+                  std::vector<uint32_t> *taskIdx = nullptr) {
+  ProcDef d;
+  const ProcessDir &pd = an.proc;
+  d.pid = pd.pid >= 0 ? pd.pid : -1;
+  d.rank = pd.rank >= 0 ? int(pd.rank) : -1;
+  d.host = pd.host.empty() ? "localhost" : pd.host;
+  d.clockNs = an.clockNs() > 0 ? an.clockNs() : 1.0;
+  std::map<std::string, uint32_t> byName;
+  auto add = [&](const std::string &name, const std::string &loc,
+                 RegionKind kind) {
+    auto it = byName.find(name);
+    if (it != byName.end())
+      return it->second;
+    auto fl = fileLine(loc);
+    d.regions.push_back({name, fl.first, fl.second, kind});
+    return byName.emplace(name, uint32_t(d.regions.size() - 1)).first->second;
+  };
+  // A region per loop site (its instances share its name): a name looked
+  // up per site, not per instance.
+  std::vector<int64_t> bySiteOf;
+  for (const Loop &lp : an.loops) {
+    size_t site = size_t(an.loopSite[lp.index]);
+    if (site >= bySiteOf.size())
+      bySiteOf.resize(site + 1, -1);
+    if (bySiteOf[site] < 0)
+      bySiteOf[site] =
+          add(an.loopName(lp.index), lp.loc, RegionKind::LoopChunk);
+    if (loopIdx)
+      loopIdx->push_back(uint32_t(bySiteOf[site]));
+  }
+  const Tasks &T = an.tasks;
+  if (taskIdx)
+    taskIdx->resize(T.size());
+  std::map<uint64_t, uint32_t> bySite; // code pointer -> region
+  for (size_t k = 0; k < T.size(); k++) {
+    auto it = bySite.find(T.codeptr[k]);
+    if (it == bySite.end())
+      it = bySite
+               .emplace(T.codeptr[k],
+                        add(an.taskGrainName(k), an.taskName(k).second,
+                            RegionKind::Task))
+               .first;
+    if (taskIdx)
+      (*taskIdx)[k] = it->second;
+  }
+  // Threads: those with chunks or task segments.
+  std::set<int> thSet(an.threads.begin(), an.threads.end());
+  thSet.insert(T.segThread.begin(), T.segThread.end());
+  for (size_t i = 0, last = SIZE_MAX; i < an.chunks.size(); i++)
+    if (last == SIZE_MAX || an.chunks.thread[i] != an.chunks.thread[last])
+      thSet.insert(an.chunks.thread[last = i]);
+  d.threads.assign(thSet.begin(), thSet.end());
+  return d;
+}
 
-void writeOtf2(const Results &R, const std::string &dir, const std::string &name) {
-  const Run &run = R.run;
+/// The process's pid in the archive: its own, or its number p in the run;
+/// a program that exec'd keeps its pid: each image is a process of its own
+/// (its number in the high half, shown as "process <pid>.<n>").
+uint64_t uniquePid(int64_t pid, size_t p, std::set<uint64_t> &used) {
+  uint64_t u = pid >= 0 ? uint64_t(pid) : uint64_t(p);
+  while (!used.insert(u).second)
+    u += uint64_t(1) << 32;
+  return u;
+}
+
+/// Defines process d (pid: uniquePid's) in w: its regions (the writer's
+/// ids, per region of d, in *regionIds) and its locations (per thread).
+std::vector<uint32_t> defineProcess(Otf2Writer &w, Regions &regions,
+                                    const ProcDef &d, uint64_t pid,
+                                    std::vector<uint32_t> &regionIds) {
+  regionIds.clear();
+  for (const RegionDef &r : d.regions)
+    regionIds.push_back(regions.get(r));
+  std::vector<uint32_t> locs;
+  for (uint32_t t : d.threads)
+    locs.push_back(w.addLocation(pid, d.rank, d.host, t));
+  return locs;
+}
+
+/// Process an's events: an enter and a leave per chunk and per task run
+/// segment, on the location of its thread (locs, per thread of threads),
+/// its region the writer's loopRegion[loop] or taskRegion[task].
+void writeEvents(Otf2Writer &w, const Analysis &an,
+                 const std::vector<uint32_t> &threads,
+                 const std::vector<uint32_t> &locs,
+                 const std::vector<uint32_t> &loopRegion,
+                 const std::vector<uint32_t> &taskRegion) {
+  const Tasks &T = an.tasks;
+  // The segments' owners (segments are grouped per task: segOff).
+  std::vector<uint32_t> segOwner(T.segStart.size());
+  for (size_t k = 0; k < T.size(); k++)
+    for (int64_t j = T.segOff[k]; j < T.segOff[k + 1]; j++)
+      segOwner[j] = uint32_t(k);
+  // Each thread's grains: chunks (index i) and task run segments
+  // (SegBit | j), by thread (a counting sort), then in time order.
+  const Chunks &ch = an.chunks;
+  const uint32_t SegBit = 0x80000000u;
+  std::map<int, size_t> slot;
+  for (size_t t = 0; t < threads.size(); t++)
+    slot[int(threads[t])] = t;
+  std::vector<size_t> off(threads.size() + 1, 0);
+  std::vector<int32_t> thSlot(ch.size());
+  int lastTh = -1;
+  size_t lastSlot = 0;
+  for (size_t i = 0; i < ch.size(); i++) {
+    if (ch.thread[i] != lastTh)
+      lastTh = ch.thread[i], lastSlot = slot[lastTh];
+    thSlot[i] = int32_t(lastSlot);
+    off[lastSlot + 1]++;
+  }
+  for (size_t j = 0; j < T.segStart.size(); j++)
+    off[slot[T.segThread[j]] + 1]++;
+  for (size_t t = 0; t < threads.size(); t++)
+    off[t + 1] += off[t];
+  std::vector<uint32_t> items(off.back());
+  {
+    std::vector<size_t> pos(off.begin(), off.end() - 1);
+    for (size_t i = 0; i < ch.size(); i++)
+      items[pos[thSlot[i]]++] = uint32_t(i);
+    std::vector<int32_t>().swap(thSlot);
+    for (size_t j = 0; j < T.segStart.size(); j++)
+      items[pos[slot[T.segThread[j]]]++] = SegBit | uint32_t(j);
+  }
+  auto startOf = [&](uint32_t x) {
+    return x & SegBit ? T.segStart[x & ~SegBit] : ch.start[x];
+  };
+  auto endOf = [&](uint32_t x) {
+    uint64_t s = startOf(x);
+    uint64_t e = x & SegBit ? T.segEnd[x & ~SegBit] : ch.end[x];
+    return std::max(s, e);
+  };
+  auto regionOf = [&](uint32_t x) {
+    return x & SegBit ? taskRegion[segOwner[x & ~SegBit]]
+                      : loopRegion[ch.loop[x]];
+  };
+  // Time order; an enclosing grain (longer) before what it holds.
+  auto before = [&](uint32_t a, uint32_t b) {
+    uint64_t sa = startOf(a), sb = startOf(b);
+    return sa != sb ? sa < sb : endOf(a) > endOf(b);
+  };
+  std::vector<std::pair<uint32_t, uint64_t>> open; // grain, its end
+  for (size_t t = 0; t < threads.size() && w.ok(); t++) {
+    uint32_t loc = locs[t];
+    auto b = items.begin() + off[t], e = items.begin() + off[t + 1];
+    if (!std::is_sorted(b, e, before))
+      std::stable_sort(b, e, before);
+    open.clear();
+    for (auto it = b; it != e; ++it) {
+      uint32_t x = *it;
+      uint64_t s = startOf(x), end = endOf(x);
+      while (!open.empty() && open.back().second <= s) {
+        w.leave(loc, open.back().second, regionOf(open.back().first));
+        open.pop_back();
+      }
+      // Grains that overlap without nesting (clock noise): the inner one
+      // ends with the outer one.
+      if (!open.empty() && end > open.back().second)
+        end = open.back().second;
+      GrainAttributes a;
+      if (!(x & SegBit)) {
+        size_t i = x;
+        a.Present = GrainAttributes::HasIterations |
+                    GrainAttributes::HasLoopInstance |
+                    GrainAttributes::HasGrainId;
+        a.FirstIteration = int64_t(ch.lower[i]);
+        a.LastIteration = int64_t(ch.upper[i]);
+        a.LoopInstance = uint64_t(ch.loop[i]);
+        a.GrainId = i;
+        if (!std::isnan(ch.creation[i]) && ch.creation[i] >= 0) {
+          a.Present |= GrainAttributes::HasCreationCycles;
+          a.CreationCycles = uint64_t(ch.creation[i]);
+        }
+      } else {
+        size_t k = segOwner[x & ~SegBit];
+        a.Present = GrainAttributes::HasGrainId;
+        a.GrainId = T.id[k];
+        if (!std::isnan(T.creation[k]) && T.creation[k] >= 0) {
+          a.Present |= GrainAttributes::HasCreationCycles;
+          a.CreationCycles = uint64_t(T.creation[k]);
+        }
+      }
+      w.enter(loc, s, regionOf(x), &a);
+      open.push_back({x, end});
+    }
+    while (!open.empty()) {
+      w.leave(loc, open.back().second, regionOf(open.back().first));
+      open.pop_back();
+    }
+    w.endLocation(loc);
+  }
+}
+
+/// The writer's ids of process an's loops and tasks.
+void grainRegions(const std::vector<uint32_t> &regionIds,
+                  const std::vector<uint32_t> &loopIdx,
+                  const std::vector<uint32_t> &taskIdx,
+                  std::vector<uint32_t> &loopRegion,
+                  std::vector<uint32_t> &taskRegion) {
+  loopRegion.clear();
+  taskRegion.clear();
+  for (uint32_t i : loopIdx)
+    loopRegion.push_back(regionIds[i]);
+  for (uint32_t i : taskIdx)
+    taskRegion.push_back(regionIds[i]);
+}
+
+/// The archive's clock for run: its first grain's start (the job's, for a
+/// part), its last grain's end (Last, when known), the first process's
+/// clock.
+Otf2Clock clockOf(const Run &run, uint64_t last) {
   Otf2Clock clk;
   const Analysis &a0 = *run.procs[0];
   clk.TicksPerNs = a0.clockNs() > 0 ? a0.clockNs() : 1.0;
   clk.Start = run.firstInstant();
-  uint64_t last = clk.Start;
+  last = std::max(last, clk.Start);
   for (auto &a : run.procs)
     if (a->nGrains())
       last = std::max(last, a->lastInstant());
   clk.End = last;
-  Otf2Writer w(dir, name, clk);
+  return clk;
+}
+
+const char *const RegionsMagic = "grainchunk-otf2-regions 1";
+const char *const PartMagic = "grainchunk-otf2-part 1";
+
+/// A string as "<length>\n<bytes>\n" (any bytes) and back.
+void putString(OutFile &f, const std::string &s) {
+  f.u(s.size()) << "\n" << s << "\n";
+}
+bool getString(std::istream &in, std::string &s) {
+  std::string line;
+  unsigned long n = 0;
+  char end = 0;
+  if (!std::getline(in, line) || std::sscanf(line.c_str(), "%lu", &n) != 1 ||
+      n > (1ul << 24))
+    return false;
+  s.resize(n);
+  return (!n || in.read(&s[0], std::streamsize(n))) && in.get(end) &&
+         end == '\n';
+}
+
+/// The region names of a regions fragment (RegionsMagic), or false.
+bool readRegionNames(const std::string &path, std::vector<std::string> &out) {
+  std::ifstream in(path, std::ios::binary);
+  std::string line, name;
+  unsigned long n = 0;
+  if (!std::getline(in, line) || line != RegionsMagic ||
+      !std::getline(in, line) || std::sscanf(line.c_str(), "%lu", &n) != 1)
+    return false;
+  for (unsigned long i = 0; i < n; i++) {
+    if (!getString(in, name))
+      return false;
+    out.push_back(name);
+  }
+  return std::getline(in, line) && line == "end";
+}
+
+/// A rank's definitions fragment (otf2.defs) read back.
+struct PartDefs {
+  uint64_t start = 0, end = 0, minT = 0, maxT = 0, base = 0;
+  std::vector<ProcDef> procs;
+  std::vector<std::vector<uint32_t>> regionIds; // the job's, per process
+};
+
+/// Reads the definitions fragment path into d; returns what is wrong with
+/// it (empty: nothing).
+std::string readPartDefs(const std::string &path, PartDefs &d) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return "cannot open it";
+  std::string line;
+  unsigned long long start, end, lo, hi, base, n;
+  if (!std::getline(in, line) || line != PartMagic)
+    return "its first line is not \"" + std::string(PartMagic) + "\"";
+  if (!std::getline(in, line) ||
+      std::sscanf(line.c_str(), "clock %llu %llu %llu %llu %llu %llu", &start,
+                  &end, &lo, &hi, &base, &n) != 6 ||
+      n > (1ull << 24))
+    return "no clock line";
+  d.start = start, d.end = end, d.minT = lo, d.maxT = hi, d.base = base;
+  for (unsigned long long p = 0; p < n; p++) {
+    ProcDef pd;
+    long long pid;
+    unsigned long nr, nt;
+    if (!std::getline(in, line) ||
+        std::sscanf(line.c_str(), "process %lld %d %la %lu %lu", &pid, &pd.rank,
+                    &pd.clockNs, &nr, &nt) != 5 ||
+        nr > (1ul << 24) || nt > (1ul << 24) || !getString(in, pd.host))
+      return "process " + std::to_string(p) + " is cut short or garbled";
+    pd.pid = pid;
+    std::vector<uint32_t> ids;
+    for (unsigned long r = 0; r < nr; r++) {
+      unsigned kind, rl, id;
+      RegionDef rd;
+      if (!std::getline(in, line) ||
+          std::sscanf(line.c_str(), "region %u %u %u", &kind, &rl, &id) != 3 ||
+          kind > unsigned(RegionKind::Parallel) || !getString(in, rd.name) ||
+          !getString(in, rd.file))
+        return "a region of process " + std::to_string(p) +
+               " is cut short or garbled";
+      rd.kind = RegionKind(kind);
+      rd.line = rl;
+      pd.regions.push_back(std::move(rd));
+      ids.push_back(id);
+    }
+    for (unsigned long t = 0; t < nt; t++) {
+      unsigned th;
+      unsigned long long ev;
+      if (!std::getline(in, line) ||
+          std::sscanf(line.c_str(), "thread %u %llu", &th, &ev) != 2)
+        return "a thread of process " + std::to_string(p) +
+               " is cut short or garbled";
+      pd.threads.push_back(th);
+      pd.events.push_back(ev);
+    }
+    d.procs.push_back(std::move(pd));
+    d.regionIds.push_back(std::move(ids));
+  }
+  if (!std::getline(in, line) || line != "end" || in.get() != EOF)
+    return "it does not end as a fragment ends";
+  return "";
+}
+
+/// Moves (or, across file systems, copies) file from to to.
+bool moveFile(const std::string &from, const std::string &to,
+              std::string &err) {
+  if (rename(from.c_str(), to.c_str()) == 0)
+    return true;
+  if (errno != EXDEV) {
+    err = "cannot move " + from + " to " + to + ": " + std::strerror(errno);
+    return false;
+  }
+  std::ifstream in(from, std::ios::binary);
+  OutFile out(to);
+  char buf[1 << 16];
+  while (in.read(buf, sizeof buf) || in.gcount())
+    out.put(buf, size_t(in.gcount()));
+  out.close();
+  if (in.bad()) {
+    err = "cannot read " + from;
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+void writeOtf2(const Results &R, const std::string &dir,
+               const std::string &name) {
+  const Run &run = R.run;
+  Otf2Writer w(dir, name, clockOf(run, 0));
   Regions regions{w, {}};
   std::set<uint64_t> pidsUsed;
+  std::vector<uint32_t> loopIdx, taskIdx, ids, loopRegion, taskRegion;
   for (size_t p = 0; p < run.procs.size() && w.ok(); p++) {
     const Analysis &an = *run.procs[p];
-    const ProcessDir &pd = an.proc;
-    uint64_t pid = pd.pid >= 0 ? uint64_t(pd.pid) : uint64_t(p);
-    // A program that exec'd keeps its pid: each image is a process of its
-    // own (its number in the high half, shown as "process <pid>.<n>").
-    while (!pidsUsed.insert(pid).second)
-      pid += uint64_t(1) << 32;
-    int rank = pd.rank >= 0 ? int(pd.rank) : -1;
-    std::string host = pd.host.empty() ? "localhost" : pd.host;
-    std::vector<uint32_t> loopRegion;
-    for (const Loop &lp : an.loops)
-      loopRegion.push_back(
-          regions.get(an.loopName(lp.index), lp.loc, RegionKind::LoopChunk));
-    const Tasks &T = an.tasks;
-    std::vector<uint32_t> taskRegion(T.size());
-    std::map<uint64_t, uint32_t> bySite; // code pointer -> region
-    for (size_t k = 0; k < T.size(); k++) {
-      auto it = bySite.find(T.codeptr[k]);
-      if (it == bySite.end()) {
-        auto nl = an.taskName(k);
-        it =
-            bySite
-                .emplace(T.codeptr[k], regions.get(an.taskGrainName(k),
-                                                   nl.second, RegionKind::Task))
-                .first;
-      }
-      taskRegion[k] = it->second;
+    loopIdx.clear();
+    taskIdx.clear();
+    ProcDef d = procDefOf(an, &loopIdx, &taskIdx);
+    std::vector<uint32_t> locs =
+        defineProcess(w, regions, d, uniquePid(d.pid, p, pidsUsed), ids);
+    grainRegions(ids, loopIdx, taskIdx, loopRegion, taskRegion);
+    writeEvents(w, an, d.threads, locs, loopRegion, taskRegion);
+  }
+  std::string err;
+  if (!w.close(&err))
+    throw Error("cannot write " + dir + "/" + name + ".otf2: " + err);
+}
+
+Otf2Counts otf2Counts(const Results &R) {
+  Otf2Counts c;
+  std::set<std::string> names;
+  for (const auto &a : R.run.procs) {
+    ProcDef d = procDefOf(*a);
+    c.locations += d.threads.size();
+    for (const RegionDef &r : d.regions)
+      names.insert(r.name);
+  }
+  c.regions = names.size();
+  return c;
+}
+
+void writeOtf2Regions(const Results &R, const std::string &path) {
+  std::vector<std::string> names;
+  std::set<std::string> seen;
+  for (const auto &a : R.run.procs)
+    for (const RegionDef &r : procDefOf(*a).regions)
+      if (seen.insert(r.name).second)
+        names.push_back(r.name);
+  OutFile f(path);
+  f << RegionsMagic << "\n";
+  f.u(names.size()) << "\n";
+  for (const std::string &n : names)
+    putString(f, n);
+  f << "end\n";
+  f.close();
+}
+
+void writeOtf2Part(const Results &R, const std::string &part,
+                   uint64_t locationBase,
+                   const std::vector<std::string> &earlierRegions,
+                   uint64_t jobLast) {
+  const Run &run = R.run;
+  // The job's region ids: those of the ranks before (in rank order), then
+  // this rank's new ones in its writer's order (its regions fragment's).
+  std::map<std::string, uint32_t> job;
+  for (const std::string &path : earlierRegions) {
+    std::vector<std::string> names;
+    if (!readRegionNames(path, names))
+      throw Error(path + " is not a regions fragment grainchunk-graph wrote");
+    for (const std::string &n : names)
+      job.emplace(n, uint32_t(job.size()));
+  }
+  Otf2Clock clk = clockOf(run, jobLast);
+  Otf2Writer w(part, "trace", clk, grainchunk::graph::Otf2Mode::EventsOnly);
+  Regions regions{w, {}};
+  std::set<uint64_t> pidsUsed;
+  std::vector<ProcDef> defs;
+  std::vector<std::vector<uint32_t>> locsOf, idsOf;
+  std::vector<uint32_t> loopIdx, taskIdx, loopRegion, taskRegion;
+  for (size_t p = 0; p < run.procs.size(); p++) {
+    defs.push_back(procDefOf(*run.procs[p]));
+    idsOf.emplace_back();
+    locsOf.push_back(defineProcess(w, regions, defs.back(),
+                                   uniquePid(defs.back().pid, p, pidsUsed),
+                                   idsOf.back()));
+  }
+  std::vector<std::pair<uint32_t, std::string>> mine;
+  for (const auto &r : regions.ids)
+    mine.emplace_back(r.second, r.first);
+  std::sort(mine.begin(), mine.end());
+  std::vector<uint32_t> global;
+  for (const auto &m : mine)
+    global.push_back(job.emplace(m.second, uint32_t(job.size())).first->second);
+  w.setGlobalIds(uint32_t(locationBase), global);
+  for (size_t p = 0; p < run.procs.size() && w.ok(); p++) {
+    loopIdx.clear();
+    taskIdx.clear();
+    procDefOf(*run.procs[p], &loopIdx, &taskIdx);
+    grainRegions(idsOf[p], loopIdx, taskIdx, loopRegion, taskRegion);
+    writeEvents(w, *run.procs[p], defs[p].threads, locsOf[p], loopRegion,
+                taskRegion);
+  }
+  std::string err;
+  if (!w.close(&err))
+    throw Error("cannot write " + part + "/trace: " + err);
+  // The definitions fragment: the clock, the events' span, then per
+  // process its definitions and its threads' event counts; "end" last.
+  OutFile f(part + "/otf2.defs");
+  f << PartMagic << "\n";
+  f << "clock ";
+  f.u(clk.Start) << " ";
+  f.u(clk.End) << " ";
+  f.u(w.minTime()) << " ";
+  f.u(w.maxTime()) << " ";
+  f.u(locationBase) << " ";
+  f.u(defs.size()) << "\n";
+  char b[64];
+  for (size_t p = 0; p < defs.size(); p++) {
+    const ProcDef &d = defs[p];
+    std::snprintf(b, sizeof b, "process %lld %d %a ", (long long)d.pid, d.rank,
+                  d.clockNs);
+    f << b;
+    f.u(d.regions.size()) << " ";
+    f.u(d.threads.size()) << "\n";
+    putString(f, d.host);
+    for (size_t r = 0; r < d.regions.size(); r++) {
+      f << "region " << std::to_string(int(d.regions[r].kind)) << " ";
+      f.u(d.regions[r].line) << " ";
+      f.u(global[idsOf[p][r]]) << "\n";
+      putString(f, d.regions[r].name);
+      putString(f, d.regions[r].file);
     }
-    // The segments' owners (segments are grouped per task: segOff).
-    std::vector<uint32_t> segOwner(T.segStart.size());
-    for (size_t k = 0; k < T.size(); k++)
-      for (int64_t j = T.segOff[k]; j < T.segOff[k + 1]; j++)
-        segOwner[j] = uint32_t(k);
-    // Threads: those with chunks or task segments.
-    std::set<int> thSet(an.threads.begin(), an.threads.end());
-    thSet.insert(T.segThread.begin(), T.segThread.end());
-    for (size_t i = 0, last = SIZE_MAX; i < an.chunks.size(); i++)
-      if (last == SIZE_MAX || an.chunks.thread[i] != an.chunks.thread[last])
-        thSet.insert(an.chunks.thread[last = i]);
-    std::vector<int> threads(thSet.begin(), thSet.end());
-    // Each thread's grains: chunks (index i) and task run segments
-    // (SegBit | j), by thread (a counting sort), then in time order.
-    const Chunks &ch = an.chunks;
-    const uint32_t SegBit = 0x80000000u;
-    std::map<int, size_t> slot;
-    for (size_t t = 0; t < threads.size(); t++)
-      slot[threads[t]] = t;
-    std::vector<size_t> off(threads.size() + 1, 0);
-    std::vector<int32_t> thSlot(ch.size());
-    int lastTh = -1;
-    size_t lastSlot = 0;
-    for (size_t i = 0; i < ch.size(); i++) {
-      if (ch.thread[i] != lastTh)
-        lastTh = ch.thread[i], lastSlot = slot[lastTh];
-      thSlot[i] = int32_t(lastSlot);
-      off[lastSlot + 1]++;
+    for (size_t t = 0; t < d.threads.size(); t++) {
+      f << "thread ";
+      f.u(d.threads[t]) << " ";
+      f.u(w.locationEvents(locsOf[p][t])) << "\n";
     }
-    for (size_t j = 0; j < T.segStart.size(); j++)
-      off[slot[T.segThread[j]] + 1]++;
-    for (size_t t = 0; t < threads.size(); t++)
-      off[t + 1] += off[t];
-    std::vector<uint32_t> items(off.back());
-    {
-      std::vector<size_t> pos(off.begin(), off.end() - 1);
-      for (size_t i = 0; i < ch.size(); i++)
-        items[pos[thSlot[i]]++] = uint32_t(i);
-      std::vector<int32_t>().swap(thSlot);
-      for (size_t j = 0; j < T.segStart.size(); j++)
-        items[pos[slot[T.segThread[j]]]++] = SegBit | uint32_t(j);
+  }
+  f << "end\n";
+  f.close();
+}
+
+void mergeOtf2(const std::vector<std::pair<int, std::string>> &parts,
+               const std::string &dir, const std::string &name) {
+  // Every fragment is read and checked first: from a damaged one, nothing
+  // is written. Its locations must follow the ranks' before it, its
+  // regions be numbered as the job numbers them, and each location's
+  // event file be there.
+  std::vector<PartDefs> defs(parts.size());
+  std::map<std::string, uint32_t> job; // region names, the job's ids
+  uint64_t locations = 0;
+  for (size_t i = 0; i < parts.size(); i++) {
+    const std::string path = parts[i].second + "/otf2.defs";
+    PartDefs &d = defs[i];
+    std::string why = readPartDefs(path, d);
+    if (why.empty() && d.base != locations)
+      why = "its locations start at " + std::to_string(d.base) +
+            ", the ranks before it have " + std::to_string(locations);
+    if (why.empty() && i && (d.start != defs[0].start || d.end != defs[0].end))
+      why = "its clock span is not the job's (rank " +
+            std::to_string(parts[0].first) + "'s)";
+    for (size_t p = 0; why.empty() && p < d.procs.size(); p++) {
+      for (size_t r = 0; why.empty() && r < d.procs[p].regions.size(); r++) {
+        uint32_t id =
+            job.emplace(d.procs[p].regions[r].name, uint32_t(job.size()))
+                .first->second;
+        if (d.regionIds[p][r] != id)
+          why = "region " + d.procs[p].regions[r].name + " numbered " +
+                std::to_string(d.regionIds[p][r]) + ", the job's " +
+                std::to_string(id);
+      }
+      for (size_t t = 0; why.empty() && t < d.procs[p].threads.size(); t++) {
+        std::string evt =
+            parts[i].second + "/trace/" + std::to_string(locations++) + ".evt";
+        struct stat st;
+        if (stat(evt.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+          why = "no event file " + evt;
+      }
     }
-    auto startOf = [&](uint32_t x) {
-      return x & SegBit ? T.segStart[x & ~SegBit] : ch.start[x];
-    };
-    auto endOf = [&](uint32_t x) {
-      uint64_t s = startOf(x);
-      uint64_t e = x & SegBit ? T.segEnd[x & ~SegBit] : ch.end[x];
-      return std::max(s, e);
-    };
-    auto regionOf = [&](uint32_t x) {
-      return x & SegBit ? taskRegion[segOwner[x & ~SegBit]]
-                        : loopRegion[ch.loop[x]];
-    };
-    // Time order; an enclosing grain (longer) before what it holds.
-    auto before = [&](uint32_t a, uint32_t b) {
-      uint64_t sa = startOf(a), sb = startOf(b);
-      return sa != sb ? sa < sb : endOf(a) > endOf(b);
-    };
-    std::vector<std::pair<uint32_t, uint64_t>> open; // grain, its end
-    for (size_t t = 0; t < threads.size() && w.ok(); t++) {
-      uint32_t loc = w.addLocation(pid, rank, host, uint32_t(threads[t]));
-      auto b = items.begin() + off[t], e = items.begin() + off[t + 1];
-      if (!std::is_sorted(b, e, before))
-        std::stable_sort(b, e, before);
-      open.clear();
-      for (auto it = b; it != e; ++it) {
-        uint32_t x = *it;
-        uint64_t s = startOf(x), end = endOf(x);
-        while (!open.empty() && open.back().second <= s) {
-          w.leave(loc, open.back().second, regionOf(open.back().first));
-          open.pop_back();
-        }
-        // Grains that overlap without nesting (clock noise): the inner one
-        // ends with the outer one.
-        if (!open.empty() && end > open.back().second)
-          end = open.back().second;
-        GrainAttributes a;
-        if (!(x & SegBit)) {
-          size_t i = x;
-          a.Present = GrainAttributes::HasIterations |
-                      GrainAttributes::HasLoopInstance |
-                      GrainAttributes::HasGrainId;
-          a.FirstIteration = int64_t(ch.lower[i]);
-          a.LastIteration = int64_t(ch.upper[i]);
-          a.LoopInstance = uint64_t(ch.loop[i]);
-          a.GrainId = i;
-          if (!std::isnan(ch.creation[i]) && ch.creation[i] >= 0) {
-            a.Present |= GrainAttributes::HasCreationCycles;
-            a.CreationCycles = uint64_t(ch.creation[i]);
-          }
-        } else {
-          size_t k = segOwner[x & ~SegBit];
-          a.Present = GrainAttributes::HasGrainId;
-          a.GrainId = T.id[k];
-          if (!std::isnan(T.creation[k]) && T.creation[k] >= 0) {
-            a.Present |= GrainAttributes::HasCreationCycles;
-            a.CreationCycles = uint64_t(T.creation[k]);
-          }
-        }
-        w.enter(loc, s, regionOf(x), &a);
-        open.push_back({x, end});
-      }
-      while (!open.empty()) {
-        w.leave(loc, open.back().second, regionOf(open.back().first));
-        open.pop_back();
-      }
-      w.endLocation(loc);
+    if (!why.empty())
+      throw Error("rank " + std::to_string(parts[i].first) +
+                  "'s part refused: " + path + ": " + why +
+                  " (not an OTF2 fragment grainchunk-graph wrote: a damaged "
+                  "or foreign part)");
+  }
+  // The job's definitions, as one command makes them for every process.
+  Otf2Clock clk;
+  if (!defs.empty()) {
+    clk.Start = defs[0].start;
+    clk.End = defs[0].end;
+    if (!defs[0].procs.empty())
+      clk.TicksPerNs = defs[0].procs[0].clockNs;
+  }
+  Otf2Writer w(dir, name, clk, grainchunk::graph::Otf2Mode::DefinitionsOnly);
+  Regions regions{w, {}};
+  std::set<uint64_t> pidsUsed;
+  std::vector<uint32_t> ids;
+  size_t p = 0;
+  for (const PartDefs &d : defs) {
+    w.widenTime(d.minT, d.maxT);
+    for (const ProcDef &pd : d.procs) {
+      std::vector<uint32_t> locs =
+          defineProcess(w, regions, pd, uniquePid(pd.pid, p++, pidsUsed), ids);
+      for (size_t t = 0; t < locs.size(); t++)
+        w.setLocationEvents(locs[t], pd.events[t]);
     }
   }
   std::string err;
   if (!w.close(&err))
     throw Error("cannot write " + dir + "/" + name + ".otf2: " + err);
+  // The ranks' event files, into the archive's directory.
+  uint64_t loc = 0;
+  for (size_t i = 0; i < parts.size(); i++)
+    for (const ProcDef &pd : defs[i].procs)
+      for (size_t t = 0; t < pd.threads.size(); t++, loc++) {
+        std::string f = "/" + std::to_string(loc) + ".evt";
+        if (!moveFile(parts[i].second + "/trace" + f, dir + "/" + name + f,
+                      err))
+          throw Error(err);
+      }
 }
 
 } // namespace gcg

@@ -6,6 +6,10 @@
 // system tree, location groups, locations with their event counts, regions,
 // attributes, the clock) are collected in memory and written by close()
 // into the global definition file, as OTF2 wants them after the events.
+// An archive written in parts (Otf2Mode): an EventsOnly writer numbers its
+// locations and regions as the job does (setGlobalIds) and writes no
+// definitions; a DefinitionsOnly writer opens no event file and is told
+// each location's event count and the events' time span.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +17,7 @@
 
 #include <otf2/otf2.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdarg>
@@ -140,6 +145,9 @@ struct Otf2Writer::Impl {
 
   std::string Path; // <Dir>/<Name>.otf2, for messages
   Otf2Clock Clock;
+  Otf2Mode Mode = Otf2Mode::Whole;
+  uint32_t LocBase = 0;            // EventsOnly: the job's id of location 0
+  std::vector<uint32_t> RegionIds; // EventsOnly: the job's id of each region
   OTF2_Archive *Archive = nullptr;
   OTF2_AttributeList *AttrList = nullptr;
   std::string Err;
@@ -189,7 +197,13 @@ struct Otf2Writer::Impl {
     return It->second;
   }
 
+  // The region id events name: the job's, for an EventsOnly writer.
+  uint32_t regionRef(uint32_t Region) const {
+    return Mode == Otf2Mode::EventsOnly ? RegionIds[Region] : Region;
+  }
   bool checkLoc(uint32_t Loc) {
+    if (Mode == Otf2Mode::DefinitionsOnly)
+      return fail("an event given to a writer of definitions only");
     if (Loc >= Locations.size())
       return fail("event for location " + std::to_string(Loc) +
                   ", which was not defined");
@@ -207,7 +221,7 @@ struct Otf2Writer::Impl {
   }
   OTF2_EvtWriter *writer(Location &L, uint32_t Loc) {
     if (!L.W) {
-      L.W = OTF2_Archive_GetEvtWriter(Archive, Loc);
+      L.W = OTF2_Archive_GetEvtWriter(Archive, LocBase + Loc);
       if (!L.W)
         failOtf2("opening the event writer", OTF2_ERROR_INVALID);
     }
@@ -234,7 +248,8 @@ bool Otf2Writer::Impl::finish(Location &L, uint32_t Loc) {
   L.Ended = true;
   while (Err.empty() && !L.Open.empty()) {
     OTF2_ErrorCode Code = call([&] {
-      return OTF2_EvtWriter_Leave(L.W, nullptr, L.Last, L.Open.back());
+      return OTF2_EvtWriter_Leave(L.W, nullptr, L.Last,
+                                  regionRef(L.Open.back()));
     });
     if (Code != OTF2_SUCCESS)
       return failOtf2("writing a leave event", Code);
@@ -257,8 +272,9 @@ bool Otf2Writer::Impl::finish(Location &L, uint32_t Loc) {
 }
 
 Otf2Writer::Otf2Writer(const std::string &Dir, const std::string &Name,
-                       const Otf2Clock &Clock)
+                       const Otf2Clock &Clock, Otf2Mode Mode)
     : P(new Impl) {
+  P->Mode = Mode;
   static std::once_flag Once;
   std::call_once(Once,
                  [] { OTF2_Error_RegisterCallback(onOtf2Error, nullptr); });
@@ -327,7 +343,7 @@ Otf2Writer::Otf2Writer(const std::string &Dir, const std::string &Name,
     if (C == OTF2_SUCCESS)
       C = OTF2_Archive_SetDescription(
           P->Archive, "grains of an OpenMP run: loop chunks and tasks");
-    if (C == OTF2_SUCCESS)
+    if (C == OTF2_SUCCESS && Mode != Otf2Mode::DefinitionsOnly)
       C = OTF2_Archive_OpenEvtFiles(P->Archive);
     return C;
   });
@@ -335,7 +351,7 @@ Otf2Writer::Otf2Writer(const std::string &Dir, const std::string &Name,
     P->failOtf2("opening the archive", Code);
     return;
   }
-  P->EvtFilesOpen = true;
+  P->EvtFilesOpen = Mode != Otf2Mode::DefinitionsOnly;
   P->AttrList = OTF2_AttributeList_New();
   if (!P->AttrList)
     P->fail("out of memory");
@@ -403,7 +419,8 @@ void Otf2Writer::enter(uint32_t Loc, uint64_t T, uint32_t Region,
   Impl::Location &L = I.Locations[Loc];
   if (!I.checkTime(L, Loc, T))
     return;
-  if (Region >= I.Regions.size()) {
+  if (Region >= I.Regions.size() ||
+      (I.Mode == Otf2Mode::EventsOnly && Region >= I.RegionIds.size())) {
     I.fail("enter of region " + std::to_string(Region) +
            ", which was not defined");
     return;
@@ -426,8 +443,8 @@ void Otf2Writer::enter(uint32_t Loc, uint64_t T, uint32_t Region,
     if (A->Present & GrainAttributes::HasGrainId)
       OTF2_AttributeList_AddUint64(List, AGrain, A->GrainId);
   }
-  OTF2_ErrorCode Code =
-      I.call([&] { return OTF2_EvtWriter_Enter(W, List, T, Region); });
+  OTF2_ErrorCode Code = I.call(
+      [&] { return OTF2_EvtWriter_Enter(W, List, T, I.regionRef(Region)); });
   if (Code != OTF2_SUCCESS) {
     I.failOtf2("writing an enter event", Code);
     return;
@@ -451,8 +468,9 @@ void Otf2Writer::leave(uint32_t Loc, uint64_t T, uint32_t Region) {
                                  " is the innermost open one"));
     return;
   }
-  OTF2_ErrorCode Code =
-      I.call([&] { return OTF2_EvtWriter_Leave(L.W, nullptr, T, Region); });
+  OTF2_ErrorCode Code = I.call([&] {
+    return OTF2_EvtWriter_Leave(L.W, nullptr, T, I.regionRef(Region));
+  });
   if (Code != OTF2_SUCCESS) {
     I.failOtf2("writing a leave event", Code);
     return;
@@ -467,6 +485,38 @@ void Otf2Writer::endLocation(uint32_t Loc) {
     return;
   I.finish(I.Locations[Loc], Loc);
 }
+
+void Otf2Writer::setGlobalIds(uint32_t LocationBase,
+                              std::vector<uint32_t> RegionIds) {
+  Impl &I = *P;
+  if (I.Mode != Otf2Mode::EventsOnly)
+    I.fail("the job's ids given to a writer that is not of events only");
+  I.LocBase = LocationBase;
+  I.RegionIds = std::move(RegionIds);
+}
+
+void Otf2Writer::setLocationEvents(uint32_t Loc, uint64_t N) {
+  Impl &I = *P;
+  if (I.Mode != Otf2Mode::DefinitionsOnly || Loc >= I.Locations.size()) {
+    I.fail("event count of location " + std::to_string(Loc) +
+           " given to a writer that writes its events or has no such "
+           "location");
+    return;
+  }
+  I.Events += N - I.Locations[Loc].Events;
+  I.Locations[Loc].Events = N;
+}
+
+void Otf2Writer::widenTime(uint64_t Min, uint64_t Max) {
+  P->MinT = std::min(P->MinT, Min);
+  P->MaxT = std::max(P->MaxT, Max);
+}
+
+uint64_t Otf2Writer::locationEvents(uint32_t Loc) const {
+  return Loc < P->Locations.size() ? P->Locations[Loc].Events : 0;
+}
+uint64_t Otf2Writer::minTime() const { return P->MinT; }
+uint64_t Otf2Writer::maxTime() const { return P->MaxT; }
 
 bool Otf2Writer::Impl::writeDefinitions() {
   OTF2_ErrorCode Code = call([&] {
@@ -575,7 +625,7 @@ bool Otf2Writer::close(std::string *ErrOut) {
     }
     if (I.Archive) {
       for (size_t Loc = 0; Loc < I.Locations.size(); ++Loc)
-        if (I.Err.empty())
+        if (I.Err.empty() && I.Mode != Otf2Mode::DefinitionsOnly)
           I.finish(I.Locations[Loc], Loc);
       if (I.EvtFilesOpen && !I.Broken) {
         OTF2_ErrorCode Code =
@@ -583,7 +633,7 @@ bool Otf2Writer::close(std::string *ErrOut) {
         if (Code != OTF2_SUCCESS)
           I.failOtf2("closing the event files", Code);
       }
-      if (I.Err.empty())
+      if (I.Err.empty() && I.Mode != Otf2Mode::EventsOnly)
         I.writeDefinitions();
       // Closing frees every writer still open (after an error of the
       // caller's too), unless OTF2 failed on the way (as above).

@@ -17,6 +17,9 @@
 //   out/trace/<L>.def    location L's (empty) local definitions
 // Dir must exist and be writable; out/trace.otf2, out/trace.def and out/trace
 // must not exist (the caller removes an earlier result first).
+// Written in parts (Otf2Mode, an MPI job's ranks): EventsOnly writers give
+// out/trace/<L>.evt with the job's ids, one DefinitionsOnly writer the rest;
+// the caller moves the event files into its out/trace/.
 //
 // Rules for the caller (a broken rule is an error, see below):
 // - Events of one location come in time order (equal times allowed); events
@@ -47,6 +50,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace grainchunk {
 namespace graph {
@@ -87,13 +91,27 @@ struct GrainAttributes {
   uint64_t GrainId = 0;
 };
 
+/// What an Otf2Writer writes of its archive. An MPI job analysed where it
+/// ran writes its archive in parts: each rank its locations' events
+/// (EventsOnly, with the job's ids), rank 0 the job's definitions
+/// (DefinitionsOnly) and then moves the ranks' event files into its
+/// archive's directory. The files are then those of one Whole writer given
+/// the same definitions and events.
+enum class Otf2Mode {
+  Whole,           ///< definitions and events (the default)
+  EventsOnly,      ///< <Name>/<L>.evt (and OTF2's anchor file), no
+                   ///< definitions: see setGlobalIds()
+  DefinitionsOnly, ///< <Name>.otf2, <Name>.def and <Name>/<L>.def, no
+                   ///< events: see setLocationEvents() and widenTime()
+};
+
 class Otf2Writer {
 public:
   /// Opens the archive <Dir>/<Name>.otf2 (see the file comment). An error
   /// (Dir missing or unwritable, archive already there, bad clock) is kept:
   /// ok() is false and close() returns it.
   Otf2Writer(const std::string &Dir, const std::string &Name,
-             const Otf2Clock &Clock);
+             const Otf2Clock &Clock, Otf2Mode Mode = Otf2Mode::Whole);
   /// Closes the archive if close() was not called (its error is dropped).
   ~Otf2Writer();
   Otf2Writer(const Otf2Writer &) = delete;
@@ -120,6 +138,20 @@ public:
   /// No more events for Loc: writes its buffer out and frees it (optional;
   /// for a caller that goes location by location over many threads).
   void endLocation(uint32_t Loc);
+
+  /// EventsOnly: the events of location L go to OTF2 location
+  /// LocationBase + L, and those of region R name region RegionIds[R] (the
+  /// job's ids of this writer's locations and regions). Before any event.
+  void setGlobalIds(uint32_t LocationBase, std::vector<uint32_t> RegionIds);
+  /// DefinitionsOnly: location Loc has N events (written by another writer).
+  void setLocationEvents(uint32_t Loc, uint64_t N);
+  /// DefinitionsOnly: the events (of other writers) span Min..Max.
+  void widenTime(uint64_t Min, uint64_t Max);
+  /// Location Loc's events so far; the first and last event time of all
+  /// locations (UINT64_MAX and 0 before any event).
+  uint64_t locationEvents(uint32_t Loc) const;
+  uint64_t minTime() const;
+  uint64_t maxTime() const;
 
   /// Writes the definitions and closes the archive. Returns true, or false
   /// with the first error in *Err (if Err is not null). Call once.

@@ -7,20 +7,32 @@
 // share as opacity (a bounded picture whatever the grain count). Several
 // processes: a lane per process and thread.
 //
+// The picture is four pieces: the head (size, title), the lanes (a
+// background and a label each), the spans (rectangles, lane by lane within
+// a process) and the foot (axis, legend). Only the head and the foot depend
+// on the whole run; a lane's rows on its process and the run's time frame
+// alone. So an MPI job's rank writes its lanes and spans (writeSvgPart),
+// drawn in the job's frame at its lanes' offset, and rank 0 writes the head
+// and the foot around the ranks' pieces (mergeSvg): the same bytes as one
+// command drawing the whole job.
+//
 //===----------------------------------------------------------------------===//
 #include "Palette.h"
 #include "Writers.h"
 
-#include <deque>
-
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <deque>
+#include <fstream>
 #include <map>
 #include <set>
 
 namespace gcg {
 
 static const char *const TaskColor = "#555555";
+static const int Width = 1200, ExactLimit = 4000, Left = 90, Top = 40,
+                 LaneH = 28, Gap = 6, PlotW = Width - Left - 20;
 
 static double niceStep(double raw) {
   double mag = std::pow(10.0, std::floor(std::log10(raw)));
@@ -45,102 +57,131 @@ static std::string pyFloat(double v) { // Python's str() of a float
   return s;
 }
 
-bool writeSvg(const Results &R, const std::string &path) {
-  const Run &run = R.run;
-  const int width = 1200, exactLimit = 4000;
-  // Lanes: (process, thread).
+namespace {
+/// A run's lanes, (process, thread) in order, and its spans (chunks and
+/// task segments).
+struct LaneSet {
+  std::vector<std::pair<size_t, int>> lanes;
+  std::map<std::pair<size_t, int>, int> index;
+  size_t spans = 0;
+};
+
+/// The loops' colours (the run's palette, by loop name): the names in the
+/// order of the processes' loops, and per process and loop its colour (one
+/// pointer per name).
+struct LoopColours {
+  std::deque<std::string> store; // what the pointers below point to
+  std::map<std::string, const char *> byName;
+  std::vector<std::string> names;
+  std::vector<std::vector<const char *>> of;
+};
+
+/// The time frame the spans are drawn in (ticks) and the first lane's
+/// place.
+struct Frame {
+  uint64_t t0 = 0, t1 = 1;
+  size_t laneOffset = 0;
+  bool dense = false;
+};
+} // namespace
+
+static LaneSet lanesOf(const Run &run) {
   std::set<std::pair<size_t, int>> laneSet;
-  size_t nSpans = 0, nGrains = 0;
-  bool anyTasks = false;
+  LaneSet out;
   for (size_t p = 0; p < run.procs.size(); p++) {
     const Analysis &an = *run.procs[p];
     for (int th : an.threads)
       laneSet.insert({p, th});
     for (int th : an.tasks.segThread)
       laneSet.insert({p, th});
-    nSpans += an.chunks.size() + an.tasks.segStart.size();
-    nGrains += an.nGrains();
-    anyTasks |= an.tasks.size() > 0;
+    out.spans += an.chunks.size() + an.tasks.segStart.size();
   }
-  std::vector<std::pair<size_t, int>> lanes(laneSet.begin(), laneSet.end());
-  std::map<std::pair<size_t, int>, int> laneIdx;
-  for (size_t i = 0; i < lanes.size(); i++)
-    laneIdx[lanes[i]] = int(i);
-  const Analysis &a0 = *run.procs[0];
-  double tpn = a0.clockNs();
-  uint64_t t0 = run.firstInstant(), t1 = t0;
-  bool any = false;
-  for (auto &a : run.procs)
-    if (a->nGrains()) {
-      uint64_t l = a->lastInstant();
-      t1 = any ? std::max(t1, l) : l;
-      any = true;
-    }
-  if (!any)
-    t0 = 0, t1 = 0;
-  if (int64_t(t1 - t0) < 1)
-    t1 = t0 + 1;
-  // Colours: by loop name, the run's (Palette.h), legend in loop order.
-  const RunColours &palette = R.colours;
-  std::deque<std::string> store; // what the pointers below point to
-  std::map<std::string, const char *> colors;
-  std::vector<std::string> names;
-  std::vector<std::vector<const char *>> loopColor(run.procs.size());
+  out.lanes.assign(laneSet.begin(), laneSet.end());
+  for (size_t i = 0; i < out.lanes.size(); i++)
+    out.index[out.lanes[i]] = int(i);
+  return out;
+}
+
+static void loopColoursOf(const Run &run, const RunColours &palette,
+                          LoopColours &c) {
+  c.of.resize(run.procs.size());
   for (size_t p = 0; p < run.procs.size(); p++) {
     const Analysis &an = *run.procs[p];
     for (const Loop &lp : an.loops) {
       const std::string &nm = an.loopName(lp.index);
-      if (!colors.count(nm)) {
-        store.push_back(palette.loop(nm));
-        colors[nm] = store.back().c_str();
-        names.push_back(nm);
+      if (!c.byName.count(nm)) {
+        c.store.push_back(palette.loop(nm));
+        c.byName[nm] = c.store.back().c_str();
+        c.names.push_back(nm);
       }
-      loopColor[p].push_back(colors[nm]);
+      c.of[p].push_back(c.byName[nm]);
     }
   }
-  const int left = 90, top = 40, laneH = 28, gap = 6;
-  const int plotW = width - left - 20;
-  int legendRows = int(names.size()) + (anyTasks ? 1 : 0);
-  int height = top + int(lanes.size()) * (laneH + gap) + 50 + 18 * legendRows;
-  double span = double(int64_t(t1 - t0));
-  auto x = [&](uint64_t c) {
-    return left + double(int64_t(c - t0)) / span * plotW;
-  };
-  OutFile o(path);
+}
+
+/// The frame of grains from first to last (any: there is a grain).
+static Frame frameOf(bool any, uint64_t first, uint64_t last) {
+  Frame f;
+  f.t0 = any ? first : 0;
+  f.t1 = any ? last : 0;
+  if (int64_t(f.t1 - f.t0) < 1)
+    f.t1 = f.t0 + 1;
+  return f;
+}
+
+static double spanOf(const Frame &f) { return double(int64_t(f.t1 - f.t0)); }
+
+static void writeHead(OutFile &o, size_t lanes, size_t legendRows,
+                      uint64_t grains, double totalMs, bool dense) {
+  int height = Top + int(lanes) * (LaneH + Gap) + 50 + 18 * int(legendRows);
   o.f("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
       "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n",
-      width, height, width, height);
-  o.f("<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", width, height);
-  bool dense = nSpans > size_t(exactLimit);
-  double totalMs = span / tpn / 1e6;
+      Width, height, Width, height);
+  o.f("<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", Width, height);
   o.f("<text x=\"%d\" y=\"20\" font-size=\"14\">grain timeline: %zu grains, "
       "%zu "
       "threads, %.3f ms%s</text>\n",
-      left, nGrains, lanes.size(), totalMs,
+      Left, size_t(grains), lanes, totalMs,
       dense ? " (aggregated per pixel: busy share as opacity)" : "");
-  for (size_t li = 0; li < lanes.size(); li++) {
-    int y = top + int(li) * (laneH + gap);
+}
+
+/// Each lane's background and label, from lane Offset on.
+static void writeLanes(OutFile &o, const Run &run, const LaneSet &L,
+                       size_t offset) {
+  for (size_t li = 0; li < L.lanes.size(); li++) {
+    int y = Top + int(offset + li) * (LaneH + Gap);
     o.f("<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
         "fill=\"#eeeeee\"/>\n",
-        left, y, plotW, laneH);
-    std::string label = "thread " + std::to_string(lanes[li].second);
+        Left, y, PlotW, LaneH);
+    std::string label = "thread " + std::to_string(L.lanes[li].second);
     if (run.multi()) {
-      const ProcessDir &pd = run.procs[lanes[li].first]->proc;
+      const ProcessDir &pd = run.procs[L.lanes[li].first]->proc;
       label = "p" + std::to_string(pd.pid) + " t" +
-              std::to_string(lanes[li].second);
+              std::to_string(L.lanes[li].second);
     }
-    o.f("<text x=\"%d\" y=\"%d.0\" text-anchor=\"end\">%s</text>\n", left - 8,
-        y + laneH / 2 + 4, htmlEscape(label).c_str());
+    o.f("<text x=\"%d\" y=\"%d.0\" text-anchor=\"end\">%s</text>\n", Left - 8,
+        y + LaneH / 2 + 4, htmlEscape(label).c_str());
   }
-  auto laneY = [&](size_t p, int th) {
-    return top + laneIdx[{p, th}] * (laneH + gap);
+}
+
+/// The spans of the lanes, in the frame F.
+static void writeSpans(OutFile &o, const Run &run, const LaneSet &L,
+                       const LoopColours &C, const Frame &F) {
+  double span = spanOf(F);
+  uint64_t t0 = F.t0;
+  auto x = [&](uint64_t c) {
+    return Left + double(int64_t(c - t0)) / span * PlotW;
   };
-  if (!dense) {
+  auto laneY = [&](size_t p, int th) {
+    return Top +
+           int(F.laneOffset + size_t(L.index.at({p, th}))) * (LaneH + Gap);
+  };
+  if (!F.dense) {
     auto rect = [&](double xs, double w, int y, const char *color,
                     const std::string &title) {
       o.f("<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\" "
           "stroke=\"white\" stroke-width=\"0.3\"><title>%s</title></rect>\n",
-          xs, y + 2, w, laneH - 4, color, htmlEscape(title).c_str());
+          xs, y + 2, w, LaneH - 4, color, htmlEscape(title).c_str());
     };
     for (size_t p = 0; p < run.procs.size(); p++) {
       const Analysis &an = *run.procs[p];
@@ -158,7 +199,7 @@ bool writeSvg(const Results &R, const std::string &path) {
             " " +
             (an.chunkUnknown(i) ? std::string("time ") + UnknownTime
                                 : std::string(took));
-        rect(x(s), w, laneY(p, ch.thread[i]), loopColor[p][ch.loop[i]], title);
+        rect(x(s), w, laneY(p, ch.thread[i]), C.of[p][ch.loop[i]], title);
       }
       const Tasks &T = an.tasks;
       for (uint32_t k : T.order) {
@@ -173,90 +214,97 @@ bool writeSvg(const Results &R, const std::string &path) {
         }
       }
     }
-  } else {
-    // Per lane and pixel column: busy time per colour; draw the dominant
-    // colour with the column's busy share as opacity, runs merged.
-    double per = span / plotW;
-    struct Cell {
-      std::vector<std::pair<const char *, double>> by; // in the order met
-    };
-    std::vector<std::vector<Cell>> busy(lanes.size(), std::vector<Cell>(plotW));
-    auto add = [&](uint64_t s, uint64_t e, int lane, const char *c) {
-      double ds = double(int64_t(s - t0)), de = double(int64_t(e - t0));
-      long p0 = long(std::trunc(ds / per)), p1 = long(std::trunc(de / per));
-      for (long px = std::max(p0, 0L); px <= std::min(p1, long(plotW - 1));
-           px++) {
-        double lo = px * per, hi = (px + 1) * per;
-        double v = std::min(de, hi) - std::max(ds, lo);
-        auto &by = busy[lane][px].by;
-        auto it = std::find_if(by.begin(), by.end(),
-                               [&](auto &q) { return q.first == c; });
-        if (it == by.end())
-          by.push_back({c, v});
-        else
-          it->second += v;
-      }
-    };
-    for (size_t p = 0; p < run.procs.size(); p++) {
-      const Analysis &an = *run.procs[p];
-      const Chunks &ch = an.chunks;
-      int lastTh = -1, lane = 0;
-      for (size_t i = 0; i < ch.size(); i++) {
-        if (ch.thread[i] != lastTh) {
-          lastTh = ch.thread[i];
-          lane = laneIdx[{p, lastTh}];
-        }
-        add(ch.start[i], ch.end[i], lane, loopColor[p][ch.loop[i]]);
-      }
-      const Tasks &T = an.tasks;
-      for (size_t j = 0; j < T.segStart.size(); j++)
-        add(T.segStart[j], T.segEnd[j], laneIdx[{p, T.segThread[j]}],
-            TaskColor);
-    }
-    for (size_t li = 0; li < lanes.size(); li++) {
-      int y = top + int(li) * (laneH + gap);
-      bool inRun = false;
-      int runStart = 0;
-      const char *runC = nullptr;
-      double runO = 0;
-      for (int px = 0; px <= plotW; px++) {
-        bool cell = false;
-        const char *c = nullptr;
-        double op = 0;
-        if (px < plotW && !busy[li][px].by.empty()) {
-          auto &by = busy[li][px].by;
-          double sum = 0, best = -1;
-          for (auto &q : by) {
-            sum += q.second;
-            if (q.second > best)
-              best = q.second, c = q.first;
-          }
-          double share = std::min(sum / per, 1.0);
-          op = std::nearbyint(share * 4) / 4;
-          if (op == 0)
-            op = 0.25;
-          cell = true;
-        }
-        if (inRun && cell && c == runC && op == runO)
-          continue;
-        if (inRun)
-          o.f("<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" "
-              "fill-opacity=\"%s\"/>\n",
-              left + runStart, y + 2, px - runStart, laneH - 4, runC,
-              pyFloat(runO).c_str());
-        inRun = cell;
-        if (cell)
-          runStart = px, runC = c, runO = op;
-      }
-    }
+    return;
   }
-  // Axis.
-  int ya = top + int(lanes.size()) * (laneH + gap) + 4;
+  // Per lane and pixel column: busy time per colour; draw the dominant
+  // colour with the column's busy share as opacity, runs merged.
+  double per = span / PlotW;
+  struct Cell {
+    std::vector<std::pair<const char *, double>> by; // in the order met
+  };
+  std::vector<std::vector<Cell>> busy(L.lanes.size(), std::vector<Cell>(PlotW));
+  auto add = [&](uint64_t s, uint64_t e, int lane, const char *c) {
+    double ds = double(int64_t(s - t0)), de = double(int64_t(e - t0));
+    long p0 = long(std::trunc(ds / per)), p1 = long(std::trunc(de / per));
+    for (long px = std::max(p0, 0L); px <= std::min(p1, long(PlotW - 1));
+         px++) {
+      double lo = px * per, hi = (px + 1) * per;
+      double v = std::min(de, hi) - std::max(ds, lo);
+      auto &by = busy[lane][px].by;
+      auto it = std::find_if(by.begin(), by.end(),
+                             [&](auto &q) { return q.first == c; });
+      if (it == by.end())
+        by.push_back({c, v});
+      else
+        it->second += v;
+    }
+  };
+  for (size_t p = 0; p < run.procs.size(); p++) {
+    const Analysis &an = *run.procs[p];
+    const Chunks &ch = an.chunks;
+    int lastTh = -1, lane = 0;
+    for (size_t i = 0; i < ch.size(); i++) {
+      if (ch.thread[i] != lastTh) {
+        lastTh = ch.thread[i];
+        lane = L.index.at({p, lastTh});
+      }
+      add(ch.start[i], ch.end[i], lane, C.of[p][ch.loop[i]]);
+    }
+    const Tasks &T = an.tasks;
+    for (size_t j = 0; j < T.segStart.size(); j++)
+      add(T.segStart[j], T.segEnd[j], L.index.at({p, T.segThread[j]}),
+          TaskColor);
+  }
+  for (size_t li = 0; li < L.lanes.size(); li++) {
+    int y = Top + int(F.laneOffset + li) * (LaneH + Gap);
+    bool inRun = false;
+    int runStart = 0;
+    const char *runC = nullptr;
+    double runO = 0;
+    for (int px = 0; px <= PlotW; px++) {
+      bool cell = false;
+      const char *c = nullptr;
+      double op = 0;
+      if (px < PlotW && !busy[li][px].by.empty()) {
+        auto &by = busy[li][px].by;
+        double sum = 0, best = -1;
+        for (auto &q : by) {
+          sum += q.second;
+          if (q.second > best)
+            best = q.second, c = q.first;
+        }
+        double share = std::min(sum / per, 1.0);
+        op = std::nearbyint(share * 4) / 4;
+        if (op == 0)
+          op = 0.25;
+        cell = true;
+      }
+      if (inRun && cell && c == runC && op == runO)
+        continue;
+      if (inRun)
+        o.f("<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" "
+            "fill-opacity=\"%s\"/>\n",
+            Left + runStart, y + 2, px - runStart, LaneH - 4, runC,
+            pyFloat(runO).c_str());
+      inRun = cell;
+      if (cell)
+        runStart = px, runC = c, runO = op;
+    }
+    busy[li] = std::vector<Cell>(); // this lane drawn
+  }
+}
+
+/// The axis and the legend (name, colour; "explicit tasks" last when
+/// any), and the end.
+static void
+writeFoot(OutFile &o, size_t lanes, double totalMs,
+          const std::vector<std::pair<std::string, std::string>> &legend) {
+  int ya = Top + int(lanes) * (LaneH + Gap) + 4;
   o.f("<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n",
-      left, ya, left + plotW, ya);
+      Left, ya, Left + PlotW, ya);
   double step = totalMs > 0 ? niceStep(totalMs / 8) : 1;
   for (int k = 0; k * step <= totalMs * 1.0001; k++) {
-    double xx = totalMs ? left + k * step / totalMs * plotW : left;
+    double xx = totalMs ? Left + k * step / totalMs * PlotW : Left;
     o.f("<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
         "stroke=\"black\"/>\n",
         xx, ya, xx, ya + 5);
@@ -264,23 +312,223 @@ bool writeSvg(const Results &R, const std::string &path) {
         ya + 18, k * step);
   }
   o.f("<text x=\"%d\" y=\"%d\" text-anchor=\"end\">time (ms)</text>\n",
-      left + plotW, ya + 32);
-  // Legend.
+      Left + PlotW, ya + 32);
   int yl = ya + 44;
-  if (anyTasks)
-    names.push_back("explicit tasks");
-  for (const std::string &nm : names) {
-    auto it = colors.find(nm);
-    const char *c = it != colors.end() ? it->second : TaskColor;
+  for (const auto &[nm, c] : legend) {
     o.f("<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>\n",
-        left, yl - 10, c);
-    o << "<text x=\"" << std::to_string(left + 18) << "\" y=\""
+        Left, yl - 10, c.c_str());
+    o << "<text x=\"" << std::to_string(Left + 18) << "\" y=\""
       << std::to_string(yl) << "\">" << htmlEscape(nm) << "</text>\n";
     yl += 18;
   }
   o << "</svg>\n";
+}
+
+static std::vector<std::pair<std::string, std::string>>
+legendOf(const LoopColours &C) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const std::string &nm : C.names)
+    out.emplace_back(nm, C.byName.at(nm));
+  return out;
+}
+
+bool writeSvg(const Results &R, const std::string &path) {
+  const Run &run = R.run;
+  LaneSet L = lanesOf(run);
+  LoopColours C;
+  loopColoursOf(run, R.colours, C);
+  bool any = false, anyTasks = false;
+  uint64_t last = 0;
+  for (auto &a : run.procs) {
+    anyTasks |= a->tasks.size() > 0;
+    if (a->nGrains()) {
+      uint64_t l = a->lastInstant();
+      last = any ? std::max(last, l) : l;
+      any = true;
+    }
+  }
+  Frame F = frameOf(any, run.firstInstant(), last);
+  F.dense = L.spans > size_t(ExactLimit);
+  double totalMs = spanOf(F) / run.procs[0]->clockNs() / 1e6;
+  std::vector<std::pair<std::string, std::string>> legend = legendOf(C);
+  if (anyTasks)
+    legend.emplace_back("explicit tasks", TaskColor);
+  OutFile o(path);
+  writeHead(o, L.lanes.size(), legend.size(), run.grains(), totalMs, F.dense);
+  writeLanes(o, run, L, 0);
+  writeSpans(o, run, L, C, F);
+  writeFoot(o, L.lanes.size(), totalMs, legend);
   o.close();
-  return dense;
+  return F.dense;
+}
+
+SvgCount svgCount(const Run &run) {
+  LaneSet L = lanesOf(run);
+  return {L.lanes.size(), L.spans};
+}
+
+//===-- An MPI job's fragments --------------------------------------------===//
+//
+// A rank's part holds timeline.lanes and timeline.spans (its pieces, as in
+// the job's file) and, last, timeline.head:
+//   grainchunk-svg-part 1
+//   job <grains> <lanes> <first> <last> <any> <dense>   (the same in every
+//                                                        rank)
+//   lanes <offset> <count>
+//   bytes <timeline.lanes' size> <timeline.spans' size>
+//   legend <entries>
+//   then per entry "<colour> <name's length>" and the name's line
+//   end
+
+static const char *const PartMagic = "grainchunk-svg-part 1";
+
+bool writeSvgPart(const Results &R, const SvgJob &job, const std::string &dir) {
+  const Run &run = R.run;
+  LaneSet L = lanesOf(run);
+  LoopColours C;
+  loopColoursOf(run, R.colours, C);
+  Frame F = frameOf(job.any, job.first, job.last);
+  F.laneOffset = job.laneOffset;
+  F.dense = job.spans > uint64_t(ExactLimit);
+  OutFile lanes(dir + "/timeline.lanes");
+  writeLanes(lanes, run, L, F.laneOffset);
+  uint64_t laneBytes = lanes.size();
+  lanes.close();
+  OutFile spans(dir + "/timeline.spans");
+  writeSpans(spans, run, L, C, F);
+  uint64_t spanBytes = spans.size();
+  spans.close();
+  OutFile head(dir + "/timeline.head");
+  head.f("%s\njob %llu %llu %llu %llu %d %d\nlanes %llu %llu\nbytes %llu "
+         "%llu\nlegend %zu\n",
+         PartMagic, (unsigned long long)job.grains,
+         (unsigned long long)job.lanes, (unsigned long long)job.first,
+         (unsigned long long)job.last, int(job.any), int(F.dense),
+         (unsigned long long)job.laneOffset, (unsigned long long)L.lanes.size(),
+         (unsigned long long)laneBytes, (unsigned long long)spanBytes,
+         C.names.size());
+  for (const auto &[nm, c] : legendOf(C))
+    head << c << " " << std::to_string(nm.size()) << "\n" << nm << "\n";
+  head << "end\n";
+  head.close();
+  return F.dense;
+}
+
+namespace {
+/// A part's timeline.head, read back.
+struct PartHead {
+  std::string job; // its job line, as written
+  unsigned long long grains = 0, lanes = 0, first = 0, last = 0, offset = 0,
+                     count = 0, laneBytes = 0, spanBytes = 0;
+  int any = 0, dense = 0;
+  std::vector<std::pair<std::string, std::string>> legend;
+};
+} // namespace
+
+static PartHead readPartHead(const SvgPart &part) {
+  std::string path = part.dir + "/timeline.head", line;
+  auto bad = [&](const char *why) {
+    return Error(part.who + ": " + path + " " + why +
+                 " (not what a rank writes: a damaged or foreign part)");
+  };
+  std::ifstream in(path, std::ios::binary);
+  PartHead h;
+  unsigned long long n = 0;
+  char extra = 0;
+  if (!std::getline(in, line) || line != PartMagic)
+    throw bad("is missing or of another version");
+  if (!std::getline(in, h.job) ||
+      std::sscanf(h.job.c_str(), "job %llu %llu %llu %llu %d %d%c", &h.grains,
+                  &h.lanes, &h.first, &h.last, &h.any, &h.dense, &extra) != 6 ||
+      !std::getline(in, line) ||
+      std::sscanf(line.c_str(), "lanes %llu %llu%c", &h.offset, &h.count,
+                  &extra) != 2 ||
+      !std::getline(in, line) ||
+      std::sscanf(line.c_str(), "bytes %llu %llu%c", &h.laneBytes, &h.spanBytes,
+                  &extra) != 2 ||
+      !std::getline(in, line) ||
+      std::sscanf(line.c_str(), "legend %llu%c", &n, &extra) != 1 ||
+      n > (1ull << 24))
+    throw bad("has a damaged line");
+  for (unsigned long long i = 0; i < n; i++) {
+    char colour[16];
+    unsigned long long len = 0;
+    std::string name;
+    if (!std::getline(in, line) ||
+        std::sscanf(line.c_str(), "%15s %llu%c", colour, &len, &extra) != 2 ||
+        len > (1ull << 24))
+      throw bad("has a damaged legend entry");
+    name.resize(len); // any bytes, a newline too
+    if (!in.read(&name[0], std::streamsize(len)) || in.get() != '\n')
+      throw bad("is cut short");
+    h.legend.emplace_back(std::move(name), colour);
+  }
+  if (!std::getline(in, line) || line != "end" || in.peek() != EOF)
+    throw bad("is cut short");
+  return h;
+}
+
+/// Checks that a piece is of the size its timeline.head says.
+static void checkSize(const SvgPart &part, const char *name, uint64_t bytes) {
+  std::string path = part.dir + "/" + name;
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in || uint64_t(std::streamoff(in.tellg())) != bytes)
+    throw Error(part.who + ": " + path +
+                " is not the size its timeline.head says (a damaged part)");
+}
+
+/// Copies a piece of Bytes bytes to o.
+static void copyFragment(OutFile &o, const SvgPart &part, const char *name,
+                         uint64_t bytes) {
+  std::string path = part.dir + "/" + name;
+  std::ifstream in(path, std::ios::binary);
+  char buf[1 << 16];
+  for (uint64_t left = bytes; left > 0;) {
+    in.read(buf, std::streamsize(std::min<uint64_t>(left, sizeof buf)));
+    if (in.gcount() <= 0)
+      throw Error(part.who + ": cannot read " + path);
+    o.put(buf, size_t(in.gcount()));
+    left -= uint64_t(in.gcount());
+  }
+}
+
+bool mergeSvg(const std::vector<SvgPart> &parts, double ticksPerNs,
+              bool anyTasks, const std::string &path) {
+  std::vector<PartHead> heads;
+  std::vector<std::pair<std::string, std::string>> legend;
+  std::set<std::string> named;
+  unsigned long long lanes = 0;
+  for (const SvgPart &p : parts) {
+    heads.push_back(readPartHead(p));
+    const PartHead &h = heads.back();
+    if (h.job != heads[0].job || h.offset != lanes)
+      throw Error(p.who + ": " + p.dir +
+                  "/timeline.head draws another job than the first rank's "
+                  "(every rank must run the same grainchunk-graph)");
+    lanes += h.count;
+    checkSize(p, "timeline.lanes", h.laneBytes);
+    checkSize(p, "timeline.spans", h.spanBytes);
+    for (const auto &e : h.legend)
+      if (named.insert(e.first).second)
+        legend.push_back(e);
+  }
+  if (heads.empty() || lanes != heads[0].lanes)
+    throw Error("the ranks' pieces of timeline.svg do not draw every lane of "
+                "the job (a rank's part missing)");
+  const PartHead &J = heads[0];
+  Frame F = frameOf(J.any, J.first, J.last);
+  double totalMs = spanOf(F) / ticksPerNs / 1e6;
+  if (anyTasks)
+    legend.emplace_back("explicit tasks", TaskColor);
+  OutFile o(path);
+  writeHead(o, size_t(lanes), legend.size(), J.grains, totalMs, J.dense);
+  for (size_t i = 0; i < parts.size(); i++)
+    copyFragment(o, parts[i], "timeline.lanes", heads[i].laneBytes);
+  for (size_t i = 0; i < parts.size(); i++)
+    copyFragment(o, parts[i], "timeline.spans", heads[i].spanBytes);
+  writeFoot(o, size_t(lanes), totalMs, legend);
+  o.close();
+  return J.dense;
 }
 
 } // namespace gcg

@@ -378,13 +378,19 @@ CapResult writeTraceCapped(const Results &R, const std::string &path,
     }
     block = coarserBlock(block, double(est) / double(cap), most);
   }
-  r.how = block == 1 ? "an event per loop instance and thread"
-          : block
-              ? "an event per loop and thread over each " +
-                    std::to_string(block) + " consecutive instances of the loop"
-              : std::string("an event per loop and thread over the "
-                            "whole run");
-  r.how += " and per task creation site and thread";
+  // What was merged: the loops' spans, the tasks' sites, or both.
+  GrainKinds kinds;
+  for (auto &an : run.procs)
+    kinds |= grainKinds(*an);
+  std::string loops =
+      block == 1 ? "per loop instance and thread"
+      : block    ? "per loop and thread over each " + std::to_string(block) +
+                    " consecutive instances of the loop"
+              : std::string("per loop and thread over the whole run");
+  std::string sites = "per task creation site and thread";
+  r.how = "an event " + (!kinds.tasks   ? loops
+                         : !kinds.loops ? sites
+                                        : loops + " and " + sites);
   releaseFreed(); // the levels' spans, not kept beside the next output
   return r;
 }

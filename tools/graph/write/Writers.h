@@ -194,8 +194,56 @@ CapResult writeTraceCapped(const Results &R, const std::string &path,
 /// trace.otf2 (the archive <dir>/<name>.otf2, <name>.def and <name>/).
 void writeOtf2(const Results &R, const std::string &dir,
                const std::string &name);
+/// trace.otf2 of an MPI job in parts (Otf2Output.cpp): a rank's counts of
+/// locations and (distinct) regions, its region names (written before the
+/// ranks' heads are exchanged), its events numbered as the job numbers them
+/// (its locations after LocationBase, its regions after those of the
+/// regions fragments of the ranks before it, in rank order) with its
+/// definitions fragment, and rank 0's archive <dir>/<name>.* from the parts
+/// (rank, part directory) in rank order, after checking every fragment
+/// (one that is not what a rank writes is refused naming the rank).
+struct Otf2Counts {
+  uint64_t locations = 0, regions = 0;
+};
+Otf2Counts otf2Counts(const Results &R);
+void writeOtf2Regions(const Results &R, const std::string &path);
+void writeOtf2Part(const Results &R, const std::string &part,
+                   uint64_t locationBase,
+                   const std::vector<std::string> &earlierRegions,
+                   uint64_t jobLast);
+void mergeOtf2(const std::vector<std::pair<int, std::string>> &parts,
+               const std::string &dir, const std::string &name);
 /// Returns whether the picture was aggregated per pixel.
 bool writeSvg(const Results &R, const std::string &path);
+/// What a run's timeline.svg draws: its lanes (a process's thread each)
+/// and its spans (chunks and task segments).
+struct SvgCount {
+  uint64_t lanes = 0, spans = 0;
+};
+SvgCount svgCount(const Run &run);
+/// The MPI job an MPI rank's pieces of timeline.svg are drawn for: its
+/// grains, lanes and spans, its first grain's start and last grain's end
+/// (any: the job has a grain), and how many of its lanes come before the
+/// rank's.
+struct SvgJob {
+  uint64_t grains = 0, lanes = 0, spans = 0, first = 0, last = 0,
+           laneOffset = 0;
+  bool any = false;
+};
+/// A rank's pieces of the job's timeline.svg in its part directory dir
+/// (timeline.lanes, timeline.spans, and last timeline.head: the job's
+/// figures, the pieces' sizes, the rank's legend entries). Returns whether
+/// the picture is aggregated per pixel.
+bool writeSvgPart(const Results &R, const SvgJob &job, const std::string &dir);
+/// A rank's part directory and how errors name it ("rank 2's part").
+struct SvgPart {
+  std::string dir, who;
+};
+/// The job's timeline.svg at path from the ranks' pieces (in rank order),
+/// the job's first process's clock and whether any process ran tasks;
+/// throws naming the rank on a piece a rank does not write.
+bool mergeSvg(const std::vector<SvgPart> &parts, double ticksPerNs,
+              bool anyTasks, const std::string &path);
 void writeRunJson(const Results &R, const std::string &path,
                   const std::vector<std::string> &outputs,
                   const std::string &version,
