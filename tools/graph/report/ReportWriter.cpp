@@ -278,6 +278,43 @@ struct PageProc {
   std::vector<std::vector<std::array<int64_t, 4>>> instTop;
 };
 
+/// Per (instance, thread), or (span's first instance, thread), with a
+/// flagged chunk: the chunks each problem type flags; by key, one each.
+using FlagCounts =
+    std::vector<std::pair<std::pair<int, int>, std::array<uint32_t, P_COUNT>>>;
+
+/// The counts of key in f, or null.
+const std::array<uint32_t, P_COUNT> *flagsOf(const FlagCounts &f,
+                                             std::pair<int, int> key) {
+  auto it = std::lower_bound(
+      f.begin(), f.end(), key,
+      [](const FlagCounts::value_type &x, const std::pair<int, int> &k) {
+        return x.first < k;
+      });
+  return it != f.end() && it->first == key ? &it->second : nullptr;
+}
+
+/// f sorted by key, the entries of one key made one: their counts added
+/// (add), or the last of them kept.
+void byKey(FlagCounts &f, bool add) {
+  auto less = [](const auto &x, const auto &y) { return x.first < y.first; };
+  if (add) // the order of one key's entries changes no sum: no buffer
+    std::sort(f.begin(), f.end(), less);
+  else
+    std::stable_sort(f.begin(), f.end(), less);
+  size_t n = 0;
+  for (size_t j = 0; j < f.size(); j++) {
+    if (n && f[n - 1].first == f[j].first) {
+      for (int x = 0; x < P_COUNT; x++)
+        f[n - 1].second[x] =
+            add ? f[n - 1].second[x] + f[j].second[x] : f[j].second[x];
+      continue;
+    }
+    f[n++] = f[j];
+  }
+  f.resize(n);
+}
+
 /// What the loop bars of a process need at any block: its loop table, per
 /// instance its loop's id and legend index, per (instance, thread) the
 /// chunks each problem type flags, and its clock.
@@ -285,7 +322,7 @@ struct LoopSource {
   std::vector<LoopThread> own;
   const std::vector<LoopThread> *rows = &own;
   std::vector<int> keys, legend;
-  std::map<std::pair<int, int>, std::array<uint32_t, P_COUNT>> flags;
+  FlagCounts flags;
   uint64_t t0 = 0;
   double tpn = 1;
 };
@@ -305,16 +342,13 @@ void loopBars(const LoopSource &L, uint64_t block, const BarFn &bar) {
     return int64_t(std::llround(double(int64_t(t - L.t0)) / L.tpn));
   };
   auto emit = [&](int loop, int th, int64_t chunks, bool hasWork, int64_t work,
-                  uint64_t first, uint64_t last,
-                  const std::map<std::pair<int, int>,
-                                 std::array<uint32_t, P_COUNT>> &flag) {
+                  uint64_t first, uint64_t last, const FlagCounts &flag) {
     if (!chunks)
       return;
     int k = L.legend[size_t(loop)];
-    auto fl = flag.find({loop, th});
     std::array<uint32_t, P_COUNT> fc{};
-    if (fl != flag.end())
-      fc = fl->second;
+    if (const auto *fl = flagsOf(flag, {loop, th}))
+      fc = *fl;
     int64_t s = ns(first), e = ns(last);
     bar(th, s, std::max<int64_t>(e - s, 0), k, loop, -1, -1, hasWork ? 0 : 2,
         hasWork ? int64_t(std::llround(double(work) / L.tpn)) : -1, chunks,
@@ -327,10 +361,11 @@ void loopBars(const LoopSource &L, uint64_t block, const BarFn &bar) {
   }
   std::vector<int> firstOf;
   std::vector<LoopSpan> spans = loopSpansOf(L.keys, *L.rows, block, &firstOf);
-  std::map<std::pair<int, int>, std::array<uint32_t, P_COUNT>> flag;
+  FlagCounts flag;
+  flag.reserve(L.flags.size());
   for (const auto &[key, fc] : L.flags)
-    for (int f = 0; f < P_COUNT; f++)
-      flag[{firstOf[size_t(key.first)], key.second}][f] += fc[f];
+    flag.push_back({{firstOf[size_t(key.first)], key.second}, fc});
+  byKey(flag, true);
   for (const LoopSpan &x : spans)
     emit(x.loop, x.th, x.chunks, x.hasWork, x.work, x.first, x.last, flag);
 }
@@ -687,10 +722,28 @@ LoopSource loopSourceOf(const Results &R, size_t p, Names &loops) {
   L.legend.resize(an.loops.size());
   for (size_t li = 0; li < an.loops.size(); li++)
     L.legend[li] = loops(an.loopName(int(li)));
-  for (size_t i = 0; i < ch.size(); i++)
-    for (int f = 0; masks.chunks[i] && f < P_COUNT; f++)
-      if (masks.chunks[i] >> f & 1)
-        L.flags[{ch.loop[i], ch.thread[i]}][f]++;
+  // Chunks of one (instance, thread) mostly follow each other: a run of
+  // them is one entry (the runs counted first: the entries reserved) before
+  // the entries are sorted and made one per key.
+  size_t runs = 0;
+  for (size_t i = 0, last = SIZE_MAX; i < ch.size(); i++)
+    if (masks.chunks[i] & ((1u << P_COUNT) - 1)) {
+      runs += last == SIZE_MAX || ch.loop[i] != ch.loop[last] ||
+              ch.thread[i] != ch.thread[last];
+      last = i;
+    }
+  L.flags.reserve(runs);
+  for (size_t i = 0; i < ch.size(); i++) {
+    unsigned m = masks.chunks[i] & ((1u << P_COUNT) - 1);
+    if (!m)
+      continue;
+    std::pair<int, int> key{ch.loop[i], ch.thread[i]};
+    if (L.flags.empty() || L.flags.back().first != key)
+      L.flags.push_back({key, {}});
+    for (int f = 0; f < P_COUNT; f++)
+      L.flags.back().second[f] += m >> f & 1;
+  }
+  byKey(L.flags, true);
   L.t0 = R.run.firstInstant();
   L.tpn = an.clockNs();
   return L;
@@ -715,18 +768,34 @@ PageProc pageProcOf(const Results &R, size_t p, Names &loops) {
   // Per loop (its legend index): its instances' thread time lost (the
   // Results' InstanceLoss), for the problem's steps: (lost, start, end,
   // instance) in ns, the first InstanceSteps most lost first.
+  // Kept as they come, at most 4 x InstanceSteps per loop, each with its
+  // position: the order of sortSteps' stable sort.
+  std::vector<std::vector<std::array<int64_t, 5>>> kept;
+  auto before = [](const std::array<int64_t, 5> &x,
+                   const std::array<int64_t, 5> &y) {
+    if (x[0] != y[0])
+      return x[0] > y[0];
+    return x[1] != y[1] ? x[1] < y[1] : x[4] < y[4];
+  };
   for (const InstanceLost &x : R.procs[p].losses) {
     if (!x.threads)
       continue;
     size_t k = size_t(loops(an.loopName(x.loop)));
     if (P.instTop.size() <= k)
-      P.instTop.resize(k + 1), P.instN.resize(k + 1);
-    P.instTop[k].push_back({int64_t(std::llround(x.lost / tpn)), ns(x.first),
-                            ns(x.last), int64_t(x.loop)});
+      P.instTop.resize(k + 1), P.instN.resize(k + 1), kept.resize(k + 1);
+    kept[k].push_back({int64_t(std::llround(x.lost / tpn)), ns(x.first),
+                       ns(x.last), int64_t(x.loop), P.instN[k]++});
+    if (kept[k].size() >= 4 * InstanceSteps) {
+      std::nth_element(kept[k].begin(), kept[k].begin() + InstanceSteps,
+                       kept[k].end(), before);
+      kept[k].resize(InstanceSteps);
+    }
   }
-  for (size_t k = 0; k < P.instTop.size(); k++) {
-    P.instN[k] = int64_t(P.instTop[k].size());
-    sortSteps(P.instTop[k]);
+  for (size_t k = 0; k < kept.size(); k++) {
+    std::sort(kept[k].begin(), kept[k].end(), before);
+    for (size_t j = 0; j < kept[k].size() && j < InstanceSteps; j++)
+      P.instTop[k].push_back(
+          {kept[k][j][0], kept[k][j][1], kept[k][j][2], kept[k][j][3]});
   }
   const CritPath &cp = R.procs[p].crit;
   P.json = "{\"pid\":" + std::to_string(an.proc.pid) +
@@ -1221,10 +1290,11 @@ LoopSource readLoops(PartReader &r) {
     int li = int(r.i()), th = int(r.i());
     if (li < 0 || size_t(li) >= ni)
       r.fail();
-    auto &fc = L.flags[{li, th}];
+    L.flags.push_back({{li, th}, {}});
     for (int x = 0; x < P_COUNT; x++)
-      fc[x] = uint32_t(r.u());
+      L.flags.back().second[x] = uint32_t(r.u());
   }
+  byKey(L.flags, false);
   return L;
 }
 
