@@ -49,6 +49,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <numeric>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -342,32 +343,50 @@ void loopBars(const LoopSource &L, uint64_t block, const BarFn &bar) {
     return int64_t(std::llround(double(int64_t(t - L.t0)) / L.tpn));
   };
   auto emit = [&](int loop, int th, int64_t chunks, bool hasWork, int64_t work,
-                  uint64_t first, uint64_t last, const FlagCounts &flag) {
+                  uint64_t first, uint64_t last,
+                  const std::array<uint32_t, P_COUNT> &fc) {
     if (!chunks)
       return;
     int k = L.legend[size_t(loop)];
-    std::array<uint32_t, P_COUNT> fc{};
-    if (const auto *fl = flagsOf(flag, {loop, th}))
-      fc = *fl;
     int64_t s = ns(first), e = ns(last);
     bar(th, s, std::max<int64_t>(e - s, 0), k, loop, -1, -1, hasWork ? 0 : 2,
         hasWork ? int64_t(std::llround(double(work) / L.tpn)) : -1, chunks,
         maskOf(fc), fc.data());
   };
   if (block == 1) {
-    for (const LoopThread &r : *L.rows)
-      emit(r.loop, r.th, r.chunks, r.hasWork, r.work, r.first, r.last, L.flags);
+    const std::array<uint32_t, P_COUNT> none{};
+    for (const LoopThread &r : *L.rows) {
+      const auto *fc = flagsOf(L.flags, {r.loop, r.th});
+      emit(r.loop, r.th, r.chunks, r.hasWork, r.work, r.first, r.last,
+           fc ? *fc : none);
+    }
     return;
   }
   std::vector<int> firstOf;
   std::vector<LoopSpan> spans = loopSpansOf(L.keys, *L.rows, block, &firstOf);
-  FlagCounts flag;
-  flag.reserve(L.flags.size());
-  for (const auto &[key, fc] : L.flags)
-    flag.push_back({{firstOf[size_t(key.first)], key.second}, fc});
-  byKey(flag, true);
-  for (const LoopSpan &x : spans)
-    emit(x.loop, x.th, x.chunks, x.hasWork, x.work, x.first, x.last, flag);
+  // Per span (its first instance and thread: one each), the chunks each
+  // problem type flags: each (instance, thread)'s added into its block's.
+  auto keyOf = [&](uint32_t j) {
+    return std::make_pair(spans[j].loop, spans[j].th);
+  };
+  std::vector<uint32_t> byKey(spans.size());
+  std::iota(byKey.begin(), byKey.end(), 0u);
+  std::sort(byKey.begin(), byKey.end(),
+            [&](uint32_t a, uint32_t b) { return keyOf(a) < keyOf(b); });
+  std::vector<std::array<uint32_t, P_COUNT>> spanFc(spans.size());
+  for (const auto &[key, fc] : L.flags) {
+    std::pair<int, int> k{firstOf[size_t(key.first)], key.second};
+    auto it = std::lower_bound(
+        byKey.begin(), byKey.end(), k,
+        [&](uint32_t j, const std::pair<int, int> &x) { return keyOf(j) < x; });
+    if (it != byKey.end() && keyOf(*it) == k)
+      for (int f = 0; f < P_COUNT; f++)
+        spanFc[*it][f] += fc[f];
+  }
+  for (size_t j = 0; j < spans.size(); j++) {
+    const LoopSpan &x = spans[j];
+    emit(x.loop, x.th, x.chunks, x.hasWork, x.work, x.first, x.last, spanFc[j]);
+  }
 }
 
 class PageSource {
@@ -840,7 +859,12 @@ public:
   void bars(size_t p, bool every, uint64_t block, const BarFn &f) override {
     if (every)
       return everyBars(R, p, loops, sites, f);
-    loopBars(loopSourceOf(R, p, loops), block, f);
+    // The loop bars' source, made once (not per level tried).
+    if (sources.size() <= p)
+      sources.resize(p + 1);
+    if (!sources[p])
+      sources[p] = std::make_unique<LoopSource>(loopSourceOf(R, p, loops));
+    loopBars(*sources[p], block, f);
     // The tasks' bars, the same at every block: made once (their segments
     // sorted once), then given again.
     if (tasks.size() <= p)
@@ -878,6 +902,7 @@ private:
   std::vector<std::unique_ptr<PageProc>> pieces;
   std::vector<std::array<std::unique_ptr<ProcGraph>, 2>> graphs;
   std::vector<std::unique_ptr<std::vector<Bar>>> tasks;
+  std::vector<std::unique_ptr<LoopSource>> sources;
 };
 
 /// The page with every grain's bar, or (!every) a bar per loop span of
