@@ -150,11 +150,26 @@ std::vector<LoopSpan> spansOf(const std::vector<LoopThread> &rows,
     s.minWork = std::min(s.minWork, r.minWork);
     s.maxWork = std::max(s.maxWork, r.maxWork);
   }
-  std::vector<LoopSpan> out;
-  out.reserve(spans.size());
-  for (uint32_t k : find.byBlock())
-    out.push_back(spans[k]);
-  return out;
+  // Into block order in place (along the permutation's cycles), without a
+  // second copy of the spans.
+  std::vector<uint32_t> order = find.byBlock(); // the j-th: spans[order[j]]
+  for (uint32_t i = 0; i < order.size(); i++) {
+    if (order[i] == i)
+      continue;
+    LoopSpan held = spans[i];
+    uint32_t j = i;
+    for (;;) {
+      uint32_t k = order[j];
+      order[j] = j;
+      if (k == i) {
+        spans[j] = held;
+        break;
+      }
+      spans[j] = spans[k];
+      j = k;
+    }
+  }
+  return spans;
 }
 
 /// How many spans spansOf(rows, B) gives.
