@@ -678,6 +678,7 @@ void taskBars(const Results &R, size_t p, Names &sites, const BarFn &bar) {
     int64_t first; // the task whose first segment it is, or -1
   };
   std::vector<Seg> segs;
+  segs.reserve(T.segOff.empty() ? 0 : size_t(T.segOff.back()));
   std::map<std::pair<int, int>, int> pairs;
   int64_t lo = INT64_MAX, hi = INT64_MIN;
   for (uint32_t k : T.order) {
