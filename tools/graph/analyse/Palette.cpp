@@ -14,6 +14,8 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <string_view>
+#include <unordered_map>
 
 namespace gcg {
 
@@ -110,6 +112,28 @@ void instanceWork(const Analysis &an, std::vector<double> &work,
   }
 }
 
+/// A process's loops that ran chunks, by name in the order of their first
+/// instance, with their instances' chunks' work (ns) added in instance
+/// order: one entry per loop, whatever its instances (what MPI ranks
+/// exchange: its size grows with loops, not with instances).
+std::vector<std::pair<std::string, double>> loopWork(const Analysis &an) {
+  std::vector<double> work;
+  std::vector<uint8_t> ran;
+  instanceWork(an, work, ran);
+  std::vector<std::pair<std::string, double>> loops;
+  std::unordered_map<std::string_view, size_t> index; // views of an's names
+  for (size_t li = 0; li < an.loops.size(); li++) {
+    if (!ran[li])
+      continue;
+    const std::string &name = an.loopName(int(li));
+    auto ins = index.emplace(name, loops.size());
+    if (ins.second)
+      loops.emplace_back(name, 0.0);
+    loops[ins.first->second].second += work[li];
+  }
+  return loops;
+}
+
 /// A process's task sites in the order of their first task's creation,
 /// with their tasks' work (ns).
 std::vector<std::pair<std::string, double>> siteWork(const Analysis &an) {
@@ -153,18 +177,8 @@ struct ColourSums {
 
 std::vector<ColourWork> colourWorkOf(const Run &run) {
   std::vector<ColourWork> out;
-  std::vector<double> work;
-  std::vector<uint8_t> ran;
-  for (auto &pa : run.procs) {
-    const Analysis &an = *pa;
-    ColourWork cw;
-    instanceWork(an, work, ran);
-    for (size_t li = 0; li < an.loops.size(); li++)
-      if (ran[li])
-        cw.loops.emplace_back(an.loopName(int(li)), work[li]);
-    cw.sites = siteWork(an);
-    out.push_back(std::move(cw));
-  }
+  for (auto &pa : run.procs)
+    out.push_back({loopWork(*pa), siteWork(*pa)});
   return out;
 }
 
@@ -208,18 +222,10 @@ RunColours ColourSums::done() const {
 }
 
 RunColours runColours(const Run &run) {
-  // coloursOf(colourWorkOf(run)) without a name per loop instance: each
-  // instance's work added where its name's is, in the same order.
   ColourSums s;
-  std::vector<double> work;
-  std::vector<uint8_t> ran;
-  for (auto &pa : run.procs) {
-    const Analysis &an = *pa;
-    instanceWork(an, work, ran);
-    for (size_t li = 0; li < an.loops.size(); li++)
-      if (ran[li])
-        s.loop(an.loopName(int(li)), work[li]);
-  }
+  for (auto &pa : run.procs)
+    for (const auto &[name, w] : loopWork(*pa))
+      s.loop(name, w);
   for (auto &pa : run.procs)
     for (const auto &[name, w] : siteWork(*pa))
       s.site(name, w);

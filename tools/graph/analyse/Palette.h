@@ -63,11 +63,11 @@ struct RunColours {
 RunColours runColours(const Run &run);
 
 /// What the colours are made of, per process: its loops that ran chunks
-/// (in the order of the process's loops) with their chunks' work (ns), and
-/// its task sites in the order of their first task's creation, with their
-/// tasks' work (ns), each summed within the process first. An MPI job's ranks
-/// exchange these (driver/), so that each colours its grains as one command
-/// colouring the whole job.
+/// (by name, in the order of their first instance) with their chunks' work
+/// (ns), and its task sites in the order of their first task's creation,
+/// with their tasks' work (ns), each summed within the process first. An MPI
+/// job's ranks exchange these (driver/), so that each colours its grains as one
+/// command colouring the whole job.
 struct ColourWork {
   std::vector<std::pair<std::string, double>> loops, sites;
 };
