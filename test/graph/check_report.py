@@ -461,7 +461,9 @@ def check_views(b, out, rows=None):
                  f"(expanded {grx}) highlighted; the analysis flags {n}")
         if n and not b.js("gcReport.data.aggregated"):
             # The longest flagged bar is drawn red (a pixel of its row
-            # across its width: grains drawn later may cover part of it;
+            # across its width; the page draws a view's flagged bars again
+            # over the dimmed ones, which once covered a short one:
+            # [200, 200, 0] read on a loaded machine;
             # red within the canvas's smoothing: a bar a few pixels wide,
             # as a grain measured short draws it, may have no pixel of pure
             # red: 255, 3, 3 and 252, 29, 28 seen on a loaded machine; within

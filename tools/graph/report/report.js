@@ -234,6 +234,9 @@
       let count = 0;
       ctx.save();
       ctx.beginPath(); ctx.rect(GUTTER, y, W - GUTTER, ROW); ctx.clip();
+      // A view's flagged bars drawn again over the row: a short one is
+      // not hidden under the dimmed bars drawn after it.
+      const onTop = [];
       for (const i of byRow[r]) {
         const s = start[i], e = s + B.d[i];
         if (e < view.t0 || s > view.t1) continue;
@@ -253,6 +256,7 @@
         ctx.fillStyle = colour;
         const by = barY(i), h = by.h, yy = y + by.y;
         ctx.fillRect(x0, yy, x1 - x0, h);
+        if (fl && pview >= 0) onTop.push([x0, yy, x1 - x0, h, i]);
         if (D.aggregated && !blocks) { ctx.strokeStyle = '#0006'; ctx.strokeRect(x0 + 0.5, yy + 0.5, x1 - x0 - 1, h - 1); }
         if (B.c[i] & 1) { ctx.fillStyle = '#d00000'; ctx.fillRect(x0, y + ROW - 3, x1 - x0, 2); }
         if (x1 - x0 > 70 && chunk && !blocks) {
@@ -263,6 +267,15 @@
         if (i === selectedBar) {
           ctx.globalAlpha = 1; ctx.strokeStyle = '#0050ff'; ctx.lineWidth = 2;
           ctx.strokeRect(x0, yy, x1 - x0, h); ctx.lineWidth = 1;
+        }
+      }
+      ctx.globalAlpha = 1;
+      ctx.fillStyle = RED;
+      for (const [x0, yy, w, h, i] of onTop) {
+        ctx.fillRect(x0, yy, w, h);
+        if (i === selectedBar) {
+          ctx.strokeStyle = '#0050ff'; ctx.lineWidth = 2;
+          ctx.strokeRect(x0, yy, w, h); ctx.lineWidth = 1;
         }
       }
       ctx.restore();
