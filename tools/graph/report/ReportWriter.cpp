@@ -22,30 +22,24 @@
 // count line, per bar and graph member its problem flags, per aggregated bar
 // and group the number of its grains each type flags.
 //
-// The page is assembled (reportPage) from a source of per-process pieces
-// (PageSource): one command's Results, or an MPI job's ranks' fragments
-// (report.part, writeReportPart), which hold what each rank's processes give
-// at every level the page may take: the processes' facts, rows and instance
-// steps (each process's own first InstanceSteps: those of the run are among
-// them), the graphs, every grain's bars (when the job is within the grain
-// cap), the tasks' aggregated bars and the loop table from which the loop
-// bars of any block are made. Rank 0 (mergeReport) numbers them through the
-// job and chooses the level from the page's size as one command does, with
-// the same code: the same bytes.
+// The page is assembled (reportPage, writePage) from a source of
+// per-process pieces (PageSource, ReportPage.h); here the source of one
+// command's Results (ResultsSource). An MPI job's is its ranks' fragments
+// (ReportPart.cpp), read by rank 0 and assembled with the same code: the
+// same bytes.
 //
 //===----------------------------------------------------------------------===//
 #include "ReportWriter.h"
 #include "CoarseGraph.h"
-#include "Digest.h"
 #include "LoopTable.h"
 #include "Palette.h"
 #include "ProblemViews.h"
 #include "Problems.h"
+#include "ReportPage.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <fstream>
 #include <functional>
 #include <map>
 #include <memory>
@@ -70,9 +64,6 @@ namespace {
 constexpr uint64_t MaxGraphNodes = 1000;
 /// A group of at most this many grains can be expanded on the page.
 constexpr int64_t MaxExpand = 64;
-/// A loop problem's steps go through at most this many of its instances,
-/// most thread time lost first.
-constexpr size_t InstanceSteps = 200;
 
 std::string num(double v, int digits = 3) {
   if (!std::isfinite(v))
@@ -90,20 +81,6 @@ std::string num(double v, int digits = 3) {
 }
 
 std::string str(const std::string &s) { return jsonString(s); }
-
-/// Indexes of distinct names, in the order met.
-struct Names {
-  std::unordered_map<std::string, int> index;
-  std::vector<std::string> list;
-  int operator()(const std::string &s) {
-    auto it = index.find(s);
-    if (it != index.end())
-      return it->second;
-    index.emplace(s, int(list.size()));
-    list.push_back(s);
-    return int(list.size() - 1);
-  }
-};
 
 /// A growing JSON array of integers.
 /// (measure: only its length counted, done() gives "[]" and extra() the
@@ -132,11 +109,8 @@ struct IntArray {
 
 } // namespace
 
-/// A problem as the report lists it: "rank 1: " before its title when the
-/// run has several processes.
-static ReportProblem reportProblem(const Problem &q, int64_t rank, int64_t pid,
-                                   bool multi,
-                                   std::vector<std::string> outliers) {
+ReportProblem reportProblem(const Problem &q, int64_t rank, int64_t pid,
+                            bool multi, std::vector<std::string> outliers) {
   ReportProblem p;
   p.loop = q.kind == "loop" ? q.where : std::string();
   p.site = q.kind == "loop" ? std::string() : q.where;
@@ -156,9 +130,7 @@ static ReportProblem reportProblem(const Problem &q, int64_t rank, int64_t pid,
   return p;
 }
 
-/// Most time lost first (stable: process by process, each its ranking),
-/// by the problems' own figure (ms).
-static std::vector<ReportProblem>
+std::vector<ReportProblem>
 rankForReport(std::vector<std::pair<double, ReportProblem>> ps) {
   std::stable_sort(ps.begin(), ps.end(), [](const auto &x, const auto &y) {
     return x.first > y.first;
@@ -240,50 +212,6 @@ void sortSteps(std::vector<std::array<int64_t, 4>> &v) {
     v.resize(InstanceSteps);
 }
 
-//===-- What the page needs of each process -------------------------------===//
-//
-// The page is assembled (reportPage) from a PageSource: per process its
-// facts, timeline rows, instance steps, graph (at `every` or aggregated) and
-// bars (every grain, or per loop span of `block` instances and per task
-// site). One command's source is its Results (ResultsSource); an MPI job's
-// is its ranks' fragments (PartSource): each rank writes what its processes
-// give at every level the page may take (writeReportPart), so rank 0 chooses
-// the level as one command does, with the same code, and gets the same page.
-
-/// A bar: (thread, start, duration, legend k, instance, first and last
-/// iteration, crit/unknown, number, grains, problem mask, per problem type
-/// the grains it flags or null).
-using BarFn = std::function<void(
-    int th, int64_t s, int64_t d, int k, int64_t inst, int64_t lo, int64_t hi,
-    int c, int64_t n, int64_t count, unsigned pm, const uint32_t *fc)>;
-
-/// A process's graph as the page draws it: each group's JSON after its
-/// process index ("{\"p\":<p>"), each member's after its group, the edges
-/// between its groups (from, to, on the drawn critical path), and the
-/// level's text when coarser than a node per loop instance and thread.
-struct ProcGraph {
-  std::vector<std::string> groups;
-  std::vector<std::pair<uint32_t, std::string>> members;
-  std::vector<std::array<uint32_t, 3>> edges;
-  std::string coarser;
-};
-
-/// A process's level-independent pieces.
-struct PageProc {
-  std::string json, prefix, who; // its "procs" entry; id prefix; rank/pid
-  std::vector<int> threads;
-  uint64_t chunks = 0, tasks = 0;
-  /// Per legend index: its instances with thread time lost, and the first
-  /// InstanceSteps of them most lost first (lost, start, end, instance).
-  std::vector<int64_t> instN;
-  std::vector<std::vector<std::array<int64_t, 4>>> instTop;
-};
-
-/// Per (instance, thread), or (span's first instance, thread), with a
-/// flagged chunk: the chunks each problem type flags; by key, one each.
-using FlagCounts =
-    std::vector<std::pair<std::pair<int, int>, std::array<uint32_t, P_COUNT>>>;
-
 /// The counts of key in f, or null.
 const std::array<uint32_t, P_COUNT> *flagsOf(const FlagCounts &f,
                                              std::pair<int, int> key) {
@@ -295,8 +223,8 @@ const std::array<uint32_t, P_COUNT> *flagsOf(const FlagCounts &f,
   return it != f.end() && it->first == key ? &it->second : nullptr;
 }
 
-/// f sorted by key, the entries of one key made one: their counts added
-/// (add), or the last of them kept.
+} // namespace
+
 void byKey(FlagCounts &f, bool add) {
   auto less = [](const auto &x, const auto &y) { return x.first < y.first; };
   if (add) // the order of one key's entries changes no sum: no buffer
@@ -316,17 +244,7 @@ void byKey(FlagCounts &f, bool add) {
   f.resize(n);
 }
 
-/// What the loop bars of a process need at any block: its loop table, per
-/// instance its loop's id and legend index, per (instance, thread) the
-/// chunks each problem type flags, and its clock.
-struct LoopSource {
-  std::vector<LoopThread> own;
-  const std::vector<LoopThread> *rows = &own;
-  std::vector<int> keys, legend;
-  FlagCounts flags;
-  uint64_t t0 = 0;
-  double tpn = 1;
-};
+namespace {
 
 unsigned maskOf(const std::array<uint32_t, P_COUNT> &fc) {
   unsigned m = 0;
@@ -335,9 +253,8 @@ unsigned maskOf(const std::array<uint32_t, P_COUNT> &fc) {
   return m;
 }
 
-/// The loop bars: per loop instance and thread (block 1) or loop span of
-/// `block` instances (CoarseGraph.h) and thread, the chunks each problem
-/// type flags (over a span: per its first instance and thread).
+} // namespace
+
 void loopBars(const LoopSource &L, uint64_t block, const BarFn &bar) {
   auto ns = [&](uint64_t t) {
     return int64_t(std::llround(double(int64_t(t - L.t0)) / L.tpn));
@@ -389,26 +306,6 @@ void loopBars(const LoopSource &L, uint64_t block, const BarFn &bar) {
   }
 }
 
-class PageSource {
-public:
-  virtual ~PageSource() = default;
-  virtual size_t size() const = 0;
-  virtual const PageProc &proc(size_t p) = 0;
-  virtual const ProcGraph &graph(size_t p, bool every) = 0;
-  /// Every grain's bars, or the loop bars at `block` then the task bars.
-  virtual void bars(size_t p, bool every, uint64_t block, const BarFn &f) = 0;
-};
-
-/// The run-level pieces of the page.
-struct PageRun {
-  std::string program;
-  uint64_t grains = 0, most = 0;
-  /// The loops and sites in the order of their colours, and their colours.
-  std::vector<std::string> loops, sites;
-  std::unordered_map<std::string, std::string> loopColour, siteColour;
-  std::string views, problems, across; // JSON arrays, without their "]"
-};
-
 std::string colourOf(const std::unordered_map<std::string, std::string> &m,
                      const std::string &name) {
   auto it = m.find(name);
@@ -448,7 +345,6 @@ std::string problemsJson(const std::vector<ReportProblem> &probs) {
   return probJson;
 }
 
-/// Loops across processes (Results::across), most lost across first.
 std::string acrossJson(const std::vector<AcrossLoop> &all) {
   std::vector<const AcrossLoop *> across;
   for (const AcrossLoop &x : all)
@@ -492,6 +388,8 @@ PageRun pageRunOf(const Results &R) {
   pr.across = acrossJson(R.across);
   return pr;
 }
+
+namespace {
 
 /// Process p's coarse graph (CoarseGraph.h, as the aggregated
 /// grains.graphml draws it) at the coarseness that fits the page's budget
@@ -621,7 +519,8 @@ ProcGraph graphOf(const Results &R, size_t p, size_t procs, bool every,
   return PG;
 }
 
-/// Every grain's bar: each chunk's, each task segment's.
+} // namespace
+
 void everyBars(const Results &R, size_t p, Names &loops, Names &sites,
                const BarFn &bar) {
   const Analysis &an = *R.run.procs[p];
@@ -657,12 +556,6 @@ void everyBars(const Results &R, size_t p, Names &loops, Names &sites,
   }
 }
 
-/// Tasks aggregated: per creation site and thread, a bar over the segments
-/// that follow each other closely, a new one after a gap (the thread idle
-/// or running something else there): busy and idle as they were. The gap
-/// is the process's span over 2000 (about a pixel of the page), larger
-/// where sites x threads would give more than 20,000 bars; n: the running
-/// time (ns). A task's problems count in the bar of its first segment.
 void taskBars(const Results &R, size_t p, Names &sites, const BarFn &bar) {
   const Analysis &an = *R.run.procs[p];
   const ProblemMasks &masks = R.procs[p].masks;
@@ -731,7 +624,6 @@ void taskBars(const Results &R, size_t p, Names &sites, const BarFn &bar) {
   flush();
 }
 
-/// The loop bars' source of process p: its loop table (not copied).
 LoopSource loopSourceOf(const Results &R, size_t p, Names &loops) {
   const Analysis &an = *R.run.procs[p];
   const ProblemMasks &masks = R.procs[p].masks;
@@ -768,6 +660,8 @@ LoopSource loopSourceOf(const Results &R, size_t p, Names &loops) {
   L.tpn = an.clockNs();
   return L;
 }
+
+namespace {
 
 /// Process p's level-independent pieces.
 PageProc pageProcOf(const Results &R, size_t p, Names &loops) {
@@ -838,73 +732,51 @@ PageProc pageProcOf(const Results &R, size_t p, Names &loops) {
   return P;
 }
 
-/// One command's source: its Results.
-class ResultsSource : public PageSource {
-public:
-  ResultsSource(const Results &R, size_t procs, Names &loops, Names &sites)
-      : R(R), procs(procs), loops(loops), sites(sites),
-        pieces(R.run.procs.size()), graphs(R.run.procs.size()) {}
-  size_t size() const override { return R.run.procs.size(); }
-  const PageProc &proc(size_t p) override {
-    if (!pieces[p])
-      pieces[p] = std::make_unique<PageProc>(pageProcOf(R, p, loops));
-    return *pieces[p];
-  }
-  const ProcGraph &graph(size_t p, bool every) override {
-    std::unique_ptr<ProcGraph> &g = graphs[p][every];
-    if (!g)
-      g = std::make_unique<ProcGraph>(
-          graphOf(R, p, procs, every, loops, sites));
-    return *g;
-  }
-  void bars(size_t p, bool every, uint64_t block, const BarFn &f) override {
-    if (every)
-      return everyBars(R, p, loops, sites, f);
-    // The loop bars' source, made once (not per level tried).
-    if (sources.size() <= p)
-      sources.resize(p + 1);
-    if (!sources[p])
-      sources[p] = std::make_unique<LoopSource>(loopSourceOf(R, p, loops));
-    loopBars(*sources[p], block, f);
-    // The tasks' bars, the same at every block: made once (their segments
-    // sorted once), then given again.
-    if (tasks.size() <= p)
-      tasks.resize(p + 1);
-    if (!tasks[p]) {
-      auto &t = tasks[p] = std::make_unique<std::vector<Bar>>();
-      taskBars(R, p, sites,
-               [&](int th, int64_t s, int64_t d, int k, int64_t inst,
-                   int64_t lo, int64_t hi, int c, int64_t n, int64_t count,
-                   unsigned pm, const uint32_t *fc) {
-                 Bar b{th, s, d, k, inst, lo, hi, c, n, count, pm, {}};
-                 std::copy(fc, fc + P_COUNT, b.fc.begin());
-                 t->push_back(b);
-               });
-    }
-    for (const Bar &b : *tasks[p])
-      f(b.th, b.s, b.d, b.k, b.inst, b.lo, b.hi, b.c, b.n, b.count, b.pm,
-        b.fc.data());
-  }
+} // namespace
 
-private:
-  struct Bar {
-    int th;
-    int64_t s, d;
-    int k;
-    int64_t inst, lo, hi;
-    int c;
-    int64_t n, count;
-    unsigned pm;
-    std::array<uint32_t, P_COUNT> fc;
-  };
-  const Results &R;
-  size_t procs;
-  Names &loops, &sites;
-  std::vector<std::unique_ptr<PageProc>> pieces;
-  std::vector<std::array<std::unique_ptr<ProcGraph>, 2>> graphs;
-  std::vector<std::unique_ptr<std::vector<Bar>>> tasks;
-  std::vector<std::unique_ptr<LoopSource>> sources;
-};
+const PageProc &ResultsSource::proc(size_t p) {
+  if (!pieces[p])
+    pieces[p] = std::make_unique<PageProc>(pageProcOf(R, p, loops));
+  return *pieces[p];
+}
+
+const ProcGraph &ResultsSource::graph(size_t p, bool every) {
+  std::unique_ptr<ProcGraph> &g = graphs[p][every];
+  if (!g)
+    g = std::make_unique<ProcGraph>(graphOf(R, p, procs, every, loops, sites));
+  return *g;
+}
+
+void ResultsSource::bars(size_t p, bool every, uint64_t block, const BarFn &f) {
+  if (every)
+    return everyBars(R, p, loops, sites, f);
+  // The loop bars' source, made once (not per level tried).
+  if (sources.size() <= p)
+    sources.resize(p + 1);
+  if (!sources[p])
+    sources[p] = std::make_unique<LoopSource>(loopSourceOf(R, p, loops));
+  loopBars(*sources[p], block, f);
+  // The tasks' bars, the same at every block: made once (their segments
+  // sorted once), then given again.
+  if (tasks.size() <= p)
+    tasks.resize(p + 1);
+  if (!tasks[p]) {
+    auto &t = tasks[p] = std::make_unique<std::vector<Bar>>();
+    taskBars(R, p, sites,
+             [&](int th, int64_t s, int64_t d, int k, int64_t inst, int64_t lo,
+                 int64_t hi, int c, int64_t n, int64_t count, unsigned pm,
+                 const uint32_t *fc) {
+               Bar b{th, s, d, k, inst, lo, hi, c, n, count, pm, {}};
+               std::copy(fc, fc + P_COUNT, b.fc.begin());
+               t->push_back(b);
+             });
+  }
+  for (const Bar &b : *tasks[p])
+    f(b.th, b.s, b.d, b.k, b.inst, b.lo, b.hi, b.c, b.n, b.count, b.pm,
+      b.fc.data());
+}
+
+namespace {
 
 /// The page with every grain's bar, or (!every) a bar per loop span of
 /// `block` instances (CoarseGraph.h) and per task site and thread; without
@@ -1133,9 +1005,8 @@ std::string reportPage(const PageRun &run, PageSource &src, Names &loops,
   return page;
 }
 
-/// Every grain up to the grain cap; then, while the page is above the
-/// byte cap, bars over ever larger blocks of a loop's instances (as many
-/// times more as the page is over), up to one per loop and thread.
+} // namespace
+
 void writePage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
                const std::string &path, const Caps &caps,
                const std::string &version, std::vector<LeftOut> &leftOut) {
@@ -1181,424 +1052,12 @@ Names seeded(const std::vector<std::string> &names) {
   return n;
 }
 
-//===-- A rank's fragment -------------------------------------------------===//
-//
-// report.part, text: "grainchunk-report-part 1", "most <n>", the colours
-// ("colours <loops> <sites>", then per loop and site a string "<length>"
-// line and its bytes, and the same for its colour), "procs <n>", then per
-// process: its pieces (strings as above: json, prefix, who; "threads <n>"
-// and the threads; "chunks <n> <tasks>"; "inst <K>", per legend index
-// "<n> <m>" and m steps "<lost> <start> <end> <instance>"), its graphs
-// ("graph <every> <groups> <members> <edges>", the coarser text as a
-// string, a string per group, "<group>" and a string per member, an edge
-// per line), its bars ("bars <every> <n>": per bar "th s d k inst lo hi c
-// n count pm" and, aggregated, the P_COUNT counts), its loop source
-// ("loops <instances> <rows> <flags> <t0> <ticks per ns %a>", per instance
-// "<id> <legend>", per row "loop th chunks hasWork work first last", per
-// flagged (instance, thread) "loop th" and the P_COUNT counts), "end".
-
-void putStr(OutFile &o, const std::string &s) {
-  o << std::to_string(s.size()) << "\n" << s << "\n";
-}
-
-class PartReader {
-public:
-  PartReader(const std::string &path, const std::string &bad)
-      : in(path, std::ios::binary), bad(bad) {
-    if (!in || !in.seekg(0, std::ios::end))
-      fail();
-    size = uint64_t(std::max<std::streamoff>(in.tellg(), 0));
-    in.seekg(0);
-  }
-  [[noreturn]] void fail() {
-    throw Error(bad + " is not a report fragment a rank writes");
-  }
-  std::string word() {
-    std::string w;
-    if (!(in >> w))
-      fail();
-    return w;
-  }
-  void expect(const char *w) {
-    if (word() != w)
-      fail();
-  }
-  int64_t i() {
-    long long v;
-    if (!(in >> v))
-      fail();
-    return v;
-  }
-  uint64_t u() {
-    unsigned long long v;
-    if (!(in >> v))
-      fail();
-    return v;
-  }
-  /// A count: of items that each take a byte of the file at least.
-  size_t count(uint64_t most = UINT64_MAX) {
-    uint64_t v = u();
-    if (v > most || v > size)
-      fail();
-    return size_t(v);
-  }
-  double d() {
-    std::string w = word();
-    char *e = nullptr;
-    double v = std::strtod(w.c_str(), &e);
-    if (*e)
-      fail();
-    return v;
-  }
-  std::string s() {
-    size_t n = count();
-    if (in.get() != '\n')
-      fail();
-    std::string v(n, '\0');
-    if (n && !in.read(&v[0], std::streamsize(n)))
-      fail();
-    if (in.get() != '\n')
-      fail();
-    return v;
-  }
-  std::streampos tell() { return in.tellg(); }
-  void seek(std::streampos at) {
-    in.clear();
-    in.seekg(at);
-  }
-  std::ifstream in;
-  std::string bad;
-  uint64_t size = 0;
-};
-
-/// Reads a bars section (its header read): each bar to f (f null: skipped).
-void readBars(PartReader &r, bool every, size_t n, const BarFn *f) {
-  for (size_t b = 0; b < n; b++) {
-    int th = int(r.i());
-    int64_t s = r.i(), d = r.i();
-    int k = int(r.i());
-    int64_t inst = r.i(), lo = r.i(), hi = r.i();
-    int c = int(r.i());
-    int64_t nn = r.i(), count = r.i();
-    unsigned pm = unsigned(r.u());
-    std::array<uint32_t, P_COUNT> fc{};
-    if (!every)
-      for (int x = 0; x < P_COUNT; x++)
-        fc[x] = uint32_t(r.u());
-    if (f)
-      (*f)(th, s, d, k, inst, lo, hi, c, nn, count, pm,
-           every ? nullptr : fc.data());
-  }
-}
-
-/// Reads a loop source (its "loops" word read).
-LoopSource readLoops(PartReader &r) {
-  LoopSource L;
-  size_t ni = r.count(), nr = r.count(), nf = r.count();
-  L.t0 = r.u();
-  L.tpn = r.d();
-  L.keys.resize(ni), L.legend.resize(ni);
-  for (size_t li = 0; li < ni; li++) {
-    L.keys[li] = int(r.i());
-    L.legend[li] = int(r.i());
-    if (L.legend[li] < 0 || L.keys[li] < 0 || size_t(L.keys[li]) >= ni)
-      r.fail();
-  }
-  L.own.resize(nr);
-  for (LoopThread &x : L.own) {
-    x.loop = int(r.i()), x.th = int(r.i()), x.chunks = r.i();
-    x.hasWork = r.i() != 0, x.work = r.i();
-    x.first = r.u(), x.last = r.u();
-    if (x.loop < 0 || size_t(x.loop) >= ni)
-      r.fail();
-  }
-  for (size_t j = 0; j < nf; j++) {
-    int li = int(r.i()), th = int(r.i());
-    if (li < 0 || size_t(li) >= ni)
-      r.fail();
-    L.flags.push_back({{li, th}, {}});
-    for (int x = 0; x < P_COUNT; x++)
-      L.flags.back().second[x] = uint32_t(r.u());
-  }
-  byKey(L.flags, false);
-  return L;
-}
-
-/// An MPI job's source: its ranks' fragments, in rank order. The pieces
-/// and graphs are held; the bars are read from the fragments each time.
-class PartSource : public PageSource {
-public:
-  /// Reads the fragments' pieces; colours and most from the first.
-  PartSource(const std::vector<std::pair<int, std::string>> &frags,
-             const std::vector<size_t> &counts, PageRun &run) {
-    bool first = true;
-    for (size_t fi = 0; fi < frags.size(); fi++) {
-      const auto &[rank, path] = frags[fi];
-      std::string bad = "rank " + std::to_string(rank) + "'s part: " + path;
-      files.push_back({path, bad});
-      PartReader r(path, bad);
-      r.expect("grainchunk-report-part");
-      if (r.u() != 1)
-        r.fail();
-      r.expect("most");
-      run.most = std::max(run.most, r.u());
-      r.expect("colours");
-      size_t nl = r.count(), ns = r.count();
-      for (size_t j = 0; j < nl + ns; j++) {
-        std::string name = r.s(), colour = r.s();
-        if (!first)
-          continue;
-        (j < nl ? run.loops : run.sites).push_back(name);
-        (j < nl ? run.loopColour : run.siteColour)[name] = colour;
-      }
-      if (first)
-        loops = seeded(run.loops), sites = seeded(run.sites);
-      first = false;
-      r.expect("procs");
-      size_t np = r.count();
-      if (np != counts[fi])
-        throw Error(bad + " holds " + std::to_string(np) +
-                    " processes, its digest " + std::to_string(counts[fi]));
-      for (size_t j = 0; j < np; j++)
-        readProc(r);
-      r.expect("end");
-    }
-  }
-  Names loops, sites;
-  size_t size() const override { return procs.size(); }
-  const PageProc &proc(size_t p) override { return procs[p].P; }
-  const ProcGraph &graph(size_t p, bool every) override {
-    if (!procs[p].hasGraph[every])
-      reader(procs[p].file).fail();
-    return procs[p].G[every];
-  }
-  void bars(size_t p, bool every, uint64_t block, const BarFn &f) override {
-    Proc &x = procs[p];
-    PartReader r = reader(x.file);
-    if (every) {
-      if (!x.hasEvery)
-        r.fail();
-      r.seek(x.every);
-      readBars(r, true, x.nEvery, &f);
-      return;
-    }
-    r.seek(x.loops);
-    loopBars(readLoops(r), block, f);
-    r.seek(x.tasks);
-    readBars(r, false, x.nTasks, &f);
-  }
-
-private:
-  struct Proc {
-    size_t file = 0;
-    PageProc P;
-    ProcGraph G[2];
-    bool hasGraph[2] = {false, false}, hasEvery = false;
-    std::streampos every, tasks, loops;
-    size_t nEvery = 0, nTasks = 0;
-  };
-  std::vector<std::pair<std::string, std::string>> files; // path, bad
-  std::vector<Proc> procs;
-  /// Fragment i opened again (a file open per rank at most at a time).
-  PartReader reader(size_t i) {
-    return PartReader(files[i].first, files[i].second);
-  }
-
-  void readProc(PartReader &r) {
-    Proc x;
-    x.file = files.size() - 1;
-    r.expect("proc");
-    x.P.json = r.s(), x.P.prefix = r.s(), x.P.who = r.s();
-    r.expect("threads");
-    x.P.threads.resize(r.count());
-    for (int &t : x.P.threads)
-      t = int(r.i());
-    r.expect("chunks");
-    x.P.chunks = r.u(), x.P.tasks = r.u();
-    r.expect("inst");
-    size_t nk = r.count(size_t(1) << 24);
-    x.P.instN.resize(nk), x.P.instTop.resize(nk);
-    for (size_t k = 0; k < nk; k++) {
-      x.P.instN[k] = r.i();
-      x.P.instTop[k].resize(r.count(InstanceSteps));
-      for (auto &e : x.P.instTop[k])
-        for (int64_t &v : e)
-          v = r.i();
-    }
-    for (std::string w = r.word(); w != "endproc"; w = r.word()) {
-      if (w == "graph") {
-        bool every = r.i() != 0;
-        ProcGraph &G = x.G[every];
-        x.hasGraph[every] = true;
-        G.groups.resize(r.count());
-        G.members.resize(r.count());
-        G.edges.resize(r.count());
-        if (G.groups.empty() && !(G.members.empty() && G.edges.empty()))
-          r.fail();
-        G.coarser = r.s();
-        for (std::string &g : G.groups)
-          g = r.s();
-        for (auto &m : G.members) {
-          m.first = uint32_t(r.count(G.groups.size() - 1));
-          m.second = r.s();
-        }
-        for (auto &e : G.edges)
-          for (uint32_t &v : e)
-            v = uint32_t(r.count(G.groups.size()));
-      } else if (w == "bars") {
-        bool every = r.i() != 0;
-        size_t n = r.count();
-        (every ? x.every : x.tasks) = r.tell();
-        (every ? x.nEvery : x.nTasks) = n;
-        x.hasEvery = x.hasEvery || every;
-        readBars(r, every, n, nullptr);
-      } else if (w == "loops") {
-        x.loops = r.tell();
-        readLoops(r);
-      } else {
-        r.fail();
-      }
-    }
-    procs.push_back(std::move(x));
-  }
-};
-
-} // namespace
-
 void writeReport(const Results &R, const std::string &path, const Caps &caps,
                  const std::string &version, std::vector<LeftOut> &leftOut) {
   PageRun run = pageRunOf(R);
   Names loops = seeded(run.loops), sites = seeded(run.sites);
   ResultsSource src(R, R.run.procs.size(), loops, sites);
   writePage(run, src, loops, sites, path, caps, version, leftOut);
-}
-
-void writeReportPart(const Results &R, const std::string &path,
-                     const Caps &caps, uint64_t jobGrains, size_t jobProcs) {
-  PageRun run = pageRunOf(R);
-  Names loops = seeded(run.loops), sites = seeded(run.sites);
-  ResultsSource src(R, jobProcs, loops, sites);
-  bool every = jobGrains <= caps.report;
-  OutFile o(path);
-  char b[64];
-  o << "grainchunk-report-part 1\nmost " << std::to_string(run.most)
-    << "\ncolours " << std::to_string(run.loops.size()) << " "
-    << std::to_string(run.sites.size()) << "\n";
-  for (const std::string &n : run.loops)
-    putStr(o, n), putStr(o, colourOf(run.loopColour, n));
-  for (const std::string &n : run.sites)
-    putStr(o, n), putStr(o, colourOf(run.siteColour, n));
-  o << "procs " << std::to_string(src.size()) << "\n";
-  // A section of bars: "bars <every> <n>", a line per bar (made once).
-  std::string lines;
-  size_t nBars = 0;
-  BarFn put = [&](int th, int64_t s, int64_t d, int k, int64_t inst, int64_t lo,
-                  int64_t hi, int c, int64_t n, int64_t count, unsigned pm,
-                  const uint32_t *fc) {
-    for (int64_t v : {int64_t(th), s, d, int64_t(k), inst, lo, hi, int64_t(c),
-                      n, count, int64_t(pm)})
-      lines += std::to_string(v) + " ";
-    for (int f = 0; fc && f < P_COUNT; f++)
-      lines += std::to_string(fc[f]) + " ";
-    lines.back() = '\n';
-    nBars++;
-  };
-  auto section = [&](bool e, const std::function<void(const BarFn &)> &f) {
-    lines.clear(), nBars = 0;
-    f(put);
-    o << "bars " << (e ? "1 " : "0 ") << std::to_string(nBars) << "\n" << lines;
-    std::string().swap(lines);
-  };
-  for (size_t p = 0; p < src.size(); p++) {
-    const PageProc &P = src.proc(p);
-    o << "proc\n";
-    putStr(o, P.json), putStr(o, P.prefix), putStr(o, P.who);
-    o << "threads " << std::to_string(P.threads.size());
-    for (int t : P.threads)
-      o << " " << std::to_string(t);
-    o << "\nchunks " << std::to_string(P.chunks) << " "
-      << std::to_string(P.tasks) << "\ninst "
-      << std::to_string(P.instTop.size()) << "\n";
-    for (size_t k = 0; k < P.instTop.size(); k++) {
-      o << std::to_string(P.instN[k]) << " "
-        << std::to_string(P.instTop[k].size()) << "\n";
-      for (const auto &e : P.instTop[k])
-        o << std::to_string(e[0]) << " " << std::to_string(e[1]) << " "
-          << std::to_string(e[2]) << " " << std::to_string(e[3]) << "\n";
-    }
-    for (bool e : {false, true}) {
-      if (e && !every)
-        continue;
-      const ProcGraph &G = src.graph(p, e);
-      o << "graph " << (e ? "1 " : "0 ") << std::to_string(G.groups.size())
-        << " " << std::to_string(G.members.size()) << " "
-        << std::to_string(G.edges.size()) << "\n";
-      putStr(o, G.coarser);
-      for (const std::string &g : G.groups)
-        putStr(o, g);
-      for (const auto &[g, m] : G.members)
-        o << std::to_string(g) << " ", putStr(o, m);
-      for (const auto &x : G.edges)
-        o << std::to_string(x[0]) << " " << std::to_string(x[1]) << " "
-          << std::to_string(x[2]) << "\n";
-    }
-    // Bars: every grain's (when the job's page may draw every grain), the
-    // tasks' aggregated, and the loops' source.
-    if (every)
-      section(true, [&](const BarFn &f) { everyBars(R, p, loops, sites, f); });
-    section(false, [&](const BarFn &f) { taskBars(R, p, sites, f); });
-    LoopSource L = loopSourceOf(R, p, loops);
-    std::snprintf(b, sizeof b, "%a", L.tpn);
-    o << "loops " << std::to_string(L.keys.size()) << " "
-      << std::to_string(L.rows->size()) << " " << std::to_string(L.flags.size())
-      << " " << std::to_string(L.t0) << " " << b << "\n";
-    for (size_t li = 0; li < L.keys.size(); li++)
-      o << std::to_string(L.keys[li]) << " " << std::to_string(L.legend[li])
-        << "\n";
-    for (const LoopThread &x : *L.rows)
-      o << std::to_string(x.loop) << " " << std::to_string(x.th) << " "
-        << std::to_string(x.chunks) << " " << (x.hasWork ? "1 " : "0 ")
-        << std::to_string(x.work) << " " << std::to_string(x.first) << " "
-        << std::to_string(x.last) << "\n";
-    for (const auto &[key, fc] : L.flags) {
-      o << std::to_string(key.first) << " " << std::to_string(key.second);
-      for (uint32_t v : fc)
-        o << " " << std::to_string(v);
-      o << "\n";
-    }
-    o << "endproc\n";
-  }
-  o << "end\n";
-  o.close();
-}
-
-void mergeReport(const RunDigest &D,
-                 const std::vector<std::pair<int, std::string>> &frags,
-                 const std::string &path, const Caps &caps,
-                 const std::string &version, std::vector<LeftOut> &leftOut) {
-  PageRun run;
-  run.program = D.procs.empty() ? std::string() : D.procs[0].exe;
-  std::vector<std::pair<double, ReportProblem>> probs;
-  for (const ProcessDigest &d : D.procs) {
-    run.grains += d.chunks + d.tasks;
-    for (size_t k = 0; k < d.problems.size(); k++)
-      probs.push_back(
-          {d.problems[k].lostMs,
-           reportProblem(d.problems[k], d.rank, d.pid, D.procs.size() > 1,
-                         k < d.outlierIds.size()
-                             ? d.outlierIds[k]
-                             : std::vector<std::string>())});
-  }
-  run.views = viewsJson(D.counts);
-  run.problems = problemsJson(rankForReport(std::move(probs)));
-  run.across = acrossJson(D.across);
-  std::vector<size_t> counts;
-  for (const auto &f : frags)
-    counts.push_back(size_t(std::count_if(
-        D.procs.begin(), D.procs.end(),
-        [&](const ProcessDigest &d) { return d.rank == f.first; })));
-  PartSource src(frags, counts, run);
-  writePage(run, src, src.loops, src.sites, path, caps, version, leftOut);
 }
 
 } // namespace gcg
