@@ -736,9 +736,13 @@ def check_loop_problem_legend(b, y0):
     b.mouse("mousePressed", li["x"], li["y"], button="left", clickCount=1)
     b.mouse("mouseReleased", li["x"], li["y"], button="left", clickCount=1)
     y1 = legend_top(b)
-    bar = b.js("(() => { const B = gcReport.data.bars; let best = -1;"
-               " for (let i = 0; i < B.k.length; i++)"
-               "  if (B.k[i] >= 0 && (best < 0 || B.d[i] > B.d[best])) best = i;"
+    # The longest chunk in the view (the problem's click may have zoomed
+    # to its loop's instances: a chunk outside is not there to click).
+    bar = b.js("(() => { const B = gcReport.data.bars, c = document.getElementById('timeline')"
+               ".getBoundingClientRect(); let best = -1;"
+               " for (let i = 0; i < B.k.length; i++) { const x = gcReport.barBox(i);"
+               "  if (B.k[i] >= 0 && x.x0 >= c.left && x.x1 <= c.right &&"
+               "      (best < 0 || B.d[i] > B.d[best])) best = i; }"
                " window.scrollTo(0, gcReport.barBox(best).y + window.scrollY - 300);"
                " return gcReport.barBox(best); })()")
     b.mouse("mousePressed", bar["x"], bar["y"], button="left", clickCount=1)
