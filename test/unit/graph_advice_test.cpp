@@ -436,3 +436,91 @@ TEST(GraphAdvice, ANoisyRunIsSaidToBe) {
       << quiet;
   EXPECT_EQ(quiet.find("far longer"), std::string::npos) << quiet;
 }
+
+// A loop of 2 threads whose chunks (2 ticks of work each) were made for
+// 150 ticks before they started: its threads lose 2 x 152 - 4 ticks from
+// the making of their first chunks on, far more than the threads x the
+// span of the grains (2 x 2 ticks) that the share was taken of (7500%; a
+// forked child's short loop printed 100.2% so). The share is of the
+// process's thread time, its threads x its recorded span, and never
+// passes 100%.
+TEST(GraphProblems, AShareIsOfTheThreadTimeAndNeverPasses100) {
+  TempDir d;
+  writeFile(d.path + "/meta.txt", meta3());
+  Thread t0, t1;
+  openTeam(t0, t1);
+  Thread *ts[2] = {&t0, &t1};
+  uint64_t task[2] = {I0, I1};
+  const uint32_t Bar = GC_SYNC_BARRIER_IMPLICIT_PARALLEL;
+  for (int th = 0; th < 2; th++)
+    ts[th]
+        ->rec(R_LOOP_BEGIN, 40, task[th], Par, 0, 0)
+        .rec(R_SOURCE, 0, 0x77, 0)
+        .chunk(200, uint64_t(th), uint64_t(th), 150)
+        .rec(R_LOOP_END, 202, task[th], Par)
+        .rec(R_SYNC_BEGIN, 202, task[th], Par, 0, Bar)
+        .rec(R_SYNC_END, 203, task[th], Par, 0, Bar)
+        .rec(R_IMPLICIT_END, 204, task[th], 0);
+  t0.rec(R_PARALLEL_END, 205, Par, 1);
+  t0.write(d.path + "/thread-0.bin");
+  t1.write(d.path + "/thread-1.bin");
+  auto run = analyseRun({d.path}, {});
+  auto res = computeResults(*run);
+  const Problem *p = loopProblem(res->procs[0].problems);
+  ASSERT_NE(p, nullptr);
+  const Breakdown &b = res->procs[0].time;
+  double lost = p->lostMs * run->procs[0]->clockNs() * 1e6;
+  EXPECT_NEAR(lost, 2 * 152.0 - 4, 1e-6);
+  EXPECT_DOUBLE_EQ(b.threadTime, 2 * 205.0);
+  EXPECT_NEAR(p->share, lost / b.threadTime, 1e-12);
+  for (const Problem &q : res->procs[0].problems)
+    EXPECT_LE(q.share, 1.0) << q.where;
+}
+
+// A region of 2 threads that runs tasks and no loop, whose thread 1's
+// implicit task begins 500 ticks after the region (a busy machine): its
+// late join is a ranked problem with the loop case's words and figures,
+// its loss the 500 ticks before thread 1's first record in the region
+// (before: only the breakdown's fork and join held it, no problem named
+// it). The task site's loss (its making and thread 0's taskwait) does not
+// hold them.
+TEST(GraphProblems, ALateJoinOfARegionOfTasksIsAProblem) {
+  TempDir d;
+  writeFile(d.path + "/meta.txt", meta3());
+  Thread t0, t1;
+  openTeam(t0, t1, 500);
+  const uint32_t Bar = GC_SYNC_BARRIER_IMPLICIT_PARALLEL;
+  t0.task(10, tid(0, 1), I0, 0xB0, 1.0)
+      .rec(R_SYNC_BEGIN, 12, I0, Par, 0, GC_SYNC_TASKWAIT)
+      .rec(R_SYNC_END, 1502, I0, Par, 0, GC_SYNC_TASKWAIT)
+      .rec(R_SYNC_BEGIN, 1503, I0, Par, 0, Bar)
+      .rec(R_SYNC_END, 1505, I0, Par, 0, Bar)
+      .rec(R_IMPLICIT_END, 1506, I0, 0)
+      .rec(R_PARALLEL_END, 1508, Par, 1);
+  t1.rec(R_TASK_SWITCH, 501, I1, tid(0, 1))
+      .rec(R_TASK_SWITCH, 1501, tid(0, 1), I1, 0, 1)
+      .rec(R_SYNC_BEGIN, 1502, I1, Par, 0, Bar)
+      .rec(R_SYNC_END, 1505, I1, Par, 0, Bar)
+      .rec(R_IMPLICIT_END, 1506, I1, 0);
+  t0.write(d.path + "/thread-0.bin");
+  t1.write(d.path + "/thread-1.bin");
+  auto run = analyseRun({d.path}, {});
+  auto res = computeResults(*run);
+  const Problem *late = nullptr, *site = nullptr;
+  for (const Problem &p : res->procs[0].problems)
+    (p.kind == "region" ? late : site) = &p;
+  ASSERT_NE(late, nullptr);
+  ASSERT_NE(site, nullptr);
+  double tpms = run->procs[0]->clockNs() * 1e6;
+  EXPECT_NEAR(late->lostMs * tpms, 500.0, 1e-6);
+  EXPECT_NEAR(site->lostMs * tpms, 1.0 + 1490, 1e-6);
+  EXPECT_EQ(late->suggestion.find("a thread joined the team late (thread 1 "
+                                  "up to "),
+            0u)
+      << late->suggestion;
+  EXPECT_NE(late->why.find("thread 1 joined"), std::string::npos) << late->why;
+  const Breakdown &b = res->procs[0].time;
+  EXPECT_DOUBLE_EQ(b.forkJoin, 500.0 + 2 + 2);
+  std::string s = summary(*res);
+  EXPECT_NE(s.find(". region "), std::string::npos) << s;
+}

@@ -28,12 +28,16 @@ namespace gcg {
 struct Run;
 
 struct Problem {
-  std::string kind;  // "loop" or "task-site"
+  // "loop", "task-site", "barrier" (an explicit barrier's waits) or
+  // "region" (late joins of a region running tasks and no loop).
+  std::string kind;
   std::string where; // file:line (function), as the summary names it
   int process = 0;   // index in Run::procs
   double lostMs = 0; // thread time lost (ms), see above
   double workMs = 0; // the grains' work (ms)
-  double share = 0;  // lostMs / (the process's duration x its threads)
+  // lostMs / the process's thread time: its threads x its recorded span,
+  // widened to what any loss counts (at most 1).
+  double share = 0;
   // Loops: instances run by teams of several threads, of one thread.
   // Task sites: the tasks made there, and 0.
   unsigned instancesMulti = 0, instancesSingle = 0;
