@@ -206,19 +206,16 @@ static std::string estimateText(const Acc &a, double tpn) {
 /// thread's implicit task began late, before it ran any of the region's
 /// code) is the fork's or the machine's; otherwise the time is in what the
 /// threads ran before the loop.
-static std::string joinAdvice(int thread, double latest, double tpn) {
-  return fmt("a thread joined the team late (thread %d up to %s after the "
-             "first; its implicit task began that late, before any of the "
-             "region's code ran on it): thread start and fork cost, or a "
-             "machine busy or oversubscribed (more threads than free "
-             "cores) that deschedules the thread; check with threads bound "
-             "to cores (OMP_PROC_BIND=close, OMP_PLACES=cores), fewer "
-             "threads, or a quieter machine",
-             thread, ms(latest, tpn).c_str());
-}
 static std::string lateAdvice(const Acc &a, double tpn) {
   if (a.lateJoin >= 0.5 * a.lateStart)
-    return joinAdvice(a.latestThread, a.latest, tpn);
+    return fmt("a thread joined the team late (thread %d up to %s after the "
+               "first; its implicit task began that late, before any of the "
+               "region's code ran on it): thread start and fork cost, or a "
+               "machine busy or oversubscribed (more threads than free "
+               "cores) that deschedules the thread; check with threads bound "
+               "to cores (OMP_PROC_BIND=close, OMP_PLACES=cores), fewer "
+               "threads, or a quieter machine",
+               a.latestThread, ms(a.latest, tpn).c_str());
   return fmt("its threads reach it at different times (thread %d up to %s "
              "after the first): the time is lost before the loop, in what the "
              "threads ran before it (uneven work in the region before it, a "
@@ -959,85 +956,6 @@ std::vector<Problem> rankProblems(const Analysis &an, InstanceLosses &losses,
         "work before it)";
     out.push_back(std::move(p));
     firsts.push_back(INFINITY);
-  }
-  // Late joins of the regions whose threads run tasks and no worksharing
-  // loop (a loop's late joins are its own), per region code, holding 1% of
-  // the thread time or more: a late thread's time from its region's begin
-  // to its implicit task's, where its first record in the region is. That
-  // time is before any of its records in the region, so no task site's
-  // creation or waits (all recorded on their threads) count it too; the
-  // breakdown counts it in fork and join.
-  {
-    std::vector<uint8_t> hasLoop(an.regionList.size(), 0),
-        hasTasks(an.regionList.size(), 0);
-    for (const Loop &lp : an.loops)
-      if (auto r = an.regions.find(lp.k0); r != an.regions.end())
-        hasLoop[r->second] = 1;
-    for (size_t k = 0; k < T.size(); k++) {
-      uint64_t enc = T.parent[k];
-      for (size_t up = 0; up < T.size(); up++) {
-        int64_t j = T.index(enc);
-        if (j < 0)
-          break;
-        enc = T.parent[size_t(j)];
-      }
-      auto im = an.implicit.find(enc);
-      if (im == an.implicit.end())
-        continue;
-      if (auto r = an.regions.find(im->second.par); r != an.regions.end())
-        hasTasks[r->second] = 1;
-    }
-    // Per region: its implicit tasks' first begin.
-    std::vector<uint64_t> firstJoin(an.regionList.size(), UINT64_MAX);
-    for (const auto &kv : an.implicit)
-      if (auto r = an.regions.find(kv.second.par); r != an.regions.end())
-        firstJoin[r->second] = std::min(firstJoin[r->second], kv.second.begin);
-    struct Join {
-      double lost = 0, latest = 0, first = INFINITY;
-      int latestThread = -1;
-      unsigned regions = 0;
-    };
-    std::map<uint64_t, Join> byCode;
-    std::vector<uint8_t> counted(an.regionList.size(), 0);
-    for (const auto &kv : an.implicit) {
-      const Implicit &im = kv.second;
-      auto r = an.regions.find(im.par);
-      if (r == an.regions.end() || hasLoop[r->second] || !hasTasks[r->second])
-        continue;
-      const Region &reg = an.regionList[r->second];
-      if (im.begin <= firstJoin[r->second] || im.begin <= reg.t)
-        continue;
-      Join &j = byCode[reg.codeptr];
-      j.lost += double(im.begin - reg.t);
-      double late = double(im.begin - firstJoin[r->second]);
-      if (late > j.latest || j.latestThread < 0)
-        j.latest = late, j.latestThread = im.th;
-      j.first = std::min(j.first, double(reg.t));
-      if (!counted[r->second]++)
-        j.regions++;
-    }
-    for (const auto &[code, j] : byCode) {
-      if (!(threadTime > 0) || j.lost < 0.01 * threadTime)
-        continue;
-      Problem p;
-      p.kind = "region";
-      auto [fn, loc] = an.maps.get(code);
-      p.where = "region " + (Maps::hasLine(loc) ? loc : an.maps.where(code)) +
-                " (" + fn + ")";
-      p.process = process;
-      p.lostMs = j.lost / tpn / 1e6;
-      p.share = j.lost / threadTime;
-      p.imbalance = NAN;
-      p.instancesMulti = j.regions;
-      p.why = fmt("its threads lost %s in %u instance(s) running tasks, no "
-                  "loop (%.1f%% of the threads' time): before their implicit "
-                  "tasks began (thread %d joined %s after the first)",
-                  ms(j.lost, tpn).c_str(), j.regions, 100 * j.lost / threadTime,
-                  j.latestThread, ms(j.latest, tpn).c_str());
-      p.suggestion = joinAdvice(j.latestThread, j.latest, tpn);
-      out.push_back(std::move(p));
-      firsts.push_back(j.first);
-    }
   }
   std::vector<size_t> order(out.size());
   for (size_t i = 0; i < order.size(); i++)

@@ -7,12 +7,10 @@
 // its slowest thread (the sum over the team's threads of the slowest
 // thread's work less theirs), plus the chunks' creation where measured;
 // for a task site, its tasks' creation and their parents' waits at their
-// joins; for an explicit barrier, its waits; for a region running tasks
-// and no loop, its late joins (a late thread's time from the region's
-// begin to its implicit task's). Each share is of the process's thread
-// time, at most 1. Instances run by one-thread teams are counted apart: they
-// lose nothing to imbalance. The outlier chunks of a loop instance are found by
-// robust statistics (median and MAD), not by max/mean.
+// joins; for an explicit barrier, its waits. Each share is of the process's
+// thread time, at most 1. Instances run by one-thread teams are counted apart:
+// they lose nothing to imbalance. The outlier chunks of a loop instance are
+// found by robust statistics (median and MAD), not by max/mean.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAINCHUNK_GRAPH_PROBLEMS_H
@@ -31,8 +29,7 @@ namespace gcg {
 struct Run;
 
 struct Problem {
-  // "loop", "task-site", "barrier" (an explicit barrier's waits) or
-  // "region" (late joins of a region running tasks and no loop).
+  // "loop", "task-site" or "barrier" (an explicit barrier's waits).
   std::string kind;
   std::string where; // file:line (function), as the summary names it
   int process = 0;   // index in Run::procs
