@@ -9,11 +9,12 @@
 #     leaves a damaged part (a digest cut short) where rank K's part goes in
 #     rank 0's build directory for DIR, and says it is done, as a rank whose
 #     part was damaged on the way would; the others run CMD.
-#   mpi-rank-wrap.sh spoil K DIR FILE CMD...: rank K runs CMD (its stderr
-#     dropped) kept from saying it is done (the temporary name of its done
-#     mark taken by a directory, so writing the mark fails), then cuts the
-#     last byte off FILE of its part and says it is done, as a rank whose
-#     part was damaged on the way would; the others run CMD.
+#   mpi-rank-wrap.sh spoil K DIR FILE[@N] CMD...: rank K runs CMD (its
+#     stderr dropped) kept from saying it is done (the temporary name of its
+#     done mark taken by a directory, so writing the mark fails), then cuts
+#     the last byte off FILE of its part (with @N: keeps its first N bytes)
+#     and says it is done, as a rank whose part was damaged on the way
+#     would; the others run CMD.
 rank=${OMPI_COMM_WORLD_RANK:?not an Open MPI rank}
 mode=$1
 shift
@@ -51,7 +52,8 @@ damage)
   echo ok > "$raw/.rank-$k.done"
   ;;
 spoil)
-  k=$1 dir=$2 file=$3
+  k=$1 dir=$2 file=${3%@*} keep=${3##*@}
+  [ "$keep" = "$3" ] && keep=
   shift 3
   [ "$rank" = "$k" ] || exec "$@"
   rawOf
@@ -60,7 +62,7 @@ spoil)
   rmdir "$raw/.rank-$k.done.tmp"*
   f="$raw/.rank-$k.part/$file"
   [ -s "$f" ] || { echo "rank $k: no $f" >&2; exit 1; }
-  truncate -s -1 "$f"
+  truncate -s "${keep:--1}" "$f"
   echo ok > "$raw/.rank-$k.done"
   ;;
 esac

@@ -380,11 +380,12 @@ uint32_t Otf2Writer::addLocation(uint64_t Pid, int Rank,
     if (NewHost)
       I.Hosts.push_back({I.str(Host.empty() ? "unknown host" : Host)});
     // Pid's high half numbers the images of an exec'ing process.
-    std::string Shown = std::to_string(Pid & 0xffffffffu) +
-                        (Pid >> 32 ? "." + std::to_string((Pid >> 32) + 1) : "");
-    std::string PName = Rank < 0 ? "process " + Shown
-                                 : "rank " + std::to_string(Rank) + " (pid " +
-                                       Shown + ")";
+    std::string Shown =
+        std::to_string(Pid & 0xffffffffu) +
+        (Pid >> 32 ? "." + std::to_string((Pid >> 32) + 1) : "");
+    std::string PName =
+        Rank < 0 ? "process " + Shown
+                 : "rank " + std::to_string(Rank) + " (pid " + Shown + ")";
     Proc = uint32_t(I.Processes.size());
     I.Processes.push_back({Pid, Rank, HIt->second, I.str(PName)});
     I.ProcessIds.emplace(Pid, Proc);
