@@ -725,10 +725,22 @@ PageProc pageProcOf(const Results &R, size_t p, Names &loops) {
            ",\"cp\":" + str(critPathFigures(an, cp)) + ",\"parallelism\":" +
            num(cp.acyclic && cp.span > 0 ? cp.work / cp.span : NAN, 2) +
            ",\"time\":[";
-  std::vector<std::string> tl = breakdownLines(an, R.procs[p].time);
+  const Breakdown &b = R.procs[p].time;
+  std::vector<std::string> tl = breakdownLines(an, b);
   for (size_t j = 0; j < tl.size(); j++)
     P.json += (j ? "," : "") + str(tl[j]);
-  P.json += "]}";
+  // The same breakdown in numbers (ns; the summary's lines word them): the
+  // page's table of processes.
+  double waits = b.waitLoop + b.waitRegion + b.waitBarrier + b.waitTaskwait +
+                 b.waitTaskgroup + b.waitOther;
+  P.json += "],\"bd\":{\"tt\":" + num(b.threadTime / tpn, 0) +
+            ",\"serial\":" + num(b.serial / tpn, 0) +
+            ",\"idle\":" + num(b.serialIdle / tpn, 0) +
+            ",\"noTeam\":" + num(b.notInTeam / tpn, 0) +
+            ",\"work\":" + num((b.chunkWork + b.taskWork) / tpn, 0) +
+            ",\"waits\":" + num(waits / tpn, 0) +
+            ",\"fork\":" + num(b.forkJoin / tpn, 0) +
+            ",\"own\":" + num(b.outside / tpn, 0) + "}}";
   return P;
 }
 
