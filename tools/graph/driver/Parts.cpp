@@ -34,6 +34,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -42,6 +43,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <sstream>
 #include <sys/stat.h>
 
 namespace gcg {
@@ -123,6 +125,7 @@ figuresOf(const Results &R) {
   f.emplace_back("svg-lanes", svg.lanes);
   f.emplace_back("svg-spans", svg.spans);
   otf2Figures(R, f);
+  f.emplace_back("graph-most", graphmlMost(R)); // the level search's
   return f;
 }
 
@@ -262,23 +265,192 @@ static void writeTracePart(const Options &o, const Results &R, const JobHead &h,
   writeHow(part + "/trace.how", r);
 }
 
-/// The grains.graphml part of a rank: every grain when one command would
-/// write every grain of the job (its grain cap and least bytes per grain),
-/// else aggregated within the rank's share (its grains' share) of the
-/// job's byte budget. graph.how says which.
-static void writeGraphPart(const Options &o, const Results &R, const JobHead &h,
-                           const std::string &part) {
-  uint64_t mine = R.run.grains();
-  double share = h.grains ? double(mine) / double(h.grains) : 1;
-  Caps c = o.caps;
-  bool every = h.grains <= o.caps.graph &&
-               h.grains * GraphmlFullGrainBytes <= o.caps.graphBytes;
-  c.graph = every ? UINT64_MAX : 0;
-  c.graphPerGrain = 0;
-  c.graphBytes = uint64_t(std::ceil(
-      double(every ? o.caps.graphBytes : o.caps.graphBudget(h.grains)) *
-      share));
-  CapResult r = writeGraphmlCapped(R, part + "/grains.graphml", c);
+/// Every rank's mark Name, in the order of the head's ranks: the ranks
+/// exchanging figures (a barrier through D, as the head).
+static std::vector<std::string>
+exchange(const RankInfo &rk, const std::string &raw, const JobHead &h,
+         const std::string &name, const std::string &mine) {
+  std::string err;
+  if (!mpiRankMark(rk, raw, name, mine, err))
+    throw Error(err);
+  std::vector<int> all, missing;
+  for (const RankHead &r : h.ranks)
+    all.push_back(r.rank);
+  mpiWaitMarks(all, raw, name, 120, missing);
+  std::vector<std::string> out;
+  for (int k : all) {
+    std::string text;
+    if (!mpiReadMark(k, raw, name, text))
+      throw Error("rank " + std::to_string(k) + " gave no " + name +
+                  " mark (the ranks choose grains.graphml's level together)");
+    out.push_back(text);
+  }
+  return out;
+}
+
+namespace {
+/// The level search's figures of an MPI job (CoarseGraph.h: ShapeSearch):
+/// each rank gives its own processes' in marks graph-<n>a (per process
+/// its nodes, edges, grain kinds, rank and pid) and graph-<n>b (the
+/// shapes asked for, and at a level that may fit, every process's bytes
+/// written alone), and reads every rank's: every rank runs the same search
+/// on the same figures, as one command runs it on the whole job.
+class RankFigures : public GraphmlFigures {
+public:
+  RankFigures(const RankInfo &rk, const std::string &raw, const JobHead &h,
+              const Results *R)
+      : rk(rk), raw(raw), h(h), R(R) {}
+  size_t base = 0; // the job's index of this rank's first process
+  std::vector<ProcessShape> sizes(const CoarseLevel &level) override {
+    std::string mine;
+    size_t n = R ? R->run.procs.size() : 0;
+    for (size_t p = 0; p < n; p++) {
+      uint64_t nodes = 0, edges = 0;
+      const Analysis &an = *R->run.procs[p];
+      coarseGraphSize(an, R->procs[p].loopTable, level, nodes, edges);
+      GrainKinds k = grainKinds(an);
+      mine += std::to_string(nodes) + " " + std::to_string(edges) + " " +
+              std::to_string(int(k.loops)) + " " +
+              std::to_string(int(k.tasks)) + " " +
+              std::to_string(an.proc.rank) + " " + std::to_string(an.proc.pid) +
+              "\n";
+    }
+    std::vector<std::string> all =
+        exchange(rk, raw, h, "graph-" + std::to_string(round) + "a", mine);
+    std::vector<ProcessShape> f;
+    bool first = ranks.empty();
+    counts.clear();
+    for (size_t i = 0; i < all.size(); i++) {
+      if (h.ranks[i].rank == rk.Rank)
+        base = f.size();
+      std::istringstream in(all[i]);
+      std::string line;
+      size_t c = 0;
+      while (std::getline(in, line)) {
+        ProcessShape x;
+        int loops = 0, tasks = 0;
+        long long rank = 0, pid = 0;
+        if (std::sscanf(line.c_str(), "%" SCNu64 " %" SCNu64 " %d %d %lld %lld",
+                        &x.nodes, &x.edges, &loops, &tasks, &rank, &pid) != 6)
+          throw Error("rank " + std::to_string(h.ranks[i].rank) +
+                      "'s graph figures are not what a rank writes");
+        if (first) {
+          ranks.push_back(rank);
+          pids.push_back(pid);
+          kinds.loops |= loops != 0;
+          kinds.tasks |= tasks != 0;
+        }
+        f.push_back(x);
+        c++;
+      }
+      counts.push_back(c);
+    }
+    return f;
+  }
+  void shapes(const CoarseLevel &level, std::vector<ProcessShape> &f,
+              const std::vector<uint8_t> &need, bool bytesLikely) override {
+    std::string mine;
+    size_t n = R ? R->run.procs.size() : 0;
+    char b[160];
+    for (size_t p = 0; p < n; p++) {
+      ProcessShape x;
+      graphmlProcessFigures(*R, p, level, -1, x, need.at(base + p),
+                            bytesLikely);
+      std::snprintf(b, sizeof b,
+                    "%d %" PRIu64 " %" PRIu64 " %d %" PRIu64 " %" PRIu64
+                    " %" PRIu64 "\n",
+                    int(x.shaped), x.shape.a, x.shape.b, int(x.sized), x.bytes,
+                    x.edgesOut, x.groups);
+      mine += b;
+    }
+    std::vector<std::string> all =
+        exchange(rk, raw, h, "graph-" + std::to_string(round++) + "b", mine);
+    size_t at = 0;
+    for (size_t i = 0; i < all.size(); i++) {
+      std::istringstream in(all[i]);
+      std::string line;
+      size_t c = 0;
+      while (std::getline(in, line)) {
+        int shaped = 0, sized = 0;
+        ProcessShape &x = f.at(at);
+        if (std::sscanf(line.c_str(),
+                        "%d %" SCNu64 " %" SCNu64 " %d %" SCNu64 " %" SCNu64
+                        " %" SCNu64,
+                        &shaped, &x.shape.a, &x.shape.b, &sized, &x.bytes,
+                        &x.edgesOut, &x.groups) != 7)
+          throw Error("rank " + std::to_string(h.ranks[i].rank) +
+                      "'s graph figures are not what a rank writes");
+        x.shaped = shaped, x.sized = sized;
+        at++, c++;
+      }
+      if (c != counts[i])
+        throw Error("rank " + std::to_string(h.ranks[i].rank) +
+                    "'s graph figures are not what a rank writes");
+    }
+  }
+  void bytes(const CoarseLevel &, std::vector<ProcessShape> &f,
+             const std::vector<uint32_t> &first) override {
+    for (uint32_t p : first) // given with the shapes where they may fit
+      if (!f[p].sized)
+        throw Error("grains.graphml: a rank did not size its graph");
+  }
+
+private:
+  const RankInfo &rk;
+  const std::string &raw;
+  const JobHead &h;
+  const Results *R;
+  int round = 0;
+  std::vector<size_t> counts; // per rank its processes
+};
+} // namespace
+
+/// The grains.graphml part of a rank (R: null for a rank without
+/// processes, which still takes part in the ranks' choices), as one
+/// command decides for the whole job: every grain when the job is within
+/// the grain cap and the merged file (each rank's nodes and edges: mark
+/// graph-full) within the byte cap, else the classes' DAGs at the level
+/// the ranks choose together (RankFigures), this rank's processes' values
+/// and, for the classes they are the first of, their structure
+/// (graph.shapes). graph.how says which.
+static void writeGraphPart(const Options &o, const RankInfo &rk,
+                           const std::string &raw, const Results *R,
+                           const JobHead &h, const std::string &part) {
+  const Caps &caps = o.caps;
+  if (h.grains <= caps.graph &&
+      h.grains * GraphmlFullGrainBytes <= caps.graphBytes) {
+    uint64_t bytes = 0, edges = 0;
+    if (R) {
+      writeGraphml(*R, part + "/grains.graphml");
+      graphmlBody(part + "/grains.graphml", bytes, edges);
+    }
+    std::vector<std::pair<uint64_t, uint64_t>> bodies;
+    for (const std::string &t : exchange(
+             rk, raw, h, "graph-full",
+             R ? std::to_string(bytes) + " " + std::to_string(edges) : "")) {
+      unsigned long long b = 0, e = 0;
+      if (std::sscanf(t.c_str(), "%llu %llu", &b, &e) == 2)
+        bodies.emplace_back(b, e);
+    }
+    if (graphmlMergedBytes(bodies) <= caps.graphBytes) {
+      if (R)
+        writeHow(part + "/graph.how", CapResult());
+      return;
+    }
+    if (R)
+      std::remove((part + "/grains.graphml").c_str());
+  }
+  uint64_t most = 0;
+  for (const RankHead &r : h.ranks)
+    most = std::max(most, r.figure("graph-most"));
+  RankFigures F(rk, raw, h, R);
+  ShapeLevel s = graphmlShapeLevel(F, caps.graphBudget(h.grains), most);
+  if (!R)
+    return;
+  writeGraphmlShapes(*R, part + "/graph.shapes", s, F.base);
+  CapResult r;
+  r.every = false;
+  r.how = graphmlHow(s, F.kinds);
   writeHow(part + "/graph.how", r);
 }
 
@@ -341,8 +513,11 @@ void writePart(const Options &o, const RankInfo &rk, const std::string &raw,
   if (mkdir(part.c_str(), 0777) != 0)
     throw Error("cannot create " + part + ": " + std::strerror(errno));
   if (entriesOf(rec).empty()) { // no process of the rank started OpenMP
-    if (needsHead(o))
-      jobHead(rk, raw, nullptr);
+    if (needsHead(o)) {
+      JobHead h = jobHead(rk, raw, nullptr);
+      if (asked(o, "graphml")) // the ranks choose its level together
+        writeGraphPart(o, rk, raw, nullptr, h, part);
+    }
     writeDigestFile({}, part + "/digest");
     return;
   }
@@ -366,7 +541,7 @@ void writePart(const Options &o, const RankInfo &rk, const std::string &raw,
     if (asked(o, "trace"))
       writeTracePart(o, *R, h, part);
     if (asked(o, "graphml"))
-      writeGraphPart(o, *R, h, part);
+      writeGraphPart(o, rk, raw, R.get(), h, part);
     if (asked(o, "svg"))
       writeSvgPiece(rk, *R, h, part);
     if (asked(o, "otf2"))
@@ -483,13 +658,19 @@ static void mergeGraph(const std::string &raw, const std::vector<int> &ranks,
   static const std::string Close = "  </graph>", Edge = "    <edge id=\"e";
   std::string err, header, how;
   bool every = true;
-  std::vector<std::string> frags;
+  std::vector<std::string> frags, shapes, who;
   for (size_t i = 0; i < ranks.size(); i++) {
     if (!procs[i])
       continue;
     std::string part = rankDir(raw, ranks[i], "part"), line;
     std::string bad = "rank " + std::to_string(ranks[i]) + "'s part: " + part;
     CapResult rc = readHow(part + "/graph.how", bad);
+    if (!rc.every) { // the classes' DAGs (writeGraphPart)
+      how = rc.how;
+      shapes.push_back(part + "/graph.shapes");
+      who.push_back("rank " + std::to_string(ranks[i]) + "'s part");
+      continue;
+    }
     std::ifstream in(part + "/grains.graphml", std::ios::binary);
     std::string head;
     while (std::getline(in, line) && line != Open)
@@ -504,8 +685,20 @@ static void mergeGraph(const std::string &raw, const std::vector<int> &ranks,
     }
     frags.push_back(part + "/grains.graphml");
   }
+  if (!shapes.empty() && !frags.empty())
+    throw Error("the ranks' parts disagree on whether grains.graphml is "
+                "aggregated (every rank must run the same grainchunk-graph)");
   if (!dir.claim("grains.graphml", err))
     throw Error(err);
+  if (!shapes.empty()) {
+    mergeGraphmlShapes(shapes, who, dir.path("grains.graphml"));
+    w.files.push_back("grains.graphml");
+    uint64_t grains = 0;
+    for (const ProcessDigest &d : D.procs)
+      grains += d.chunks + d.tasks;
+    w.leftOut.push_back(graphLeftOut(o, grains, how));
+    return;
+  }
   OutFile out(dir.path("grains.graphml"));
   out << header;
   uint64_t edges = 0;

@@ -180,6 +180,49 @@ uint64_t writeGraphmlAggregated(const Results &R, const std::string &path,
 constexpr uint64_t GraphmlFullGrainBytes = 1000;
 CapResult writeGraphmlCapped(const Results &R, const std::string &path,
                              const Caps &caps, int view = -1);
+/// The figures of the processes of an aggregated grains.graphml for the
+/// level search (CoarseGraph.h: shapeLevelFor), from the processes at hand
+/// or from an MPI job's ranks (Parts.cpp); per process (run order) its
+/// rank and pid, and the grains the run has. fileBytes: the file's bytes,
+/// exact for classes of one process, at most for the others.
+class GraphmlFigures : public ShapeSearch {
+public:
+  int view = -1;
+  std::vector<int64_t> ranks, pids;
+  GrainKinds kinds;
+  uint64_t fileBytes(const ShapeLevel &s,
+                     const std::vector<ProcessShape> &f) override;
+};
+/// Process p's shape (shape) and bytes written alone (bytes) at level.
+void graphmlProcessFigures(const Results &R, size_t p, const CoarseLevel &level,
+                           int view, ProcessShape &f, bool shape, bool bytes);
+/// The level and classes of an aggregated grains.graphml within cap
+/// (most: the processes' most instances of a loop, LoopTable::most).
+ShapeLevel graphmlShapeLevel(GraphmlFigures &F, uint64_t cap, uint64_t most);
+uint64_t graphmlMost(const Results &R);
+/// What the aggregated file has, in words (the left-out line).
+std::string graphmlHow(const ShapeLevel &s, GrainKinds kinds);
+/// grains.graphml aggregated at s: one DAG per class (its first member's
+/// ids; a class of one process as that process alone). Returns the bytes.
+uint64_t writeGraphmlClasses(const Results &R, const std::string &path,
+                             const ShapeLevel &s, int view = -1);
+/// An MPI rank's piece of the classes' DAGs (its processes are the job's
+/// base, base+1, ...): per process its class, its node values and, for a
+/// class's first member, the structure (Parts.cpp); and rank 0's
+/// grains.graphml from the pieces (files: the ranks', in rank order; who:
+/// how errors name each).
+void writeGraphmlShapes(const Results &R, const std::string &path,
+                        const ShapeLevel &s, size_t base);
+void mergeGraphmlShapes(const std::vector<std::string> &files,
+                        const std::vector<std::string> &who,
+                        const std::string &path);
+/// An MPI rank's grains.graphml with every grain: its body's bytes (its
+/// nodes and edges, not the header and tail) and its edges; and the bytes of
+/// the job's file merged from such bodies (in rank order, edges numbered on
+/// through them).
+void graphmlBody(const std::string &path, uint64_t &bytes, uint64_t &edges);
+uint64_t
+graphmlMergedBytes(const std::vector<std::pair<uint64_t, uint64_t>> &bodies);
 void writeTrace(const Results &R, const std::string &path);
 /// trace.json aggregated: an event per loop span (CoarseGraph.h: block 1,
 /// per loop instance and thread, on the thread's track; coarser ones on a
