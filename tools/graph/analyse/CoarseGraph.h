@@ -24,6 +24,27 @@
 // start to end (report.html draws it, not every edge between two groups
 // that hold path grains).
 //
+// Processes of the same shape (the aggregated grains.graphml): a process's
+// shape at a level is a hash of its coarse graph's structure (shapeOf: the
+// nodes' kinds, names, locations, threads and fork, join, start and end
+// labels, and the edges; not the values nor the ids). Processes of equal
+// sizes and shapes are a class, drawn as one DAG. The level is chosen with
+// the class count in the budget (shapeLevelFor), by this rule: the levels
+// are tried in coarseLevelFor's order, from one group per loop instance
+// and thread; at each, the classes are made at that level (a process's
+// shape is made only where its estimated size is another's: processes of
+// other sizes are never alike), the estimate is the classes' first
+// members' sizes times the bytes per element, and the level is taken when
+// that estimate and then the output's bytes (exact for classes of one
+// process, at most for the others) are within the cap; else the next is as
+// many times coarser as the larger of the two is over the cap. Each step
+// is strictly coarser and start and end alone ends it, so it ends; every
+// input is the processes' figures in run order, so it is deterministic,
+// and an MPI job's ranks (each its own processes' figures, exchanged)
+// reach the same level as one command. Where no two processes are alike
+// it is the search the writer made before classes (the same estimates,
+// the file's bytes).
+//
 //===----------------------------------------------------------------------===//
 #ifndef GRAINCHUNK_GRAPH_COARSEGRAPH_H
 #define GRAINCHUNK_GRAPH_COARSEGRAPH_H

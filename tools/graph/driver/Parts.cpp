@@ -7,7 +7,10 @@
 // runApart) into its part D/raw/.rank-<r>.part: the grain-free digest of
 // its processes (Digest.h), its rows of loops.csv and grains.csv, its
 // events of trace.json (timed from the job's first grain), its
-// processes' graphs of grains.graphml (coloured by the job's colours) and
+// processes' graphs of grains.graphml (coloured by the job's colours;
+// aggregated, at the level and in the classes of alike processes the ranks
+// choose together, writeGraphPart: its processes' node values and the
+// structure of the classes they are first of) and
 // its fragment of report.html (ReportWriter.h): the ranks tell each other
 // what these need through head marks (JobHead).
 // Its recording is then removed (or, with --keep-raw, moved into D/raw, as a
@@ -644,12 +647,13 @@ static void mergeTrace(const std::string &raw, const std::vector<int> &ranks,
   }
 }
 
-/// grains.graphml from the ranks' fragments: the header of the first
-/// aggregated rank's (its keys include the groups' grain counts), or of
-/// the first rank's, each rank's nodes and edges (a DAG per process from
+/// grains.graphml from the ranks' fragments: with every grain, the first
+/// rank's header, each rank's nodes and edges (a DAG per process from
 /// start to end) in rank order, the edges numbered on through the job as
-/// one command numbers them, and the tail. Left out as one command says
-/// it, with the first aggregated rank's how.
+/// one command numbers them, and the tail; aggregated (every rank's
+/// graph.how says so: the ranks decide it together), the classes' DAGs
+/// from the ranks' graph.shapes (mergeGraphmlShapes). Left out as one
+/// command says it.
 static void mergeGraph(const std::string &raw, const std::vector<int> &ranks,
                        const std::vector<size_t> &procs, OutputDir &dir,
                        const Options &o, const RunDigest &D, Written &w) {
@@ -657,7 +661,6 @@ static void mergeGraph(const std::string &raw, const std::vector<int> &ranks,
       "  <graph id=\"grain-graph\" edgedefault=\"directed\">";
   static const std::string Close = "  </graph>", Edge = "    <edge id=\"e";
   std::string err, header, how;
-  bool every = true;
   std::vector<std::string> frags, shapes, who;
   for (size_t i = 0; i < ranks.size(); i++) {
     if (!procs[i])
@@ -677,12 +680,8 @@ static void mergeGraph(const std::string &raw, const std::vector<int> &ranks,
       head += line + "\n";
     if (!in)
       throw Error(bad + "/grains.graphml is not a grains.graphml fragment");
-    if (header.empty() || (!rc.every && every))
+    if (header.empty())
       header = head + Open + "\n";
-    if (!rc.every && every) {
-      every = false;
-      how = rc.how;
-    }
     frags.push_back(part + "/grains.graphml");
   }
   if (!shapes.empty() && !frags.empty())
@@ -729,12 +728,6 @@ static void mergeGraph(const std::string &raw, const std::vector<int> &ranks,
   out << Close << "\n</graphml>\n";
   out.close();
   w.files.push_back("grains.graphml");
-  if (!every) {
-    uint64_t grains = 0;
-    for (const ProcessDigest &d : D.procs)
-      grains += d.chunks + d.tasks;
-    w.leftOut.push_back(graphLeftOut(o, grains, how));
-  }
 }
 
 /// timeline.svg from the ranks' pieces (SvgWriter.cpp): its head and foot

@@ -8,7 +8,17 @@
 // 25,000 grains by default). Above the caps (Writers.h: Caps), aggregated:
 // the process's coarse graph (CoarseGraph.h) at the finest level whose
 // estimated size (elements times their least bytes) fits the byte cap,
-// coarser while the file written does not.
+// coarser while the file does not (its bytes counted by writing each
+// class's first member alone, then its edge ids as numbered in the file);
+// processes of the same shape at that level (CoarseGraph.h: shapeLevelFor)
+// are one DAG, their class's: its first member's structure and ids, every
+// member's grains, exec, work, instances and flags summed (in run order),
+// the least and largest member's work per node, the members on its start
+// and end, labels from the sums. A class of one process is drawn as the
+// process always was. An MPI rank writes per process its class and node
+// values, and the structure of the classes it is the first member of
+// (writeGraphmlShapes); rank 0 sums and draws them (mergeGraphmlShapes)
+// through the same code, so both give the same bytes.
 //
 // A problem view (problems/<type>.graphml, ProblemViews.h): the same graph
 // with the grains one problem type flags red and problematic 1 (group
