@@ -54,7 +54,6 @@
 #include "LoopTable.h"
 
 #include <cstdint>
-#include <map>
 #include <string>
 #include <vector>
 
