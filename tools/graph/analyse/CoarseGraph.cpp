@@ -314,6 +314,10 @@ TaskGroups taskGroups(const Analysis &an, bool bySite, int view,
 void coarseGraphSize(const Analysis &an, const LoopTable &lt,
                      const CoarseLevel &level, uint64_t &nodes,
                      uint64_t &edges) {
+  if (level.bare) { // start -> end
+    nodes = 2, edges = 1;
+    return;
+  }
   const std::vector<LoopThread> &rows = lt.rows;
   uint64_t spans = 0, blocks = 0;
   if (level.block == 1) {
