@@ -168,15 +168,16 @@ void writeLoopsCsv(const Results &R, const std::string &path);
 /// ProblemViews.h): its grains red, problematic set, the rest dimmed.
 void writeGraphml(const Results &R, const std::string &path, int view = -1);
 /// grains.graphml aggregated at one level (CoarseGraph.h): one DAG per
-/// process from start to end; a problem view's groups hold the number of
-/// their grains it flags. Returns the bytes written.
+/// class of processes of the same shape at it (a process alone: its own)
+/// from start to end; a problem view's groups hold the number of their
+/// grains it flags. Returns the bytes written.
 uint64_t writeGraphmlAggregated(const Results &R, const std::string &path,
                                 const CoarseLevel &level = CoarseLevel(),
                                 int view = -1);
 /// grains.graphml within the caps: every grain (at most caps.graph grains
 /// and, at GraphmlFullGrainBytes bytes a grain at least, within
 /// caps.graphBytes: a grain takes 1.1 to 1.4 KB with its edges), or the
-/// finest aggregate that fits caps.graphBytes.
+/// finest aggregate that fits caps.graphBytes (graphmlShapeLevel).
 constexpr uint64_t GraphmlFullGrainBytes = 1000;
 CapResult writeGraphmlCapped(const Results &R, const std::string &path,
                              const Caps &caps, int view = -1);
