@@ -53,6 +53,12 @@ TEST(GraphShapes, AShapeIsTheStructureNotTheValuesNorTheIds) {
   CoarseGraph other = chain("p1.", 0, 10, 500);
   other.nodes[2].label = "fork b.c:9 (main)"; // another loop's fork
   EXPECT_FALSE(same(s, shapeOf(other)));
+  // A task generation's fork named by its implicit task's runtime id
+  // (another in each process): the same shape.
+  CoarseGraph a = chain("p1.", 0, 10, 500), b = chain("p2.", 0, 10, 500);
+  a.nodes[2].label = "fork i1099511627793", b.nodes[2].label = "fork i77";
+  a.nodes[2].runtimeLabel = b.nodes[2].runtimeLabel = true;
+  EXPECT_TRUE(same(shapeOf(a), shapeOf(b)));
   CoarseGraph more = chain("p1.", 0, 10, 500);
   more.edges.push_back({0, 1, CoarseGraph::Continuation});
   EXPECT_FALSE(same(s, shapeOf(more)));

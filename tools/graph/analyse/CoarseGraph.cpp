@@ -470,6 +470,7 @@ CoarseGraph coarseGraph(const Analysis &an, const LoopTable &lt,
     forkNode[x] =
         node(CoarseGraph::Fork, "f.g" + std::to_string(x),
              "fork " + (level.bySite ? name : genId({Gr.root, Gr.depth - 1})));
+    g.nodes[forkNode[x]].runtimeLabel = !level.bySite;
     edge(forkNode[x], v, CoarseGraph::Creation);
     // After the chunk groups that made its tasks.
     auto cm = G.chunkMakers.find(uint32_t(x));
@@ -512,6 +513,7 @@ CoarseGraph coarseGraph(const Analysis &an, const LoopTable &lt,
       uint32_t j =
           node(CoarseGraph::Join, genId(gen) + ".j" + std::to_string(jn),
                "join " + genId(gen));
+      g.nodes[j].runtimeLabel = true;
       for (uint32_t p : prev)
         edge(p, j, CoarseGraph::Continuation);
       for (size_t x = b; x < e; x++)
@@ -576,7 +578,8 @@ Shape shapeOf(const CoarseGraph &g) {
     h.s(n.name);
     h.s(n.loc);
     h.u(uint64_t(int64_t(n.thread)));
-    if (n.kind != CoarseGraph::Chunks && n.kind != CoarseGraph::Tasks)
+    if (n.kind != CoarseGraph::Chunks && n.kind != CoarseGraph::Tasks &&
+        !n.runtimeLabel)
       h.s(n.label);
   }
   h.u(g.edges.size());

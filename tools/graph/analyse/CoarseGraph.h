@@ -27,7 +27,8 @@
 // Processes of the same shape (the aggregated grains.graphml): a process's
 // shape at a level is a hash of its coarse graph's structure (shapeOf: the
 // nodes' kinds, names, locations, threads and fork, join, start and end
-// labels, and the edges; not the values nor the ids). Processes of equal
+// labels but those naming a task generation by its implicit task's runtime
+// id, and the edges; not the values nor the ids). Processes of equal
 // sizes and shapes are a class, drawn as one DAG. The level is chosen with
 // the class count in the budget (shapeLevelFor), by this rule: the levels
 // are tried in coarseLevelFor's order, from one group per loop instance
@@ -110,6 +111,9 @@ struct CoarseGraph {
     int64_t flagged = 0;   // grains the problem view's flag marks
     bool onPath = false;   // holds a grain on the critical path
     int64_t instances = 0; // a chunk group's loop instances (its label)
+    /// Its label names a task generation by the runtime's id of its
+    /// implicit task ("fork i<id>.d1"): not part of the shape.
+    bool runtimeLabel = false;
   };
   struct Edge {
     uint32_t src, dst;
@@ -143,9 +147,10 @@ std::string groupLabel(const CoarseGraph::Node &n, size_t processes = 1);
 
 /// A process's shape at a level: a 128-bit hash of its coarse graph's
 /// structure (per node its kind, loop or task-site name, source location,
-/// thread and, for start, end, forks and joins, its label; every edge with
-/// its kind), not of its values (grains, instances, exec, work, flags) nor
-/// of its ids (their process prefix, their loop-instance numbers).
+/// thread and, for start, end, forks and joins, its label unless it names a
+/// runtime id, runtimeLabel; every edge with its kind), not of its values
+/// (grains, instances, exec, work, flags) nor of its ids (their process
+/// prefix, their loop-instance numbers, their implicit tasks' ids).
 struct Shape {
   uint64_t a = 0, b = 0;
   bool operator<(const Shape &o) const { return a != o.a ? a < o.a : b < o.b; }
