@@ -255,19 +255,6 @@ static CapResult readHow(const std::string &path, const std::string &bad) {
 /// (the run's grain cap, as one command decides), else aggregated within
 /// the rank's share of the job's byte caps (its grains' share), its
 /// grains timed from the job's first grain. trace.how says which.
-static void writeTracePart(const Options &o, const Results &R, const JobHead &h,
-                           const std::string &part) {
-  // A rank without grains has every grain (none): the whole cap, not 0.
-  double share = h.grains && R.run.grains()
-                     ? double(R.run.grains()) / double(h.grains)
-                     : 1;
-  Caps c = o.caps;
-  c.trace = h.grains <= o.caps.trace ? UINT64_MAX : 0;
-  c.traceBytes = uint64_t(double(o.caps.traceBytes) * share);
-  CapResult r = writeTraceCapped(R, part + "/trace.json", c);
-  writeHow(part + "/trace.how", r);
-}
-
 /// Every rank's mark Name, in the order of the head's ranks: the ranks
 /// exchanging figures (a barrier through D, as the head).
 static std::vector<std::string>
@@ -289,6 +276,94 @@ exchange(const RankInfo &rk, const std::string &raw, const JobHead &h,
     out.push_back(text);
   }
   return out;
+}
+
+namespace {
+/// trace.json's choices made by the ranks together (TraceJob): each gives
+/// its figure in a mark trace-<n> and reads every rank's, so every rank
+/// makes one command's choices for the whole job; the job's file is the
+/// head line, the parts' events joined by ",\n" in rank order (the ranks
+/// with processes) and the first such part's tail (mergeTrace).
+class RankTrace : public TraceJob {
+public:
+  RankTrace(const RankInfo &rk, const std::string &raw, const JobHead &h)
+      : rk(rk), raw(raw), h(h) {}
+  uint64_t figure(const std::string &name, uint64_t mine, bool add) override {
+    uint64_t v = 0;
+    for (const std::string &t : marks(std::to_string(mine))) {
+      uint64_t x = number(t, name);
+      v = add ? v + x : std::max(v, x);
+    }
+    return v;
+  }
+  uint64_t fileBytes(const TraceWritten *mine) override {
+    uint64_t bytes = TraceHead.size(), parts = 0;
+    for (const auto &[events, tail] : parts_(mine)) {
+      bytes += events + (parts ? 2 : 0) + (parts ? 0 : tail);
+      parts++;
+    }
+    return bytes;
+  }
+  uint64_t before(const TraceWritten *mine) override {
+    uint64_t b = 0;
+    size_t i = 0;
+    for (const auto &[events, tail] : parts_(mine, &i))
+      b += events + 2;
+    return b;
+  }
+
+private:
+  std::vector<std::string> marks(const std::string &mine) {
+    return exchange(rk, raw, h, "trace-" + std::to_string(round++), mine);
+  }
+  uint64_t number(const std::string &t, const std::string &what) {
+    char *e = nullptr;
+    unsigned long long v = std::strtoull(t.c_str(), &e, 10);
+    if (t.empty() || (*e && *e != ' '))
+      throw Error("a rank's trace.json figure (" + what +
+                  ") is not what a rank writes: " + printable(t));
+    return v;
+  }
+  /// Per rank with processes (its part has a file), in rank order: its
+  /// events' and its tail's bytes; upTo: only the ranks before this one.
+  std::vector<std::pair<uint64_t, uint64_t>> parts_(const TraceWritten *mine,
+                                                    size_t *upTo = nullptr) {
+    std::string m =
+        mine ? std::to_string(mine->events) + " " + std::to_string(mine->tail)
+             : "-";
+    std::vector<std::string> all = marks(m);
+    std::vector<std::pair<uint64_t, uint64_t>> out;
+    for (size_t i = 0; i < all.size(); i++) {
+      if (upTo && h.ranks[i].rank == rk.Rank)
+        break;
+      if (all[i] == "-")
+        continue;
+      size_t sp = all[i].find(' ');
+      if (sp == std::string::npos)
+        throw Error("a rank's trace.json figure is not what a rank writes: " +
+                    printable(all[i]));
+      out.push_back({number(all[i].substr(0, sp), "events"),
+                     number(all[i].substr(sp + 1), "tail")});
+    }
+    return out;
+  }
+  const RankInfo &rk;
+  const std::string &raw;
+  const JobHead &h;
+  int round = 0;
+};
+} // namespace
+
+/// The trace.json part of a rank (R: null for a rank without processes,
+/// which still takes part in the ranks' choices), at the level one command
+/// chooses for the whole job (RankTrace); trace.how says which.
+static void writeTracePart(const Options &o, const RankInfo &rk,
+                           const std::string &raw, const Results *R,
+                           const JobHead &h, const std::string &part) {
+  RankTrace job(rk, raw, h);
+  CapResult r = writeTraceCapped(R, part + "/trace.json", o.caps, &job);
+  if (R)
+    writeHow(part + "/trace.how", r);
 }
 
 namespace {
@@ -518,6 +593,8 @@ void writePart(const Options &o, const RankInfo &rk, const std::string &raw,
   if (entriesOf(rec).empty()) { // no process of the rank started OpenMP
     if (needsHead(o)) {
       JobHead h = jobHead(rk, raw, nullptr);
+      if (asked(o, "trace")) // the ranks choose its level together
+        writeTracePart(o, rk, raw, nullptr, h, part);
       if (asked(o, "graphml")) // the ranks choose its level together
         writeGraphPart(o, rk, raw, nullptr, h, part);
     }
@@ -542,7 +619,7 @@ void writePart(const Options &o, const RankInfo &rk, const std::string &raw,
     run->origin = h.first;
     R->colours = coloursOf(h.work); // the job's, as one command's
     if (asked(o, "trace"))
-      writeTracePart(o, *R, h, part);
+      writeTracePart(o, rk, raw, R.get(), h, part);
     if (asked(o, "graphml"))
       writeGraphPart(o, rk, raw, R.get(), h, part);
     if (asked(o, "svg"))
@@ -587,8 +664,7 @@ static void appendRows(OutFile &out, std::string &header,
 static void mergeTrace(const std::string &raw, const std::vector<int> &ranks,
                        const std::vector<size_t> &procs, OutputDir &dir,
                        const Options &o, const RunDigest &D, Written &w) {
-  static const std::string Head = "{\"traceEvents\": [\n",
-                           Tail = "\n], \"displayTimeUnit\"";
+  static const std::string &Head = TraceHead, Tail = "\n], \"displayTimeUnit\"";
   std::string err, tail, how;
   bool every = true;
   if (!dir.claim("trace.json", err))

@@ -224,17 +224,61 @@ void mergeGraphmlShapes(const std::vector<std::string> &files,
 void graphmlBody(const std::string &path, uint64_t &bytes, uint64_t &edges);
 uint64_t
 graphmlMergedBytes(const std::vector<std::pair<uint64_t, uint64_t>> &bodies);
-void writeTrace(const Results &R, const std::string &path);
+/// trace.json's first line (its events follow it).
+inline const std::string TraceHead = "{\"traceEvents\": [\n";
+/// A trace.json written: its bytes, of them its events' (between its head
+/// line and its tail, which starts at the events' last newline) and its
+/// tail's, and whether it stopped adding events at its limit.
+struct TraceWritten {
+  uint64_t size = 0, events = 0, tail = 0;
+  bool stopped = false;
+};
+TraceWritten writeTrace(const Results &R, const std::string &path);
 /// trace.json aggregated: an event per loop span (CoarseGraph.h: block 1,
 /// per loop instance and thread, on the thread's track; coarser ones on a
 /// track per loop and thread), per task creation site and thread (own
-/// track). Stops adding events before limit bytes; returns the bytes
-/// written.
-uint64_t writeTraceAggregated(const Results &R, const std::string &path,
-                              uint64_t block = 1, uint64_t limit = UINT64_MAX);
-/// trace.json within the caps.
-CapResult writeTraceCapped(const Results &R, const std::string &path,
-                           const Caps &caps);
+/// track). Stops adding events before limit bytes (truncated: the tail
+/// says it stopped even when this file did not, when the file is a part of
+/// a job's that did).
+TraceWritten writeTraceAggregated(const Results &R, const std::string &path,
+                                  uint64_t block = 1,
+                                  uint64_t limit = UINT64_MAX,
+                                  bool truncated = false);
+/// The job a trace.json's level search decides for (writeTraceCapped): one
+/// command's is its own processes (the default: every figure its own); an
+/// MPI rank's is every rank's (Parts.cpp), whose parts rank 0 joins into
+/// one file: the ranks exchange these figures, so that each makes the
+/// choices one command makes for the whole job, and the joined file is one
+/// command's.
+class TraceJob {
+public:
+  virtual ~TraceJob() = default;
+  /// The job's figure: the sum (add) or the largest of the parts' (mine).
+  virtual uint64_t figure(const std::string &name, uint64_t mine, bool add) {
+    (void)name, (void)add;
+    return mine;
+  }
+  /// The job's file's bytes, given this part's (no file: a part without
+  /// processes).
+  virtual uint64_t fileBytes(const TraceWritten *mine) {
+    return mine ? mine->size : 0;
+  }
+  /// Where this part's events start in the job's file, past its own head
+  /// line (the events of the parts before it, their separators).
+  virtual uint64_t before(const TraceWritten *mine) {
+    (void)mine;
+    return 0;
+  }
+};
+/// trace.json within the caps, as the job decides (job: null for one
+/// command; R: null for an MPI rank without processes, which still takes
+/// part in the job's choices and writes no file).
+CapResult writeTraceCapped(const Results *R, const std::string &path,
+                           const Caps &caps, TraceJob *job = nullptr);
+inline CapResult writeTraceCapped(const Results &R, const std::string &path,
+                                  const Caps &caps) {
+  return writeTraceCapped(&R, path, caps);
+}
 /// trace.otf2 (the archive <dir>/<name>.otf2, <name>.def and <name>/).
 void writeOtf2(const Results &R, const std::string &dir,
                const std::string &name);
