@@ -109,10 +109,12 @@ std::unique_ptr<Results> computeResults(const Run &run) {
     {
       // Each instance's loss and where it went, for the problems; kept
       // only as much of it as the outputs read.
-      InstanceLosses losses(an, pr.loopTable.rows);
+      InstanceLosses losses(an, pr.loopTable);
       pr.problems = rankProblems(an, losses, int(p));
     }
-    pr.losses = instancesLost(an, pr.loopTable.rows);
+    pr.losses = instancesLost(an, pr.loopTable);
+    // What only the losses needed of the loop table goes.
+    std::vector<double>().swap(pr.loopTable.firstCreation);
     releaseFreed();
     pr.time = breakdownOf(an);
     pr.masks = problemMasks(an);

@@ -99,14 +99,25 @@ void byKey(FlagCounts &f, bool add);
 
 /// What the loop bars of a process need at any block: its loop table, per
 /// instance its loop's id and legend index, per (instance, thread) the
-/// chunks each problem type flags, and its clock.
+/// chunks each problem type flags, and its clock. The flags: read from a
+/// part, by key (flags); of one command's Results, per row of its loop
+/// table the flagged chunks (their masks counted when a bar asks: 4 bytes
+/// per flagged chunk, not 32 per row and no sort).
 struct LoopSource {
   std::vector<LoopThread> own;
   const std::vector<LoopThread> *rows = &own;
   std::vector<int> keys, legend;
   FlagCounts flags;
+  /// Results' (else empty): row r's flagged chunks are
+  /// flagChunks[flagOff[r] .. flagOff[r + 1]), their masks chunkMasks.
+  std::vector<uint32_t> flagOff, flagChunks;
+  const std::vector<uint8_t> *chunkMasks = nullptr;
   uint64_t t0 = 0;
   double tpn = 1;
+  /// The chunks of row r each problem type flags.
+  std::array<uint32_t, P_COUNT> rowFlags(size_t r) const;
+  /// The flags by key, as a part carries them.
+  FlagCounts keyedFlags() const;
 };
 
 /// The loop bars: per loop instance and thread (block 1) or loop span of

@@ -244,6 +244,33 @@ void byKey(FlagCounts &f, bool add) {
   f.resize(n);
 }
 
+std::array<uint32_t, P_COUNT> LoopSource::rowFlags(size_t r) const {
+  std::array<uint32_t, P_COUNT> fc{};
+  if (!chunkMasks) {
+    const LoopThread &x = (*rows)[r];
+    if (const auto *f = flagsOf(flags, {x.loop, x.th}))
+      fc = *f;
+    return fc;
+  }
+  for (uint32_t j = flagOff[r]; j < flagOff[r + 1]; j++) {
+    unsigned m = (*chunkMasks)[flagChunks[j]];
+    for (int f = 0; f < P_COUNT; f++)
+      fc[f] += m >> f & 1;
+  }
+  return fc;
+}
+
+FlagCounts LoopSource::keyedFlags() const {
+  if (!chunkMasks)
+    return flags;
+  FlagCounts f;
+  for (size_t r = 0; r + 1 < flagOff.size(); r++)
+    if (flagOff[r] < flagOff[r + 1])
+      f.push_back({{(*rows)[r].loop, (*rows)[r].th}, rowFlags(r)});
+  byKey(f, true);
+  return f;
+}
+
 namespace {
 
 unsigned maskOf(const std::array<uint32_t, P_COUNT> &fc) {
@@ -271,11 +298,11 @@ void loopBars(const LoopSource &L, uint64_t block, const BarFn &bar) {
         maskOf(fc), fc.data());
   };
   if (block == 1) {
-    const std::array<uint32_t, P_COUNT> none{};
-    for (const LoopThread &r : *L.rows) {
-      const auto *fc = flagsOf(L.flags, {r.loop, r.th});
+    const std::vector<LoopThread> &rows = *L.rows;
+    for (size_t j = 0; j < rows.size(); j++) {
+      const LoopThread &r = rows[j];
       emit(r.loop, r.th, r.chunks, r.hasWork, r.work, r.first, r.last,
-           fc ? *fc : none);
+           L.rowFlags(j));
     }
     return;
   }
@@ -291,14 +318,22 @@ void loopBars(const LoopSource &L, uint64_t block, const BarFn &bar) {
   std::sort(byKey.begin(), byKey.end(),
             [&](uint32_t a, uint32_t b) { return keyOf(a) < keyOf(b); });
   std::vector<std::array<uint32_t, P_COUNT>> spanFc(spans.size());
-  for (const auto &[key, fc] : L.flags) {
-    std::pair<int, int> k{firstOf[size_t(key.first)], key.second};
+  auto add = [&](int loop, int th, const std::array<uint32_t, P_COUNT> &fc) {
+    std::pair<int, int> k{firstOf[size_t(loop)], th};
     auto it = std::lower_bound(
         byKey.begin(), byKey.end(), k,
         [&](uint32_t j, const std::pair<int, int> &x) { return keyOf(j) < x; });
     if (it != byKey.end() && keyOf(*it) == k)
       for (int f = 0; f < P_COUNT; f++)
         spanFc[*it][f] += fc[f];
+  };
+  if (L.chunkMasks) { // by row: a row's key is its (instance, thread)
+    for (size_t r = 0; r + 1 < L.flagOff.size(); r++)
+      if (L.flagOff[r] < L.flagOff[r + 1])
+        add((*L.rows)[r].loop, (*L.rows)[r].th, L.rowFlags(r));
+  } else {
+    for (const auto &[key, fc] : L.flags)
+      add(key.first, key.second, fc);
   }
   for (size_t j = 0; j < spans.size(); j++) {
     const LoopSpan &x = spans[j];
@@ -634,28 +669,43 @@ LoopSource loopSourceOf(const Results &R, size_t p, Names &loops) {
   L.legend.resize(an.loops.size());
   for (size_t li = 0; li < an.loops.size(); li++)
     L.legend[li] = loops(an.loopName(int(li)));
-  // Chunks of one (instance, thread) mostly follow each other: a run of
-  // them is one entry (the runs counted first: the entries reserved) before
-  // the entries are sorted and made one per key.
-  size_t runs = 0;
-  for (size_t i = 0, last = SIZE_MAX; i < ch.size(); i++)
-    if (masks.chunks[i] & ((1u << P_COUNT) - 1)) {
-      runs += last == SIZE_MAX || ch.loop[i] != ch.loop[last] ||
-              ch.thread[i] != ch.thread[last];
-      last = i;
+  // Per row of the loop table (per instance its shares, one run of the
+  // model's pool per instance in instance order: loopThreads()), its
+  // flagged chunks, grouped by a counting sort.
+  const std::vector<LoopThread> &rows = *L.rows;
+  const Share *pool = an.loops.empty() ? nullptr : an.loops[0].shares.data();
+  int lastLi = -1, lastTh = 0;
+  uint32_t row = 0;
+  auto rowOf = [&](size_t i) {
+    int li = ch.loop[i], th = ch.thread[i];
+    if (li != lastLi || th != lastTh) {
+      lastLi = li, lastTh = th;
+      const Loop &lp = an.loops[size_t(li)];
+      row = UINT32_MAX;
+      for (const Share &s : lp.shares)
+        if (s.th == th)
+          row = uint32_t(&s - pool);
     }
-  L.flags.reserve(runs);
-  for (size_t i = 0; i < ch.size(); i++) {
-    unsigned m = masks.chunks[i] & ((1u << P_COUNT) - 1);
-    if (!m)
-      continue;
-    std::pair<int, int> key{ch.loop[i], ch.thread[i]};
-    if (L.flags.empty() || L.flags.back().first != key)
-      L.flags.push_back({key, {}});
-    for (int f = 0; f < P_COUNT; f++)
-      L.flags.back().second[f] += m >> f & 1;
+    return row;
+  };
+  const uint8_t all = (1u << P_COUNT) - 1;
+  L.flagOff.assign(rows.size() + 1, 0);
+  for (size_t i = 0; i < ch.size(); i++)
+    if (masks.chunks[i] & all)
+      if (uint32_t r = rowOf(i); r != UINT32_MAX)
+        L.flagOff[r + 1]++;
+  for (size_t r = 0; r < rows.size(); r++)
+    L.flagOff[r + 1] += L.flagOff[r];
+  L.flagChunks.resize(L.flagOff.back());
+  {
+    std::vector<uint32_t> pos(L.flagOff.begin(), L.flagOff.end() - 1);
+    lastLi = -1;
+    for (size_t i = 0; i < ch.size(); i++)
+      if (masks.chunks[i] & all)
+        if (uint32_t r = rowOf(i); r != UINT32_MAX)
+          L.flagChunks[pos[r]++] = uint32_t(i);
   }
-  byKey(L.flags, true);
+  L.chunkMasks = &masks.chunks;
   L.t0 = R.run.firstInstant();
   L.tpn = an.clockNs();
   return L;
