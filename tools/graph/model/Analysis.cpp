@@ -117,6 +117,7 @@ Share &Analysis::readShare(int li, int th) {
       return sharePool[x];
   uint32_t x = uint32_t(sharePool.size());
   sharePool.push_back(Share{th});
+  shareSync.push_back(0);
   shareNext.push_back(None);
   (first == None ? first : shareNext[last]) = x;
   last = x;
@@ -127,15 +128,20 @@ void Analysis::packShares() {
   // Each instance's list becomes one run of the pool, in the order met.
   constexpr uint32_t None = UINT32_MAX;
   std::vector<Share> pool;
+  std::vector<int64_t> sync;
   pool.reserve(sharePool.size());
+  sync.reserve(sharePool.size());
   shareList.resize(loops.size(), {None, None});
   for (size_t li = 0; li < loops.size(); li++) {
     size_t from = pool.size();
-    for (uint32_t x = shareList[li].first; x != None; x = shareNext[x])
+    for (uint32_t x = shareList[li].first; x != None; x = shareNext[x]) {
       pool.push_back(sharePool[x]);
+      sync.push_back(shareSync[x]);
+    }
     loops[li].shares.n = uint32_t(pool.size() - from);
   }
   sharePool.swap(pool);
+  shareSync.swap(sync);
   std::vector<uint32_t>().swap(shareNext);
   std::vector<std::pair<uint32_t, uint32_t>>().swap(shareList);
   Share *at = sharePool.data();
@@ -247,6 +253,7 @@ int Analysis::newLoop(int kind, uint64_t a, uint64_t b, uint64_t c) {
   lp.k2 = c;
   lp.index = int(loops.size());
   loops.push_back(std::move(lp));
+  psource.push_back(0);
   if (kind < 2) {
     std::vector<int> &byN = loopKeys[kind][a];
     if (byN.size() <= b)
@@ -284,8 +291,8 @@ void Analysis::appendChunk(Frame &fr, int th, uint64_t t, uint64_t a,
   chunks.parent.push_back(fr.task);
   chunks.flags.push_back(uint8_t(d & 0xff));
   chunks.creation.push_back(c);
-  if (e && !lp.psource)
-    lp.psource = e;
+  if (e && !psource[size_t(lp.index)])
+    psource[size_t(lp.index)] = e;
 }
 
 void Analysis::release(Frame &fr, int th) {
@@ -544,7 +551,8 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       if (!frames.empty()) {
         Frame &fr = frames.back();
         if (fr.task == a && fr.ended >= 0 && loopBarrier(w.kind)) {
-          readShare(fr.ended, th).sync += w.time;
+          shareSync[size_t(&readShare(fr.ended, th) - sharePool.data())] +=
+              w.time;
           fr.ended = -1;
         }
       }
@@ -709,15 +717,16 @@ void Analysis::finish() {
   std::map<std::pair<uint64_t, uint64_t>, std::pair<std::string, std::string>>
       sourceNames;
   for (Loop &lp : loops) {
-    auto named = sourceNames.find({lp.codeptr, lp.psource});
+    uint64_t ps = psource[size_t(lp.index)];
+    auto named = sourceNames.find({lp.codeptr, ps});
     if (named != sourceNames.end() && !named->second.first.empty()) {
       lp.fn = pooled(named->second.first);
       lp.loc = pooled(named->second.second);
       continue;
     }
     auto [fn, loc] = maps.get(lp.codeptr);
-    if (lp.psource) {
-      auto s = strings.find(lp.psource);
+    if (ps) {
+      auto s = strings.find(ps);
       if (s != strings.end()) {
         auto [pfn, ploc] = psourceLocation(s->second);
         // flang's source locations name no file ("FIRModule"), and
@@ -735,7 +744,7 @@ void Analysis::finish() {
         }
       }
     }
-    sourceNames.emplace(std::make_pair(lp.codeptr, lp.psource),
+    sourceNames.emplace(std::make_pair(lp.codeptr, ps),
                         std::make_pair(fn, loc));
     if (fn.empty()) {
       fn = "?";
@@ -752,6 +761,7 @@ void Analysis::finish() {
   finishTasks();
   taskContexts();
   siteNames();
+  std::vector<uint64_t>().swap(psource); // named
   lineages();
   metrics();
   LineageMemo().swap(tlin); // the model's walks: not kept
@@ -788,9 +798,10 @@ void Analysis::siteNames() {
     }
     std::string nm = loopName(lp);
     bool lined = Maps::hasLine(lp.loc);
-    auto key = lp.codeptr   ? std::make_tuple(0, lp.codeptr)
-               : lp.psource ? std::make_tuple(1, lp.psource)
-                            : std::make_tuple(2, uint64_t(lp.index));
+    auto key = lp.codeptr ? std::make_tuple(0, lp.codeptr)
+               : psource[size_t(lp.index)]
+                   ? std::make_tuple(1, psource[size_t(lp.index)])
+                   : std::make_tuple(2, uint64_t(lp.index));
     int32_t next = int32_t(names.size());
     int32_t site = lined ? byLine.emplace(nm, next).first->second
                          : byCode.emplace(key, next).first->second;
@@ -1262,11 +1273,12 @@ void Analysis::chunkMetricsPass() {
       int64_t wait = 0;
       if (lp.hasEnd && lp.end) {
         int64_t after = int64_t(lp.end - (s.hasEnd ? s.threadEnd : lp.end));
-        wait = std::min(s.sync, after);
+        wait = std::min(shareSync[size_t(&s - sharePool.data())], after);
       }
       s.waitPer = waitsKnown ? double(wait) / double(s.count) : NAN;
     }
   }
+  std::vector<int64_t>().swap(shareSync); // in waitPer
   // The problem grains per instance.
   lastLi = -1;
   for (size_t i = 0; i < nc; i++) {

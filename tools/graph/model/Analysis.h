@@ -66,11 +66,12 @@ struct Counter {
   void update(const Counter &o);
 };
 
-/// What a loop instance knows of one thread (48 bytes).
+/// What a loop instance knows of one thread (40 bytes; its wait at the
+/// loop's barrier, while the recording is read, is Analysis::shareSync's).
 struct Share {
   int th;
   bool hasEnd = false, hasWork = false, unknown = false;
-  int64_t count = 0, work = 0, sync = 0;
+  int64_t count = 0, work = 0;
   uint64_t threadEnd = 0;
   double waitPer = NAN;
 };
@@ -121,7 +122,7 @@ struct Loop {
   // ("orphan", thread, task, k) (kind 2).
   uint64_t k0 = 0, k1 = 0, k2 = 0;
   uint64_t lastKey() const { return keyKind == 2 ? k2 : k1; }
-  uint64_t codeptr = 0, psource = 0;
+  uint64_t codeptr = 0;
   uint64_t begin = 0, end = 0;
   PooledName fn, loc; // its name
   ShareSpan shares;   // threads, in the order met
@@ -368,6 +369,13 @@ private:
   std::vector<Share> sharePool;
   std::vector<uint32_t> shareNext;
   std::vector<std::pair<uint32_t, uint32_t>> shareList;
+  // Per share (sharePool's order), the thread's wait at the barrier after
+  // the loop (ticks): waitPer's, not kept once that is made
+  // (chunkMetricsPass()).
+  std::vector<int64_t> shareSync;
+  // Per loop instance, its loop's source location string (grainchunk's
+  // psource, 0: none) while it is named (finish(), siteNames()).
+  std::vector<uint64_t> psource;
   Share &readShare(int li, int th);
   void packShares();
   // The loops' function names and locations, each held once.
