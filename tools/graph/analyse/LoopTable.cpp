@@ -169,8 +169,10 @@ std::vector<int32_t> instancesByStart(const std::vector<LoopThread> &rows,
   for (size_t li = 0; li < instances; li++)
     if (start[li] != UINT64_MAX)
       order.push_back(int32_t(li));
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int32_t a, int32_t b) { return start[a] < start[b]; });
+  auto before = [&](int32_t a, int32_t b) { return start[a] < start[b]; };
+  // Mostly in order already (instances are numbered as they begin).
+  if (!std::is_sorted(order.begin(), order.end(), before))
+    std::stable_sort(order.begin(), order.end(), before);
   return order;
 }
 
