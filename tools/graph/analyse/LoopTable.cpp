@@ -184,23 +184,6 @@ LoopTable loopTable(const Analysis &an) {
   return t;
 }
 
-std::vector<InstanceLost> instancesLost(const Analysis &an,
-                                        const LoopTable &t) {
-  const std::vector<LoopThread> &rows = t.rows;
-  std::vector<uint8_t> ran(an.loops.size(), 0);
-  for (const LoopThread &r : rows)
-    ran[size_t(r.loop)] |= r.chunks > 0;
-  std::vector<InstanceLost> out;
-  out.reserve(size_t(std::count(ran.begin(), ran.end(), 1)));
-  InstanceLosses losses(an, t);
-  for (size_t li = 0; li < ran.size(); li++)
-    if (ran[li]) {
-      InstanceLoss x = losses(int(li));
-      out.push_back({x.loop, x.threads, x.lost, x.first, x.last});
-    }
-  return out;
-}
-
 InstanceLosses::InstanceLosses(const Analysis &an, const LoopTable &t)
     : an(an), rows(t.rows), firstCreation(t.firstCreation) {
   // Each thread's implicit task's begin in each region: a thread's late

@@ -140,8 +140,6 @@ struct InstanceLost {
   double lost = 0;      // ticks
   uint64_t first = 0, last = 0;
 };
-/// Of the instances that ran chunks, by instance.
-std::vector<InstanceLost> instancesLost(const Analysis &an, const LoopTable &t);
 
 } // namespace gcg
 

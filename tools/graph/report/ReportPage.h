@@ -28,10 +28,6 @@
 
 namespace gcg {
 
-/// A loop problem's steps go through at most this many of its instances,
-/// most thread time lost first.
-constexpr size_t InstanceSteps = 200;
-
 /// Indexes of distinct names, in the order met.
 struct Names {
   std::unordered_map<std::string, int> index;

@@ -730,36 +730,16 @@ PageProc pageProcOf(const Results &R, size_t p, Names &loops) {
   P.chunks = an.chunks.size();
   P.tasks = an.tasks.size();
   // Per loop (its legend index): its instances' thread time lost (the
-  // Results' InstanceLoss), for the problem's steps: (lost, start, end,
+  // Results' LoopLosses), for the problem's steps: (lost, start, end,
   // instance) in ns, the first InstanceSteps most lost first.
-  // Kept as they come, at most 4 x InstanceSteps per loop, each with its
-  // position: the order of sortSteps' stable sort.
-  std::vector<std::vector<std::array<int64_t, 5>>> kept;
-  auto before = [](const std::array<int64_t, 5> &x,
-                   const std::array<int64_t, 5> &y) {
-    if (x[0] != y[0])
-      return x[0] > y[0];
-    return x[1] != y[1] ? x[1] < y[1] : x[4] < y[4];
-  };
-  for (const InstanceLost &x : R.procs[p].losses) {
-    if (!x.threads)
-      continue;
-    size_t k = size_t(loops(an.loopName(x.loop)));
+  for (const LoopLosses &g : R.procs[p].losses) {
+    size_t k = size_t(loops(g.name));
     if (P.instTop.size() <= k)
-      P.instTop.resize(k + 1), P.instN.resize(k + 1), kept.resize(k + 1);
-    kept[k].push_back({int64_t(std::llround(x.lost / tpn)), ns(x.first),
-                       ns(x.last), int64_t(x.loop), P.instN[k]++});
-    if (kept[k].size() >= 4 * InstanceSteps) {
-      std::nth_element(kept[k].begin(), kept[k].begin() + InstanceSteps,
-                       kept[k].end(), before);
-      kept[k].resize(InstanceSteps);
-    }
-  }
-  for (size_t k = 0; k < kept.size(); k++) {
-    std::sort(kept[k].begin(), kept[k].end(), before);
-    for (size_t j = 0; j < kept[k].size() && j < InstanceSteps; j++)
-      P.instTop[k].push_back(
-          {kept[k][j][0], kept[k][j][1], kept[k][j][2], kept[k][j][3]});
+      P.instTop.resize(k + 1), P.instN.resize(k + 1);
+    P.instN[k] = g.instances;
+    for (const InstanceLost &x : g.most)
+      P.instTop[k].push_back({int64_t(std::llround(x.lost / tpn)), ns(x.first),
+                              ns(x.last), int64_t(x.loop)});
   }
   const CritPath &cp = R.procs[p].crit;
   P.json = "{\"pid\":" + std::to_string(an.proc.pid) +
