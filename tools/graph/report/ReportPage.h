@@ -102,7 +102,13 @@ void byKey(FlagCounts &f, bool add);
 struct LoopSource {
   std::vector<LoopThread> own;
   const std::vector<LoopThread> *rows = &own;
+  /// Results': the loop table (rows, loop ids and start order: keys then
+  /// empty); a part's: its keys (per instance its loop's id).
+  const LoopTable *table = nullptr;
   std::vector<int> keys, legend;
+  const std::vector<int> &loopIds() const {
+    return table ? table->loopOf : keys;
+  }
   FlagCounts flags;
   /// Results' (else empty): row r's flagged chunks are
   /// flagChunks[flagOff[r] .. flagOff[r + 1]), their masks chunkMasks.

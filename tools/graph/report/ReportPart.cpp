@@ -391,11 +391,12 @@ void writeReportPart(const Results &R, const std::string &path,
     LoopSource L = loopSourceOf(R, p, loops);
     FlagCounts flags = L.keyedFlags();
     std::snprintf(b, sizeof b, "%a", L.tpn);
-    o << "loops " << std::to_string(L.keys.size()) << " "
+    const std::vector<int> &keys = L.loopIds();
+    o << "loops " << std::to_string(keys.size()) << " "
       << std::to_string(L.rows->size()) << " " << std::to_string(flags.size())
       << " " << std::to_string(L.t0) << " " << b << "\n";
-    for (size_t li = 0; li < L.keys.size(); li++)
-      o << std::to_string(L.keys[li]) << " " << std::to_string(L.legend[li])
+    for (size_t li = 0; li < keys.size(); li++)
+      o << std::to_string(keys[li]) << " " << std::to_string(L.legend[li])
         << "\n";
     for (const LoopThread &x : *L.rows)
       o << std::to_string(x.loop) << " " << std::to_string(x.th) << " "

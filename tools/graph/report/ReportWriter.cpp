@@ -307,7 +307,9 @@ void loopBars(const LoopSource &L, uint64_t block, const BarFn &bar) {
     return;
   }
   std::vector<int> firstOf;
-  std::vector<LoopSpan> spans = loopSpansOf(L.keys, *L.rows, block, &firstOf);
+  std::vector<LoopSpan> spans =
+      L.table ? loopSpans(*L.table, block, &firstOf)
+              : loopSpansOf(L.keys, *L.rows, block, &firstOf);
   // Per span (its first instance and thread: one each), the chunks each
   // problem type flags: each (instance, thread)'s added into its block's.
   auto keyOf = [&](uint32_t j) {
@@ -664,8 +666,8 @@ LoopSource loopSourceOf(const Results &R, size_t p, Names &loops) {
   const ProblemMasks &masks = R.procs[p].masks;
   const Chunks &ch = an.chunks;
   LoopSource L;
-  L.rows = &R.procs[p].loopTable.rows;
-  L.keys = R.procs[p].loopTable.loopOf;
+  L.table = &R.procs[p].loopTable;
+  L.rows = &L.table->rows;
   L.legend.resize(an.loops.size());
   for (size_t li = 0; li < an.loops.size(); li++)
     L.legend[li] = loops(an.loopName(int(li)));
