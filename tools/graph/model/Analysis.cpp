@@ -118,6 +118,7 @@ Share &Analysis::readShare(int li, int th) {
   uint32_t x = uint32_t(sharePool.size());
   sharePool.push_back(Share{th});
   shareSync.push_back(0);
+  shareEnd.push_back(0);
   shareNext.push_back(None);
   (first == None ? first : shareNext[last]) = x;
   last = x;
@@ -125,23 +126,30 @@ Share &Analysis::readShare(int li, int th) {
 }
 
 void Analysis::packShares() {
-  // Each instance's list becomes one run of the pool, in the order met.
+  // Each instance's list becomes one run of the pool, in the order met:
+  // the pool (and its read-time columns) permuted in place, each share
+  // swapped to where it goes (no second pool).
   constexpr uint32_t None = UINT32_MAX;
-  std::vector<Share> pool;
-  std::vector<int64_t> sync;
-  pool.reserve(sharePool.size());
-  sync.reserve(sharePool.size());
   shareList.resize(loops.size(), {None, None});
+  std::vector<uint32_t> &to = shareNext; // becomes each share's place
+  uint32_t pos = 0;
   for (size_t li = 0; li < loops.size(); li++) {
-    size_t from = pool.size();
-    for (uint32_t x = shareList[li].first; x != None; x = shareNext[x]) {
-      pool.push_back(sharePool[x]);
-      sync.push_back(shareSync[x]);
+    uint32_t from = pos;
+    for (uint32_t x = shareList[li].first; x != None;) {
+      uint32_t next = shareNext[x];
+      to[x] = pos++;
+      x = next;
     }
-    loops[li].shares.n = uint32_t(pool.size() - from);
+    loops[li].shares.n = pos - from;
   }
-  sharePool.swap(pool);
-  shareSync.swap(sync);
+  for (uint32_t i = 0; i < to.size(); i++)
+    while (to[i] != i) {
+      uint32_t j = to[i];
+      std::swap(sharePool[i], sharePool[j]);
+      std::swap(shareSync[i], shareSync[j]);
+      std::swap(shareEnd[i], shareEnd[j]);
+      std::swap(to[i], to[j]);
+    }
   std::vector<uint32_t>().swap(shareNext);
   std::vector<std::pair<uint32_t, uint32_t>>().swap(shareList);
   Share *at = sharePool.data();
@@ -443,7 +451,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
         lp.end = lp.hasEnd ? std::max(lp.end, t) : t;
         lp.hasEnd = true;
         Share &s = readShare(fr.loop, th);
-        s.threadEnd = t;
+        shareEnd[size_t(&s - sharePool.data())] = t;
         s.hasEnd = true;
         fr.shareLoop = -1;
       }
@@ -1272,13 +1280,16 @@ void Analysis::chunkMetricsPass() {
       // this one.
       int64_t wait = 0;
       if (lp.hasEnd && lp.end) {
-        int64_t after = int64_t(lp.end - (s.hasEnd ? s.threadEnd : lp.end));
+        int64_t after = int64_t(lp.end - (s.hasEnd ? threadEnd(s) : lp.end));
         wait = std::min(shareSync[size_t(&s - sharePool.data())], after);
       }
       s.waitPer = waitsKnown ? double(wait) / double(s.count) : NAN;
     }
   }
   std::vector<int64_t>().swap(shareSync); // in waitPer
+  if (std::none_of(tasks.ctx.begin(), tasks.ctx.end(),
+                   [](int64_t c) { return c >= 0; }))
+    std::vector<uint64_t>().swap(shareEnd); // no task made in a chunk
   // The problem grains per instance.
   lastLi = -1;
   for (size_t i = 0; i < nc; i++) {

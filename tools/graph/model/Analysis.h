@@ -66,13 +66,13 @@ struct Counter {
   void update(const Counter &o);
 };
 
-/// What a loop instance knows of one thread (40 bytes; its wait at the
-/// loop's barrier, while the recording is read, is Analysis::shareSync's).
+/// What a loop instance knows of one thread (32 bytes; its wait at the
+/// loop's barrier, while the recording is read, is Analysis::shareSync's,
+/// where it left the loop Analysis::threadEnd()).
 struct Share {
   int th;
   bool hasEnd = false, hasWork = false, unknown = false;
   int64_t count = 0, work = 0;
-  uint64_t threadEnd = 0;
   double waitPer = NAN;
 };
 
@@ -293,6 +293,13 @@ public:
   /// Why some sites' names give no source line, and what to add.
   std::vector<std::string> nameNotes;
 
+  /// Where a share's thread left its loop (its loop end; with hasEnd),
+  /// for the tasks made in loop chunks: kept only when there are such
+  /// tasks (Tasks::ctx).
+  uint64_t threadEnd(const Share &s) const {
+    return shareEnd[size_t(&s - sharePool.data())];
+  }
+
   GrainMetrics chunkMetrics(size_t i) const;
   GrainMetrics taskMetrics(size_t k) const;
   /// A task's own work (ticks): work_cycles, or where that is NA (a
@@ -373,6 +380,8 @@ private:
   // the loop (ticks): waitPer's, not kept once that is made
   // (chunkMetricsPass()).
   std::vector<int64_t> shareSync;
+  // Per share, where its thread left the loop (threadEnd()).
+  std::vector<uint64_t> shareEnd;
   // Per loop instance, its loop's source location string (grainchunk's
   // psource, 0: none) while it is named (finish(), siteNames()).
   std::vector<uint64_t> psource;
