@@ -125,10 +125,19 @@ Share &Analysis::readShare(int li, int th) {
   return sharePool[x];
 }
 
+/// v permuted: its element x moves to to[x]. One column at a time, so
+/// that no more than one copy of one column is held beside the others.
+template <typename T>
+static void permute(std::vector<T> &v, const std::vector<uint32_t> &to) {
+  std::vector<T> out(v.size());
+  for (size_t x = 0; x < v.size(); x++)
+    out[to[x]] = v[x];
+  v.swap(out);
+}
+
 void Analysis::packShares() {
   // Each instance's list becomes one run of the pool, in the order met:
-  // the pool (and its read-time columns) permuted in place, each share
-  // swapped to where it goes (no second pool).
+  // the pool and its read-time columns permuted one at a time.
   constexpr uint32_t None = UINT32_MAX;
   shareList.resize(loops.size(), {None, None});
   std::vector<uint32_t> &to = shareNext; // becomes each share's place
@@ -142,16 +151,11 @@ void Analysis::packShares() {
     }
     loops[li].shares.n = pos - from;
   }
-  for (uint32_t i = 0; i < to.size(); i++)
-    while (to[i] != i) {
-      uint32_t j = to[i];
-      std::swap(sharePool[i], sharePool[j]);
-      std::swap(shareSync[i], shareSync[j]);
-      std::swap(shareEnd[i], shareEnd[j]);
-      std::swap(to[i], to[j]);
-    }
-  std::vector<uint32_t>().swap(shareNext);
   std::vector<std::pair<uint32_t, uint32_t>>().swap(shareList);
+  permute(sharePool, to);
+  permute(shareSync, to);
+  permute(shareEnd, to);
+  std::vector<uint32_t>().swap(shareNext);
   Share *at = sharePool.data();
   for (Loop &lp : loops) {
     lp.shares.b = at;
