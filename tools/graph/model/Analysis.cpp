@@ -166,7 +166,6 @@ void Analysis::packShares() {
 void Chunks::reserve(size_t n) {
   thread.reserve(n);
   loop.reserve(n);
-  number.reserve(n);
   start.reserve(n);
   end.reserve(n);
   lower.reserve(n);
@@ -257,12 +256,11 @@ Analysis::Analysis(const ProcessDir &pd, const Baseline *base)
   finish();
 }
 
-int Analysis::newLoop(int kind, uint64_t a, uint64_t b, uint64_t c) {
+int Analysis::newLoop(int kind, uint64_t a, uint64_t b) {
   Loop lp;
   lp.keyKind = int8_t(kind);
   lp.k0 = a;
   lp.k1 = b;
-  lp.k2 = c;
   lp.index = int(loops.size());
   loops.push_back(std::move(lp));
   psource.push_back(0);
@@ -291,11 +289,10 @@ void Analysis::appendChunk(Frame &fr, int th, uint64_t t, uint64_t a,
     fr.shareLoop = fr.loop;
   }
   Loop &lp = loops[fr.loop];
-  int64_t k = sharePool[fr.shareIdx].count++;
+  sharePool[fr.shareIdx].count++;
   fr.chunk = int64_t(chunks.size());
   chunks.thread.push_back(th);
   chunks.loop.push_back(lp.index);
-  chunks.number.push_back(uint32_t(k));
   chunks.start.push_back(t);
   chunks.end.push_back(t);
   chunks.lower.push_back(a);
@@ -393,7 +390,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
             (cr >= 0 && cr <= double(span)) ? t - uint64_t(int64_t(cr)) : t;
       }
       if (fr.loop < 0) // a chunk of a loop not seen to begin
-        fr.loop = newLoop(2, uint64_t(th), fr.task, loops.size());
+        fr.loop = newLoop(2, uint64_t(th), fr.task);
       appendChunk(fr, th, t, a, b, r.creation, r.e, d);
       break;
     }
@@ -433,7 +430,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
                    ? it->second[n]
                    : -1;
       if (li < 0) {
-        li = newLoop(kind, k0, n, 0);
+        li = newLoop(kind, k0, n);
         loops[li].codeptr = c;
         loops[li].sched = d;
       }
@@ -1391,6 +1388,22 @@ int64_t Analysis::madeInChunk(size_t k) const {
       size_t(T.ctx[k]) >= chunks.size())
     return -1;
   return T.ctx[k];
+}
+
+std::vector<uint32_t> Analysis::chunkNumbers() const {
+  // Each share's chunks counted in the order they were read (appended).
+  std::vector<uint32_t> next(sharePool.size(), 0), out(chunks.size());
+  int lastLi = -1, lastTh = 0;
+  size_t at = 0;
+  for (size_t i = 0; i < chunks.size(); i++) {
+    int li = chunks.loop[i], th = chunks.thread[i];
+    if (li != lastLi || th != lastTh) {
+      at = size_t(loops[size_t(li)].find(th) - sharePool.data());
+      lastLi = li, lastTh = th;
+    }
+    out[i] = next[at]++;
+  }
+  return out;
 }
 
 bool Analysis::chunkUnknown(size_t i) const {

@@ -120,8 +120,9 @@ private:
 struct Loop {
   // The key: (region, n) (kind 0), ("task", task, n) (kind 1) or
   // ("orphan", thread, task, k) (kind 2).
-  uint64_t k0 = 0, k1 = 0, k2 = 0;
-  uint64_t lastKey() const { return keyKind == 2 ? k2 : k1; }
+  // ("orphan", thread, task, k): k is the instance's own index.
+  uint64_t k0 = 0, k1 = 0;
+  uint64_t lastKey() const { return keyKind == 2 ? uint64_t(index) : k1; }
   uint64_t codeptr = 0;
   uint64_t begin = 0, end = 0;
   PooledName fn, loc; // its name
@@ -146,10 +147,10 @@ struct Loop {
   const Share *find(int th) const;
 };
 
-/// Every chunk grain, in columns: 61 bytes each.
+/// Every chunk grain, in columns: 57 bytes each (its number among its
+/// thread's chunks of its loop instance: Analysis::chunkNumbers()).
 struct Chunks {
   std::vector<int32_t> thread, loop;
-  std::vector<uint32_t> number;
   std::vector<uint64_t> start, end, lower, upper, parent;
   std::vector<double> creation; // clock ticks (NaN: unmeasured)
   std::vector<uint8_t> flags;
@@ -300,6 +301,10 @@ public:
     return shareEnd[size_t(&s - sharePool.data())];
   }
 
+  /// Per chunk, its number among its thread's chunks of its loop
+  /// instance (0, 1, ...: the order they were read).
+  std::vector<uint32_t> chunkNumbers() const;
+
   GrainMetrics chunkMetrics(size_t i) const;
   GrainMetrics taskMetrics(size_t k) const;
   /// A task's own work (ticks): work_cycles, or where that is NA (a
@@ -337,7 +342,7 @@ public:
 
 private:
   void readThread(int th, ThreadReader &rd);
-  int newLoop(int kind, uint64_t a, uint64_t b, uint64_t c);
+  int newLoop(int kind, uint64_t a, uint64_t b);
   struct Frame;
   Frame &frame(std::vector<Frame> &frames, uint64_t task, uint64_t par);
   void release(Frame &fr, int th);
