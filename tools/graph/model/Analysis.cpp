@@ -254,6 +254,7 @@ Analysis::Analysis(const ProcessDir &pd, const Baseline *base)
   }
   maps = Maps(pd.dir + "/maps.txt");
   finish();
+  instants();
 }
 
 int Analysis::newLoop(int kind, uint64_t a, uint64_t b) {
@@ -1447,7 +1448,7 @@ int64_t Analysis::threadNum(size_t i) const {
   return it == implicit.end() ? -1 : int64_t(it->second.threadNum);
 }
 
-uint64_t Analysis::firstInstant() const {
+void Analysis::instants() {
   bool any = false;
   uint64_t v = 0;
   for (uint64_t s : tasks.segStart)
@@ -1456,19 +1457,16 @@ uint64_t Analysis::firstInstant() const {
   for (uint64_t s : chunks.start)
     if (!any || s < v)
       v = s, any = true;
-  return v;
-}
-
-uint64_t Analysis::lastInstant() const {
-  uint64_t v = 0;
-  bool any = false;
+  firstAt = v;
+  v = 0;
+  any = false;
   for (uint64_t s : tasks.segEnd)
     if (!any || s > v)
       v = s, any = true;
   for (uint64_t s : chunks.end)
     if (!any || s > v)
       v = s, any = true;
-  return v;
+  lastAt = v;
 }
 
 // ------------------------------------------------------------ lineage

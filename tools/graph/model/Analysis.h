@@ -266,8 +266,10 @@ public:
   std::unordered_map<uint64_t, Implicit> implicit;
 
   double clockNs() const { return tpn; }
-  uint64_t firstInstant() const;
-  uint64_t lastInstant() const;
+  /// The first grain's start and the last one's end (ticks; 0: no grain),
+  /// found once the model is made.
+  uint64_t firstInstant() const { return firstAt; }
+  uint64_t lastInstant() const { return lastAt; }
   size_t nGrains() const { return chunks.size() + tasks.size(); }
   std::string loopName(const Loop &lp) const;
   /// A loop instance's name: its site's (its code), unique per site: where
@@ -367,6 +369,8 @@ private:
   std::optional<std::string> rootLineage(size_t k) const;
 
   double tpn = 1.0;
+  uint64_t firstAt = 0, lastAt = 0; // firstInstant(), lastInstant()
+  void instants();
   bool createsInOrder = true;
   std::unordered_map<uint64_t,
                      std::vector<std::tuple<uint64_t, uint64_t, uint64_t>>>

@@ -39,6 +39,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -90,18 +91,17 @@ struct IntArray {
   bool first = true, measure = false;
   uint64_t bytes = 0; // measured: the numbers and their commas
   void add(int64_t v) {
+    char b[24];
+    size_t n = size_t(std::to_chars(b, b + sizeof b, v).ptr - b);
     if (measure) {
-      uint64_t m = v < 0 ? 0 - uint64_t(v) : uint64_t(v);
-      bytes += (first ? 1 : 2) + (v < 0);
-      while (m >= 10)
-        m /= 10, bytes++;
+      bytes += (first ? 0 : 1) + n;
       first = false;
       return;
     }
     if (!first)
       s += ',';
     first = false;
-    s += std::to_string(v);
+    s.append(b, n);
   }
   std::string done() const { return s + "]"; }
   uint64_t extra() const { return bytes; }
