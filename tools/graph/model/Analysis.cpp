@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "Analysis.h"
 #include "Outliers.h"
+#include "Run.h"
 
 #include <algorithm>
 #include <cstring>
@@ -152,6 +153,9 @@ void Analysis::packShares() {
     loops[li].shares.n = pos - from;
   }
   std::vector<std::pair<uint32_t, uint32_t>>().swap(shareList);
+  // What reading left freed (its columns' old buffers) goes back first:
+  // the permutation's copies then do not add to it.
+  releaseFreed();
   permute(sharePool, to);
   permute(shareSync, to);
   permute(shareEnd, to);
