@@ -704,9 +704,10 @@ void Analysis::finish() {
   packShares();
   orderTasks();
   taskloopTasks();
-  std::vector<uint64_t> ptrs;
+  std::vector<uint64_t> ptrs; // sorted and made unique below
   for (const Loop &lp : loops)
-    ptrs.push_back(lp.codeptr);
+    if (ptrs.empty() || ptrs.back() != lp.codeptr)
+      ptrs.push_back(lp.codeptr);
   {
     std::vector<uint64_t> tp(tasks.codeptr);
     std::sort(tp.begin(), tp.end());
