@@ -194,9 +194,9 @@ TEST(GraphAnalysis, ChunksLoopsAndMetrics) {
 // one run of the process's pool, in the order met. The loop table's
 // medians of one and two chunks (taken from their least and most).
 TEST(GraphAnalysis, LoopInstanceIsCompact) {
-  static_assert(sizeof(Share) <= 48, "a loop instance's thread: 48 bytes");
-  static_assert(sizeof(Loop) <= 120, "a loop instance: 120 bytes");
-  static_assert(sizeof(LoopThread) <= 72, "a loop table row: 72 bytes");
+  static_assert(sizeof(Share) <= 32, "a loop instance's thread: 32 bytes");
+  static_assert(sizeof(Loop) <= 104, "a loop instance: 104 bytes");
+  static_assert(sizeof(LoopThread) <= 56, "a loop table row: 56 bytes");
   TempDir d;
   loopRecording(d.path);
   auto run = analyseRun({d.path}, {});
@@ -209,6 +209,9 @@ TEST(GraphAnalysis, LoopInstanceIsCompact) {
   EXPECT_EQ(lp.shares[1].th, 1);
   EXPECT_EQ(lp.shares[1].count, 1);
   EXPECT_EQ(lp.shares.end() - lp.shares.begin(), 2);
+  // A chunk's number among its thread's chunks of the instance, counted
+  // when asked (not a column): thread 0's two, then thread 1's one.
+  EXPECT_EQ(an.chunkNumbers(), (std::vector<uint32_t>{0, 1, 0}));
   LoopTable lt = loopTable(an);
   ASSERT_EQ(lt.rows.size(), 2u);
   // Thread 0: works 18 - 10 and 40 - 20; thread 1: 30 - 12.
