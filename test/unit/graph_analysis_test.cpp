@@ -219,6 +219,24 @@ TEST(GraphAnalysis, LoopInstanceIsCompact) {
   EXPECT_EQ(lt.median(1), 18.0);
 }
 
+// Chunks' parents become runs where those are under half of the column (a
+// thread's chunks in one region: one run), and read the same either way.
+TEST(GraphAnalysis, ChunkParentsInRuns) {
+  Chunks runs, column;
+  runs.parent = {5, 5, 5, 5, 5, 5, 5, 5, 9, 9, 9, 9};
+  column.parent = {1, 2, 1, 2, 1, 2, 1, 2};
+  std::vector<uint64_t> want = runs.parent, wantColumn = column.parent;
+  runs.packParents();
+  column.packParents();
+  EXPECT_TRUE(runs.parent.empty());
+  EXPECT_EQ(runs.runFirst, (std::vector<uint64_t>{0, 8}));
+  for (size_t i = 0; i < want.size(); i++)
+    EXPECT_EQ(runs.parentOf(i), want[i]);
+  EXPECT_EQ(column.parent, wantColumn); // 8 runs of 8: kept a column
+  for (size_t i = 0; i < wantColumn.size(); i++)
+    EXPECT_EQ(column.parentOf(i), wantColumn[i]);
+}
+
 TEST(GraphAnalysis, TasksChildrenJoinsAndMetrics) {
   TempDir d;
   taskRecording(d.path);

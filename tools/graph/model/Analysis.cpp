@@ -179,6 +179,30 @@ void Chunks::reserve(size_t n) {
   flags.reserve(n);
 }
 
+uint64_t Chunks::parentOf(size_t i) const {
+  if (!parent.empty())
+    return parent[i];
+  size_t r = size_t(std::upper_bound(runFirst.begin(), runFirst.end(), i) -
+                    runFirst.begin());
+  return runParent[r - 1];
+}
+
+void Chunks::packParents() {
+  size_t runs = 0;
+  for (size_t i = 0; i < parent.size(); i++)
+    runs += !i || parent[i] != parent[i - 1];
+  if (runs >= parent.size() / 4) // two columns of runs: not half of it
+    return;
+  runFirst.reserve(runs);
+  runParent.reserve(runs);
+  for (size_t i = 0; i < parent.size(); i++)
+    if (!i || parent[i] != parent[i - 1]) {
+      runFirst.push_back(i);
+      runParent.push_back(parent[i]);
+    }
+  std::vector<uint64_t>().swap(parent);
+}
+
 int64_t Tasks::index(uint64_t tid) const {
   uint64_t hi = tid >> 40;
   auto th = std::lower_bound(rangeThread.begin(), rangeThread.end(), hi - 1);
@@ -701,6 +725,7 @@ void Analysis::finish() {
   // The recording is read: what only reading needed goes.
   for (auto &keys : loopKeys)
     std::unordered_map<uint64_t, std::vector<int>>().swap(keys);
+  chunks.packParents();
   packShares();
   orderTasks();
   taskloopTasks();
@@ -1322,7 +1347,7 @@ void Analysis::chunkMetricsPass() {
     uint32_t &ts = teamSize[ch.loop[i]];
     if (ts)
       continue;
-    auto it = implicit.find(ch.parent[i]);
+    auto it = implicit.find(ch.parentOf(i));
     if (it != implicit.end())
       ts = it->second.team;
   }
@@ -1449,7 +1474,7 @@ GrainMetrics Analysis::chunkMetrics(size_t i) const {
 }
 
 int64_t Analysis::threadNum(size_t i) const {
-  auto it = implicit.find(chunks.parent[i]);
+  auto it = implicit.find(chunks.parentOf(i));
   return it == implicit.end() ? -1 : int64_t(it->second.threadNum);
 }
 

@@ -147,15 +147,26 @@ struct Loop {
   const Share *find(int th) const;
 };
 
-/// Every chunk grain, in columns: 57 bytes each (its number among its
-/// thread's chunks of its loop instance: Analysis::chunkNumbers()).
+/// Every chunk grain, in columns: 49 bytes each, and its parent (its
+/// implicit task's id: parentOf()) 8 more where its runs do not pay (its
+/// number among its thread's chunks of its loop instance:
+/// Analysis::chunkNumbers()).
 struct Chunks {
   std::vector<int32_t> thread, loop;
-  std::vector<uint64_t> start, end, lower, upper, parent;
+  std::vector<uint64_t> start, end, lower, upper;
   std::vector<double> creation; // clock ticks (NaN: unmeasured)
   std::vector<uint8_t> flags;
   size_t size() const { return thread.size(); }
   void reserve(size_t n);
+  /// Chunk i's parent: its implicit task's id.
+  uint64_t parentOf(size_t i) const;
+  /// Read as a column (parent); then, where that is less than half of
+  /// it, runs of consecutive chunks of one parent (runFirst: each run's
+  /// first chunk, ascending): chunks are read thread by thread, a
+  /// thread's chunks in one region's implicit task one run.
+  void packParents();
+  std::vector<uint64_t> parent; // empty once in runs
+  std::vector<uint64_t> runFirst, runParent;
 };
 
 /// Every explicit task, in columns.

@@ -72,7 +72,7 @@ void writeCsv(const Results &R, const std::string &path) {
       o << head << pre << 'c';
       o.i(ch.thread[i]) << '.';
       o.u(i) << ",chunk,";
-      o.u(ch.parent[i]) << ',';
+      o.u(ch.parentOf(i)) << ',';
       o.i(li) << ',';
       o.i(ch.thread[i]) << ',';
       o.u(number[i]) << ",0,";
