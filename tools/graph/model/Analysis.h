@@ -119,8 +119,7 @@ private:
 /// A loop instance: the same worksharing loop on every thread of a team.
 struct Loop {
   // The key: (region, n) (kind 0), ("task", task, n) (kind 1) or
-  // ("orphan", thread, task, k) (kind 2).
-  // ("orphan", thread, task, k): k is the instance's own index.
+  // ("orphan", thread, task, k) (kind 2), k the instance's own index.
   uint64_t k0 = 0, k1 = 0;
   uint64_t lastKey() const { return keyKind == 2 ? uint64_t(index) : k1; }
   uint64_t codeptr = 0;
@@ -147,10 +146,10 @@ struct Loop {
   const Share *find(int th) const;
 };
 
-/// Every chunk grain, in columns: 49 bytes each, and its parent (its
-/// implicit task's id: parentOf()) 8 more where its runs do not pay (its
-/// number among its thread's chunks of its loop instance:
-/// Analysis::chunkNumbers()).
+/// Every chunk grain, in columns: 49 bytes each, and 8 more for its parent
+/// (its implicit task's id, parentOf()) where that is not held in runs. A
+/// chunk's number among its thread's chunks of its loop instance is not a
+/// column: Analysis::chunkNumbers().
 struct Chunks {
   std::vector<int32_t> thread, loop;
   std::vector<uint64_t> start, end, lower, upper;
