@@ -491,19 +491,21 @@ void writeReportPart(const Results &R, const std::string &path,
       section(true, [&](const BarFn &f) { everyBars(R, p, loops, sites, f); });
     section(false, [&](const BarFn &f) { taskBars(R, p, sites, f); });
     LoopSource L = loopSourceOf(R, p, loops);
+    FlagCounts flags = L.keyedFlags();
     std::snprintf(b, sizeof b, "%a", L.tpn);
-    o << "loops " << std::to_string(L.keys.size()) << " "
-      << std::to_string(L.rows->size()) << " " << std::to_string(L.flags.size())
+    const std::vector<int> &keys = L.loopIds();
+    o << "loops " << std::to_string(keys.size()) << " "
+      << std::to_string(L.rows->size()) << " " << std::to_string(flags.size())
       << " " << std::to_string(L.t0) << " " << b << "\n";
-    for (size_t li = 0; li < L.keys.size(); li++)
-      o << std::to_string(L.keys[li]) << " " << std::to_string(L.legend[li])
+    for (size_t li = 0; li < keys.size(); li++)
+      o << std::to_string(keys[li]) << " " << std::to_string(L.legend[li])
         << "\n";
     for (const LoopThread &x : *L.rows)
       o << std::to_string(x.loop) << " " << std::to_string(x.th) << " "
         << std::to_string(x.chunks) << " " << (x.hasWork ? "1 " : "0 ")
         << std::to_string(x.work) << " " << std::to_string(x.first) << " "
         << std::to_string(x.last) << "\n";
-    for (const auto &[key, fc] : L.flags) {
+    for (const auto &[key, fc] : flags) {
       o << std::to_string(key.first) << " " << std::to_string(key.second);
       for (uint32_t v : fc)
         o << " " << std::to_string(v);
