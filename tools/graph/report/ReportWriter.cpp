@@ -40,6 +40,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cstdlib>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -65,6 +66,42 @@ namespace {
 constexpr uint64_t MaxGraphNodes = 1000;
 /// A group of at most this many grains can be expanded on the page.
 constexpr int64_t MaxExpand = 64;
+
+/// The processes a left-out line names: "rank 3", ranks as runs ("ranks
+/// 0-2, 4"), else their names, the first 8 and how many more: a line
+/// stays short at any number of ranks.
+std::string whoText(const std::vector<std::string> &who) {
+  std::vector<long long> ranks;
+  for (const std::string &w : who) {
+    char *e = nullptr;
+    long long r = w.compare(0, 5, "rank ") == 0 && w.size() > 5
+                      ? std::strtoll(w.c_str() + 5, &e, 10)
+                      : -1;
+    if (r < 0 || !e || *e || (!ranks.empty() && r <= ranks.back())) {
+      ranks.clear();
+      break;
+    }
+    ranks.push_back(r);
+  }
+  std::string s;
+  if (!ranks.empty()) {
+    s = ranks.size() == 1 ? "rank " : "ranks ";
+    for (size_t i = 0; i < ranks.size();) {
+      size_t j = i;
+      while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1)
+        j++;
+      s += (i ? ", " : "") + std::to_string(ranks[i]) +
+           (j > i ? "-" + std::to_string(ranks[j]) : "");
+      i = j + 1;
+    }
+    return s;
+  }
+  for (size_t j = 0; j < who.size() && j < 8; j++)
+    s += (j ? ", " : "") + who[j];
+  if (who.size() > 8)
+    s += " and " + std::to_string(who.size() - 8) + " more";
+  return s;
+}
 
 std::string num(double v, int digits = 3) {
   if (!std::isfinite(v))
@@ -956,9 +993,7 @@ std::string reportPage(const PageRun &run, PageSource &src, Names &loops,
                            " bytes)",
                        "grains.graphml has the graph"});
   for (const auto &[how, who] : G.coarser) {
-    std::string procs;
-    for (size_t j = 0; src.size() > 1 && j < who.size(); j++)
-      procs += (j ? ", " : " (") + who[j] + (j + 1 == who.size() ? ")" : "");
+    std::string procs = src.size() > 1 ? " (" + whoText(who) + ")" : "";
     leftOut.push_back({"report.html",
                        "graph" + procs + ": " + how + " (more than " +
                            std::to_string(MaxGraphNodes) + " nodes at " +
