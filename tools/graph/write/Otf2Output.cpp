@@ -463,7 +463,11 @@ void writeOtf2(const Results &R, const std::string &dir,
     writeEvents(w, an, d.threads, locs, loopRegion, taskRegion);
   }
   std::string err;
-  if (!w.close(&err))
+  bool closed = w.close(&err);
+  // The event buffers and the tables of the events, freed now, are not
+  // held (by the C library's heap) through the outputs after this one.
+  releaseFreed();
+  if (!closed)
     throw Error("cannot write " + dir + "/" + name + ".otf2: " + err);
 }
 
