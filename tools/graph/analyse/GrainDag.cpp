@@ -482,19 +482,18 @@ void GrainDag::criticalPath() {
   std::vector<uint32_t>().swap(adj);
   std::vector<uint32_t>().swap(indeg);
   acyclic = taken == nv;
-  if (keep)
-    onPath.assign(nv, 0);
-  if (acyclic) {
+  if (acyclic)
     span = best[End];
+  std::vector<double>().swap(best);
+  onPath.assign(nv, 0);
+  if (acyclic)
     for (uint32_t v = End; v != UINT32_MAX; v = pred[v]) {
-      if (keep)
-        onPath[v] = 1;
+      onPath[v] = 1;
       if (kind[v] == Chunk)
         pathChunks.push_back(grainRef(v));
       else if (kind[v] == Task)
         pathTasks.push_back(grainRef(v));
     }
-  }
   if (!keep) { // the figures alone: the graph is not read again
     std::vector<uint8_t>().swap(kind);
     std::vector<uint32_t>().swap(chunkRef);

@@ -65,7 +65,7 @@ struct GrainDag {
 
   // The critical path (computed by the constructor).
   bool acyclic = false;
-  std::vector<uint8_t> onPath; // per node (kept graphs only)
+  std::vector<uint8_t> onPath; // per node
   // Per node (every-grain graphs only): its earliest start, the longest
   // path weight before it from the start node (the prototype's root_dist).
   std::vector<double> earliest;
