@@ -462,12 +462,13 @@ void writeOtf2(const Results &R, const std::string &dir,
     grainRegions(ids, loopIdx, taskIdx, loopRegion, taskRegion);
     writeEvents(w, an, d.threads, locs, loopRegion, taskRegion);
   }
-  std::string err;
-  bool closed = w.close(&err);
-  // The event buffers and the tables of the events, freed now, are not
-  // held (by the C library's heap) through the outputs after this one.
+  // The tables of the events and OTF2's file buffers, freed as each
+  // location ended, are not held (by the C library's heap) beside the
+  // definitions' chunk close() makes, nor through the outputs after this
+  // one.
   releaseFreed();
-  if (!closed)
+  std::string err;
+  if (!w.close(&err))
     throw Error("cannot write " + dir + "/" + name + ".otf2: " + err);
 }
 
