@@ -112,12 +112,12 @@ GrainDag::GrainDag(const Analysis &an, bool everyGrain, bool keep)
     nodes(p, everyGrain);
     size_t nv = kind.size();
     off.assign(nv + 1, 0);
-    indeg.assign(nv, 0);
+    reach.assign(nv, Reach());
     // The edges by source (a counting sort), each source's in the order
     // made.
     auto count = [&](uint32_t s, uint32_t t) {
       off[s + 1]++;
-      indeg[t]++;
+      reach[t].indeg++;
     };
     auto place = [&](uint32_t s, uint32_t t) { adj[off[s]++] = t; };
     if (keep) {
@@ -451,13 +451,11 @@ private:
 
 void GrainDag::criticalPath() {
   size_t nv = kind.size();
-  // Kahn's order; best[v]: the longest path ending just before v.
-  // best[u] becomes the longest path ending with u once u is reached.
-  std::vector<double> best(nv, 0);
-  std::vector<uint32_t> pred(nv, UINT32_MAX);
+  // Kahn's order; best: the longest path ending just before the node,
+  // with it once it is taken.
   Fifo queue;
   for (size_t v = 0; v < nv; v++)
-    if (!indeg[v])
+    if (!reach[v].indeg)
       queue.push(uint32_t(v));
   if (keep)
     earliest.assign(nv, 0);
@@ -466,34 +464,36 @@ void GrainDag::criticalPath() {
     uint32_t u = queue.pop();
     taken++;
     if (keep)
-      earliest[u] = best[u];
-    double du = best[u] += weight(u);
+      earliest[u] = reach[u].best;
+    double du = reach[u].best += weight(u);
     for (uint32_t x = off[u]; x < off[u + 1]; x++) {
-      uint32_t v = adj[x];
-      if (pred[v] == UINT32_MAX || du > best[v]) {
-        best[v] = du;
-        pred[v] = u;
+      Reach &r = reach[adj[x]];
+      if (r.pred == UINT32_MAX || du > r.best) {
+        r.best = du;
+        r.pred = u;
       }
-      if (--indeg[v] == 0)
-        queue.push(v);
+      if (--r.indeg == 0)
+        queue.push(adj[x]);
     }
   }
   std::vector<uint32_t>().swap(off);
   std::vector<uint32_t>().swap(adj);
-  std::vector<uint32_t>().swap(indeg);
   acyclic = taken == nv;
-  if (acyclic)
-    span = best[End];
-  std::vector<double>().swap(best);
+  std::vector<uint32_t> path; // end first
+  if (acyclic) {
+    span = reach[End].best;
+    for (uint32_t v = End; v != UINT32_MAX; v = reach[v].pred)
+      path.push_back(v);
+  }
+  std::vector<Reach>().swap(reach);
   onPath.assign(nv, 0);
-  if (acyclic)
-    for (uint32_t v = End; v != UINT32_MAX; v = pred[v]) {
-      onPath[v] = 1;
-      if (kind[v] == Chunk)
-        pathChunks.push_back(grainRef(v));
-      else if (kind[v] == Task)
-        pathTasks.push_back(grainRef(v));
-    }
+  for (uint32_t v : path) {
+    onPath[v] = 1;
+    if (kind[v] == Chunk)
+      pathChunks.push_back(grainRef(v));
+    else if (kind[v] == Task)
+      pathTasks.push_back(grainRef(v));
+  }
   if (!keep) { // the figures alone: the graph is not read again
     std::vector<uint8_t>().swap(kind);
     std::vector<uint32_t>().swap(chunkRef);

@@ -98,8 +98,16 @@ private:
   // chunk chunkRef[j] (not kept graphs).
   uint32_t taskBase = 0, chunkBase = 0;
   std::vector<uint32_t> chunkRef;
-  // The edges by source: off[v] .. off[v + 1] in adj; each node's in-degree.
-  std::vector<uint32_t> off, adj, indeg;
+  // The edges by source: off[v] .. off[v + 1] in adj.
+  std::vector<uint32_t> off, adj;
+  // Per node, what Kahn's order reads of it together: the longest path
+  // before it (with it once taken), its predecessor on that path, and its
+  // in-degree (the edges from nodes not yet taken).
+  struct Reach {
+    double best = 0;
+    uint32_t pred = UINT32_MAX, indeg = 0;
+  };
+  std::vector<Reach> reach;
 };
 
 /// The critical path's figures of one process and the grains on it (the
