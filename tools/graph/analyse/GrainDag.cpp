@@ -121,6 +121,14 @@ GrainDag::GrainDag(const Analysis &an, bool everyGrain, bool keep)
     };
     auto place = [&](uint32_t s, uint32_t t) { adj[off[s]++] = t; };
     if (keep) {
+      // Reserved, not grown: at most 4 edges per region, 3 per loop (and
+      // its collapsed chunks), 2 per chunk node, 4 per task, 4 per join.
+      size_t maxEdges = 4 * p.nr + 3 * an.loops.size() +
+                        2 * size_t(p.chunksEnd - chunkBase) +
+                        4 * an.tasks.size() + 4 * joins.size() + 1;
+      src.reserve(maxEdges);
+      dst.reserve(maxEdges);
+      ekind.reserve(maxEdges);
       edges(p, [&](uint32_t s, uint32_t t, EdgeKind k) {
         src.push_back(s);
         dst.push_back(t);
