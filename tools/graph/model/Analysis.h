@@ -11,6 +11,7 @@
 #ifndef GRAINCHUNK_GRAPH_ANALYSIS_H
 #define GRAINCHUNK_GRAPH_ANALYSIS_H
 
+#include "IdTable.h"
 #include "Names.h"
 #include "Recording.h"
 
@@ -261,7 +262,7 @@ public:
 
   std::vector<Region> regionList;
   std::unordered_map<uint64_t, size_t> regions; // parallel id -> regionList
-  std::unordered_map<uint64_t, Implicit> implicit;
+  IdTable<Implicit> implicit; // by task id, in the order read
 
   double clockNs() const { return tpn; }
   uint64_t firstInstant() const;
