@@ -261,7 +261,7 @@ public:
   std::vector<uint32_t> teamSize;
 
   std::vector<Region> regionList;
-  IdTable<size_t> regions; // parallel id -> regionList
+  IdTable<size_t> regions;    // parallel id -> regionList
   IdTable<Implicit> implicit; // by task id, in the order read
 
   double clockNs() const { return tpn; }
