@@ -1162,12 +1162,85 @@ def escape(out, name):
         b.close()
 
 
+def procs(out):
+    """A page of several processes: one line of facts, and the table of
+    processes with each process's summary figures (critical path, thread
+    time shares), in the run's order, sorted by a header's click."""
+    want = []  # per process in summary order: rank, span, work, par, shares
+    cur = None
+    with open(os.path.join(out, "summary.txt")) as f:
+        for l in f:
+            m = re.match(r"process \d+ \((?:parent \d+, )?rank (-?\d+|NA)", l)
+            if m:
+                cur = {"rank": m.group(1)}
+                want.append(cur)
+                continue
+            if cur is None:
+                continue
+            m = re.match(r"\s+critical path: span ([0-9.e+-]+) ms, work ([0-9.e+-]+) ms, parallelism ([0-9.e+-]+)", l)
+            if m and "span" not in cur:
+                cur["span"], cur["work"], cur["par"] = map(float, m.groups())
+            m = re.match(r"\s+waits [0-9.]+ ms \(([0-9.]+)%\)", l)
+            if m:
+                cur["waits"] = float(m.group(1))
+            m = re.match(r"\s+fork and join [0-9.]+ ms \(([0-9.]+)%\); .* ([0-9.]+) ms \(([0-9.]+)%\)", l)
+            if m:
+                cur["fork"], cur["own"] = float(m.group(1)), float(m.group(3))
+    if len(want) < 2 or any("span" not in w or "waits" not in w for w in want):
+        fail(f"procs: the summary's processes are not read: {want}")
+    b = open_report(out)
+    try:
+        facts = b.js("[...document.querySelectorAll('#facts tr')].map(r => r.textContent)")
+        if any(f.startswith("critical path") or f.startswith("thread time") for f in facts):
+            fail(f"procs: the facts still hold a line per process: {facts}")
+        line = [f for f in facts if f.startswith("processes")]
+        if not line or f"{len(want)} processes" not in line[0]:
+            fail(f"procs: the processes line {line}")
+        ok(f"procs: one line of facts: {line[0][len('processes'):]}")
+        head = b.js("[...document.querySelectorAll('#procs th')].map(h => h.textContent)")
+        rows = b.js("[...document.querySelectorAll('#procs tbody tr')].map(r => [...r.cells].map(c => c.textContent))")
+        if len(rows) != len(want):
+            fail(f"procs: {len(rows)} rows for {len(want)} processes")
+        col = {h: i for i, h in enumerate(head)}
+        for w, r in zip(want, rows):
+            who = r[col["process"]]
+            if w["rank"] != "NA" and who != "rank " + w["rank"]:
+                fail(f"procs: row {r} for rank {w['rank']}")
+            def near(got, exp, tol):
+                return abs(float(got) - exp) <= tol
+            checks = [("span (ms)", w["span"], max(0.0015, 1e-5 * w["span"])),
+                      ("work (ms)", w["work"], max(0.0015, 1e-5 * w["work"])),
+                      ("parallelism", w["par"], max(0.011, 1e-5 * w["par"])),
+                      ("waits (%)", w["waits"], 0.11), ("fork and join (%)", w["fork"], 0.11),
+                      ("own code (%)", w["own"], 0.11)]
+            for name, exp, tol in checks:
+                if not near(r[col[name]], exp, tol):
+                    fail(f"procs: {who}: {name} {r[col[name]]}, the summary {exp}")
+        ok(f"procs: {len(rows)} rows, each the summary's span, work, parallelism, waits, fork and join, own code")
+        i = col["waits (%)"]
+        b.js(f"document.querySelectorAll('#procs th')[{i}].click()")
+        up = b.js(f"[...document.querySelectorAll('#procs tbody tr')].map(r => r.cells[{i}].textContent)")
+        b.js(f"document.querySelectorAll('#procs th')[{i}].click()")
+        down = b.js(f"[...document.querySelectorAll('#procs tbody tr')].map(r => r.cells[{i}].textContent)")
+        v = [float(x) for x in up]
+        if v != sorted(v) or [float(x) for x in down] != sorted(v, reverse=True):
+            fail(f"procs: sorting by waits gave {up} then {down}")
+        ok("procs: a header's click sorts by it, again reverses")
+        tip = b.js("document.querySelector('#procs tbody tr').title")
+        if "critical path" not in tip or "thread time" not in tip:
+            fail(f"procs: a row's title lacks the summary's lines: {tip!r}")
+        ok("procs: a row's title holds the summary's lines")
+        check_clean(b, "the page")
+    finally:
+        b.close()
+
+
 if __name__ == "__main__":
     cmds = {"known": known, "demo": lambda out, shot=None: known(out, shot, demo=True),
             "aggregated": aggregated, "outliers": outliers,
             "escape": escape, "palette": palette, "instances": instances,
             "chains": lambda out, n: chains(out, int(n)), "big-graph": big_graph,
-            "layout": layout, "blocks": blocks}
+            "layout": layout, "blocks": blocks, "procs": procs}
     if len(sys.argv) < 3 or sys.argv[1] not in cmds:
         fail(__doc__)
     cmds[sys.argv[1]](*sys.argv[2:])

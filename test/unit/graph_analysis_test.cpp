@@ -194,9 +194,9 @@ TEST(GraphAnalysis, ChunksLoopsAndMetrics) {
 // one run of the process's pool, in the order met. The loop table's
 // medians of one and two chunks (taken from their least and most).
 TEST(GraphAnalysis, LoopInstanceIsCompact) {
-  static_assert(sizeof(Share) <= 48, "a loop instance's thread: 48 bytes");
-  static_assert(sizeof(Loop) <= 120, "a loop instance: 120 bytes");
-  static_assert(sizeof(LoopThread) <= 72, "a loop table row: 72 bytes");
+  static_assert(sizeof(Share) <= 32, "a loop instance's thread: 32 bytes");
+  static_assert(sizeof(Loop) <= 104, "a loop instance: 104 bytes");
+  static_assert(sizeof(LoopThread) <= 56, "a loop table row: 56 bytes");
   TempDir d;
   loopRecording(d.path);
   auto run = analyseRun({d.path}, {});
@@ -209,11 +209,32 @@ TEST(GraphAnalysis, LoopInstanceIsCompact) {
   EXPECT_EQ(lp.shares[1].th, 1);
   EXPECT_EQ(lp.shares[1].count, 1);
   EXPECT_EQ(lp.shares.end() - lp.shares.begin(), 2);
+  // A chunk's number among its thread's chunks of the instance, counted
+  // when asked (not a column): thread 0's two, then thread 1's one.
+  EXPECT_EQ(an.chunkNumbers(), (std::vector<uint32_t>{0, 1, 0}));
   LoopTable lt = loopTable(an);
   ASSERT_EQ(lt.rows.size(), 2u);
   // Thread 0: works 18 - 10 and 40 - 20; thread 1: 30 - 12.
   EXPECT_EQ(lt.median(0), 14.0);
   EXPECT_EQ(lt.median(1), 18.0);
+}
+
+// Chunks' parents become runs where those are under half of the column (a
+// thread's chunks in one region: one run), and read the same either way.
+TEST(GraphAnalysis, ChunkParentsInRuns) {
+  Chunks runs, column;
+  runs.parent = {5, 5, 5, 5, 5, 5, 5, 5, 9, 9, 9, 9};
+  column.parent = {1, 2, 1, 2, 1, 2, 1, 2};
+  std::vector<uint64_t> want = runs.parent, wantColumn = column.parent;
+  runs.packParents();
+  column.packParents();
+  EXPECT_TRUE(runs.parent.empty());
+  EXPECT_EQ(runs.runFirst, (std::vector<uint64_t>{0, 8}));
+  for (size_t i = 0; i < want.size(); i++)
+    EXPECT_EQ(runs.parentOf(i), want[i]);
+  EXPECT_EQ(column.parent, wantColumn); // 8 runs of 8: kept a column
+  for (size_t i = 0; i < wantColumn.size(); i++)
+    EXPECT_EQ(column.parentOf(i), wantColumn[i]);
 }
 
 TEST(GraphAnalysis, TasksChildrenJoinsAndMetrics) {

@@ -314,6 +314,10 @@ TaskGroups taskGroups(const Analysis &an, bool bySite, int view,
 void coarseGraphSize(const Analysis &an, const LoopTable &lt,
                      const CoarseLevel &level, uint64_t &nodes,
                      uint64_t &edges) {
+  if (level.bare) { // start -> end
+    nodes = 2, edges = 1;
+    return;
+  }
   const std::vector<LoopThread> &rows = lt.rows;
   uint64_t spans = 0, blocks = 0;
   if (level.block == 1) {
@@ -393,17 +397,14 @@ CoarseGraph coarseGraph(const Analysis &an, const LoopTable &lt,
     std::string tag = level.block == 1 ? "L" + std::to_string(s.loop)
                                        : "B" + std::to_string(b);
     uint32_t v =
-        node(CoarseGraph::Chunks, "g." + tag + ".t" + std::to_string(s.th),
-             std::to_string(s.chunks) + " chunks of " + name + " on thread " +
-                 std::to_string(s.th) +
-                 (s.instances > 1
-                      ? " in " + std::to_string(s.instances) + " instances"
-                      : ""));
+        node(CoarseGraph::Chunks, "g." + tag + ".t" + std::to_string(s.th), "");
     Node &n = g.nodes[v];
     n.name = name;
     n.loc = an.loops[s.loop].loc;
     n.thread = s.th;
     n.grains = s.chunks;
+    n.instances = s.instances;
+    n.label = groupLabel(n);
     n.hasExec = s.hasWork;
     n.exec = s.work;
     n.work = s.hasWork ? double(s.work) : NAN;
@@ -453,13 +454,13 @@ CoarseGraph coarseGraph(const Analysis &an, const LoopTable &lt,
   for (size_t x = 0; x < G.groups.size(); x++) {
     const TaskGroups::Group &Gr = G.groups[x];
     std::string name = an.taskGrainName(Gr.first);
-    uint32_t v = node(CoarseGraph::Tasks, "g" + std::to_string(x),
-                      std::to_string(Gr.count) + " x " + name);
+    uint32_t v = node(CoarseGraph::Tasks, "g" + std::to_string(x), "");
     Node &n = g.nodes[v];
     n.name = name;
     n.loc = an.maps.get(Gr.site).second;
     n.thread = T.thread[Gr.first];
     n.grains = Gr.count;
+    n.label = groupLabel(n);
     n.hasExec = true;
     n.exec = Gr.exec;
     n.work = Gr.work;
@@ -469,6 +470,7 @@ CoarseGraph coarseGraph(const Analysis &an, const LoopTable &lt,
     forkNode[x] =
         node(CoarseGraph::Fork, "f.g" + std::to_string(x),
              "fork " + (level.bySite ? name : genId({Gr.root, Gr.depth - 1})));
+    g.nodes[forkNode[x]].runtimeLabel = !level.bySite;
     edge(forkNode[x], v, CoarseGraph::Creation);
     // After the chunk groups that made its tasks.
     auto cm = G.chunkMakers.find(uint32_t(x));
@@ -511,6 +513,7 @@ CoarseGraph coarseGraph(const Analysis &an, const LoopTable &lt,
       uint32_t j =
           node(CoarseGraph::Join, genId(gen) + ".j" + std::to_string(jn),
                "join " + genId(gen));
+      g.nodes[j].runtimeLabel = true;
       for (uint32_t p : prev)
         edge(p, j, CoarseGraph::Continuation);
       for (size_t x = b; x < e; x++)
@@ -532,6 +535,115 @@ CoarseGraph coarseGraph(const Analysis &an, const LoopTable &lt,
   if (g.nodes.size() == 2)
     edge(start, end, CoarseGraph::Continuation);
   return g;
+}
+
+std::string groupLabel(const CoarseGraph::Node &n, size_t processes) {
+  std::string l =
+      n.kind == CoarseGraph::Tasks
+          ? std::to_string(n.grains) + " x " + n.name
+          : std::to_string(n.grains) + " chunks of " + n.name + " on thread " +
+                std::to_string(n.thread) +
+                (n.instances > 1
+                     ? " in " + std::to_string(n.instances) + " instances"
+                     : "");
+  if (processes > 1)
+    l += " over " + std::to_string(processes) + " processes";
+  return l;
+}
+
+namespace {
+/// Two 64-bit FNV-1a hashes (other offsets and primes) of what is added.
+struct ShapeHash {
+  uint64_t a = 0xcbf29ce484222325ull, b = 0x84222325cbf29ce4ull;
+  void bytes(const void *p, size_t n) {
+    const unsigned char *c = static_cast<const unsigned char *>(p);
+    for (size_t i = 0; i < n; i++) {
+      a = (a ^ c[i]) * 0x100000001b3ull;
+      b = (b ^ c[i]) * 0x100000000000067ull;
+    }
+  }
+  void u(uint64_t v) { bytes(&v, sizeof v); }
+  void s(const std::string &t) {
+    u(t.size());
+    bytes(t.data(), t.size());
+  }
+};
+} // namespace
+
+Shape shapeOf(const CoarseGraph &g) {
+  ShapeHash h;
+  h.u(g.nodes.size());
+  for (const CoarseGraph::Node &n : g.nodes) {
+    h.u(n.kind);
+    h.s(n.name);
+    h.s(n.loc);
+    h.u(uint64_t(int64_t(n.thread)));
+    if (n.kind != CoarseGraph::Chunks && n.kind != CoarseGraph::Tasks &&
+        !n.runtimeLabel)
+      h.s(n.label);
+  }
+  h.u(g.edges.size());
+  for (const CoarseGraph::Edge &e : g.edges) {
+    h.u(e.src);
+    h.u(e.dst);
+    h.u(e.kind);
+  }
+  return {h.a, h.b};
+}
+
+void classesOf(const std::vector<ProcessShape> &f, ShapeLevel &s) {
+  std::map<std::tuple<uint64_t, uint64_t, bool, Shape>, uint32_t> classes;
+  s.classOf.assign(f.size(), 0);
+  s.first.clear();
+  for (size_t p = 0; p < f.size(); p++) {
+    auto key = std::make_tuple(f[p].nodes, f[p].edges, f[p].shaped,
+                               f[p].shaped ? f[p].shape : Shape());
+    auto it = classes.emplace(key, uint32_t(s.first.size())).first;
+    if (it->second == s.first.size())
+      s.first.push_back(uint32_t(p));
+    s.classOf[p] = it->second;
+  }
+}
+
+ShapeLevel shapeLevelFor(ShapeSearch &s, uint64_t cap, uint64_t most,
+                         uint64_t nodeBytes, uint64_t edgeBytes) {
+  ShapeLevel r;
+  auto bytesOf = [&](const ProcessShape &f) {
+    return f.nodes * nodeBytes + f.edges * edgeBytes;
+  };
+  for (;;) {
+    std::vector<ProcessShape> f = s.sizes(r.level);
+    // Processes of other sizes are never alike: shapes only where sizes
+    // meet, and the classes' least estimate is over the distinct sizes.
+    std::map<std::pair<uint64_t, uint64_t>, uint32_t> bySize;
+    for (const ProcessShape &x : f)
+      bySize[{x.nodes, x.edges}]++;
+    std::vector<uint8_t> need(f.size());
+    uint64_t least = 0;
+    for (size_t p = 0; p < f.size(); p++)
+      need[p] = bySize[{f[p].nodes, f[p].edges}] > 1;
+    for (auto &[k, n] : bySize)
+      least += k.first * nodeBytes + k.second * edgeBytes;
+    s.shapes(r.level, f, need, least <= cap || r.level.bare);
+    classesOf(f, r);
+    uint64_t est = 0;
+    for (uint32_t p : r.first)
+      est += bytesOf(f[p]);
+    if (est <= cap || r.level.bare) {
+      s.bytes(r.level, f, r.first);
+      uint64_t got = s.fileBytes(r, f);
+      if (got <= cap || r.level.bare)
+        return r;
+      est = got;
+    }
+    if (r.level.bySite)
+      r.level.bare = true;
+    else if (r.level.block == 0)
+      r.level.bySite = true;
+    else
+      r.level.block =
+          coarserBlock(r.level.block, double(est) / double(cap), most);
+  }
 }
 
 GrainKinds grainKinds(const Analysis &an) {

@@ -24,6 +24,28 @@
 // start to end (report.html draws it, not every edge between two groups
 // that hold path grains).
 //
+// Processes of the same shape (the aggregated grains.graphml): a process's
+// shape at a level is a hash of its coarse graph's structure (shapeOf: the
+// nodes' kinds, names, locations, threads and fork, join, start and end
+// labels but those naming a task generation by its implicit task's runtime
+// id, and the edges; not the values nor the ids). Processes of equal
+// sizes and shapes are a class, drawn as one DAG. The level is chosen with
+// the class count in the budget (shapeLevelFor), by this rule: the levels
+// are tried in coarseLevelFor's order, from one group per loop instance
+// and thread; at each, the classes are made at that level (a process's
+// shape is made only where its estimated size is another's: processes of
+// other sizes are never alike), the estimate is the classes' first
+// members' sizes times the bytes per element, and the level is taken when
+// that estimate and then the output's bytes (exact for classes of one
+// process, at most for the others) are within the cap; else the next is as
+// many times coarser as the larger of the two is over the cap. Each step
+// is strictly coarser and start and end alone ends it, so it ends; every
+// input is the processes' figures in run order, so it is deterministic,
+// and an MPI job's ranks (each its own processes' figures, exchanged)
+// reach the same level as one command. Where no two processes are alike
+// it is the search the writer made before classes (the same estimates,
+// the file's bytes).
+//
 //===----------------------------------------------------------------------===//
 #ifndef GRAINCHUNK_GRAPH_COARSEGRAPH_H
 #define GRAINCHUNK_GRAPH_COARSEGRAPH_H
@@ -86,8 +108,12 @@ struct CoarseGraph {
     bool hasExec = false;
     int64_t exec = 0;
     double work = 0;
-    int64_t flagged = 0; // grains the problem view's flag marks
-    bool onPath = false; // holds a grain on the critical path
+    int64_t flagged = 0;   // grains the problem view's flag marks
+    bool onPath = false;   // holds a grain on the critical path
+    int64_t instances = 0; // a chunk group's loop instances (its label)
+    /// Its label names a task generation by the runtime's id of its
+    /// implicit task ("fork i<id>.d1"): not part of the shape.
+    bool runtimeLabel = false;
   };
   struct Edge {
     uint32_t src, dst;
@@ -112,6 +138,79 @@ struct CoarseLevel {
   /// expands a group into).
   bool members = false;
 };
+
+/// A group node's label from its values: "<grains> chunks of <name> on
+/// thread <t>" (" in <n> instances" when more than one) or "<grains> x
+/// <name>"; of a class of `processes` alike processes (its values summed
+/// over them) then " over <k> processes".
+std::string groupLabel(const CoarseGraph::Node &n, size_t processes = 1);
+
+/// A process's shape at a level: a 128-bit hash of its coarse graph's
+/// structure (per node its kind, loop or task-site name, source location,
+/// thread and, for start, end, forks and joins, its label unless it names a
+/// runtime id, runtimeLabel; every edge with its kind), not of its values
+/// (grains, instances, exec, work, flags) nor of its ids (their process
+/// prefix, their loop-instance numbers, their implicit tasks' ids).
+struct Shape {
+  uint64_t a = 0, b = 0;
+  bool operator<(const Shape &o) const { return a != o.a ? a < o.a : b < o.b; }
+};
+Shape shapeOf(const CoarseGraph &g);
+
+/// What the level search (shapeLevelFor) knows of a process at a level.
+struct ProcessShape {
+  uint64_t nodes = 0, edges = 0; // coarseGraphSize's
+  /// Its shape, made when another process has the same nodes and edges
+  /// (processes of other sizes are never alike).
+  bool shaped = false;
+  Shape shape;
+  /// Its graph written alone, when asked (ShapeSearch::bytes): its
+  /// bytes, edges and group nodes.
+  bool sized = false;
+  uint64_t bytes = 0, edgesOut = 0, groups = 0;
+};
+
+/// A level and the classes of alike processes at it: per process its
+/// class, per class its first member (the classes in that order).
+struct ShapeLevel {
+  CoarseLevel level;
+  std::vector<uint32_t> classOf, first;
+};
+
+/// The classes of f's processes into s (classOf, first): processes of
+/// equal nodes, edges and (where made) shape are one class.
+void classesOf(const std::vector<ProcessShape> &f, ShapeLevel &s);
+
+/// Where the level search gets its figures: from the processes at hand
+/// (one command) or from every MPI rank's (each its own, Parts.cpp). Each
+/// call gives every process's, in run order.
+class ShapeSearch {
+public:
+  virtual ~ShapeSearch() = default;
+  /// nodes and edges of every process at level.
+  virtual std::vector<ProcessShape> sizes(const CoarseLevel &level) = 0;
+  /// The shapes of the processes `need` marks (1); bytesLikely: their
+  /// bytes may be asked next (a rank may send its own at once).
+  virtual void shapes(const CoarseLevel &level, std::vector<ProcessShape> &f,
+                      const std::vector<uint8_t> &need, bool bytesLikely) = 0;
+  /// The bytes of the classes' first members.
+  virtual void bytes(const CoarseLevel &level, std::vector<ProcessShape> &f,
+                     const std::vector<uint32_t> &first) = 0;
+  /// The output's bytes at s (at most: exact for a class of one).
+  virtual uint64_t fileBytes(const ShapeLevel &s,
+                             const std::vector<ProcessShape> &f) = 0;
+};
+
+/// The level of an aggregated output of several processes, with the class
+/// count in the budget: levels as coarseLevelFor tries them (per instance,
+/// blocks of ever more instances, one block per loop, tasks per site,
+/// start and end alone); at each, processes of equal sizes and shape are
+/// one class, the estimate is nodeBytes per node and edgeBytes per edge of
+/// each class's first member, and the first level whose estimate and then
+/// whose fileBytes are within cap is taken (the next coarser is as many
+/// times more instances per block as the larger of those is over cap).
+ShapeLevel shapeLevelFor(ShapeSearch &s, uint64_t cap, uint64_t most,
+                         uint64_t nodeBytes, uint64_t edgeBytes);
 
 /// Which grains a process (or, or-ed over its processes, a run) has: the
 /// aggregated outputs' left-out lines name only what they merged.

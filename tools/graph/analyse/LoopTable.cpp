@@ -23,12 +23,14 @@
 namespace gcg {
 
 std::vector<LoopThread>
-loopThreads(const Analysis &an,
-            std::vector<std::pair<size_t, double>> *medians) {
+loopThreads(const Analysis &an, std::vector<std::pair<size_t, double>> *medians,
+            std::vector<double> *firstCreation) {
   std::vector<size_t> rowOff(an.loops.size() + 1, 0);
   for (size_t li = 0; li < an.loops.size(); li++)
     rowOff[li + 1] = rowOff[li] + an.loops[li].shares.size();
   std::vector<LoopThread> rows(rowOff.back());
+  if (firstCreation)
+    firstCreation->assign(rows.size(), 0.0);
   for (size_t li = 0; li < an.loops.size(); li++) {
     const Loop &lp = an.loops[li];
     for (size_t s = 0; s < lp.shares.size(); s++) {
@@ -64,7 +66,8 @@ loopThreads(const Analysis &an,
     if (!r.chunks) {
       r.first = s, r.last = e, r.minWork = r.maxWork = w;
       double c = ch.creation[i];
-      r.firstCreation = c > 0 && c <= double(s) ? c : 0;
+      if (firstCreation)
+        (*firstCreation)[size_t(row)] = c > 0 && c <= double(s) ? c : 0;
     } else {
       r.first = std::min(r.first, s), r.last = std::max(r.last, e);
       r.minWork = std::min(r.minWork, w), r.maxWork = std::max(r.maxWork, w);
@@ -166,38 +169,23 @@ std::vector<int32_t> instancesByStart(const std::vector<LoopThread> &rows,
   for (size_t li = 0; li < instances; li++)
     if (start[li] != UINT64_MAX)
       order.push_back(int32_t(li));
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int32_t a, int32_t b) { return start[a] < start[b]; });
+  auto before = [&](int32_t a, int32_t b) { return start[a] < start[b]; };
+  // Mostly in order already (instances are numbered as they begin).
+  if (!std::is_sorted(order.begin(), order.end(), before))
+    std::stable_sort(order.begin(), order.end(), before);
   return order;
 }
 
 LoopTable loopTable(const Analysis &an) {
   LoopTable t;
-  t.rows = loopThreads(an, &t.medians);
+  t.rows = loopThreads(an, &t.medians, &t.firstCreation);
   t.loopOf = loopIds(an, &t.nLoops, &t.most);
   t.byStart = instancesByStart(t.rows, an.loops.size());
   return t;
 }
 
-std::vector<InstanceLost> instancesLost(const Analysis &an,
-                                        const std::vector<LoopThread> &rows) {
-  std::vector<uint8_t> ran(an.loops.size(), 0);
-  for (const LoopThread &r : rows)
-    ran[size_t(r.loop)] |= r.chunks > 0;
-  std::vector<InstanceLost> out;
-  out.reserve(size_t(std::count(ran.begin(), ran.end(), 1)));
-  InstanceLosses losses(an, rows);
-  for (size_t li = 0; li < ran.size(); li++)
-    if (ran[li]) {
-      InstanceLoss x = losses(int(li));
-      out.push_back({x.loop, x.threads, x.lost, x.first, x.last});
-    }
-  return out;
-}
-
-InstanceLosses::InstanceLosses(const Analysis &an,
-                               const std::vector<LoopThread> &rows)
-    : an(an), rows(rows) {
+InstanceLosses::InstanceLosses(const Analysis &an, const LoopTable &t)
+    : an(an), rows(t.rows), firstCreation(t.firstCreation) {
   // Each thread's implicit task's begin in each region: a thread's late
   // start is a late join as far as its implicit task began after the first
   // of the instance's threads' (the rest it spent in the region before
@@ -237,14 +225,14 @@ InstanceLoss InstanceLosses::operator()(int li) {
     e++;
   // The instance's first start and last end over its threads.
   bool seen = false;
-  auto begins = [](const LoopThread &r) {
-    return r.first - uint64_t(r.firstCreation);
+  auto begins = [&](size_t k) {
+    return rows[k].first - uint64_t(firstCreation[k]);
   };
   for (size_t k = b; k < e; k++) {
     const LoopThread &r = rows[k];
     if (!r.chunks)
       continue;
-    x.first = seen ? std::min(x.first, begins(r)) : begins(r);
+    x.first = seen ? std::min(x.first, begins(k)) : begins(k);
     x.last = seen ? std::max(x.last, r.last) : r.last;
     seen = true;
     x.threads++;
@@ -262,7 +250,7 @@ InstanceLoss InstanceLosses::operator()(int li) {
     const LoopThread &r = rows[k];
     if (!r.chunks)
       continue;
-    maxSpan = std::max(maxSpan, double(r.last - begins(r)));
+    maxSpan = std::max(maxSpan, double(r.last - begins(k)));
     if (const uint64_t *at = joinedAt(r))
       firstJoin = std::min(firstJoin, *at);
   }
@@ -271,11 +259,11 @@ InstanceLoss InstanceLosses::operator()(int li) {
     const LoopThread &r = rows[k];
     if (!r.chunks)
       continue;
-    double late = double(begins(r) - x.first);
+    double late = double(begins(k) - x.first);
     x.lateStart += late;
-    x.between += double(r.last - begins(r)) - double(r.work);
+    x.between += double(r.last - begins(k)) - double(r.work);
     x.endWait += double(x.last - r.last);
-    uneven += maxSpan - double(r.last - begins(r));
+    uneven += maxSpan - double(r.last - begins(k));
     const uint64_t *at = joinedAt(r);
     double joinLate = at && *at > firstJoin ? double(*at - firstJoin) : 0.0;
     x.lateJoin += std::min(late, joinLate);

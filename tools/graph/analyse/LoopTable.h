@@ -18,24 +18,26 @@
 namespace gcg {
 
 /// One loop instance on one thread: its chunks and their work (ticks; NA
-/// when the chunks' own times are unknown): 72 bytes. Its median chunk
-/// work is LoopTable::median, its wait at the loop's end shareWait of its
-/// share (the row's thread's in the instance).
+/// when the chunks' own times are unknown): 56 bytes. Its median chunk
+/// work is LoopTable::median, its first chunk's making
+/// LoopTable::firstCreation (while the losses are made), its wait at the
+/// loop's end shareWait of its share (the row's thread's in the instance).
 struct LoopThread {
   int loop = 0, th = 0;
-  int64_t chunks = 0;
+  int32_t chunks = 0;
+  bool hasWork = false;
   int64_t work = 0, minWork = 0, maxWork = 0;
   uint64_t first = 0, last = 0; // the first chunk's start, the last's end
-  double firstCreation = 0;     // the first chunk's making (0: unmeasured)
-  bool hasWork = false;
 };
 /// Every loop instance and thread of a process, by instance then thread
-/// (the order the instance met its threads: its shares'). medians, when
-/// given, gets the median chunk work of each row of three chunks or more
-/// (by row; a sort of their chunks' work).
+/// (the order the instance met them: its shares'). medians, when given,
+/// gets the median chunk work of each row of three chunks or more (by row;
+/// a sort of their chunks' work); firstCreation, when given, per row its
+/// first chunk's making (ticks; 0: unmeasured).
 std::vector<LoopThread>
 loopThreads(const Analysis &an,
-            std::vector<std::pair<size_t, double>> *medians = nullptr);
+            std::vector<std::pair<size_t, double>> *medians = nullptr,
+            std::vector<double> *firstCreation = nullptr);
 /// A loop instance's thread's wait at the loop's end (ticks; NaN: NA).
 inline double shareWait(const Share &sh) {
   return std::isnan(sh.waitPer) ? NAN : sh.waitPer * double(sh.count);
@@ -52,6 +54,10 @@ struct LoopTable {
   double median(size_t r) const;
   /// The medians of the rows of three chunks or more, by row.
   std::vector<std::pair<size_t, double>> medians;
+  /// Per row, its first chunk's making (ticks; 0: unmeasured): what the
+  /// losses (InstanceLosses) need of it, emptied once they are made
+  /// (computeResults).
+  std::vector<double> firstCreation;
   /// Per loop instance: its loop (its name and code address: two loops of
   /// one function built without -g share a name), numbered from 0 in the
   /// order of their first instance.
@@ -105,7 +111,7 @@ struct InstanceLoss {
 /// held for every instance (the problems read each once).
 class InstanceLosses {
 public:
-  InstanceLosses(const Analysis &an, const std::vector<LoopThread> &rows);
+  InstanceLosses(const Analysis &an, const LoopTable &t);
   /// Instance li's; li ascends from one call to the next.
   InstanceLoss operator()(int li);
 
@@ -120,6 +126,7 @@ private:
   const uint64_t *joinedAt(const LoopThread &r) const;
   const Analysis &an;
   const std::vector<LoopThread> &rows;
+  const std::vector<double> &firstCreation; // by row
   size_t row = 0; // the first row of the next instance asked
   /// The implicit tasks' (region, thread, begin).
   std::vector<Joined> joined;
@@ -133,9 +140,6 @@ struct InstanceLost {
   double lost = 0;      // ticks
   uint64_t first = 0, last = 0;
 };
-/// Of the instances that ran chunks, by instance.
-std::vector<InstanceLost> instancesLost(const Analysis &an,
-                                        const std::vector<LoopThread> &rows);
 
 } // namespace gcg
 

@@ -860,7 +860,7 @@ std::vector<Problem> rankProblems(const Analysis &an, InstanceLosses &losses,
         const Loop &lp = an.loops[ch.loop[size_t(T.ctx[k])]];
         int th = ch.thread[size_t(T.ctx[k])];
         for (const Share &sh : lp.shares)
-          if (sh.th == th && sh.hasEnd && wb >= sh.threadEnd)
+          if (sh.th == th && sh.hasEnd && wb >= an.threadEnd(sh))
             a.joinedAtLoop++;
       }
     }

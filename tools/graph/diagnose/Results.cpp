@@ -8,7 +8,10 @@
 //===----------------------------------------------------------------------===//
 #include "Results.h"
 
+#include <algorithm>
+#include <cmath>
 #include <map>
+#include <unordered_map>
 
 namespace gcg {
 
@@ -93,6 +96,65 @@ acrossProcesses(const std::vector<ProcessLoopWork> &ps) {
   return kept;
 }
 
+/// Per loop (by name, in the order of its first instance that ran
+/// chunks), its instances that ran chunks and the InstanceSteps that lost
+/// the most: each instance's InstanceLoss in turn, at most 4 x
+/// InstanceSteps candidates per loop held at a time.
+static std::vector<LoopLosses> loopLosses(const Analysis &an,
+                                          const LoopTable &t, uint64_t t0) {
+  std::vector<uint8_t> ran(an.loops.size(), 0);
+  for (const LoopThread &r : t.rows)
+    ran[size_t(r.loop)] |= r.chunks > 0;
+  double tpn = an.clockNs();
+  auto ns = [&](uint64_t x) {
+    return int64_t(std::llround(double(int64_t(x - t0)) / tpn));
+  };
+  // A candidate: (lost, start) in ns, its position among its loop's
+  // instances, and its loss.
+  struct Kept {
+    int64_t lost, start, pos;
+    InstanceLost x;
+  };
+  auto before = [](const Kept &a, const Kept &b) {
+    if (a.lost != b.lost)
+      return a.lost > b.lost;
+    return a.start != b.start ? a.start < b.start : a.pos < b.pos;
+  };
+  std::vector<LoopLosses> out;
+  std::vector<std::vector<Kept>> kept;
+  std::unordered_map<std::string, size_t> at;
+  InstanceLosses losses(an, t);
+  for (size_t li = 0; li < ran.size(); li++) {
+    if (!ran[li])
+      continue;
+    InstanceLoss l = losses(int(li));
+    if (!l.threads)
+      continue;
+    const std::string &nm = an.loopName(l.loop);
+    auto it = at.find(nm);
+    if (it == at.end()) {
+      it = at.emplace(nm, out.size()).first;
+      out.push_back({nm, 0, {}});
+      kept.emplace_back();
+    }
+    size_t k = it->second;
+    std::vector<Kept> &v = kept[k];
+    v.push_back({int64_t(std::llround(l.lost / tpn)), ns(l.first),
+                 out[k].instances++,
+                 InstanceLost{l.loop, l.threads, l.lost, l.first, l.last}});
+    if (v.size() >= 4 * InstanceSteps) {
+      std::nth_element(v.begin(), v.begin() + InstanceSteps, v.end(), before);
+      v.resize(InstanceSteps);
+    }
+  }
+  for (size_t k = 0; k < out.size(); k++) {
+    std::sort(kept[k].begin(), kept[k].end(), before);
+    for (size_t j = 0; j < kept[k].size() && j < InstanceSteps; j++)
+      out[k].most.push_back(kept[k][j].x);
+  }
+  return out;
+}
+
 std::unique_ptr<Results> computeResults(const Run &run) {
   auto R = std::make_unique<Results>(run);
   R->counts.resize(P_COUNT);
@@ -109,10 +171,12 @@ std::unique_ptr<Results> computeResults(const Run &run) {
     {
       // Each instance's loss and where it went, for the problems; kept
       // only as much of it as the outputs read.
-      InstanceLosses losses(an, pr.loopTable.rows);
+      InstanceLosses losses(an, pr.loopTable);
       pr.problems = rankProblems(an, losses, int(p));
     }
-    pr.losses = instancesLost(an, pr.loopTable.rows);
+    pr.losses = loopLosses(an, pr.loopTable, run.firstInstant());
+    // What only the losses needed of the loop table goes.
+    std::vector<double>().swap(pr.loopTable.firstCreation);
     releaseFreed();
     pr.time = breakdownOf(an);
     pr.masks = problemMasks(an);

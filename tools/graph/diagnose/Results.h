@@ -41,14 +41,29 @@ struct ProcessLoopWork {
   std::vector<LoopWork> loops;
 };
 
+/// A loop problem's steps (report.html) go through at most this many of
+/// its instances, most thread time lost first.
+constexpr size_t InstanceSteps = 200;
+
+/// One loop's (by name) instances that ran chunks in one process: how
+/// many, and the InstanceSteps of them that lost the most thread time
+/// (InstanceLost), as report.html orders them: lost then start (in ns from
+/// the run's first instant, rounded), then instance; in that order.
+struct LoopLosses {
+  std::string name;
+  int64_t instances = 0;
+  std::vector<InstanceLost> most;
+};
+
 /// What is derived from one process.
 struct ProcessResults {
   /// Per loop instance and thread (loopThreads(), medians included), and
   /// what the aggregated outputs merge instances by.
   LoopTable loopTable;
-  /// Per loop instance that ran chunks, the thread time it lost (where
-  /// it went: its problems).
-  std::vector<InstanceLost> losses;
+  /// Per loop (in the order its first instance that ran chunks came), the
+  /// instances that lost the most thread time (where it went: its
+  /// problems); not every instance's.
+  std::vector<LoopLosses> losses;
   /// Where its thread time went (serial, fork/join, work, waits, ...).
   Breakdown time;
   CritPath crit;

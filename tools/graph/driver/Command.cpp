@@ -83,7 +83,10 @@ const char *const HelpText =
     "                        and thread and per group of tasks (one\n"
     "                        generation, join point and creation site), one "
     "DAG\n"
-    "                        per process from start to end\n"
+    "                        per process (per class of processes of the same\n"
+    "                        shape: MPI ranks alike but for their values) "
+    "from\n"
+    "                        start to end\n"
     "  --max-csv-grains N    grains.csv is written up to N grains (default\n"
     "                        25000) unless --outputs names csv; loops.csv "
     "has\n"
@@ -458,10 +461,11 @@ Written writeOutputs(const Results &R, const Options &o, OutputDir &dir) {
 /// summary.txt and run.json from the run's digests (every path: a run
 /// analysed here, an MPI job merged from its ranks' parts).
 void writeSummaryOf(const RunDigest &D, OutputDir &dir, const Written &w) {
-  std::string text = summaryText(D) + leftOutText(w.leftOut), err;
+  std::string tail = leftOutText(w.leftOut), err;
   if (std::find(w.files.begin(), w.files.end(), "report.html") != w.files.end())
-    text += "report: " + printable(dir.shownPath("report.html")) +
+    tail += "report: " + printable(dir.shownPath("report.html")) +
             " (open it in a browser)\n";
+  std::string text = summaryText(D) + tail;
   if (!dir.claim("summary.txt", err) || !dir.claim("run.json", err))
     throw Error(err);
   {
@@ -472,7 +476,8 @@ void writeSummaryOf(const RunDigest &D, OutputDir &dir, const Written &w) {
   std::vector<std::string> files = w.files;
   files.push_back("summary.txt");
   writeRunJson(D, dir.path("run.json"), files, Version, w.leftOut);
-  std::cerr << text << std::flush;
+  std::cerr << terminalText(D, printable(dir.shownPath("summary.txt"))) + tail
+            << std::flush;
 }
 
 void writeSummary(const Results &R, const Options &o, OutputDir &dir,

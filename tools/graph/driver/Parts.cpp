@@ -7,7 +7,10 @@
 // runApart) into its part D/raw/.rank-<r>.part: the grain-free digest of
 // its processes (Digest.h), its rows of loops.csv and grains.csv, its
 // events of trace.json (timed from the job's first grain), its
-// processes' graphs of grains.graphml (coloured by the job's colours) and
+// processes' graphs of grains.graphml (coloured by the job's colours;
+// aggregated, at the level and in the classes of alike processes the ranks
+// choose together, writeGraphPart: its processes' node values and the
+// structure of the classes they are first of) and
 // its fragment of report.html (ReportWriter.h): the ranks tell each other
 // what these need through head marks (JobHead).
 // Its recording is then removed (or, with --keep-raw, moved into D/raw, as a
@@ -34,6 +37,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -42,6 +46,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <sstream>
 #include <sys/stat.h>
 
 namespace gcg {
@@ -123,6 +128,7 @@ figuresOf(const Results &R) {
   f.emplace_back("svg-lanes", svg.lanes);
   f.emplace_back("svg-spans", svg.spans);
   otf2Figures(R, f);
+  f.emplace_back("graph-most", graphmlMost(R)); // the level search's
   return f;
 }
 
@@ -249,36 +255,280 @@ static CapResult readHow(const std::string &path, const std::string &bad) {
 /// (the run's grain cap, as one command decides), else aggregated within
 /// the rank's share of the job's byte caps (its grains' share), its
 /// grains timed from the job's first grain. trace.how says which.
-static void writeTracePart(const Options &o, const Results &R, const JobHead &h,
-                           const std::string &part) {
-  // A rank without grains has every grain (none): the whole cap, not 0.
-  double share = h.grains && R.run.grains()
-                     ? double(R.run.grains()) / double(h.grains)
-                     : 1;
-  Caps c = o.caps;
-  c.trace = h.grains <= o.caps.trace ? UINT64_MAX : 0;
-  c.traceBytes = uint64_t(double(o.caps.traceBytes) * share);
-  CapResult r = writeTraceCapped(R, part + "/trace.json", c);
-  writeHow(part + "/trace.how", r);
+/// Every rank's mark Name, in the order of the head's ranks: the ranks
+/// exchanging figures (a barrier through D, as the head).
+static std::vector<std::string>
+exchange(const RankInfo &rk, const std::string &raw, const JobHead &h,
+         const std::string &name, const std::string &mine) {
+  std::string err;
+  if (!mpiRankMark(rk, raw, name, mine, err))
+    throw Error(err);
+  std::vector<int> all, missing;
+  for (const RankHead &r : h.ranks)
+    all.push_back(r.rank);
+  mpiWaitMarks(all, raw, name, 120, missing);
+  std::vector<std::string> out;
+  for (int k : all) {
+    std::string text;
+    if (!mpiReadMark(k, raw, name, text))
+      throw Error("rank " + std::to_string(k) + " gave no " + name +
+                  " mark (the ranks choose grains.graphml's level together)");
+    out.push_back(text);
+  }
+  return out;
 }
 
-/// The grains.graphml part of a rank: every grain when one command would
-/// write every grain of the job (its grain cap and least bytes per grain),
-/// else aggregated within the rank's share (its grains' share) of the
-/// job's byte budget. graph.how says which.
-static void writeGraphPart(const Options &o, const Results &R, const JobHead &h,
-                           const std::string &part) {
-  uint64_t mine = R.run.grains();
-  double share = h.grains ? double(mine) / double(h.grains) : 1;
-  Caps c = o.caps;
-  bool every = h.grains <= o.caps.graph &&
-               h.grains * GraphmlFullGrainBytes <= o.caps.graphBytes;
-  c.graph = every ? UINT64_MAX : 0;
-  c.graphPerGrain = 0;
-  c.graphBytes = uint64_t(std::ceil(
-      double(every ? o.caps.graphBytes : o.caps.graphBudget(h.grains)) *
-      share));
-  CapResult r = writeGraphmlCapped(R, part + "/grains.graphml", c);
+namespace {
+/// trace.json's choices made by the ranks together (TraceJob): each gives
+/// its figure in a mark trace-<n> and reads every rank's, so every rank
+/// makes one command's choices for the whole job; the job's file is the
+/// head line, the parts' events joined by ",\n" in rank order (the ranks
+/// with processes) and the first such part's tail (mergeTrace).
+class RankTrace : public TraceJob {
+public:
+  RankTrace(const RankInfo &rk, const std::string &raw, const JobHead &h)
+      : rk(rk), raw(raw), h(h) {}
+  uint64_t figure(const std::string &name, uint64_t mine, bool add) override {
+    uint64_t v = 0;
+    for (const std::string &t : marks(std::to_string(mine))) {
+      uint64_t x = number(t, name);
+      v = add ? v + x : std::max(v, x);
+    }
+    return v;
+  }
+  uint64_t fileBytes(const TraceWritten *mine) override {
+    uint64_t bytes = TraceHead.size(), parts = 0;
+    for (const auto &[events, tail] : parts_(mine)) {
+      bytes += events + (parts ? 2 : 0) + (parts ? 0 : tail);
+      parts++;
+    }
+    return bytes;
+  }
+  uint64_t before(const TraceWritten *mine) override {
+    uint64_t b = 0;
+    size_t i = 0;
+    for (const auto &[events, tail] : parts_(mine, &i))
+      b += events + 2;
+    return b;
+  }
+
+private:
+  std::vector<std::string> marks(const std::string &mine) {
+    return exchange(rk, raw, h, "trace-" + std::to_string(round++), mine);
+  }
+  uint64_t number(const std::string &t, const std::string &what) {
+    char *e = nullptr;
+    unsigned long long v = std::strtoull(t.c_str(), &e, 10);
+    if (t.empty() || (*e && *e != ' '))
+      throw Error("a rank's trace.json figure (" + what +
+                  ") is not what a rank writes: " + printable(t));
+    return v;
+  }
+  /// Per rank with processes (its part has a file), in rank order: its
+  /// events' and its tail's bytes; upTo: only the ranks before this one.
+  std::vector<std::pair<uint64_t, uint64_t>> parts_(const TraceWritten *mine,
+                                                    size_t *upTo = nullptr) {
+    std::string m =
+        mine ? std::to_string(mine->events) + " " + std::to_string(mine->tail)
+             : "-";
+    std::vector<std::string> all = marks(m);
+    std::vector<std::pair<uint64_t, uint64_t>> out;
+    for (size_t i = 0; i < all.size(); i++) {
+      if (upTo && h.ranks[i].rank == rk.Rank)
+        break;
+      if (all[i] == "-")
+        continue;
+      size_t sp = all[i].find(' ');
+      if (sp == std::string::npos)
+        throw Error("a rank's trace.json figure is not what a rank writes: " +
+                    printable(all[i]));
+      out.push_back({number(all[i].substr(0, sp), "events"),
+                     number(all[i].substr(sp + 1), "tail")});
+    }
+    return out;
+  }
+  const RankInfo &rk;
+  const std::string &raw;
+  const JobHead &h;
+  int round = 0;
+};
+} // namespace
+
+/// The trace.json part of a rank (R: null for a rank without processes,
+/// which still takes part in the ranks' choices), at the level one command
+/// chooses for the whole job (RankTrace); trace.how says which.
+static void writeTracePart(const Options &o, const RankInfo &rk,
+                           const std::string &raw, const Results *R,
+                           const JobHead &h, const std::string &part) {
+  RankTrace job(rk, raw, h);
+  CapResult r = writeTraceCapped(R, part + "/trace.json", o.caps, &job);
+  if (R)
+    writeHow(part + "/trace.how", r);
+}
+
+namespace {
+/// The level search's figures of an MPI job (CoarseGraph.h: ShapeSearch):
+/// each rank gives its own processes' in marks graph-<n>a (per process
+/// its nodes, edges, grain kinds, rank and pid) and graph-<n>b (the
+/// shapes asked for, and at a level that may fit, every process's bytes
+/// written alone), and reads every rank's: every rank runs the same search
+/// on the same figures, as one command runs it on the whole job.
+class RankFigures : public GraphmlFigures {
+public:
+  RankFigures(const RankInfo &rk, const std::string &raw, const JobHead &h,
+              const Results *R)
+      : rk(rk), raw(raw), h(h), R(R) {}
+  size_t base = 0; // the job's index of this rank's first process
+  std::vector<ProcessShape> sizes(const CoarseLevel &level) override {
+    std::string mine;
+    size_t n = R ? R->run.procs.size() : 0;
+    for (size_t p = 0; p < n; p++) {
+      uint64_t nodes = 0, edges = 0;
+      const Analysis &an = *R->run.procs[p];
+      coarseGraphSize(an, R->procs[p].loopTable, level, nodes, edges);
+      GrainKinds k = grainKinds(an);
+      mine += std::to_string(nodes) + " " + std::to_string(edges) + " " +
+              std::to_string(int(k.loops)) + " " +
+              std::to_string(int(k.tasks)) + " " +
+              std::to_string(an.proc.rank) + " " + std::to_string(an.proc.pid) +
+              "\n";
+    }
+    std::vector<std::string> all =
+        exchange(rk, raw, h, "graph-" + std::to_string(round) + "a", mine);
+    std::vector<ProcessShape> f;
+    bool first = ranks.empty();
+    counts.clear();
+    for (size_t i = 0; i < all.size(); i++) {
+      if (h.ranks[i].rank == rk.Rank)
+        base = f.size();
+      std::istringstream in(all[i]);
+      std::string line;
+      size_t c = 0;
+      while (std::getline(in, line)) {
+        ProcessShape x;
+        int loops = 0, tasks = 0;
+        long long rank = 0, pid = 0;
+        if (std::sscanf(line.c_str(), "%" SCNu64 " %" SCNu64 " %d %d %lld %lld",
+                        &x.nodes, &x.edges, &loops, &tasks, &rank, &pid) != 6)
+          throw Error("rank " + std::to_string(h.ranks[i].rank) +
+                      "'s graph figures are not what a rank writes");
+        if (first) {
+          ranks.push_back(rank);
+          pids.push_back(pid);
+          kinds.loops |= loops != 0;
+          kinds.tasks |= tasks != 0;
+        }
+        f.push_back(x);
+        c++;
+      }
+      counts.push_back(c);
+    }
+    return f;
+  }
+  void shapes(const CoarseLevel &level, std::vector<ProcessShape> &f,
+              const std::vector<uint8_t> &need, bool bytesLikely) override {
+    std::string mine;
+    size_t n = R ? R->run.procs.size() : 0;
+    char b[160];
+    for (size_t p = 0; p < n; p++) {
+      ProcessShape x;
+      graphmlProcessFigures(*R, p, level, -1, x, need.at(base + p),
+                            bytesLikely);
+      std::snprintf(b, sizeof b,
+                    "%d %" PRIu64 " %" PRIu64 " %d %" PRIu64 " %" PRIu64
+                    " %" PRIu64 "\n",
+                    int(x.shaped), x.shape.a, x.shape.b, int(x.sized), x.bytes,
+                    x.edgesOut, x.groups);
+      mine += b;
+    }
+    std::vector<std::string> all =
+        exchange(rk, raw, h, "graph-" + std::to_string(round++) + "b", mine);
+    size_t at = 0;
+    for (size_t i = 0; i < all.size(); i++) {
+      std::istringstream in(all[i]);
+      std::string line;
+      size_t c = 0;
+      while (std::getline(in, line)) {
+        int shaped = 0, sized = 0;
+        ProcessShape &x = f.at(at);
+        if (std::sscanf(line.c_str(),
+                        "%d %" SCNu64 " %" SCNu64 " %d %" SCNu64 " %" SCNu64
+                        " %" SCNu64,
+                        &shaped, &x.shape.a, &x.shape.b, &sized, &x.bytes,
+                        &x.edgesOut, &x.groups) != 7)
+          throw Error("rank " + std::to_string(h.ranks[i].rank) +
+                      "'s graph figures are not what a rank writes");
+        x.shaped = shaped, x.sized = sized;
+        at++, c++;
+      }
+      if (c != counts[i])
+        throw Error("rank " + std::to_string(h.ranks[i].rank) +
+                    "'s graph figures are not what a rank writes");
+    }
+  }
+  void bytes(const CoarseLevel &, std::vector<ProcessShape> &f,
+             const std::vector<uint32_t> &first) override {
+    for (uint32_t p : first) // given with the shapes where they may fit
+      if (!f[p].sized)
+        throw Error("grains.graphml: a rank did not size its graph");
+  }
+
+private:
+  const RankInfo &rk;
+  const std::string &raw;
+  const JobHead &h;
+  const Results *R;
+  int round = 0;
+  std::vector<size_t> counts; // per rank its processes
+};
+} // namespace
+
+/// The grains.graphml part of a rank (R: null for a rank without
+/// processes, which still takes part in the ranks' choices), as one
+/// command decides for the whole job: every grain when the job is within
+/// the grain cap and the merged file (each rank's nodes and edges: mark
+/// graph-full) within the byte cap, else the classes' DAGs at the level
+/// the ranks choose together (RankFigures), this rank's processes' values
+/// and, for the classes they are the first of, their structure
+/// (graph.shapes). graph.how says which.
+static void writeGraphPart(const Options &o, const RankInfo &rk,
+                           const std::string &raw, const Results *R,
+                           const JobHead &h, const std::string &part) {
+  const Caps &caps = o.caps;
+  if (h.grains <= caps.graph &&
+      h.grains * GraphmlFullGrainBytes <= caps.graphBytes) {
+    uint64_t bytes = 0, edges = 0;
+    if (R) {
+      writeGraphml(*R, part + "/grains.graphml");
+      graphmlBody(part + "/grains.graphml", bytes, edges);
+    }
+    std::vector<std::pair<uint64_t, uint64_t>> bodies;
+    for (const std::string &t : exchange(
+             rk, raw, h, "graph-full",
+             R ? std::to_string(bytes) + " " + std::to_string(edges) : "")) {
+      unsigned long long b = 0, e = 0;
+      if (std::sscanf(t.c_str(), "%llu %llu", &b, &e) == 2)
+        bodies.emplace_back(b, e);
+    }
+    if (graphmlMergedBytes(bodies) <= caps.graphBytes) {
+      if (R)
+        writeHow(part + "/graph.how", CapResult());
+      return;
+    }
+    if (R)
+      std::remove((part + "/grains.graphml").c_str());
+  }
+  uint64_t most = 0;
+  for (const RankHead &r : h.ranks)
+    most = std::max(most, r.figure("graph-most"));
+  RankFigures F(rk, raw, h, R);
+  ShapeLevel s = graphmlShapeLevel(F, caps.graphBudget(h.grains), most);
+  if (!R)
+    return;
+  writeGraphmlShapes(*R, part + "/graph.shapes", s, F.base);
+  CapResult r;
+  r.every = false;
+  r.how = graphmlHow(s, F.kinds);
   writeHow(part + "/graph.how", r);
 }
 
@@ -341,8 +591,13 @@ void writePart(const Options &o, const RankInfo &rk, const std::string &raw,
   if (mkdir(part.c_str(), 0777) != 0)
     throw Error("cannot create " + part + ": " + std::strerror(errno));
   if (entriesOf(rec).empty()) { // no process of the rank started OpenMP
-    if (needsHead(o))
-      jobHead(rk, raw, nullptr);
+    if (needsHead(o)) {
+      JobHead h = jobHead(rk, raw, nullptr);
+      if (asked(o, "trace")) // the ranks choose its level together
+        writeTracePart(o, rk, raw, nullptr, h, part);
+      if (asked(o, "graphml")) // the ranks choose its level together
+        writeGraphPart(o, rk, raw, nullptr, h, part);
+    }
     writeDigestFile({}, part + "/digest");
     return;
   }
@@ -364,9 +619,9 @@ void writePart(const Options &o, const RankInfo &rk, const std::string &raw,
     run->origin = h.first;
     R->colours = coloursOf(h.work); // the job's, as one command's
     if (asked(o, "trace"))
-      writeTracePart(o, *R, h, part);
+      writeTracePart(o, rk, raw, R.get(), h, part);
     if (asked(o, "graphml"))
-      writeGraphPart(o, *R, h, part);
+      writeGraphPart(o, rk, raw, R.get(), h, part);
     if (asked(o, "svg"))
       writeSvgPiece(rk, *R, h, part);
     if (asked(o, "otf2"))
@@ -409,8 +664,7 @@ static void appendRows(OutFile &out, std::string &header,
 static void mergeTrace(const std::string &raw, const std::vector<int> &ranks,
                        const std::vector<size_t> &procs, OutputDir &dir,
                        const Options &o, const RunDigest &D, Written &w) {
-  static const std::string Head = "{\"traceEvents\": [\n",
-                           Tail = "\n], \"displayTimeUnit\"";
+  static const std::string &Head = TraceHead, Tail = "\n], \"displayTimeUnit\"";
   std::string err, tail, how;
   bool every = true;
   if (!dir.claim("trace.json", err))
@@ -469,12 +723,13 @@ static void mergeTrace(const std::string &raw, const std::vector<int> &ranks,
   }
 }
 
-/// grains.graphml from the ranks' fragments: the header of the first
-/// aggregated rank's (its keys include the groups' grain counts), or of
-/// the first rank's, each rank's nodes and edges (a DAG per process from
+/// grains.graphml from the ranks' fragments: with every grain, the first
+/// rank's header, each rank's nodes and edges (a DAG per process from
 /// start to end) in rank order, the edges numbered on through the job as
-/// one command numbers them, and the tail. Left out as one command says
-/// it, with the first aggregated rank's how.
+/// one command numbers them, and the tail; aggregated (every rank's
+/// graph.how says so: the ranks decide it together), the classes' DAGs
+/// from the ranks' graph.shapes (mergeGraphmlShapes). Left out as one
+/// command says it.
 static void mergeGraph(const std::string &raw, const std::vector<int> &ranks,
                        const std::vector<size_t> &procs, OutputDir &dir,
                        const Options &o, const RunDigest &D, Written &w) {
@@ -482,30 +737,43 @@ static void mergeGraph(const std::string &raw, const std::vector<int> &ranks,
       "  <graph id=\"grain-graph\" edgedefault=\"directed\">";
   static const std::string Close = "  </graph>", Edge = "    <edge id=\"e";
   std::string err, header, how;
-  bool every = true;
-  std::vector<std::string> frags;
+  std::vector<std::string> frags, shapes, who;
   for (size_t i = 0; i < ranks.size(); i++) {
     if (!procs[i])
       continue;
     std::string part = rankDir(raw, ranks[i], "part"), line;
     std::string bad = "rank " + std::to_string(ranks[i]) + "'s part: " + part;
     CapResult rc = readHow(part + "/graph.how", bad);
+    if (!rc.every) { // the classes' DAGs (writeGraphPart)
+      how = rc.how;
+      shapes.push_back(part + "/graph.shapes");
+      who.push_back("rank " + std::to_string(ranks[i]) + "'s part");
+      continue;
+    }
     std::ifstream in(part + "/grains.graphml", std::ios::binary);
     std::string head;
     while (std::getline(in, line) && line != Open)
       head += line + "\n";
     if (!in)
       throw Error(bad + "/grains.graphml is not a grains.graphml fragment");
-    if (header.empty() || (!rc.every && every))
+    if (header.empty())
       header = head + Open + "\n";
-    if (!rc.every && every) {
-      every = false;
-      how = rc.how;
-    }
     frags.push_back(part + "/grains.graphml");
   }
+  if (!shapes.empty() && !frags.empty())
+    throw Error("the ranks' parts disagree on whether grains.graphml is "
+                "aggregated (every rank must run the same grainchunk-graph)");
   if (!dir.claim("grains.graphml", err))
     throw Error(err);
+  if (!shapes.empty()) {
+    mergeGraphmlShapes(shapes, who, dir.path("grains.graphml"));
+    w.files.push_back("grains.graphml");
+    uint64_t grains = 0;
+    for (const ProcessDigest &d : D.procs)
+      grains += d.chunks + d.tasks;
+    w.leftOut.push_back(graphLeftOut(o, grains, how));
+    return;
+  }
   OutFile out(dir.path("grains.graphml"));
   out << header;
   uint64_t edges = 0;
@@ -536,12 +804,6 @@ static void mergeGraph(const std::string &raw, const std::vector<int> &ranks,
   out << Close << "\n</graphml>\n";
   out.close();
   w.files.push_back("grains.graphml");
-  if (!every) {
-    uint64_t grains = 0;
-    for (const ProcessDigest &d : D.procs)
-      grains += d.chunks + d.tasks;
-    w.leftOut.push_back(graphLeftOut(o, grains, how));
-  }
 }
 
 /// timeline.svg from the ranks' pieces (SvgWriter.cpp): its head and foot

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "Analysis.h"
 #include "Outliers.h"
+#include "Run.h"
 
 #include <algorithm>
 #include <cstring>
@@ -117,27 +118,48 @@ Share &Analysis::readShare(int li, int th) {
       return sharePool[x];
   uint32_t x = uint32_t(sharePool.size());
   sharePool.push_back(Share{th});
+  shareSync.push_back(0);
+  shareEnd.push_back(0);
   shareNext.push_back(None);
   (first == None ? first : shareNext[last]) = x;
   last = x;
   return sharePool[x];
 }
 
+/// v permuted: its element x moves to to[x]. One column at a time, so
+/// that no more than one copy of one column is held beside the others.
+template <typename T>
+static void permute(std::vector<T> &v, const std::vector<uint32_t> &to) {
+  std::vector<T> out(v.size());
+  for (size_t x = 0; x < v.size(); x++)
+    out[to[x]] = v[x];
+  v.swap(out);
+}
+
 void Analysis::packShares() {
-  // Each instance's list becomes one run of the pool, in the order met.
+  // Each instance's list becomes one run of the pool, in the order met:
+  // the pool and its read-time columns permuted one at a time.
   constexpr uint32_t None = UINT32_MAX;
-  std::vector<Share> pool;
-  pool.reserve(sharePool.size());
   shareList.resize(loops.size(), {None, None});
+  std::vector<uint32_t> &to = shareNext; // becomes each share's place
+  uint32_t pos = 0;
   for (size_t li = 0; li < loops.size(); li++) {
-    size_t from = pool.size();
-    for (uint32_t x = shareList[li].first; x != None; x = shareNext[x])
-      pool.push_back(sharePool[x]);
-    loops[li].shares.n = uint32_t(pool.size() - from);
+    uint32_t from = pos;
+    for (uint32_t x = shareList[li].first; x != None;) {
+      uint32_t next = shareNext[x];
+      to[x] = pos++;
+      x = next;
+    }
+    loops[li].shares.n = pos - from;
   }
-  sharePool.swap(pool);
-  std::vector<uint32_t>().swap(shareNext);
   std::vector<std::pair<uint32_t, uint32_t>>().swap(shareList);
+  // What reading left freed (its columns' old buffers) goes back first:
+  // the permutation's copies then do not add to it.
+  releaseFreed();
+  permute(sharePool, to);
+  permute(shareSync, to);
+  permute(shareEnd, to);
+  std::vector<uint32_t>().swap(shareNext);
   Share *at = sharePool.data();
   for (Loop &lp : loops) {
     lp.shares.b = at;
@@ -148,7 +170,6 @@ void Analysis::packShares() {
 void Chunks::reserve(size_t n) {
   thread.reserve(n);
   loop.reserve(n);
-  number.reserve(n);
   start.reserve(n);
   end.reserve(n);
   lower.reserve(n);
@@ -156,6 +177,30 @@ void Chunks::reserve(size_t n) {
   parent.reserve(n);
   creation.reserve(n);
   flags.reserve(n);
+}
+
+uint64_t Chunks::parentOf(size_t i) const {
+  if (!parent.empty())
+    return parent[i];
+  size_t r = size_t(std::upper_bound(runFirst.begin(), runFirst.end(), i) -
+                    runFirst.begin());
+  return runParent[r - 1];
+}
+
+void Chunks::packParents() {
+  size_t runs = 0;
+  for (size_t i = 0; i < parent.size(); i++)
+    runs += !i || parent[i] != parent[i - 1];
+  if (runs >= parent.size() / 4) // two columns of runs: not half of it
+    return;
+  runFirst.reserve(runs);
+  runParent.reserve(runs);
+  for (size_t i = 0; i < parent.size(); i++)
+    if (!i || parent[i] != parent[i - 1]) {
+      runFirst.push_back(i);
+      runParent.push_back(parent[i]);
+    }
+  std::vector<uint64_t>().swap(parent);
 }
 
 int64_t Tasks::index(uint64_t tid) const {
@@ -237,16 +282,17 @@ Analysis::Analysis(const ProcessDir &pd, const Baseline *base)
   }
   maps = Maps(pd.dir + "/maps.txt");
   finish();
+  instants();
 }
 
-int Analysis::newLoop(int kind, uint64_t a, uint64_t b, uint64_t c) {
+int Analysis::newLoop(int kind, uint64_t a, uint64_t b) {
   Loop lp;
   lp.keyKind = int8_t(kind);
   lp.k0 = a;
   lp.k1 = b;
-  lp.k2 = c;
   lp.index = int(loops.size());
   loops.push_back(std::move(lp));
+  psource.push_back(0);
   if (kind < 2) {
     std::vector<int> &byN = loopKeys[kind][a];
     if (byN.size() <= b)
@@ -272,11 +318,10 @@ void Analysis::appendChunk(Frame &fr, int th, uint64_t t, uint64_t a,
     fr.shareLoop = fr.loop;
   }
   Loop &lp = loops[fr.loop];
-  int64_t k = sharePool[fr.shareIdx].count++;
+  sharePool[fr.shareIdx].count++;
   fr.chunk = int64_t(chunks.size());
   chunks.thread.push_back(th);
   chunks.loop.push_back(lp.index);
-  chunks.number.push_back(uint32_t(k));
   chunks.start.push_back(t);
   chunks.end.push_back(t);
   chunks.lower.push_back(a);
@@ -284,8 +329,8 @@ void Analysis::appendChunk(Frame &fr, int th, uint64_t t, uint64_t a,
   chunks.parent.push_back(fr.task);
   chunks.flags.push_back(uint8_t(d & 0xff));
   chunks.creation.push_back(c);
-  if (e && !lp.psource)
-    lp.psource = e;
+  if (e && !psource[size_t(lp.index)])
+    psource[size_t(lp.index)] = e;
 }
 
 void Analysis::release(Frame &fr, int th) {
@@ -374,7 +419,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
             (cr >= 0 && cr <= double(span)) ? t - uint64_t(int64_t(cr)) : t;
       }
       if (fr.loop < 0) // a chunk of a loop not seen to begin
-        fr.loop = newLoop(2, uint64_t(th), fr.task, loops.size());
+        fr.loop = newLoop(2, uint64_t(th), fr.task);
       appendChunk(fr, th, t, a, b, r.creation, r.e, d);
       break;
     }
@@ -414,7 +459,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
                    ? it->second[n]
                    : -1;
       if (li < 0) {
-        li = newLoop(kind, k0, n, 0);
+        li = newLoop(kind, k0, n);
         loops[li].codeptr = c;
         loops[li].sched = d;
       }
@@ -436,7 +481,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
         lp.end = lp.hasEnd ? std::max(lp.end, t) : t;
         lp.hasEnd = true;
         Share &s = readShare(fr.loop, th);
-        s.threadEnd = t;
+        shareEnd[size_t(&s - sharePool.data())] = t;
         s.hasEnd = true;
         fr.shareLoop = -1;
       }
@@ -544,7 +589,8 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       if (!frames.empty()) {
         Frame &fr = frames.back();
         if (fr.task == a && fr.ended >= 0 && loopBarrier(w.kind)) {
-          readShare(fr.ended, th).sync += w.time;
+          shareSync[size_t(&readShare(fr.ended, th) - sharePool.data())] +=
+              w.time;
           fr.ended = -1;
         }
       }
@@ -679,12 +725,14 @@ void Analysis::finish() {
   // The recording is read: what only reading needed goes.
   for (auto &keys : loopKeys)
     std::unordered_map<uint64_t, std::vector<int>>().swap(keys);
+  chunks.packParents();
   packShares();
   orderTasks();
   taskloopTasks();
-  std::vector<uint64_t> ptrs;
+  std::vector<uint64_t> ptrs; // sorted and made unique below
   for (const Loop &lp : loops)
-    ptrs.push_back(lp.codeptr);
+    if (ptrs.empty() || ptrs.back() != lp.codeptr)
+      ptrs.push_back(lp.codeptr);
   {
     std::vector<uint64_t> tp(tasks.codeptr);
     std::sort(tp.begin(), tp.end());
@@ -709,15 +757,16 @@ void Analysis::finish() {
   std::map<std::pair<uint64_t, uint64_t>, std::pair<std::string, std::string>>
       sourceNames;
   for (Loop &lp : loops) {
-    auto named = sourceNames.find({lp.codeptr, lp.psource});
+    uint64_t ps = psource[size_t(lp.index)];
+    auto named = sourceNames.find({lp.codeptr, ps});
     if (named != sourceNames.end() && !named->second.first.empty()) {
       lp.fn = pooled(named->second.first);
       lp.loc = pooled(named->second.second);
       continue;
     }
     auto [fn, loc] = maps.get(lp.codeptr);
-    if (lp.psource) {
-      auto s = strings.find(lp.psource);
+    if (ps) {
+      auto s = strings.find(ps);
       if (s != strings.end()) {
         auto [pfn, ploc] = psourceLocation(s->second);
         // flang's source locations name no file ("FIRModule"), and
@@ -735,7 +784,7 @@ void Analysis::finish() {
         }
       }
     }
-    sourceNames.emplace(std::make_pair(lp.codeptr, lp.psource),
+    sourceNames.emplace(std::make_pair(lp.codeptr, ps),
                         std::make_pair(fn, loc));
     if (fn.empty()) {
       fn = "?";
@@ -752,6 +801,7 @@ void Analysis::finish() {
   finishTasks();
   taskContexts();
   siteNames();
+  std::vector<uint64_t>().swap(psource); // named
   lineages();
   metrics();
   LineageMemo().swap(tlin); // the model's walks: not kept
@@ -788,9 +838,10 @@ void Analysis::siteNames() {
     }
     std::string nm = loopName(lp);
     bool lined = Maps::hasLine(lp.loc);
-    auto key = lp.codeptr   ? std::make_tuple(0, lp.codeptr)
-               : lp.psource ? std::make_tuple(1, lp.psource)
-                            : std::make_tuple(2, uint64_t(lp.index));
+    auto key = lp.codeptr ? std::make_tuple(0, lp.codeptr)
+               : psource[size_t(lp.index)]
+                   ? std::make_tuple(1, psource[size_t(lp.index)])
+                   : std::make_tuple(2, uint64_t(lp.index));
     int32_t next = int32_t(names.size());
     int32_t site = lined ? byLine.emplace(nm, next).first->second
                          : byCode.emplace(key, next).first->second;
@@ -1261,12 +1312,16 @@ void Analysis::chunkMetricsPass() {
       // this one.
       int64_t wait = 0;
       if (lp.hasEnd && lp.end) {
-        int64_t after = int64_t(lp.end - (s.hasEnd ? s.threadEnd : lp.end));
-        wait = std::min(s.sync, after);
+        int64_t after = int64_t(lp.end - (s.hasEnd ? threadEnd(s) : lp.end));
+        wait = std::min(shareSync[size_t(&s - sharePool.data())], after);
       }
       s.waitPer = waitsKnown ? double(wait) / double(s.count) : NAN;
     }
   }
+  std::vector<int64_t>().swap(shareSync); // in waitPer
+  if (std::none_of(tasks.ctx.begin(), tasks.ctx.end(),
+                   [](int64_t c) { return c >= 0; }))
+    std::vector<uint64_t>().swap(shareEnd); // no task made in a chunk
   // The problem grains per instance.
   lastLi = -1;
   for (size_t i = 0; i < nc; i++) {
@@ -1292,7 +1347,7 @@ void Analysis::chunkMetricsPass() {
     uint32_t &ts = teamSize[ch.loop[i]];
     if (ts)
       continue;
-    auto it = implicit.find(ch.parent[i]);
+    auto it = implicit.find(ch.parentOf(i));
     if (it != implicit.end())
       ts = it->second.team;
   }
@@ -1366,6 +1421,22 @@ int64_t Analysis::madeInChunk(size_t k) const {
   return T.ctx[k];
 }
 
+std::vector<uint32_t> Analysis::chunkNumbers() const {
+  // Each share's chunks counted in the order they were read (appended).
+  std::vector<uint32_t> next(sharePool.size(), 0), out(chunks.size());
+  int lastLi = -1, lastTh = 0;
+  size_t at = 0;
+  for (size_t i = 0; i < chunks.size(); i++) {
+    int li = chunks.loop[i], th = chunks.thread[i];
+    if (li != lastLi || th != lastTh) {
+      at = size_t(loops[size_t(li)].find(th) - sharePool.data());
+      lastLi = li, lastTh = th;
+    }
+    out[i] = next[at]++;
+  }
+  return out;
+}
+
 bool Analysis::chunkUnknown(size_t i) const {
   const Loop &lp = loops[chunks.loop[i]];
   for (const Share &s : lp.shares)
@@ -1403,11 +1474,11 @@ GrainMetrics Analysis::chunkMetrics(size_t i) const {
 }
 
 int64_t Analysis::threadNum(size_t i) const {
-  auto it = implicit.find(chunks.parent[i]);
+  auto it = implicit.find(chunks.parentOf(i));
   return it == implicit.end() ? -1 : int64_t(it->second.threadNum);
 }
 
-uint64_t Analysis::firstInstant() const {
+void Analysis::instants() {
   bool any = false;
   uint64_t v = 0;
   for (uint64_t s : tasks.segStart)
@@ -1416,19 +1487,16 @@ uint64_t Analysis::firstInstant() const {
   for (uint64_t s : chunks.start)
     if (!any || s < v)
       v = s, any = true;
-  return v;
-}
-
-uint64_t Analysis::lastInstant() const {
-  uint64_t v = 0;
-  bool any = false;
+  firstAt = v;
+  v = 0;
+  any = false;
   for (uint64_t s : tasks.segEnd)
     if (!any || s > v)
       v = s, any = true;
   for (uint64_t s : chunks.end)
     if (!any || s > v)
       v = s, any = true;
-  return v;
+  lastAt = v;
 }
 
 // ------------------------------------------------------------ lineage

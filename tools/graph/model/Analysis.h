@@ -67,12 +67,13 @@ struct Counter {
   void update(const Counter &o);
 };
 
-/// What a loop instance knows of one thread (48 bytes).
+/// What a loop instance knows of one thread (32 bytes; its wait at the
+/// loop's barrier, while the recording is read, is Analysis::shareSync's,
+/// where it left the loop Analysis::threadEnd()).
 struct Share {
   int th;
   bool hasEnd = false, hasWork = false, unknown = false;
-  int64_t count = 0, work = 0, sync = 0;
-  uint64_t threadEnd = 0;
+  int64_t count = 0, work = 0;
   double waitPer = NAN;
 };
 
@@ -119,10 +120,10 @@ private:
 /// A loop instance: the same worksharing loop on every thread of a team.
 struct Loop {
   // The key: (region, n) (kind 0), ("task", task, n) (kind 1) or
-  // ("orphan", thread, task, k) (kind 2).
-  uint64_t k0 = 0, k1 = 0, k2 = 0;
-  uint64_t lastKey() const { return keyKind == 2 ? k2 : k1; }
-  uint64_t codeptr = 0, psource = 0;
+  // ("orphan", thread, task, k) (kind 2), k the instance's own index.
+  uint64_t k0 = 0, k1 = 0;
+  uint64_t lastKey() const { return keyKind == 2 ? uint64_t(index) : k1; }
+  uint64_t codeptr = 0;
   uint64_t begin = 0, end = 0;
   PooledName fn, loc; // its name
   ShareSpan shares;   // threads, in the order met
@@ -146,15 +147,26 @@ struct Loop {
   const Share *find(int th) const;
 };
 
-/// Every chunk grain, in columns: 61 bytes each.
+/// Every chunk grain, in columns: 49 bytes each, and 8 more for its parent
+/// (its implicit task's id, parentOf()) where that is not held in runs. A
+/// chunk's number among its thread's chunks of its loop instance is not a
+/// column: Analysis::chunkNumbers().
 struct Chunks {
   std::vector<int32_t> thread, loop;
-  std::vector<uint32_t> number;
-  std::vector<uint64_t> start, end, lower, upper, parent;
+  std::vector<uint64_t> start, end, lower, upper;
   std::vector<double> creation; // clock ticks (NaN: unmeasured)
   std::vector<uint8_t> flags;
   size_t size() const { return thread.size(); }
   void reserve(size_t n);
+  /// Chunk i's parent: its implicit task's id.
+  uint64_t parentOf(size_t i) const;
+  /// Read as a column (parent); then, where that is less than half of
+  /// it, runs of consecutive chunks of one parent (runFirst: each run's
+  /// first chunk, ascending): chunks are read thread by thread, a
+  /// thread's chunks in one region's implicit task one run.
+  void packParents();
+  std::vector<uint64_t> parent; // empty once in runs
+  std::vector<uint64_t> runFirst, runParent;
 };
 
 /// Every explicit task, in columns.
@@ -265,8 +277,10 @@ public:
   IdTable<Implicit> implicit; // by task id, in the order read
 
   double clockNs() const { return tpn; }
-  uint64_t firstInstant() const;
-  uint64_t lastInstant() const;
+  /// The first grain's start and the last one's end (ticks; 0: no grain),
+  /// found once the model is made.
+  uint64_t firstInstant() const { return firstAt; }
+  uint64_t lastInstant() const { return lastAt; }
   size_t nGrains() const { return chunks.size() + tasks.size(); }
   std::string loopName(const Loop &lp) const;
   /// A loop instance's name: its site's (its code), unique per site: where
@@ -292,6 +306,17 @@ public:
   int32_t taskSite(size_t k) const { return taskSiteOf.at(tasks.codeptr[k]); }
   /// Why some sites' names give no source line, and what to add.
   std::vector<std::string> nameNotes;
+
+  /// Where a share's thread left its loop (its loop end; with hasEnd),
+  /// for the tasks made in loop chunks: kept only when there are such
+  /// tasks (Tasks::ctx).
+  uint64_t threadEnd(const Share &s) const {
+    return shareEnd[size_t(&s - sharePool.data())];
+  }
+
+  /// Per chunk, its number among its thread's chunks of its loop
+  /// instance (0, 1, ...: the order they were read).
+  std::vector<uint32_t> chunkNumbers() const;
 
   GrainMetrics chunkMetrics(size_t i) const;
   GrainMetrics taskMetrics(size_t k) const;
@@ -330,7 +355,7 @@ public:
 
 private:
   void readThread(int th, ThreadReader &rd);
-  int newLoop(int kind, uint64_t a, uint64_t b, uint64_t c);
+  int newLoop(int kind, uint64_t a, uint64_t b);
   struct Frame;
   Frame &frame(std::vector<Frame> &frames, uint64_t task, uint64_t par);
   void release(Frame &fr, int th);
@@ -355,6 +380,8 @@ private:
   std::optional<std::string> rootLineage(size_t k) const;
 
   double tpn = 1.0;
+  uint64_t firstAt = 0, lastAt = 0; // firstInstant(), lastInstant()
+  void instants();
   bool createsInOrder = true;
   std::unordered_map<uint64_t,
                      std::vector<std::tuple<uint64_t, uint64_t, uint64_t>>>
@@ -369,6 +396,15 @@ private:
   std::vector<Share> sharePool;
   std::vector<uint32_t> shareNext;
   std::vector<std::pair<uint32_t, uint32_t>> shareList;
+  // Per share (sharePool's order), the thread's wait at the barrier after
+  // the loop (ticks): waitPer's, not kept once that is made
+  // (chunkMetricsPass()).
+  std::vector<int64_t> shareSync;
+  // Per share, where its thread left the loop (threadEnd()).
+  std::vector<uint64_t> shareEnd;
+  // Per loop instance, its loop's source location string (grainchunk's
+  // psource, 0: none) while it is named (finish(), siteNames()).
+  std::vector<uint64_t> psource;
   Share &readShare(int li, int th);
   void packShares();
   // The loops' function names and locations, each held once.

@@ -55,12 +55,16 @@ std::vector<uint8_t> outlierChunks(const Analysis &an) {
   const Chunks &ch = an.chunks;
   size_t n = ch.size(), nl = an.loops.size();
   std::vector<uint8_t> out(n, 0);
-  // The chunks with known times, grouped by loop instance.
+  // The chunks with known times, grouped by loop instance (of the
+  // instances of three chunks or more: the others have no outlier).
   std::vector<size_t> off(nl + 1, 0);
-  std::vector<uint8_t> known(n, 0);
+  std::vector<uint8_t> many(nl, 0), known(n, 0);
+  for (size_t l = 0; l < nl; l++)
+    many[l] = an.loops[l].n() >= 3;
   for (size_t i = 0; i < n; i++)
-    if (!an.chunkUnknown(i))
+    if (many[size_t(ch.loop[i])] && !an.chunkUnknown(i))
       known[i] = 1, off[ch.loop[i] + 1]++;
+  std::vector<uint8_t>().swap(many);
   for (size_t l = 0; l < nl; l++)
     off[l + 1] += off[l];
   std::vector<uint64_t> idx(off[nl]);

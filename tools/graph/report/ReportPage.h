@@ -28,10 +28,6 @@
 
 namespace gcg {
 
-/// A loop problem's steps go through at most this many of its instances,
-/// most thread time lost first.
-constexpr size_t InstanceSteps = 200;
-
 /// Indexes of distinct names, in the order met.
 struct Names {
   std::unordered_map<std::string, int> index;
@@ -99,14 +95,31 @@ void byKey(FlagCounts &f, bool add);
 
 /// What the loop bars of a process need at any block: its loop table, per
 /// instance its loop's id and legend index, per (instance, thread) the
-/// chunks each problem type flags, and its clock.
+/// chunks each problem type flags, and its clock. The flags: read from a
+/// part, by key (flags); of one command's Results, per row of its loop
+/// table the flagged chunks (their masks counted when a bar asks: 4 bytes
+/// per flagged chunk, not 32 per row and no sort).
 struct LoopSource {
   std::vector<LoopThread> own;
   const std::vector<LoopThread> *rows = &own;
+  /// Results': the loop table (rows, loop ids and start order: keys then
+  /// empty); a part's: its keys (per instance its loop's id).
+  const LoopTable *table = nullptr;
   std::vector<int> keys, legend;
+  const std::vector<int> &loopIds() const {
+    return table ? table->loopOf : keys;
+  }
   FlagCounts flags;
+  /// Results' (else empty): row r's flagged chunks are
+  /// flagChunks[flagOff[r] .. flagOff[r + 1]), their masks chunkMasks.
+  std::vector<uint32_t> flagOff, flagChunks;
+  const std::vector<uint8_t> *chunkMasks = nullptr;
   uint64_t t0 = 0;
   double tpn = 1;
+  /// The chunks of row r each problem type flags.
+  std::array<uint32_t, P_COUNT> rowFlags(size_t r) const;
+  /// The flags by key, as a part carries them.
+  FlagCounts keyedFlags() const;
 };
 
 /// The loop bars: per loop instance and thread (block 1) or loop span of

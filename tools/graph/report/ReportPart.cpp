@@ -23,8 +23,13 @@
 
 #include <algorithm>
 #include <array>
-#include <fstream>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <fcntl.h>
 #include <functional>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace gcg {
 
@@ -50,21 +55,41 @@ void putStr(OutFile &o, const std::string &s) {
   o << std::to_string(s.size()) << "\n" << s << "\n";
 }
 
+/// Reads a fragment: words, numbers and length-prefixed strings from a
+/// window of the file (pread), without iostreams: rank 0 parses every
+/// rank's loop table once per level it measures, and an istream's locale
+/// and sentry per number took most of the merge's time. Numbers parse as
+/// istream's >> did (skipping whitespace; a sign; an unsigned value may be
+/// negative and wraps); any other byte, a number too large, or an early
+/// end fails().
 class PartReader {
 public:
   PartReader(const std::string &path, const std::string &bad)
-      : in(path, std::ios::binary), bad(bad) {
-    if (!in || !in.seekg(0, std::ios::end))
+      : fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC)), bad(bad) {
+    struct stat st;
+    if (fd < 0 || ::fstat(fd, &st) != 0)
       fail();
-    size = uint64_t(std::max<std::streamoff>(in.tellg(), 0));
-    in.seekg(0);
+    size = uint64_t(st.st_size);
+  }
+  PartReader(PartReader &&o) noexcept
+      : fd(o.fd), bad(std::move(o.bad)), size(o.size), buf(std::move(o.buf)),
+        at(o.at), pos(o.pos), len(o.len) {
+    o.fd = -1;
+  }
+  PartReader(const PartReader &) = delete;
+  ~PartReader() {
+    if (fd >= 0)
+      ::close(fd);
   }
   [[noreturn]] void fail() {
     throw Error(bad + " is not a report fragment a rank writes");
   }
   std::string word() {
+    skipSpace();
     std::string w;
-    if (!(in >> w))
+    for (int c; (c = peek()) >= 0 && !space(c); pos++)
+      w += char(c);
+    if (w.empty())
       fail();
     return w;
   }
@@ -73,16 +98,16 @@ public:
       fail();
   }
   int64_t i() {
-    long long v;
-    if (!(in >> v))
+    bool neg = false;
+    uint64_t v = digits(neg);
+    if (neg ? v > uint64_t(INT64_MAX) + 1 : v > uint64_t(INT64_MAX))
       fail();
-    return v;
+    return neg ? int64_t(0 - v) : int64_t(v);
   }
   uint64_t u() {
-    unsigned long long v;
-    if (!(in >> v))
-      fail();
-    return v;
+    bool neg = false;
+    uint64_t v = digits(neg);
+    return neg ? 0 - v : v;
   }
   /// A count: of items that each take a byte of the file at least.
   size_t count(uint64_t most = UINT64_MAX) {
@@ -101,23 +126,95 @@ public:
   }
   std::string s() {
     size_t n = count();
-    if (in.get() != '\n')
+    if (get() != '\n')
       fail();
-    std::string v(n, '\0');
-    if (n && !in.read(&v[0], std::streamsize(n)))
-      fail();
-    if (in.get() != '\n')
+    std::string v;
+    v.reserve(n);
+    while (v.size() < n) {
+      if (pos == len && !fill())
+        fail();
+      size_t k = std::min(n - v.size(), len - pos);
+      v.append(&buf[pos], k);
+      pos += k;
+    }
+    if (get() != '\n')
       fail();
     return v;
   }
-  std::streampos tell() { return in.tellg(); }
-  void seek(std::streampos at) {
-    in.clear();
-    in.seekg(at);
+  uint64_t tell() const { return at + pos; }
+  void seek(uint64_t to) {
+    if (to >= at && to <= at + len) {
+      pos = size_t(to - at);
+      return;
+    }
+    at = to, pos = len = 0;
   }
-  std::ifstream in;
+
+private:
+  static bool space(int c) {
+    return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\v' ||
+           c == '\f';
+  }
+  /// The next window of the file after the current one; false at its end.
+  bool fill() {
+    at += len;
+    pos = len = 0;
+    if (buf.empty())
+      buf.resize(size_t(1) << 16);
+    ssize_t n;
+    do
+      n = ::pread(fd, buf.data(), buf.size(), off_t(at));
+    while (n < 0 && errno == EINTR);
+    if (n < 0)
+      fail();
+    len = size_t(n);
+    return len > 0;
+  }
+  int peek() {
+    if (pos == len && !fill())
+      return -1;
+    return (unsigned char)buf[pos];
+  }
+  int get() {
+    int c = peek();
+    if (c >= 0)
+      pos++;
+    return c;
+  }
+  void skipSpace() {
+    for (int c; (c = peek()) >= 0 && space(c);)
+      pos++;
+  }
+  /// Whitespace, a sign, then decimal digits up to the next other byte.
+  uint64_t digits(bool &neg) {
+    skipSpace();
+    int c = peek();
+    if (c == '-' || c == '+') {
+      neg = c == '-';
+      pos++;
+      c = peek();
+    }
+    if (c < '0' || c > '9')
+      fail();
+    uint64_t v = 0;
+    for (; c >= '0' && c <= '9'; pos++, c = peek()) {
+      if (v > (UINT64_MAX - uint64_t(c - '0')) / 10)
+        fail();
+      v = v * 10 + uint64_t(c - '0');
+    }
+    return v;
+  }
+
+  int fd;
   std::string bad;
+
+public:
   uint64_t size = 0;
+
+private:
+  std::vector<char> buf;
+  uint64_t at = 0; // the file offset of buf[0]
+  size_t pos = 0, len = 0;
 };
 
 /// Reads a bars section (its header read): each bar to f (f null: skipped).
@@ -169,7 +266,12 @@ LoopSource readLoops(PartReader &r) {
     for (int x = 0; x < P_COUNT; x++)
       L.flags.back().second[x] = uint32_t(r.u());
   }
-  byKey(L.flags, false);
+  // A rank writes them by key, each once (byKey): sorted again only if not.
+  if (std::adjacent_find(L.flags.begin(), L.flags.end(),
+                         [](const auto &a, const auto &b) {
+                           return !(a.first < b.first);
+                         }) != L.flags.end())
+    byKey(L.flags, false);
   return L;
 }
 
@@ -243,7 +345,7 @@ private:
     PageProc P;
     ProcGraph G[2];
     bool hasGraph[2] = {false, false}, hasEvery = false;
-    std::streampos every, tasks, loops;
+    uint64_t every = 0, tasks = 0, loops = 0;
     size_t nEvery = 0, nTasks = 0;
   };
   std::vector<std::pair<std::string, std::string>> files; // path, bad
@@ -389,19 +491,21 @@ void writeReportPart(const Results &R, const std::string &path,
       section(true, [&](const BarFn &f) { everyBars(R, p, loops, sites, f); });
     section(false, [&](const BarFn &f) { taskBars(R, p, sites, f); });
     LoopSource L = loopSourceOf(R, p, loops);
+    FlagCounts flags = L.keyedFlags();
     std::snprintf(b, sizeof b, "%a", L.tpn);
-    o << "loops " << std::to_string(L.keys.size()) << " "
-      << std::to_string(L.rows->size()) << " " << std::to_string(L.flags.size())
+    const std::vector<int> &keys = L.loopIds();
+    o << "loops " << std::to_string(keys.size()) << " "
+      << std::to_string(L.rows->size()) << " " << std::to_string(flags.size())
       << " " << std::to_string(L.t0) << " " << b << "\n";
-    for (size_t li = 0; li < L.keys.size(); li++)
-      o << std::to_string(L.keys[li]) << " " << std::to_string(L.legend[li])
+    for (size_t li = 0; li < keys.size(); li++)
+      o << std::to_string(keys[li]) << " " << std::to_string(L.legend[li])
         << "\n";
     for (const LoopThread &x : *L.rows)
       o << std::to_string(x.loop) << " " << std::to_string(x.th) << " "
         << std::to_string(x.chunks) << " " << (x.hasWork ? "1 " : "0 ")
         << std::to_string(x.work) << " " << std::to_string(x.first) << " "
         << std::to_string(x.last) << "\n";
-    for (const auto &[key, fc] : L.flags) {
+    for (const auto &[key, fc] : flags) {
       o << std::to_string(key.first) << " " << std::to_string(key.second);
       for (uint32_t v : fc)
         o << " " << std::to_string(v);

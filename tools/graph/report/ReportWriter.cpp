@@ -39,6 +39,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -90,18 +91,17 @@ struct IntArray {
   bool first = true, measure = false;
   uint64_t bytes = 0; // measured: the numbers and their commas
   void add(int64_t v) {
+    char b[24];
+    size_t n = size_t(std::to_chars(b, b + sizeof b, v).ptr - b);
     if (measure) {
-      uint64_t m = v < 0 ? 0 - uint64_t(v) : uint64_t(v);
-      bytes += (first ? 1 : 2) + (v < 0);
-      while (m >= 10)
-        m /= 10, bytes++;
+      bytes += (first ? 0 : 1) + n;
       first = false;
       return;
     }
     if (!first)
       s += ',';
     first = false;
-    s += std::to_string(v);
+    s.append(b, n);
   }
   std::string done() const { return s + "]"; }
   uint64_t extra() const { return bytes; }
@@ -244,6 +244,33 @@ void byKey(FlagCounts &f, bool add) {
   f.resize(n);
 }
 
+std::array<uint32_t, P_COUNT> LoopSource::rowFlags(size_t r) const {
+  std::array<uint32_t, P_COUNT> fc{};
+  if (!chunkMasks) {
+    const LoopThread &x = (*rows)[r];
+    if (const auto *f = flagsOf(flags, {x.loop, x.th}))
+      fc = *f;
+    return fc;
+  }
+  for (uint32_t j = flagOff[r]; j < flagOff[r + 1]; j++) {
+    unsigned m = (*chunkMasks)[flagChunks[j]];
+    for (int f = 0; f < P_COUNT; f++)
+      fc[f] += m >> f & 1;
+  }
+  return fc;
+}
+
+FlagCounts LoopSource::keyedFlags() const {
+  if (!chunkMasks)
+    return flags;
+  FlagCounts f;
+  for (size_t r = 0; r + 1 < flagOff.size(); r++)
+    if (flagOff[r] < flagOff[r + 1])
+      f.push_back({{(*rows)[r].loop, (*rows)[r].th}, rowFlags(r)});
+  byKey(f, true);
+  return f;
+}
+
 namespace {
 
 unsigned maskOf(const std::array<uint32_t, P_COUNT> &fc) {
@@ -271,16 +298,18 @@ void loopBars(const LoopSource &L, uint64_t block, const BarFn &bar) {
         maskOf(fc), fc.data());
   };
   if (block == 1) {
-    const std::array<uint32_t, P_COUNT> none{};
-    for (const LoopThread &r : *L.rows) {
-      const auto *fc = flagsOf(L.flags, {r.loop, r.th});
+    const std::vector<LoopThread> &rows = *L.rows;
+    for (size_t j = 0; j < rows.size(); j++) {
+      const LoopThread &r = rows[j];
       emit(r.loop, r.th, r.chunks, r.hasWork, r.work, r.first, r.last,
-           fc ? *fc : none);
+           L.rowFlags(j));
     }
     return;
   }
   std::vector<int> firstOf;
-  std::vector<LoopSpan> spans = loopSpansOf(L.keys, *L.rows, block, &firstOf);
+  std::vector<LoopSpan> spans =
+      L.table ? loopSpans(*L.table, block, &firstOf)
+              : loopSpansOf(L.keys, *L.rows, block, &firstOf);
   // Per span (its first instance and thread: one each), the chunks each
   // problem type flags: each (instance, thread)'s added into its block's.
   auto keyOf = [&](uint32_t j) {
@@ -291,14 +320,22 @@ void loopBars(const LoopSource &L, uint64_t block, const BarFn &bar) {
   std::sort(byKey.begin(), byKey.end(),
             [&](uint32_t a, uint32_t b) { return keyOf(a) < keyOf(b); });
   std::vector<std::array<uint32_t, P_COUNT>> spanFc(spans.size());
-  for (const auto &[key, fc] : L.flags) {
-    std::pair<int, int> k{firstOf[size_t(key.first)], key.second};
+  auto add = [&](int loop, int th, const std::array<uint32_t, P_COUNT> &fc) {
+    std::pair<int, int> k{firstOf[size_t(loop)], th};
     auto it = std::lower_bound(
         byKey.begin(), byKey.end(), k,
         [&](uint32_t j, const std::pair<int, int> &x) { return keyOf(j) < x; });
     if (it != byKey.end() && keyOf(*it) == k)
       for (int f = 0; f < P_COUNT; f++)
         spanFc[*it][f] += fc[f];
+  };
+  if (L.chunkMasks) { // by row: a row's key is its (instance, thread)
+    for (size_t r = 0; r + 1 < L.flagOff.size(); r++)
+      if (L.flagOff[r] < L.flagOff[r + 1])
+        add((*L.rows)[r].loop, (*L.rows)[r].th, L.rowFlags(r));
+  } else {
+    for (const auto &[key, fc] : L.flags)
+      add(key.first, key.second, fc);
   }
   for (size_t j = 0; j < spans.size(); j++) {
     const LoopSpan &x = spans[j];
@@ -629,33 +666,48 @@ LoopSource loopSourceOf(const Results &R, size_t p, Names &loops) {
   const ProblemMasks &masks = R.procs[p].masks;
   const Chunks &ch = an.chunks;
   LoopSource L;
-  L.rows = &R.procs[p].loopTable.rows;
-  L.keys = R.procs[p].loopTable.loopOf;
+  L.table = &R.procs[p].loopTable;
+  L.rows = &L.table->rows;
   L.legend.resize(an.loops.size());
   for (size_t li = 0; li < an.loops.size(); li++)
     L.legend[li] = loops(an.loopName(int(li)));
-  // Chunks of one (instance, thread) mostly follow each other: a run of
-  // them is one entry (the runs counted first: the entries reserved) before
-  // the entries are sorted and made one per key.
-  size_t runs = 0;
-  for (size_t i = 0, last = SIZE_MAX; i < ch.size(); i++)
-    if (masks.chunks[i] & ((1u << P_COUNT) - 1)) {
-      runs += last == SIZE_MAX || ch.loop[i] != ch.loop[last] ||
-              ch.thread[i] != ch.thread[last];
-      last = i;
+  // Per row of the loop table (per instance its shares, one run of the
+  // model's pool per instance in instance order: loopThreads()), its
+  // flagged chunks, grouped by a counting sort.
+  const std::vector<LoopThread> &rows = *L.rows;
+  const Share *pool = an.loops.empty() ? nullptr : an.loops[0].shares.data();
+  int lastLi = -1, lastTh = 0;
+  uint32_t row = 0;
+  auto rowOf = [&](size_t i) {
+    int li = ch.loop[i], th = ch.thread[i];
+    if (li != lastLi || th != lastTh) {
+      lastLi = li, lastTh = th;
+      const Loop &lp = an.loops[size_t(li)];
+      row = UINT32_MAX;
+      for (const Share &s : lp.shares)
+        if (s.th == th)
+          row = uint32_t(&s - pool);
     }
-  L.flags.reserve(runs);
-  for (size_t i = 0; i < ch.size(); i++) {
-    unsigned m = masks.chunks[i] & ((1u << P_COUNT) - 1);
-    if (!m)
-      continue;
-    std::pair<int, int> key{ch.loop[i], ch.thread[i]};
-    if (L.flags.empty() || L.flags.back().first != key)
-      L.flags.push_back({key, {}});
-    for (int f = 0; f < P_COUNT; f++)
-      L.flags.back().second[f] += m >> f & 1;
+    return row;
+  };
+  const uint8_t all = (1u << P_COUNT) - 1;
+  L.flagOff.assign(rows.size() + 1, 0);
+  for (size_t i = 0; i < ch.size(); i++)
+    if (masks.chunks[i] & all)
+      if (uint32_t r = rowOf(i); r != UINT32_MAX)
+        L.flagOff[r + 1]++;
+  for (size_t r = 0; r < rows.size(); r++)
+    L.flagOff[r + 1] += L.flagOff[r];
+  L.flagChunks.resize(L.flagOff.back());
+  {
+    std::vector<uint32_t> pos(L.flagOff.begin(), L.flagOff.end() - 1);
+    lastLi = -1;
+    for (size_t i = 0; i < ch.size(); i++)
+      if (masks.chunks[i] & all)
+        if (uint32_t r = rowOf(i); r != UINT32_MAX)
+          L.flagChunks[pos[r]++] = uint32_t(i);
   }
-  byKey(L.flags, true);
+  L.chunkMasks = &masks.chunks;
   L.t0 = R.run.firstInstant();
   L.tpn = an.clockNs();
   return L;
@@ -680,36 +732,16 @@ PageProc pageProcOf(const Results &R, size_t p, Names &loops) {
   P.chunks = an.chunks.size();
   P.tasks = an.tasks.size();
   // Per loop (its legend index): its instances' thread time lost (the
-  // Results' InstanceLoss), for the problem's steps: (lost, start, end,
+  // Results' LoopLosses), for the problem's steps: (lost, start, end,
   // instance) in ns, the first InstanceSteps most lost first.
-  // Kept as they come, at most 4 x InstanceSteps per loop, each with its
-  // position: the order of sortSteps' stable sort.
-  std::vector<std::vector<std::array<int64_t, 5>>> kept;
-  auto before = [](const std::array<int64_t, 5> &x,
-                   const std::array<int64_t, 5> &y) {
-    if (x[0] != y[0])
-      return x[0] > y[0];
-    return x[1] != y[1] ? x[1] < y[1] : x[4] < y[4];
-  };
-  for (const InstanceLost &x : R.procs[p].losses) {
-    if (!x.threads)
-      continue;
-    size_t k = size_t(loops(an.loopName(x.loop)));
+  for (const LoopLosses &g : R.procs[p].losses) {
+    size_t k = size_t(loops(g.name));
     if (P.instTop.size() <= k)
-      P.instTop.resize(k + 1), P.instN.resize(k + 1), kept.resize(k + 1);
-    kept[k].push_back({int64_t(std::llround(x.lost / tpn)), ns(x.first),
-                       ns(x.last), int64_t(x.loop), P.instN[k]++});
-    if (kept[k].size() >= 4 * InstanceSteps) {
-      std::nth_element(kept[k].begin(), kept[k].begin() + InstanceSteps,
-                       kept[k].end(), before);
-      kept[k].resize(InstanceSteps);
-    }
-  }
-  for (size_t k = 0; k < kept.size(); k++) {
-    std::sort(kept[k].begin(), kept[k].end(), before);
-    for (size_t j = 0; j < kept[k].size() && j < InstanceSteps; j++)
-      P.instTop[k].push_back(
-          {kept[k][j][0], kept[k][j][1], kept[k][j][2], kept[k][j][3]});
+      P.instTop.resize(k + 1), P.instN.resize(k + 1);
+    P.instN[k] = g.instances;
+    for (const InstanceLost &x : g.most)
+      P.instTop[k].push_back({int64_t(std::llround(x.lost / tpn)), ns(x.first),
+                              ns(x.last), int64_t(x.loop)});
   }
   const CritPath &cp = R.procs[p].crit;
   P.json = "{\"pid\":" + std::to_string(an.proc.pid) +
@@ -725,10 +757,22 @@ PageProc pageProcOf(const Results &R, size_t p, Names &loops) {
            ",\"cp\":" + str(critPathFigures(an, cp)) + ",\"parallelism\":" +
            num(cp.acyclic && cp.span > 0 ? cp.work / cp.span : NAN, 2) +
            ",\"time\":[";
-  std::vector<std::string> tl = breakdownLines(an, R.procs[p].time);
+  const Breakdown &b = R.procs[p].time;
+  std::vector<std::string> tl = breakdownLines(an, b);
   for (size_t j = 0; j < tl.size(); j++)
     P.json += (j ? "," : "") + str(tl[j]);
-  P.json += "]}";
+  // The same breakdown in numbers (ns; the summary's lines word them): the
+  // page's table of processes.
+  double waits = b.waitLoop + b.waitRegion + b.waitBarrier + b.waitTaskwait +
+                 b.waitTaskgroup + b.waitOther;
+  P.json += "],\"bd\":{\"tt\":" + num(b.threadTime / tpn, 0) +
+            ",\"serial\":" + num(b.serial / tpn, 0) +
+            ",\"idle\":" + num(b.serialIdle / tpn, 0) +
+            ",\"noTeam\":" + num(b.notInTeam / tpn, 0) +
+            ",\"work\":" + num((b.chunkWork + b.taskWork) / tpn, 0) +
+            ",\"waits\":" + num(waits / tpn, 0) +
+            ",\"fork\":" + num(b.forkJoin / tpn, 0) +
+            ",\"own\":" + num(b.outside / tpn, 0) + "}}";
   return P;
 }
 

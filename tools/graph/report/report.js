@@ -57,9 +57,35 @@
     tr.append(el('td', '', k), el('td', '', v));
     facts.append(tr);
   }
-  fact('processes', D.procs.map((p) => 'pid ' + p.pid + (p.rank >= 0 ? ' rank ' + p.rank : '') +
-    (p.host ? ' on ' + p.host : '') + (p.complete ? '' : ' (recording incomplete)')).join('; '));
-  fact('threads', D.procs.map((p) => String(p.threads)).join(', '));
+  // Numbers as runs: "0–7, 9".
+  function runs(v) {
+    const out = [];
+    for (let i = 0; i < v.length;) {
+      let j = i;
+      while (j + 1 < v.length && v[j + 1] === v[j] + 1) j++;
+      out.push(j > i ? v[i] + '–' + v[j] : String(v[i]));
+      i = j + 1;
+    }
+    return out.join(', ');
+  }
+  if (!multi) {
+    fact('processes', D.procs.map((p) => 'pid ' + p.pid + (p.rank >= 0 ? ' rank ' + p.rank : '') +
+      (p.host ? ' on ' + p.host : '') + (p.complete ? '' : ' (recording incomplete)')).join('; '));
+    fact('threads', D.procs.map((p) => String(p.threads)).join(', '));
+  } else {
+    // Many processes: one line here, a row each in the table of processes.
+    const ranks = D.procs.filter((p) => p.rank >= 0).map((p) => p.rank).sort((a, b) => a - b);
+    const hosts = [...new Set(D.procs.map((p) => p.host).filter((h) => h))];
+    const th = D.procs.map((p) => p.threads);
+    const lo = Math.min(...th), hi = Math.max(...th);
+    const cut = D.procs.filter((p) => !p.complete).length;
+    fact('processes', D.procs.length + ' processes' +
+      (ranks.length ? ' (MPI rank' + (ranks.length > 1 ? 's ' : ' ') + runs(ranks) + ')' : '') +
+      (hosts.length ? ' on ' + (hosts.length > 3 ? hosts.length + ' hosts' : hosts.join(', ')) : '') +
+      '; ' + (lo === hi ? lo + ' thread' + (lo === 1 ? '' : 's') + ' each' : lo + ' to ' + hi + ' threads') +
+      (cut ? '; ' + cut + ' recording' + (cut === 1 ? '' : 's') + ' incomplete' : '') +
+      ' (the table of processes below)');
+  }
   fact('grains', D.grains + ' (' + D.chunks + ' chunks, ' + D.tasks + ' tasks)' +
     (D.aggregated ? '; above ' + D.cap + ' grains the timeline shows ' +
       [D.chunks ? (D.block === 1 ? 'a bar per loop instance and thread'
@@ -68,9 +94,7 @@
       D.tasks ? 'bars per task creation site and thread' : '']
         .filter((x) => x).join(' and ') : ''));
   // The summary's figures, as it words and rounds them.
-  D.procs.forEach((p, i) => {
-    fact('critical path' + (multi ? ' (pid ' + p.pid + ')' : ''), p.cp);
-  });
+  if (!multi) fact('critical path', D.procs[0].cp);
   // Loops across ranks, most lost across first (the engine's figures).
   if (D.across.length) {
     $('across-section').hidden = false;
@@ -89,10 +113,65 @@
     }
   }
   // Where the thread time went: the summary's lines, as it words them.
-  D.procs.forEach((p) => {
-    if (p.time.length)
-      fact('thread time' + (multi ? ' (pid ' + p.pid + ')' : ''), p.time.join(' · '));
-  });
+  if (!multi && D.procs[0].time.length) fact('thread time', D.procs[0].time.join(' · '));
+  // Many processes: a row each (the summary's figures, in numbers: the
+  // critical path and where the thread time went, as shares of it), in
+  // the run's order; a header sorts by its column, again reverses. A row's
+  // title holds the summary's lines for that process.
+  if (multi) {
+    $('procs-section').hidden = false;
+    const t = $('procs');
+    const share = (p, v) => p.bd.tt > 0 ? 100 * v / p.bd.tt : null;
+    const cols = [
+      ['process', (p) => p.rank >= 0 ? p.rank : p.pid, (p) => procName(D.procs.indexOf(p)) + (p.complete ? '' : ' (incomplete)')],
+      ['host', (p) => p.host, (p) => p.host],
+      ['threads', (p) => p.threads, (p) => String(p.threads)],
+      ['grains', (p) => p.chunks + p.tasks, (p) => String(p.chunks + p.tasks)],
+      ['span (ms)', (p) => p.span, (p) => p.acyclic ? (p.span / 1e6).toFixed(3) : 'NA'],
+      ['work (ms)', (p) => p.work, (p) => (p.work / 1e6).toFixed(3)],
+      ['parallelism', (p) => p.parallelism, (p) => p.parallelism === null ? 'NA' : String(p.parallelism)],
+      ['serial, others idle (%)', (p) => share(p, p.bd.serial + p.bd.idle + p.bd.noTeam)],
+      ['grains\' work (%)', (p) => share(p, p.bd.work)],
+      ['waits (%)', (p) => share(p, p.bd.waits)],
+      ['fork and join (%)', (p) => share(p, p.bd.fork)],
+      ['own code (%)', (p) => share(p, p.bd.own)],
+    ];
+    const head = el('tr');
+    const body = el('tbody');
+    let order = D.procs.map((p, i) => i), by = -1;
+    function fill() {
+      body.replaceChildren();
+      for (const i of order) {
+        const p = D.procs[i], tr = el('tr');
+        tr.title = ['critical path: ' + p.cp].concat(p.time).join('\n');
+        cols.forEach(([, key, text], c) => {
+          const v = key(p);
+          tr.append(el('td', c >= 2 ? 'num' : '', text ? text(p) : v === null ? 'NA' : v.toFixed(1)));
+        });
+        body.append(tr);
+      }
+    }
+    cols.forEach(([name, key], c) => {
+      const h = el('th', '', name);
+      h.addEventListener('click', () => {
+        const val = (i) => key(D.procs[i]);
+        const dir = by === c ? -1 : 1;
+        order = order.slice().sort((a, b) => {
+          const x = val(a), y = val(b);
+          if (x === y) return a - b;
+          if (x === null || x === undefined) return 1;
+          if (y === null || y === undefined) return -1;
+          return (x < y ? -1 : 1) * dir;
+        });
+        by = by === c ? -1 : c;
+        fill();
+      });
+      head.append(h);
+    });
+    t.append(el('thead'), body);
+    t.firstChild.append(head);
+    fill();
+  }
   fact('loops, task sites', D.loops.length + ', ' + D.sites.length);
   for (const l of D.leftOut) {
     $('leftout').append(el('li', '', 'left out: ' + l.file + ': ' + l.what + ' (' + l.how + ')'));

@@ -65,16 +65,17 @@ void writeCsv(const Results &R, const std::string &path) {
       ilinQuote.push_back(il && csvField(*il + ":") != *il + ":");
     }
     const Chunks &ch = an.chunks;
+    std::vector<uint32_t> number = an.chunkNumbers();
     for (size_t i = 0; i < ch.size(); i++) {
       int li = ch.loop[i];
       GrainMetrics m = an.chunkMetrics(i);
       o << head << pre << 'c';
       o.i(ch.thread[i]) << '.';
       o.u(i) << ",chunk,";
-      o.u(ch.parent[i]) << ',';
+      o.u(ch.parentOf(i)) << ',';
       o.i(li) << ',';
       o.i(ch.thread[i]) << ',';
-      o.u(ch.number[i]) << ",0,";
+      o.u(number[i]) << ",0,";
       if (m.hasWork)
         o.i(int64_t(ch.end[i] - ch.start[i]));
       else

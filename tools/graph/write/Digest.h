@@ -73,6 +73,10 @@ RunDigest runDigest(std::vector<ProcessDigest> procs, bool multi);
 
 /// The summary (summary.txt) and run.json, from digests alone.
 std::string summaryText(const RunDigest &D);
+/// What the terminal gets: one process's summary; of several, the job's
+/// header and problems, a line per process (full: where each one's
+/// summary is, shown as the user gave it) and the loops across processes.
+std::string terminalText(const RunDigest &D, const std::string &full);
 void writeRunJson(const RunDigest &D, const std::string &path,
                   const std::vector<std::string> &outputs,
                   const std::string &version,

@@ -120,7 +120,7 @@ std::vector<std::string> breakdownLines(const Analysis &an,
     if (lp.hasBegin && lp.hasEnd && lp.end > lp.begin &&
         size_t(lp.index) < an.loopSite.size() && teamOf(an, lp.index) > 1)
       bySite[an.loopSite[lp.index]].push_back(double(lp.end - lp.begin));
-  const std::vector<double> *most = nullptr;
+  std::vector<double> *most = nullptr;
   int mostLoop = -1;
   for (auto &[site, d] : bySite)
     if (!most || d.size() > most->size()) {
@@ -133,12 +133,18 @@ std::vector<std::string> breakdownLines(const Analysis &an,
         }
     }
   if (most && most->size() >= 10 && mostLoop >= 0) {
-    std::vector<double> d = *most;
-    std::sort(d.begin(), d.end());
-    double med = d[d.size() / 2], all = 0, slow = 0;
-    for (size_t i = 0; i < d.size(); i++) {
+    // The median, the slowest tenth and the largest by selection, not a
+    // sort: the durations are whole ticks, their sums exact in any order.
+    std::vector<double> d = std::move(*most);
+    size_t n = d.size(), tenth = n - n / 10;
+    std::nth_element(d.begin(), d.begin() + long(tenth), d.end());
+    std::nth_element(d.begin(), d.begin() + long(n / 2),
+                     d.begin() + long(tenth));
+    double med = d[n / 2], all = 0, slow = 0;
+    double longest = *std::max_element(d.begin() + long(tenth), d.end());
+    for (size_t i = 0; i < n; i++) {
       all += d[i];
-      if (i >= d.size() - d.size() / 10)
+      if (i >= tenth)
         slow += d[i];
     }
     double share = all > 0 ? slow / all : 0;
@@ -146,8 +152,8 @@ std::vector<std::string> breakdownLines(const Analysis &an,
         "  noise: the %zu multi-thread instances of loop %s (the most "
         "repeated) took %.4g ms median, %.4g ms at most, %.4g ms in all; the "
         "slowest tenth of them %.0f%% of that%s",
-        d.size(), an.loopName(mostLoop).c_str(), med / ms, d.back() / ms,
-        all / ms, 100 * share,
+        n, an.loopName(mostLoop).c_str(), med / ms, longest / ms, all / ms,
+        100 * share,
         share > 0.5 ? ": the same code took far longer now and then, a busy "
                       "machine or descheduled threads; compare with a run "
                       "on a quiet machine before acting on what is lost"
@@ -508,14 +514,43 @@ std::string summaryOf(const Results &R, size_t p) {
 /// The loops run by several processes (RunDigest::across): their work per
 /// process, the imbalance between processes and within the worst one, and
 /// the time lost across them beside the time lost within them.
-static std::string acrossText(const std::vector<AcrossLoop> &across) {
+/// For the terminal (brief): the loops that lost the most across processes
+/// first, at most AcrossShown of them, each with its least and most work
+/// per process instead of every process's.
+static const size_t AcrossShown = 5;
+static std::string acrossText(const std::vector<AcrossLoop> &across,
+                              bool brief = false) {
+  std::vector<size_t> order(across.size());
+  for (size_t i = 0; i < order.size(); i++)
+    order[i] = i;
+  if (brief)
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return across[a].lostAcrossMs > across[b].lostAcrossMs;
+    });
   std::string s;
-  for (const AcrossLoop &x : across) {
+  for (size_t k = 0; k < order.size(); k++) {
+    const AcrossLoop &x = across[order[k]];
+    if (brief && k == AcrossShown) {
+      s += fmt("  and %zu more loops\n", order.size() - k);
+      break;
+    }
     std::string work;
-    for (size_t i = 0; i < x.who.size(); i++)
+    if (brief && !x.who.empty()) {
+      size_t lo = 0, hi = 0;
+      for (size_t i = 1; i < x.who.size(); i++) {
+        lo = x.workMs[i] < x.workMs[lo] ? i : lo;
+        hi = x.workMs[i] > x.workMs[hi] ? i : hi;
+      }
+      work = fmt("%.3f (%s) to %.3f (%s)", x.workMs[lo], x.who[lo].c_str(),
+                 x.workMs[hi], x.who[hi].c_str());
+    }
+    for (size_t i = 0; !brief && i < x.who.size(); i++)
       work += fmt("%s%s=%.3f", i ? " " : "", x.who[i].c_str(), x.workMs[i]);
     if (s.empty())
-      s = "across processes (r: MPI rank, p: pid when there is no rank):\n";
+      s = brief ? "across processes, most lost across them first (r: MPI "
+                  "rank, p: pid when there is no rank):\n"
+                : "across processes (r: MPI rank, p: pid when there is no "
+                  "rank):\n";
     s += fmt("  loop %s: %zu processes; work per process (ms) %s; process "
              "imbalance (max/mean) %.2f; worst thread imbalance in a process "
              "%.2f; lost across processes %.3f ms (their wait for the "
@@ -533,7 +568,7 @@ static std::string acrossText(const std::vector<AcrossLoop> &across) {
 /// loop several processes ran adds its across-processes figures (at its
 /// first entry; the later ones refer to it).
 static const size_t JobProblemsShown = 10;
-static std::string jobProblemsText(const RunDigest &D) {
+static std::string jobProblemsText(const RunDigest &D, size_t advice = 0) {
   double jobMs = 0;
   std::vector<std::pair<size_t, size_t>> all; // (process, its problem)
   for (size_t p = 0; p < D.procs.size(); p++) {
@@ -584,24 +619,34 @@ static std::string jobProblemsText(const RunDigest &D) {
                it->second->lostAcrossMs, it->second->lostWithinMs);
     if (it != across.end() && first == firstAt.end())
       firstAt[q.where] = i + 1;
+    if (i < advice) {
+      s += "\n     why: " + q.why;
+      if (!q.suggestion.empty())
+        s += "\n     try: " + q.suggestion;
+    }
     s += "\n";
   }
   return s;
 }
 
-std::string summaryText(const RunDigest &D) {
-  if (!D.multi)
-    return D.procs.empty() ? std::string() : D.procs[0].summary;
+/// A run of several processes: its first line and the job's problems.
+static std::string jobText(const RunDigest &D, size_t advice = 0) {
   uint64_t chunks = 0, tasks = 0;
   bool complete = true;
   for (const ProcessDigest &d : D.procs)
     chunks += d.chunks, tasks += d.tasks, complete = complete && d.complete;
-  std::string s =
-      fmt("grainchunk-graph: %zu processes, %llu chunks, %llu "
-          "tasks%s\n",
-          D.procs.size(), (unsigned long long)chunks, (unsigned long long)tasks,
-          complete ? "" : " (INCOMPLETE: see the processes below)");
-  s += jobProblemsText(D);
+  return fmt("grainchunk-graph: %zu processes, %llu chunks, %llu "
+             "tasks%s\n",
+             D.procs.size(), (unsigned long long)chunks,
+             (unsigned long long)tasks,
+             complete ? "" : " (INCOMPLETE: see the processes below)") +
+         jobProblemsText(D, advice);
+}
+
+std::string summaryText(const RunDigest &D) {
+  if (!D.multi)
+    return D.procs.empty() ? std::string() : D.procs[0].summary;
+  std::string s = jobText(D);
   for (const ProcessDigest &d : D.procs) {
     s += fmt(
         "process %lld (parent %lld, rank %s, host %s)%s:\n", (long long)d.pid,
@@ -618,6 +663,55 @@ std::string summaryText(const RunDigest &D) {
     }
   }
   return s + acrossText(D.across);
+}
+
+/// A process's line in the terminal's view of a run of several: who, its
+/// grains and threads, where its thread time went (the shares its
+/// section's thread time lines give) and its critical path's parallelism.
+static std::string processLine(const ProcessDigest &d) {
+  std::string who =
+      d.rank >= 0 ? "r" + std::to_string(d.rank) : "p" + std::to_string(d.pid);
+  std::string s =
+      fmt("  %s: pid %lld%s%s, %llu chunks, %llu tasks, %llu "
+          "thread(s)",
+          who.c_str(), (long long)d.pid, d.host.empty() ? "" : " on ",
+          d.host.c_str(), (unsigned long long)d.chunks,
+          (unsigned long long)d.tasks, (unsigned long long)d.threads);
+  const Breakdown &b = d.time;
+  if (b.threadTime > 0 && d.ticksPerNs > 0) {
+    auto pc = [&](double v) { return 100 * v / b.threadTime; };
+    double waits = b.waitLoop + b.waitRegion + b.waitBarrier + b.waitTaskwait +
+                   b.waitTaskgroup + b.waitOther;
+    s += fmt("; thread time %.3f ms: serial %.1f%%, waits %.1f%%, fork and "
+             "join %.1f%%, own code %.1f%%, the grains' work %.1f%%",
+             b.threadTime / d.ticksPerNs / 1e6,
+             pc(b.serial + b.serialIdle + b.notInTeam), pc(waits),
+             pc(b.forkJoin), pc(b.outside), pc(b.chunkWork + b.taskWork));
+  }
+  if (d.critAcyclic && d.critSpan > 0)
+    s += fmt("; parallelism %.2f", d.critWork / d.critSpan);
+  if (!d.complete)
+    s += "; INCOMPLETE: its recording ends at " + d.endsAt;
+  return s + "\n";
+}
+
+std::string terminalText(const RunDigest &D, const std::string &full) {
+  if (!D.multi)
+    return summaryText(D);
+  // The job's lines, then a line per process instead of its section (the
+  // first 16 and every incomplete one), then the loops across processes.
+  std::string s = jobText(D, 3);
+  const size_t shown = 16;
+  s += fmt("processes (%s has each one's summary):\n", full.c_str());
+  size_t left = 0;
+  for (size_t i = 0; i < D.procs.size(); i++)
+    if (i < shown || !D.procs[i].complete)
+      s += processLine(D.procs[i]);
+    else
+      left++;
+  if (left)
+    s += fmt("  and %zu more\n", left);
+  return s + acrossText(D.across, true);
 }
 
 std::string summary(const Results &R) {

@@ -96,10 +96,10 @@ static void clockData(OutFile &o, const Analysis &first) {
   o.jnum(first.clockNs()) << "}}\n";
 }
 
-void writeTrace(const Results &R, const std::string &path) {
+TraceWritten writeTrace(const Results &R, const std::string &path) {
   const Run &run = R.run;
   OutFile o(path);
-  o << "{\"traceEvents\": [\n";
+  o << TraceHead;
   uint64_t t0 = run.firstInstant();
   bool firstEv = true;
   for (size_t p = 0; p < run.procs.size(); p++) {
@@ -172,13 +172,19 @@ void writeTrace(const Results &R, const std::string &path) {
     }
   }
   const Analysis &first = *run.procs[0];
+  TraceWritten t;
+  t.events = o.size() - TraceHead.size();
   o << "\n], \"displayTimeUnit\": \"ns\", \"otherData\": {";
   clockData(o, first);
   o.close();
+  t.size = o.size();
+  t.tail = t.size - TraceHead.size() - t.events;
+  return t;
 }
 
-uint64_t writeTraceAggregated(const Results &R, const std::string &path,
-                              uint64_t block, uint64_t limit) {
+TraceWritten writeTraceAggregated(const Results &R, const std::string &path,
+                                  uint64_t block, uint64_t limit,
+                                  bool truncated) {
   const Run &run = R.run;
   OutFile o(path);
   // Room kept for an event and the tail: past it, no more events.
@@ -187,7 +193,7 @@ uint64_t writeTraceAggregated(const Results &R, const std::string &path,
     stopped = stopped || (limit != UINT64_MAX && o.size() + 2048 > limit);
     return stopped;
   };
-  o << "{\"traceEvents\": [\n";
+  o << TraceHead;
   uint64_t t0 = run.firstInstant();
   bool firstEv = true;
   for (size_t p = 0; p < run.procs.size(); p++) {
@@ -315,6 +321,9 @@ uint64_t writeTraceAggregated(const Results &R, const std::string &path,
     }
   }
   const Analysis &first = *run.procs[0];
+  TraceWritten t;
+  t.events = o.size() - TraceHead.size();
+  t.stopped = stopped;
   o << "\n], \"displayTimeUnit\": \"ns\", \"otherData\": {\"aggregated\": "
        "true, ";
   if (block != 1) {
@@ -325,11 +334,13 @@ uint64_t writeTraceAggregated(const Results &R, const std::string &path,
       o << "\"all\"";
     o << ", ";
   }
-  if (stopped)
+  if (stopped || truncated)
     o << "\"truncated\": true, ";
   clockData(o, first);
   o.close();
-  return o.size();
+  t.size = o.size();
+  t.tail = t.size - TraceHead.size() - t.events;
+  return t;
 }
 
 namespace {
@@ -338,50 +349,82 @@ namespace {
 constexpr uint64_t GrainEventBytes = 280, SpanEventBytes = 200;
 } // namespace
 
-CapResult writeTraceCapped(const Results &R, const std::string &path,
-                           const Caps &caps) {
-  const Run &run = R.run;
+CapResult writeTraceCapped(const Results *R, const std::string &path,
+                           const Caps &caps, TraceJob *job) {
+  TraceJob own;
+  TraceJob &J = job ? *job : own;
   CapResult r;
   // Every grain: an event per chunk and per task run segment.
-  uint64_t est = 0, most = 0, nameBytes = 0;
-  bool fewGrains = run.grains() <= caps.trace;
-  for (auto &an : run.procs) {
-    for (size_t i = 0; fewGrains && i < an->chunks.size(); i++)
-      est += GrainEventBytes + 2 * an->loopName(an->chunks.loop[i]).size();
-    est += uint64_t(an->tasks.segOff.empty() ? 0 : an->tasks.segOff.back()) *
-           (GrainEventBytes + 40);
-    for (const Loop &lp : an->loops)
-      nameBytes = std::max<uint64_t>(nameBytes, an->loopName(lp.index).size());
+  uint64_t est = 0, most = 0, nameBytes = 0, grains = R ? R->run.grains() : 0;
+  grains = J.figure("grains", grains, true);
+  bool fewGrains = grains <= caps.trace;
+  if (R) {
+    for (auto &an : R->run.procs) {
+      for (size_t i = 0; fewGrains && i < an->chunks.size(); i++)
+        est += GrainEventBytes + 2 * an->loopName(an->chunks.loop[i]).size();
+      est += uint64_t(an->tasks.segOff.empty() ? 0 : an->tasks.segOff.back()) *
+             (GrainEventBytes + 40);
+      for (const Loop &lp : an->loops)
+        nameBytes =
+            std::max<uint64_t>(nameBytes, an->loopName(lp.index).size());
+    }
+    for (const ProcessResults &pr : R->procs)
+      most = std::max(most, pr.loopTable.most);
   }
-  for (const ProcessResults &pr : R.procs)
-    most = std::max(most, pr.loopTable.most);
+  est = J.figure("every", est, true);
+  nameBytes = J.figure("names", nameBytes, false);
+  most = J.figure("most", most, false);
   if (fewGrains && est <= caps.traceBytes) {
-    writeTrace(R, path);
-    struct stat st;
-    if (stat(path.c_str(), &st) == 0 && uint64_t(st.st_size) <= caps.traceBytes)
+    TraceWritten t;
+    if (R)
+      t = writeTrace(*R, path);
+    if (J.fileBytes(R ? &t : nullptr) <= caps.traceBytes)
       return r;
   }
   r.every = false;
-  uint64_t cap = caps.traceBudget(run.grains());
+  uint64_t cap = caps.traceBudget(grains);
   uint64_t block = 1;
   for (;;) {
     uint64_t n = 0;
-    for (const ProcessResults &pr : R.procs)
-      n += countLoopSpans(pr.loopTable, block);
+    for (size_t p = 0; R && p < R->procs.size(); p++)
+      n += countLoopSpans(R->procs[p].loopTable, block);
+    n = J.figure("spans", n, true);
     uint64_t est = n * (SpanEventBytes + nameBytes);
     if (est <= cap || block == 0) {
-      uint64_t got =
-          writeTraceAggregated(R, path, block, block == 0 ? cap : UINT64_MAX);
-      if (got <= cap || block == 0)
+      TraceWritten t;
+      if (block == 0) {
+        // The coarsest: the job's file stops adding events before cap, so
+        // this part stops where the job's would, past the parts before it
+        // (their events as written whole: past cap, the later parts'
+        // events all stop).
+        uint64_t b = 0;
+        if (job) {
+          if (R)
+            t = writeTraceAggregated(*R, path, 0);
+          b = J.before(R ? &t : nullptr);
+        }
+        if (R)
+          t = writeTraceAggregated(*R, path, 0, cap > b ? cap - b : 0);
+        if (J.figure("stopped", t.stopped, false) && R && !t.stopped)
+          t = writeTraceAggregated(*R, path, 0, cap > b ? cap - b : 0, true);
+        break;
+      }
+      if (R)
+        t = writeTraceAggregated(*R, path, block);
+      uint64_t got = J.fileBytes(R ? &t : nullptr);
+      if (got <= cap)
         break;
       est = got;
     }
     block = coarserBlock(block, double(est) / double(cap), most);
   }
-  // What was merged: the loops' spans, the tasks' sites, or both.
+  // What was merged: the loops' spans, the tasks' sites, or both (over
+  // the job).
   GrainKinds kinds;
-  for (auto &an : run.procs)
-    kinds |= grainKinds(*an);
+  for (size_t p = 0; R && p < R->run.procs.size(); p++)
+    kinds |= grainKinds(*R->run.procs[p]);
+  kinds.loops = J.figure("loops", kinds.loops, false);
+  kinds.tasks = J.figure("tasks", kinds.tasks, false);
   std::string loops =
       block == 1 ? "per loop instance and thread"
       : block    ? "per loop and thread over each " + std::to_string(block) +

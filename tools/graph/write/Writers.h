@@ -168,29 +168,117 @@ void writeLoopsCsv(const Results &R, const std::string &path);
 /// ProblemViews.h): its grains red, problematic set, the rest dimmed.
 void writeGraphml(const Results &R, const std::string &path, int view = -1);
 /// grains.graphml aggregated at one level (CoarseGraph.h): one DAG per
-/// process from start to end; a problem view's groups hold the number of
-/// their grains it flags. Returns the bytes written.
+/// class of processes of the same shape at it (a process alone: its own)
+/// from start to end; a problem view's groups hold the number of their
+/// grains it flags. Returns the bytes written.
 uint64_t writeGraphmlAggregated(const Results &R, const std::string &path,
                                 const CoarseLevel &level = CoarseLevel(),
                                 int view = -1);
 /// grains.graphml within the caps: every grain (at most caps.graph grains
 /// and, at GraphmlFullGrainBytes bytes a grain at least, within
 /// caps.graphBytes: a grain takes 1.1 to 1.4 KB with its edges), or the
-/// finest aggregate that fits caps.graphBytes.
+/// finest aggregate that fits caps.graphBytes (graphmlShapeLevel).
 constexpr uint64_t GraphmlFullGrainBytes = 1000;
 CapResult writeGraphmlCapped(const Results &R, const std::string &path,
                              const Caps &caps, int view = -1);
-void writeTrace(const Results &R, const std::string &path);
+/// The figures of the processes of an aggregated grains.graphml for the
+/// level search (CoarseGraph.h: shapeLevelFor), from the processes at hand
+/// or from an MPI job's ranks (Parts.cpp); per process (run order) its
+/// rank and pid, and the grains the run has. fileBytes: the file's bytes,
+/// exact for classes of one process, at most for the others.
+class GraphmlFigures : public ShapeSearch {
+public:
+  int view = -1;
+  std::vector<int64_t> ranks, pids;
+  GrainKinds kinds;
+  uint64_t fileBytes(const ShapeLevel &s,
+                     const std::vector<ProcessShape> &f) override;
+};
+/// Process p's shape (shape) and bytes written alone (bytes) at level.
+void graphmlProcessFigures(const Results &R, size_t p, const CoarseLevel &level,
+                           int view, ProcessShape &f, bool shape, bool bytes);
+/// The level and classes of an aggregated grains.graphml within cap
+/// (most: the processes' most instances of a loop, LoopTable::most).
+ShapeLevel graphmlShapeLevel(GraphmlFigures &F, uint64_t cap, uint64_t most);
+uint64_t graphmlMost(const Results &R);
+/// What the aggregated file has, in words (the left-out line).
+std::string graphmlHow(const ShapeLevel &s, GrainKinds kinds);
+/// grains.graphml aggregated at s: one DAG per class (its first member's
+/// ids; a class of one process as that process alone). Returns the bytes.
+uint64_t writeGraphmlClasses(const Results &R, const std::string &path,
+                             const ShapeLevel &s, int view = -1);
+/// An MPI rank's piece of the classes' DAGs (its processes are the job's
+/// base, base+1, ...): per process its class, its node values and, for a
+/// class's first member, the structure (Parts.cpp); and rank 0's
+/// grains.graphml from the pieces (files: the ranks', in rank order; who:
+/// how errors name each).
+void writeGraphmlShapes(const Results &R, const std::string &path,
+                        const ShapeLevel &s, size_t base);
+void mergeGraphmlShapes(const std::vector<std::string> &files,
+                        const std::vector<std::string> &who,
+                        const std::string &path);
+/// An MPI rank's grains.graphml with every grain: its body's bytes (its
+/// nodes and edges, not the header and tail) and its edges; and the bytes of
+/// the job's file merged from such bodies (in rank order, edges numbered on
+/// through them).
+void graphmlBody(const std::string &path, uint64_t &bytes, uint64_t &edges);
+uint64_t
+graphmlMergedBytes(const std::vector<std::pair<uint64_t, uint64_t>> &bodies);
+/// trace.json's first line (its events follow it).
+inline const std::string TraceHead = "{\"traceEvents\": [\n";
+/// A trace.json written: its bytes, of them its events' (between its head
+/// line and its tail, which starts at the events' last newline) and its
+/// tail's, and whether it stopped adding events at its limit.
+struct TraceWritten {
+  uint64_t size = 0, events = 0, tail = 0;
+  bool stopped = false;
+};
+TraceWritten writeTrace(const Results &R, const std::string &path);
 /// trace.json aggregated: an event per loop span (CoarseGraph.h: block 1,
 /// per loop instance and thread, on the thread's track; coarser ones on a
 /// track per loop and thread), per task creation site and thread (own
-/// track). Stops adding events before limit bytes; returns the bytes
-/// written.
-uint64_t writeTraceAggregated(const Results &R, const std::string &path,
-                              uint64_t block = 1, uint64_t limit = UINT64_MAX);
-/// trace.json within the caps.
-CapResult writeTraceCapped(const Results &R, const std::string &path,
-                           const Caps &caps);
+/// track). Stops adding events before limit bytes (truncated: the tail
+/// says it stopped even when this file did not, when the file is a part of
+/// a job's that did).
+TraceWritten writeTraceAggregated(const Results &R, const std::string &path,
+                                  uint64_t block = 1,
+                                  uint64_t limit = UINT64_MAX,
+                                  bool truncated = false);
+/// The job a trace.json's level search decides for (writeTraceCapped): one
+/// command's is its own processes (the default: every figure its own); an
+/// MPI rank's is every rank's (Parts.cpp), whose parts rank 0 joins into
+/// one file: the ranks exchange these figures, so that each makes the
+/// choices one command makes for the whole job, and the joined file is one
+/// command's.
+class TraceJob {
+public:
+  virtual ~TraceJob() = default;
+  /// The job's figure: the sum (add) or the largest of the parts' (mine).
+  virtual uint64_t figure(const std::string &name, uint64_t mine, bool add) {
+    (void)name, (void)add;
+    return mine;
+  }
+  /// The job's file's bytes, given this part's (no file: a part without
+  /// processes).
+  virtual uint64_t fileBytes(const TraceWritten *mine) {
+    return mine ? mine->size : 0;
+  }
+  /// Where this part's events start in the job's file, past its own head
+  /// line (the events of the parts before it, their separators).
+  virtual uint64_t before(const TraceWritten *mine) {
+    (void)mine;
+    return 0;
+  }
+};
+/// trace.json within the caps, as the job decides (job: null for one
+/// command; R: null for an MPI rank without processes, which still takes
+/// part in the job's choices and writes no file).
+CapResult writeTraceCapped(const Results *R, const std::string &path,
+                           const Caps &caps, TraceJob *job = nullptr);
+inline CapResult writeTraceCapped(const Results &R, const std::string &path,
+                                  const Caps &caps) {
+  return writeTraceCapped(&R, path, caps);
+}
 /// trace.otf2 (the archive <dir>/<name>.otf2, <name>.def and <name>/).
 void writeOtf2(const Results &R, const std::string &dir,
                const std::string &name);
