@@ -438,3 +438,35 @@ TEST(GraphAnalysis, MultiProcessIdsAreUnique) {
   EXPECT_NE(ts.str().find("\"pid\": 11"), std::string::npos);
   EXPECT_NE(ts.str().find("\"pid\": 12"), std::string::npos);
 }
+
+// The implicit tasks' table (IdTable.h): ids found after it grew many
+// times, ids that share their low or high bits (thread numbers in the top
+// bits, counters below), absent ids not found, an id given again keeping
+// its entry, and iteration in the order inserted.
+TEST(GraphAnalysis, IdTableFindsEveryId) {
+  IdTable<int> t;
+  std::vector<uint64_t> ids;
+  for (uint64_t th = 1; th <= 4; th++)
+    for (uint64_t k = 0; k < 5000; k++)
+      ids.push_back(th << 40 | k << 3);
+  for (size_t i = 0; i < ids.size(); i++)
+    t[ids[i]] = int(i);
+  ASSERT_EQ(t.size(), ids.size());
+  for (size_t i = 0; i < ids.size(); i++) {
+    auto it = t.find(ids[i]);
+    ASSERT_NE(it, t.end());
+    EXPECT_EQ(it->first, ids[i]);
+    EXPECT_EQ(it->second, int(i));
+  }
+  EXPECT_EQ(t.find(uint64_t(5) << 40), t.end());
+  EXPECT_EQ(t.count(ids[0] + 1), 0u);
+  t[ids[7]] = -7;
+  EXPECT_EQ(t.size(), ids.size());
+  EXPECT_EQ(t.find(ids[7])->second, -7);
+  size_t n = 0;
+  for (const auto &kv : t)
+    EXPECT_EQ(kv.first, ids[n++]);
+  EXPECT_EQ(n, ids.size());
+  const IdTable<int> empty;
+  EXPECT_EQ(empty.find(0), empty.end());
+}

@@ -38,206 +38,325 @@
 #include <iterator>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 
 namespace gcg {
 
-uint32_t GrainDag::node(Kind k, uint64_t r, double weight) {
+/// What the edges are made from, made once by nodes() for both passes of
+/// edges(): the nodes of the regions, loops and tasks (blocks in that
+/// order, after start and end), each chunk's node, each task's fork and
+/// join, each region's anchor, and the orders the edges follow.
+struct GrainDag::Parts {
+  size_t nr = 0;
+  uint32_t taskBase = 0;
+  uint32_t collapsedFrom = 0, chunksEnd = 0; // the collapsed chunks' nodes
+  uint32_t rf(size_t r) const { return uint32_t(2 + 2 * r); }
+  uint32_t rj(size_t r) const { return uint32_t(3 + 2 * r); }
+  uint32_t lf(size_t li) const { return uint32_t(2 + 2 * nr + 2 * li); }
+  uint32_t lj(size_t li) const { return lf(li) + 1; }
+  uint32_t tn(size_t k) const { return taskBase + uint32_t(k); }
+  std::vector<uint32_t> cn, tf, tj; // per chunk, per task (UINT32_MAX: none)
+  // Per region, the fork and join it hangs between (UINT32_MAX: the
+  // process's, chained in time order per encountering task: topLevel).
+  std::vector<std::pair<uint32_t, uint32_t>> anchor;
+  std::map<uint64_t, std::vector<size_t>> topLevel;
+  // The loop instances of each region (or task) in order: per group (in
+  // the order first met) its run of grouped, and the fork and join it
+  // hangs between.
+  std::vector<std::pair<size_t, size_t>> groups;
+  std::vector<int> grouped;
+  std::vector<std::pair<uint32_t, uint32_t>> groupEnds;
+  // Chunk starts per thread, sorted once, where tasks are made in chunks.
+  std::vector<std::vector<std::pair<uint64_t, int32_t>>> starts;
+};
+
+uint32_t GrainDag::node(Kind k, uint64_t r) {
+  uint32_t v = uint32_t(kind.size());
   kind.push_back(k);
-  ref.push_back(r);
-  w.push_back(weight);
-  return uint32_t(kind.size() - 1);
+  if (keep)
+    ref.push_back(r);
+  else if (k == Chunk)
+    chunkRef.push_back(uint32_t(r));
+  return v;
 }
 
-void GrainDag::edge(uint32_t s, uint32_t t, EdgeKind k) {
-  src.push_back(s);
-  dst.push_back(t);
-  ekind.push_back(k);
+uint64_t GrainDag::grainRef(uint32_t v) const {
+  if (keep)
+    return ref[v];
+  return kind[v] == Task ? v - taskBase : chunkRef[v - chunkBase];
 }
 
-GrainDag::GrainDag(const Analysis &an, bool everyGrain, bool keep) {
-  build(an, everyGrain); // its tables of node numbers are gone after it
-  criticalPath(keep);
+double GrainDag::weight(uint32_t v) const {
+  if (kind[v] == Task)
+    return an->taskOwnWork(grainRef(v));
+  if (kind[v] != Chunk)
+    return 0;
+  size_t i = grainRef(v);
+  const Chunks &ch = an->chunks;
+  return an->chunkUnknown(i) ? 0.0 : double(ch.end[i] - ch.start[i]);
 }
 
-void GrainDag::build(const Analysis &an, bool everyGrain) {
+/// The region whose implicit task id is, or -1.
+static int64_t regionOfTask(const Analysis &an, uint64_t id) {
+  auto it = an.implicit.find(id);
+  if (it == an.implicit.end())
+    return -1;
+  auto r = an.regions.find(it->second.par);
+  return r == an.regions.end() ? -1 : int64_t(r->second);
+}
+
+GrainDag::GrainDag(const Analysis &an, bool everyGrain, bool keep)
+    : an(&an), keep(keep) {
+  {
+    Parts p; // gone before the critical path's tables are made
+    nodes(p, everyGrain);
+    size_t nv = kind.size();
+    off.assign(nv + 1, 0);
+    reach.assign(nv, Reach());
+    // The edges by source (a counting sort), each source's in the order
+    // made.
+    auto count = [&](uint32_t s, uint32_t t) {
+      off[s + 1]++;
+      reach[t].indeg++;
+    };
+    auto place = [&](uint32_t s, uint32_t t) { adj[off[s]++] = t; };
+    if (keep) {
+      // Reserved, not grown: at most 4 edges per region, 3 per loop (and
+      // its collapsed chunks), 2 per chunk node, 4 per task, 4 per join.
+      size_t maxEdges = 4 * p.nr + 3 * an.loops.size() +
+                        2 * size_t(p.chunksEnd - chunkBase) +
+                        4 * an.tasks.size() + 4 * joins.size() + 1;
+      src.reserve(maxEdges);
+      dst.reserve(maxEdges);
+      ekind.reserve(maxEdges);
+      edges(p, [&](uint32_t s, uint32_t t, EdgeKind k) {
+        src.push_back(s);
+        dst.push_back(t);
+        ekind.push_back(k);
+      });
+      for (size_t e = 0; e < src.size(); e++)
+        count(src[e], dst[e]);
+    } else {
+      edges(p, [&](uint32_t s, uint32_t t, EdgeKind) { count(s, t); });
+    }
+    for (size_t v = 1; v <= nv; v++)
+      off[v] += off[v - 1];
+    adj.resize(off[nv]);
+    if (keep)
+      for (size_t e = 0; e < src.size(); e++)
+        place(src[e], dst[e]);
+    else
+      edges(p, [&](uint32_t s, uint32_t t, EdgeKind) { place(s, t); });
+    for (size_t v = nv; v > 0; v--) // off[v] was v's end: back to its start
+      off[v] = off[v - 1];
+    off[0] = 0;
+  }
+  criticalPath();
+}
+
+void GrainDag::nodes(Parts &p, bool everyGrain) {
+  const Analysis &an = *this->an;
   const Chunks &ch = an.chunks;
   const Tasks &T = an.tasks;
-  size_t n = T.size();
-  uint32_t start = node(Start, 0);
-  node(End, 0); // node 1: the node End names below
-  // Nodes. Regions.
-  size_t nr = an.regionList.size();
-  std::vector<uint32_t> rf(nr), rj(nr);
+  size_t n = T.size(), nr = an.regionList.size(), nl = an.loops.size();
+  p.nr = nr;
   // Reserved, not grown: no slack to pay for at 10^6 grains. Nodes: 2 per
   // region and loop, 1 per chunk, task and fork, at most 1 join per task.
   // For the figures alone: a chunk node per loop and per chunk something
   // hangs off (at most one per task and region).
-  size_t nl = an.loops.size(),
-         maxNodes = 2 + 2 * nr + 2 * nl + 3 * n +
+  size_t maxNodes = 2 + 2 * nr + 2 * nl + 3 * n +
                     (everyGrain ? ch.size() : nl + std::min(ch.size(), n + nr));
   kind.reserve(maxNodes);
-  ref.reserve(maxNodes);
-  w.reserve(maxNodes);
+  if (keep)
+    ref.reserve(maxNodes);
+  node(Start, 0);
+  node(End, 0); // node 1: the node End names below
   for (size_t r = 0; r < nr; r++) {
-    rf[r] = node(RegionFork, r);
-    rj[r] = node(RegionJoin, r);
+    node(RegionFork, r);
+    node(RegionJoin, r);
   }
-  auto regionOfTask = [&](uint64_t id) -> int64_t {
-    auto it = an.implicit.find(id);
-    if (it == an.implicit.end())
-      return -1;
-    auto r = an.regions.find(it->second.par);
-    return r == an.regions.end() ? -1 : int64_t(r->second);
-  };
-  // Loops and chunks. For the critical path alone, the chunks nothing
-  // hangs off (no task, no region) of a loop instance are one node: the
-  // longest of them (the others cannot be on the path).
-  std::vector<uint32_t> lf(an.loops.size()), lj(an.loops.size());
-  for (size_t li = 0; li < an.loops.size(); li++) {
-    lf[li] = node(LoopFork, li);
-    lj[li] = node(LoopJoin, li);
+  for (size_t li = 0; li < nl; li++) {
+    node(LoopFork, li);
+    node(LoopJoin, li);
   }
-  std::vector<uint8_t> anchor;
+  // Chunks. For the critical path alone, the chunks nothing hangs off (no
+  // task, no region) of a loop instance are one node: the longest of them
+  // (the others cannot be on the path).
+  std::vector<uint8_t> anchored;
   if (!everyGrain) {
-    anchor.assign(ch.size(), 0);
+    anchored.assign(ch.size(), 0);
     for (size_t k = 0; k < n; k++)
       if (an.madeInChunk(k) >= 0)
-        anchor[an.madeInChunk(k)] = 1;
+        anchored[an.madeInChunk(k)] = 1;
     for (const Region &R : an.regionList)
       if (R.chunk >= 0 && size_t(R.chunk) < ch.size())
-        anchor[R.chunk] = 1;
+        anchored[R.chunk] = 1;
   }
-  std::vector<uint32_t> cn(ch.size(), UINT32_MAX);
-  std::vector<int64_t> longest(everyGrain ? 0 : an.loops.size(), -1);
+  p.cn.assign(ch.size(), UINT32_MAX);
+  std::vector<int64_t> longest(everyGrain ? 0 : nl, -1);
   std::vector<double> longestW(longest.size(), -1);
+  chunkBase = uint32_t(kind.size());
   work = 0;
   for (size_t i = 0; i < ch.size(); i++) {
     double x = an.chunkUnknown(i) ? 0.0 : double(ch.end[i] - ch.start[i]);
     work += x;
-    if (everyGrain || anchor[i]) {
-      cn[i] = node(Chunk, i, x);
+    if (everyGrain || anchored[i]) {
+      p.cn[i] = node(Chunk, i);
     } else if (x > longestW[ch.loop[i]]) {
       longestW[ch.loop[i]] = x;
       longest[ch.loop[i]] = int64_t(i);
     }
   }
-  std::vector<uint8_t>().swap(anchor);
+  std::vector<uint8_t>().swap(anchored);
+  p.collapsedFrom = uint32_t(kind.size());
   for (size_t li = 0; li < longest.size(); li++)
-    if (longest[li] >= 0) {
-      uint32_t c = node(Chunk, uint64_t(longest[li]), longestW[li]);
-      edge(lf[li], c, Creation);
-      edge(c, lj[li], Synchronization);
-    }
+    if (longest[li] >= 0)
+      node(Chunk, uint64_t(longest[li]));
+  p.chunksEnd = uint32_t(kind.size());
   // Tasks, their forks, and the join points of their parents.
   // A task made inside a loop chunk by its implicit task hangs off that
   // chunk's node (its creation edge), without a fork node of its own.
-  auto maker = [&](size_t k) -> uint32_t {
-    int64_t c = an.madeInChunk(k);
-    return c < 0 ? UINT32_MAX : cn[c];
-  };
-  std::vector<uint32_t> tn(n), tf(n, UINT32_MAX), tj(n);
+  p.taskBase = taskBase = uint32_t(kind.size());
   for (size_t k = 0; k < n; k++) {
-    tn[k] = node(Task, k, an.taskOwnWork(k));
-    work += w.back();
+    node(Task, k);
+    work += an.taskOwnWork(k);
   }
-  size_t slots = T.slotId.size();
-  for (size_t p = 0; p < slots; p++) {
-    std::map<uint32_t, uint32_t> joinNode;
-    for (int64_t j = T.kidOff[p]; j < T.kidOff[p + 1]; j++) {
-      uint32_t k = T.kids[j];
-      if (maker(k) == UINT32_MAX)
-        tf[k] = node(TaskFork, k);
-      auto it = joinNode.find(T.joinsAt[k]);
-      if (it == joinNode.end()) {
-        joins.emplace_back(int64_t(p), T.joinsAt[k]);
-        it = joinNode.emplace(T.joinsAt[k], node(TaskJoin, joins.size() - 1))
-                 .first;
+  p.tf.assign(n, UINT32_MAX);
+  p.tj.assign(n, 0);
+  std::vector<std::pair<uint32_t, uint32_t>> joinNode; // (join point, node)
+  uint64_t nj = 0;
+  for (size_t s = 0; s < T.slotId.size(); s++) {
+    joinNode.clear();
+    for (int64_t j = T.kidOff[s]; j < T.kidOff[s + 1]; j++) {
+      uint32_t k = T.kids[j], at = T.joinsAt[k];
+      int64_t c = an.madeInChunk(k);
+      if (c < 0 || p.cn[c] == UINT32_MAX)
+        p.tf[k] = node(TaskFork, k);
+      auto it = joinNode.rbegin(); // join points do not decrease: the last
+      while (it != joinNode.rend() && it->first != at)
+        ++it;
+      if (it == joinNode.rend()) {
+        if (keep)
+          joins.emplace_back(int64_t(s), at);
+        joinNode.emplace_back(at, node(TaskJoin, nj++));
+        p.tj[k] = joinNode.back().second;
+      } else {
+        p.tj[k] = it->second;
       }
-      tj[k] = it->second;
     }
   }
-  // Edges: at most 4 per region, 3 per loop (and its collapsed chunks), 2
-  // per chunk node, 4 per task, 4 per join point.
-  size_t chunkNodes = size_t(std::count(kind.begin(), kind.end(), Chunk));
-  src.reserve(4 * nr + 3 * nl + 2 * chunkNodes + 4 * n + 4 * joins.size() + 1);
-  dst.reserve(src.capacity());
-  ekind.reserve(src.capacity());
-  // Edges. Regions in their anchors.
-  std::map<uint64_t, std::vector<size_t>> topLevel; // by encountering task
+  // Each region's anchor; the top-level ones by encountering task.
+  p.anchor.assign(nr, {UINT32_MAX, UINT32_MAX});
   for (size_t r = 0; r < nr; r++) {
     const Region &R = an.regionList[r];
-    edge(rf[r], rj[r], Scope);
-    uint32_t f, j;
     int64_t k, pr;
-    if (R.chunk >= 0 && size_t(R.chunk) < ch.size()) {
-      f = cn[R.chunk];
-      j = lj[ch.loop[R.chunk]];
-    } else if ((k = T.index(R.enc)) >= 0) {
-      f = tn[k];
-      j = tj[k];
-    } else if ((pr = regionOfTask(R.enc)) >= 0 && size_t(pr) != r) {
-      f = rf[pr];
-      j = rj[pr];
-    } else {
-      topLevel[R.enc].push_back(r);
-      continue;
-    }
-    edge(f, rf[r], Continuation);
-    edge(rj[r], j, Continuation);
+    if (R.chunk >= 0 && size_t(R.chunk) < ch.size())
+      p.anchor[r] = {p.cn[R.chunk], p.lj(ch.loop[R.chunk])};
+    else if ((k = T.index(R.enc)) >= 0)
+      p.anchor[r] = {p.tn(k), p.tj[k]};
+    else if ((pr = regionOfTask(an, R.enc)) >= 0 && size_t(pr) != r)
+      p.anchor[r] = {p.rf(pr), p.rj(pr)};
+    else
+      p.topLevel[R.enc].push_back(r);
   }
-  for (auto &[enc, rs] : topLevel) {
+  for (auto &[enc, rs] : p.topLevel)
     std::stable_sort(rs.begin(), rs.end(), [&](size_t a, size_t b) {
       return an.regionList[a].t < an.regionList[b].t;
     });
-    uint32_t prev = start;
-    for (size_t r : rs) {
-      edge(prev, rf[r], Continuation);
-      prev = rj[r];
-    }
-    edge(prev, End, Continuation);
+  // The loop instances of each region (or task) in order: grouped by key
+  // (kind, region or task, thread), the groups in the order first met,
+  // each's instances in the order met, sorted by their last key where
+  // they were not met in order.
+  std::vector<int> &g = p.grouped;
+  g.resize(nl);
+  for (size_t li = 0; li < nl; li++)
+    g[li] = int(li);
+  auto keyOf = [&](int x) {
+    const Loop &lp = an.loops[x];
+    return std::make_tuple(int(lp.keyKind), lp.k0,
+                           lp.keyKind == 2 ? lp.k1 : uint64_t(0));
+  };
+  auto byKey = [&](int x, int y) { return keyOf(x) < keyOf(y); };
+  if (!std::is_sorted(g.begin(), g.end(), byKey)) // met in order: usual
+    std::stable_sort(g.begin(), g.end(), byKey);
+  for (size_t a = 0, b; a < nl; a = b) {
+    for (b = a + 1; b < nl && keyOf(g[b]) == keyOf(g[a]); b++)
+      ;
+    p.groups.emplace_back(a, b);
   }
-  // The loop instances of each region (or task) in order.
-  std::map<std::tuple<int, uint64_t, uint64_t>, std::vector<int>> groups;
-  std::vector<std::tuple<int, uint64_t, uint64_t>> groupOrder;
-  for (const Loop &lp : an.loops) {
-    auto key = std::make_tuple(lp.keyKind, lp.k0, lp.keyKind == 2 ? lp.k1 : 0);
-    auto &g = groups[key];
-    if (g.empty())
-      groupOrder.push_back(key);
-    g.push_back(lp.index);
-  }
-  for (auto &key : groupOrder) {
-    std::vector<int> &g = groups[key];
-    auto byKey = [&](int x, int y) {
-      return an.loops[x].lastKey() < an.loops[y].lastKey();
-    };
-    if (!std::is_sorted(g.begin(), g.end(), byKey)) // met in order: usual
-      std::stable_sort(g.begin(), g.end(), byKey);
-    const Loop &l0 = an.loops[g[0]];
+  auto firstMet = [&](const std::pair<size_t, size_t> &x,
+                      const std::pair<size_t, size_t> &y) {
+    return g[x.first] < g[y.first];
+  };
+  if (!std::is_sorted(p.groups.begin(), p.groups.end(), firstMet))
+    std::sort(p.groups.begin(), p.groups.end(), firstMet);
+  auto byLast = [&](int x, int y) {
+    return an.loops[x].lastKey() < an.loops[y].lastKey();
+  };
+  for (auto [a, b] : p.groups) {
+    if (!std::is_sorted(g.begin() + a, g.begin() + b, byLast))
+      std::stable_sort(g.begin() + a, g.begin() + b, byLast);
+    const Loop &l0 = an.loops[g[a]];
     int64_t r = -1;
     if (l0.keyKind == 0) {
       auto it = an.regions.find(l0.k0);
       r = it == an.regions.end() ? -1 : int64_t(it->second);
     } else {
-      r = regionOfTask(l0.keyKind == 1 ? l0.k0 : l0.k1);
+      r = regionOfTask(an, l0.keyKind == 1 ? l0.k0 : l0.k1);
     }
-    uint32_t prev = r >= 0 ? rf[r] : start, last = r >= 0 ? rj[r] : End;
-    for (int li : g) {
-      edge(prev, lf[li], Continuation);
-      edge(lf[li], lj[li], Scope);
-      prev = lj[li];
+    p.groupEnds.emplace_back(r >= 0 ? p.rf(r) : uint32_t(Start),
+                             r >= 0 ? p.rj(r) : uint32_t(End));
+  }
+}
+
+template <class Edge> void GrainDag::edges(Parts &p, Edge &&edge) const {
+  const Analysis &an = *this->an;
+  const Chunks &ch = an.chunks;
+  const Tasks &T = an.tasks;
+  size_t n = T.size(), nr = p.nr;
+  // The collapsed chunks of each loop instance.
+  for (uint32_t c = p.collapsedFrom; c < p.chunksEnd; c++) {
+    int32_t li = ch.loop[grainRef(c)];
+    edge(p.lf(li), c, Creation);
+    edge(c, p.lj(li), Synchronization);
+  }
+  // Regions in their anchors.
+  for (size_t r = 0; r < nr; r++) {
+    edge(p.rf(r), p.rj(r), Scope);
+    auto [f, j] = p.anchor[r];
+    if (f == UINT32_MAX)
+      continue;
+    edge(f, p.rf(r), Continuation);
+    edge(p.rj(r), j, Continuation);
+  }
+  for (const auto &[enc, rs] : p.topLevel) {
+    uint32_t prev = Start;
+    for (size_t r : rs) {
+      edge(prev, p.rf(r), Continuation);
+      prev = p.rj(r);
+    }
+    edge(prev, End, Continuation);
+  }
+  // The loop instances of each region (or task) in order.
+  for (size_t gi = 0; gi < p.groups.size(); gi++) {
+    auto [prev, last] = p.groupEnds[gi];
+    for (size_t x = p.groups[gi].first; x < p.groups[gi].second; x++) {
+      int li = p.grouped[x];
+      edge(prev, p.lf(li), Continuation);
+      edge(p.lf(li), p.lj(li), Scope);
+      prev = p.lj(li);
     }
     edge(prev, last, Continuation);
   }
   for (size_t i = 0; i < ch.size(); i++)
-    if (cn[i] != UINT32_MAX) {
-      edge(lf[ch.loop[i]], cn[i], Creation);
-      edge(cn[i], lj[ch.loop[i]], Synchronization);
+    if (p.cn[i] != UINT32_MAX) {
+      edge(p.lf(ch.loop[i]), p.cn[i], Creation);
+      edge(p.cn[i], p.lj(ch.loop[i]), Synchronization);
     }
   // The loop instance of the last chunk a thread started before t, or -1
   // (chunk starts per thread, sorted once, where tasks are made in chunks).
-  std::vector<std::vector<std::pair<uint64_t, int32_t>>> starts;
   auto loopBefore = [&](int32_t th, uint64_t t) -> int64_t {
+    auto &starts = p.starts;
     if (starts.empty()) {
       for (size_t i = 0; i < ch.size(); i++) {
         if (size_t(ch.thread[i]) >= starts.size())
@@ -254,43 +373,48 @@ void GrainDag::build(const Analysis &an, bool everyGrain) {
                                std::make_pair(t, int32_t(INT32_MIN)));
     return it == v.begin() ? -1 : std::prev(it)->second;
   };
+  // The chunk node that made task k, or UINT32_MAX.
+  auto maker = [&](size_t k) -> uint32_t {
+    int64_t c = an.madeInChunk(k);
+    return c < 0 ? UINT32_MAX : p.cn[c];
+  };
   // Each parent's children: forks in creation order, a join per join point.
-  for (size_t p = 0; p < slots; p++) {
-    if (T.kidOff[p] == T.kidOff[p + 1])
+  for (size_t s = 0; s < T.slotId.size(); s++) {
+    if (T.kidOff[s] == T.kidOff[s + 1])
       continue;
     uint32_t prev, last;
-    if (p < n) {
-      prev = tn[p];
-      last = tj[p];
+    if (s < n) {
+      prev = p.tn(s);
+      last = p.tj[s];
     } else {
-      int64_t r = regionOfTask(T.slotId[p]);
-      prev = r >= 0 ? rf[r] : start;
-      last = r >= 0 ? rj[r] : End;
+      int64_t r = regionOfTask(an, T.slotId[s]);
+      prev = r >= 0 ? p.rf(r) : uint32_t(Start);
+      last = r >= 0 ? p.rj(r) : uint32_t(End);
     }
     // Kids are in creation order; their join points do not decrease.
-    for (int64_t j = T.kidOff[p]; j < T.kidOff[p + 1];) {
+    for (int64_t j = T.kidOff[s]; j < T.kidOff[s + 1];) {
       int64_t e = j;
       uint32_t jn = T.joinsAt[T.kids[j]];
       int64_t lastMaker = -1; // the chunk that made the last of them
-      for (; e < T.kidOff[p + 1] && T.joinsAt[T.kids[e]] == jn; e++) {
+      for (; e < T.kidOff[s + 1] && T.joinsAt[T.kids[e]] == jn; e++) {
         uint32_t k = T.kids[e], c = maker(k);
         if (c != UINT32_MAX) { // made by a chunk: its creation edge
-          edge(c, tn[k], Creation);
+          edge(c, p.tn(k), Creation);
           lastMaker = an.madeInChunk(k);
           continue;
         }
-        edge(prev, tf[k], Continuation);
-        edge(tf[k], tn[k], Creation);
-        prev = tf[k];
+        edge(prev, p.tf[k], Continuation);
+        edge(p.tf[k], p.tn(k), Creation);
+        prev = p.tf[k];
       }
-      uint32_t join = tj[T.kids[j]];
+      uint32_t join = p.tj[T.kids[j]];
       edge(prev, join, Continuation);
       for (int64_t x = j; x < e; x++)
-        edge(tn[T.kids[x]], join, Synchronization);
-      if (lastMaker >= 0 && T.waitOff[p] + jn < T.waitOff[p + 1]) {
+        edge(p.tn(T.kids[x]), join, Synchronization);
+      if (lastMaker >= 0 && T.waitOff[s] + jn < T.waitOff[s + 1]) {
         int32_t li = ch.loop[lastMaker];
-        if (loopBefore(ch.thread[lastMaker], T.wBegin[T.waitOff[p] + jn]) == li)
-          edge(join, lj[li], Continuation);
+        if (loopBefore(ch.thread[lastMaker], T.wBegin[T.waitOff[s] + jn]) == li)
+          edge(join, p.lj(li), Continuation);
       }
       prev = join;
       j = e;
@@ -299,74 +423,88 @@ void GrainDag::build(const Analysis &an, bool everyGrain) {
   }
   // Nothing at all: the process still runs from start to end.
   if (nr == 0 && an.loops.empty() && n == 0)
-    edge(start, End, Continuation);
+    edge(Start, End, Continuation);
 }
 
-void GrainDag::criticalPath(bool keep) {
-  size_t nv = w.size(), ne = src.size();
-  if (!keep) { // the figures alone: kind and ref name the path's grains
-    std::vector<std::pair<int64_t, uint32_t>>().swap(joins);
-    std::vector<uint8_t>().swap(ekind);
+namespace {
+/// A first-in first-out queue of node numbers, as long as the most nodes
+/// waiting in it at once.
+class Fifo {
+public:
+  bool empty() const { return !n; }
+  void push(uint32_t v) {
+    if (n == buf.size())
+      grow();
+    buf[(head + n++) & (buf.size() - 1)] = v;
   }
-  // The edges by source (counting sort): off[v] .. off[v + 1].
-  std::vector<uint32_t> off(nv + 1, 0), adj(ne), indeg(nv, 0);
-  for (size_t e = 0; e < ne; e++) {
-    off[src[e]]++;
-    indeg[dst[e]]++;
+  uint32_t pop() {
+    uint32_t v = buf[head];
+    head = (head + 1) & (buf.size() - 1);
+    n--;
+    return v;
   }
-  for (size_t v = 1; v <= nv; v++)
-    off[v] += off[v - 1];
-  for (size_t e = ne; e-- > 0;)
-    adj[--off[src[e]]] = dst[e];
-  if (!keep) {
-    std::vector<uint32_t>().swap(src);
-    std::vector<uint32_t>().swap(dst);
+
+private:
+  void grow() {
+    std::vector<uint32_t> b(std::max<size_t>(1024, 2 * buf.size()));
+    for (size_t i = 0; i < n; i++)
+      b[i] = buf[(head + i) & (buf.size() - 1)];
+    buf.swap(b);
+    head = 0;
   }
-  // Kahn's order; best[v]: the longest path ending just before v.
-  // best[u] becomes the longest path ending with u once u is reached.
-  std::vector<double> best(nv, 0);
-  std::vector<uint32_t> pred(nv, UINT32_MAX), queue;
-  queue.reserve(nv);
+  std::vector<uint32_t> buf; // a power of two long
+  size_t head = 0, n = 0;
+};
+} // namespace
+
+void GrainDag::criticalPath() {
+  size_t nv = kind.size();
+  // Kahn's order; best: the longest path ending just before the node,
+  // with it once it is taken.
+  Fifo queue;
   for (size_t v = 0; v < nv; v++)
-    if (!indeg[v])
-      queue.push_back(uint32_t(v));
+    if (!reach[v].indeg)
+      queue.push(uint32_t(v));
   if (keep)
     earliest.assign(nv, 0);
-  for (size_t q = 0; q < queue.size(); q++) {
-    uint32_t u = queue[q];
+  size_t taken = 0;
+  while (!queue.empty()) {
+    uint32_t u = queue.pop();
+    taken++;
     if (keep)
-      earliest[u] = best[u];
-    double du = best[u] += w[u];
+      earliest[u] = reach[u].best;
+    double du = reach[u].best += weight(u);
     for (uint32_t x = off[u]; x < off[u + 1]; x++) {
-      uint32_t v = adj[x];
-      if (pred[v] == UINT32_MAX || du > best[v]) {
-        best[v] = du;
-        pred[v] = u;
+      Reach &r = reach[adj[x]];
+      if (r.pred == UINT32_MAX || du > r.best) {
+        r.best = du;
+        r.pred = u;
       }
-      if (--indeg[v] == 0)
-        queue.push_back(v);
+      if (--r.indeg == 0)
+        queue.push(adj[x]);
     }
   }
-  acyclic = queue.size() == nv;
+  std::vector<uint32_t>().swap(off);
+  std::vector<uint32_t>().swap(adj);
+  acyclic = taken == nv;
+  std::vector<uint32_t> path; // end first
+  if (acyclic) {
+    span = reach[End].best;
+    for (uint32_t v = End; v != UINT32_MAX; v = reach[v].pred)
+      path.push_back(v);
+  }
+  std::vector<Reach>().swap(reach);
   onPath.assign(nv, 0);
-  if (!acyclic) {
-    if (!keep) {
-      std::vector<uint8_t>().swap(kind);
-      std::vector<uint64_t>().swap(ref);
-    }
-    return;
-  }
-  span = best[End];
-  for (uint32_t v = End; v != UINT32_MAX; v = pred[v]) {
+  for (uint32_t v : path) {
     onPath[v] = 1;
     if (kind[v] == Chunk)
-      pathChunks.push_back(ref[v]);
+      pathChunks.push_back(grainRef(v));
     else if (kind[v] == Task)
-      pathTasks.push_back(ref[v]);
+      pathTasks.push_back(grainRef(v));
   }
-  if (!keep) {
+  if (!keep) { // the figures alone: the graph is not read again
     std::vector<uint8_t>().swap(kind);
-    std::vector<uint64_t>().swap(ref);
+    std::vector<uint32_t>().swap(chunkRef);
   }
 }
 

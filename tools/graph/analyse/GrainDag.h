@@ -7,10 +7,20 @@
 // instance's fork and join, tasks between a fork and a join of the grain
 // that made them (a task made inside a loop chunk: from that chunk's node),
 // continuation edges in program order. Nodes and edges are
-// numbers in columns (while it is built: about 130 bytes per task; for
-// the critical path alone, 5 bytes per chunk that makes nothing). The
-// critical path is the longest path weighted by the grains' work, found in
-// one pass over a topological order.
+// numbers in columns. The critical path is the longest path weighted by
+// the grains' work, found in one pass over a topological order (Kahn's,
+// first in first out: of equal paths into a node, the one reached first).
+// A node's weight is read from the model (weight()), not held.
+// For the critical path alone (computeCritPath) the graph keeps no lists
+// of edges and no node references: its edges are made twice, once to
+// count them per node and once into their places (the node's successors
+// in the order made), task and chunk nodes are numbered in blocks, and the
+// queue holds only the nodes ready and not yet taken: per node 21 bytes
+// (kind, successor offset, in-degree, longest path, predecessor), per edge
+// 4, per chunk that makes nothing 5 while the graph is made (measured on
+// bench/shapes: about 77 bytes per task of fib's task tree, was 124; about
+// 100 per chunk where each loop instance has its own parallel region and
+// two chunks, was 153).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAINCHUNK_GRAPH_GRAINDAG_H
@@ -49,6 +59,7 @@ struct GrainDag {
   enum EdgeKind : uint8_t { Creation, Synchronization, Continuation, Scope };
 
   std::vector<uint8_t> kind;
+  // Kept graphs only (keep): each node's ref, the join points, the edges.
   std::vector<uint64_t> ref;
   std::vector<std::pair<int64_t, uint32_t>> joins; // (parent slot, join point)
   std::vector<uint32_t> src, dst;
@@ -74,14 +85,31 @@ struct GrainDag {
   /// when everyGrain is false (report.html draws that graph above its cap).
   GrainDag(const Analysis &an, bool everyGrain, bool keep);
   /// A node's weight: a grain's work (ticks), 0 for the others.
-  double weight(uint32_t v) const { return w[v]; }
+  double weight(uint32_t v) const;
 
 private:
-  void build(const Analysis &an, bool everyGrain);
-  uint32_t node(Kind k, uint64_t r, double weight = 0);
-  void edge(uint32_t s, uint32_t t, EdgeKind k);
-  void criticalPath(bool keep);
-  std::vector<double> w;
+  struct Parts; // the tables the edges are made from (GrainDag.cpp)
+  void nodes(Parts &p, bool everyGrain);
+  template <class Edge> void edges(Parts &p, Edge &&edge) const;
+  uint32_t node(Kind k, uint64_t r);
+  uint64_t grainRef(uint32_t v) const;
+  void criticalPath();
+  const Analysis *an;
+  bool keep;
+  // The task nodes are taskBase + k; the chunk nodes chunkBase + j, of
+  // chunk chunkRef[j] (not kept graphs).
+  uint32_t taskBase = 0, chunkBase = 0;
+  std::vector<uint32_t> chunkRef;
+  // The edges by source: off[v] .. off[v + 1] in adj.
+  std::vector<uint32_t> off, adj;
+  // Per node, what Kahn's order reads of it together: the longest path
+  // before it (with it once taken), its predecessor on that path, and its
+  // in-degree (the edges from nodes not yet taken).
+  struct Reach {
+    double best = 0;
+    uint32_t pred = UINT32_MAX, indeg = 0;
+  };
+  std::vector<Reach> reach;
 };
 
 /// The critical path's figures of one process and the grains on it (the

@@ -11,6 +11,7 @@
 #ifndef GRAINCHUNK_GRAPH_ANALYSIS_H
 #define GRAINCHUNK_GRAPH_ANALYSIS_H
 
+#include "IdTable.h"
 #include "Names.h"
 #include "Recording.h"
 
@@ -272,8 +273,8 @@ public:
   std::vector<uint32_t> teamSize;
 
   std::vector<Region> regionList;
-  std::unordered_map<uint64_t, size_t> regions; // parallel id -> regionList
-  std::unordered_map<uint64_t, Implicit> implicit;
+  IdTable<size_t> regions;    // parallel id -> regionList
+  IdTable<Implicit> implicit; // by task id, in the order read
 
   double clockNs() const { return tpn; }
   /// The first grain's start and the last one's end (ticks; 0: no grain),

@@ -462,6 +462,11 @@ void writeOtf2(const Results &R, const std::string &dir,
     grainRegions(ids, loopIdx, taskIdx, loopRegion, taskRegion);
     writeEvents(w, an, d.threads, locs, loopRegion, taskRegion);
   }
+  // The tables of the events and OTF2's file buffers, freed as each
+  // location ended, are not held (by the C library's heap) beside the
+  // definitions' chunk close() makes, nor through the outputs after this
+  // one.
+  releaseFreed();
   std::string err;
   if (!w.close(&err))
     throw Error("cannot write " + dir + "/" + name + ".otf2: " + err);

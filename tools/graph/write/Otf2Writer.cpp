@@ -25,6 +25,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <unordered_map>
@@ -66,32 +67,70 @@ constexpr uint64_t EventChunk = OTF2_CHUNK_SIZE_MIN; // 256 KiB
 // they are used, OTF2 asks preFlush, hands the chunks to its file layer and
 // frees them through freeChunks. (The file layer adds its own 4 MiB write
 // buffer per open file: about 4.3 MiB per location with events pending.)
+// OTF2 fills the unused rest of a buffer's last chunk when it writes it
+// out, so every chunk is touched whole: a definitions chunk (4 MiB, OTF2's
+// default, which the anchor file records) is 4 MiB of memory however few
+// the definitions. Chunks are mapped apart from the heap (given back to the
+// system when freed, not held by the C library beside the outputs written
+// after this one), and the last one freed is kept for the next buffer of
+// its size: the buffers written one after another (each location's events,
+// each location's and the global definitions) reuse one mapping whose pages
+// are already there instead of faulting in new ones.
 constexpr size_t MaxChunks = 1;
 struct Chunks {
   void *Chunk[MaxChunks];
+  size_t Size = 0; // OTF2's chunk size of the buffer's kind
   size_t N = 0;
 };
 
-void *allocChunk(void *, OTF2_FileType, OTF2_LocationRef, void **PerBuffer,
+/// The chunks' memory: mappings of their size; Spare, of SpareSize bytes,
+/// the last one freed (or null).
+struct ChunkPool {
+  void *Spare = nullptr;
+  size_t SpareSize = 0;
+  void release() {
+    if (Spare)
+      munmap(Spare, SpareSize);
+    Spare = nullptr;
+  }
+  ~ChunkPool() { release(); }
+};
+
+void *allocChunk(void *Data, OTF2_FileType, OTF2_LocationRef, void **PerBuffer,
                  uint64_t Size) {
+  auto *Pool = static_cast<ChunkPool *>(Data);
   auto *C = static_cast<Chunks *>(*PerBuffer);
   if (!C)
     *PerBuffer = C = new Chunks;
   if (C->N == MaxChunks)
     return nullptr; // full: OTF2 flushes
-  void *Mem = malloc(Size);
-  if (Mem)
-    C->Chunk[C->N++] = Mem;
+  void *Mem = nullptr;
+  if (Pool->Spare && Pool->SpareSize == Size) {
+    Mem = Pool->Spare;
+    Pool->Spare = nullptr;
+  } else {
+    Pool->release(); // of another size: not kept beside this one
+    Mem = mmap(nullptr, Size, PROT_READ | PROT_WRITE,
+               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (Mem == MAP_FAILED)
+      return nullptr;
+  }
+  C->Size = Size;
+  C->Chunk[C->N++] = Mem;
   return Mem;
 }
 
-void freeChunks(void *, OTF2_FileType, OTF2_LocationRef, void **PerBuffer,
+void freeChunks(void *Data, OTF2_FileType, OTF2_LocationRef, void **PerBuffer,
                 bool Final) {
+  auto *Pool = static_cast<ChunkPool *>(Data);
   auto *C = static_cast<Chunks *>(*PerBuffer);
   if (!C)
     return;
-  for (size_t I = 0; I < C->N; ++I)
-    free(C->Chunk[I]);
+  for (size_t I = 0; I < C->N; ++I) {
+    Pool->release();
+    Pool->Spare = C->Chunk[I];
+    Pool->SpareSize = C->Size;
+  }
   C->N = 0;
   if (Final) {
     delete C;
@@ -149,6 +188,7 @@ struct Otf2Writer::Impl {
   uint32_t LocBase = 0;            // EventsOnly: the job's id of location 0
   std::vector<uint32_t> RegionIds; // EventsOnly: the job's id of each region
   OTF2_Archive *Archive = nullptr;
+  ChunkPool Pool; // the archive's chunks (given to OTF2 as its data)
   OTF2_AttributeList *AttrList = nullptr;
   std::string Err;
   bool Closed = false;
@@ -335,7 +375,7 @@ Otf2Writer::Otf2Writer(const std::string &Dir, const std::string &Name,
         OTF2_Archive_SetFlushCallbacks(P->Archive, &FlushCallbacks, nullptr);
     if (C == OTF2_SUCCESS)
       C = OTF2_Archive_SetMemoryCallbacks(P->Archive, &MemoryCallbacks,
-                                          nullptr);
+                                          &P->Pool);
     if (C == OTF2_SUCCESS)
       C = OTF2_Archive_SetSerialCollectiveCallbacks(P->Archive);
     if (C == OTF2_SUCCESS)
@@ -646,6 +686,7 @@ bool Otf2Writer::close(std::string *ErrOut) {
       }
       I.Archive = nullptr;
     }
+    I.Pool.release(); // no buffer is open any more
     if (I.AttrList)
       OTF2_AttributeList_Delete(I.AttrList);
     I.AttrList = nullptr;
