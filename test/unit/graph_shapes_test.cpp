@@ -105,8 +105,10 @@ public:
       x.nodes = nodesAt(l);
     return f;
   }
+  int levelsShaped = 0;
   void shapes(const CoarseLevel &, std::vector<ProcessShape> &f,
               const std::vector<uint8_t> &need, bool) override {
+    levelsShaped++;
     for (size_t p = 0; p < P; p++)
       if (need[p]) {
         f[p].shaped = true;
@@ -143,6 +145,20 @@ TEST(GraphShapes, TheLevelCountsClassesNotProcesses) {
   EXPECT_GT(t.level.block, 1u);
   EXPECT_EQ(t.first.size(), 8u);
   EXPECT_LE(8 * 10 * Fake::nodesAt(t.level), 128000u);
+}
+
+TEST(GraphShapes, NoShapeIsMadeWhereEvenAlikeProcessesWouldNotFit) {
+  // 8 alike processes, 64,000 bytes each per instance, cap 16,000: even
+  // one class would not fit per instance, so no shape is made there (a
+  // shape is the process's coarse graph built: a node per chunk at that
+  // level, as many as the recording's, on LULESH's ranks 900 MB). It
+  // searches on to a level one class fits, and makes shapes there only.
+  Fake f(8, 1);
+  ShapeLevel s = shapeLevelFor(f, 16000, 64, 10, 0);
+  EXPECT_LE(10 * Fake::nodesAt(s.level), 16000u);
+  EXPECT_EQ(s.first.size(), 1u);
+  EXPECT_EQ(f.shaped, 8 * f.levelsShaped);
+  EXPECT_EQ(f.levelsShaped, 1);
 }
 
 TEST(GraphShapes, TheLevelSearchEndsAtStartAndEndAlone) {

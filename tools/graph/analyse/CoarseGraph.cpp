@@ -624,11 +624,19 @@ ShapeLevel shapeLevelFor(ShapeSearch &s, uint64_t cap, uint64_t most,
       need[p] = bySize[{f[p].nodes, f[p].edges}] > 1;
     for (auto &[k, n] : bySize)
       least += k.first * nodeBytes + k.second * edgeBytes;
-    s.shapes(r.level, f, need, least <= cap || r.level.bare);
-    classesOf(f, r);
     uint64_t est = 0;
-    for (uint32_t p : r.first)
-      est += bytesOf(f[p]);
+    if (least > cap && !r.level.bare) {
+      // Past the cap even were all processes of a size alike: no shape
+      // is made (a process's shape is its coarse graph built: at a fine
+      // level, about a node per chunk), the next level is as many times
+      // coarser as that least estimate is over.
+      est = least;
+    } else {
+      s.shapes(r.level, f, need, true);
+      classesOf(f, r);
+      for (uint32_t p : r.first)
+        est += bytesOf(f[p]);
+    }
     if (est <= cap || r.level.bare) {
       s.bytes(r.level, f, r.first);
       uint64_t got = s.fileBytes(r, f);

@@ -34,7 +34,11 @@
 // are tried in coarseLevelFor's order, from one group per loop instance
 // and thread; at each, the classes are made at that level (a process's
 // shape is made only where its estimated size is another's: processes of
-// other sizes are never alike), the estimate is the classes' first
+// other sizes are never alike; and none where even every process of a
+// size alike would pass the cap, the least estimate: a shape is a coarse
+// graph built, a node per chunk at the finest levels, and the next level
+// is then as many times coarser as that least estimate is over the cap),
+// the estimate is the classes' first
 // members' sizes times the bytes per element, and the level is taken when
 // that estimate and then the output's bytes (exact for classes of one
 // process, at most for the others) are within the cap; else the next is as

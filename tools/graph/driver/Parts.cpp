@@ -393,8 +393,8 @@ public:
               std::to_string(an.proc.rank) + " " + std::to_string(an.proc.pid) +
               "\n";
     }
-    std::vector<std::string> all =
-        exchange(rk, raw, h, "graph-" + std::to_string(round) + "a", mine);
+    std::vector<std::string> all = exchange(
+        rk, raw, h, "graph-" + std::to_string(sizeRound++) + "a", mine);
     std::vector<ProcessShape> f;
     bool first = ranks.empty();
     counts.clear();
@@ -478,8 +478,8 @@ private:
   const std::string &raw;
   const JobHead &h;
   const Results *R;
-  int round = 0;
-  std::vector<size_t> counts; // per rank its processes
+  int round = 0, sizeRound = 0; // the marks' numbers: each round its own
+  std::vector<size_t> counts;   // per rank its processes
 };
 } // namespace
 
