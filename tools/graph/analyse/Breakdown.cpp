@@ -112,8 +112,7 @@ Breakdown breakdownOf(const Analysis &an) {
       b.waitOther += w[k];
     }
   }
-  double waits = b.waitLoop + b.waitRegion + b.waitBarrier + b.waitTaskwait +
-                 b.waitTaskgroup + b.waitOther;
+  double waits = b.waits();
   double work = b.chunkWork + b.taskWork;
   b.outside = std::max(0.0, b.inRegions - work - waits);
   if (b.inRegions > 0)

@@ -44,6 +44,11 @@ struct Breakdown {
   /// explicit barriers, taskwait, taskgroup, the others.
   double waitLoop = 0, waitRegion = 0, waitBarrier = 0, waitTaskwait = 0,
          waitTaskgroup = 0, waitOther = 0;
+  /// Every construct's waits.
+  double waits() const {
+    return waitLoop + waitRegion + waitBarrier + waitTaskwait + waitTaskgroup +
+           waitOther;
+  }
   /// Thread time in regions that is neither grain work nor a wait: the
   /// implicit tasks' own work outside loops and tasks (and the making of
   /// chunks and tasks).

@@ -298,7 +298,7 @@ public:
   }
   uint64_t fileBytes(const TraceWritten *mine) override {
     uint64_t bytes = TraceHead.size(), parts = 0;
-    for (const auto &[events, tail] : parts_(mine)) {
+    for (const auto &[events, tail] : partsOf(mine, false)) {
       bytes += events + (parts ? 2 : 0) + (parts ? 0 : tail);
       parts++;
     }
@@ -306,9 +306,8 @@ public:
   }
   uint64_t before(const TraceWritten *mine) override {
     uint64_t b = 0;
-    size_t i = 0;
-    for (const auto &[events, tail] : parts_(mine, &i))
-      b += events + 2;
+    for (const auto &part : partsOf(mine, true))
+      b += part.first + 2;
     return b;
   }
 
@@ -325,16 +324,16 @@ private:
     return v;
   }
   /// Per rank with processes (its part has a file), in rank order: its
-  /// events' and its tail's bytes; upTo: only the ranks before this one.
-  std::vector<std::pair<uint64_t, uint64_t>> parts_(const TraceWritten *mine,
-                                                    size_t *upTo = nullptr) {
+  /// events' and its tail's bytes; earlier: only the ranks before this one.
+  std::vector<std::pair<uint64_t, uint64_t>> partsOf(const TraceWritten *mine,
+                                                     bool earlier) {
     std::string m =
         mine ? std::to_string(mine->events) + " " + std::to_string(mine->tail)
              : "-";
     std::vector<std::string> all = marks(m);
     std::vector<std::pair<uint64_t, uint64_t>> out;
     for (size_t i = 0; i < all.size(); i++) {
-      if (upTo && h.ranks[i].rank == rk.Rank)
+      if (earlier && h.ranks[i].rank == rk.Rank)
         break;
       if (all[i] == "-")
         continue;

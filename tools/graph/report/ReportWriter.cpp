@@ -40,8 +40,8 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
-#include <cstdlib>
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <memory>
@@ -800,8 +800,7 @@ PageProc pageProcOf(const Results &R, size_t p, Names &loops) {
     P.json += (j ? "," : "") + str(tl[j]);
   // The same breakdown in numbers (ns; the summary's lines word them): the
   // page's table of processes.
-  double waits = b.waitLoop + b.waitRegion + b.waitBarrier + b.waitTaskwait +
-                 b.waitTaskgroup + b.waitOther;
+  double waits = b.waits();
   P.json += "],\"bd\":{\"tt\":" + num(b.threadTime / tpn, 0) +
             ",\"serial\":" + num(b.serial / tpn, 0) +
             ",\"idle\":" + num(b.serialIdle / tpn, 0) +

@@ -82,8 +82,7 @@ std::vector<std::string> breakdownLines(const Analysis &an,
                                 b.notInTeam / ms, pc(b.notInTeam))
                                 .c_str()
                           : ""));
-  double waits = b.waitLoop + b.waitRegion + b.waitBarrier + b.waitTaskwait +
-                 b.waitTaskgroup + b.waitOther;
+  double waits = b.waits();
   std::string byKind;
   auto kind = [&](double v, const char *what) {
     if (v > 0)
@@ -680,8 +679,7 @@ static std::string processLine(const ProcessDigest &d) {
   const Breakdown &b = d.time;
   if (b.threadTime > 0 && d.ticksPerNs > 0) {
     auto pc = [&](double v) { return 100 * v / b.threadTime; };
-    double waits = b.waitLoop + b.waitRegion + b.waitBarrier + b.waitTaskwait +
-                   b.waitTaskgroup + b.waitOther;
+    double waits = b.waits();
     s += fmt("; thread time %.3f ms: serial %.1f%%, waits %.1f%%, fork and "
              "join %.1f%%, own code %.1f%%, the grains' work %.1f%%",
              b.threadTime / d.ticksPerNs / 1e6,
