@@ -161,8 +161,8 @@ TEST(GraphAnalysis, ChunksLoopsAndMetrics) {
   ASSERT_EQ(an.loops.size(), 1u);
   const Loop &lp = an.loops[0];
   EXPECT_EQ(lp.n(), 3);
-  EXPECT_EQ(lp.fn, "work");
-  EXPECT_EQ(lp.loc, "a,b.c:12");
+  EXPECT_EQ(an.codeOf(lp).fn, "work");
+  EXPECT_EQ(an.codeOf(lp).loc, "a,b.c:12");
   EXPECT_EQ(an.loopName(0), "a,b.c:12 (work)");
   // Ends: [0,0] where [2,2]'s making began (20 - 2), the others at the
   // loop's end on their thread.

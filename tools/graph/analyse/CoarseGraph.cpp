@@ -400,7 +400,7 @@ CoarseGraph coarseGraph(const Analysis &an, const LoopTable &lt,
         node(CoarseGraph::Chunks, "g." + tag + ".t" + std::to_string(s.th), "");
     Node &n = g.nodes[v];
     n.name = name;
-    n.loc = an.loops[s.loop].loc;
+    n.loc = an.codeOf(an.loops[s.loop]).loc;
     n.thread = s.th;
     n.grains = s.chunks;
     n.instances = s.instances;

@@ -439,8 +439,9 @@ static void explainLoop(const Acc &a, double tpn, Problem &p) {
 /// Whether loop instance lp was run by a dynamic or guided schedule, as
 /// the loop-begin event said (grainchunk's extension event, or
 /// OpenMP 6's ompt_work_loop_dynamic/guided).
-static bool dispatchedLoop(const Loop &lp) {
-  uint32_t ext = lp.sched >> 8, ws = lp.sched & 0xff;
+static bool dispatchedLoop(const Analysis &an, const Loop &lp) {
+  uint32_t sched = an.codeOf(lp).sched;
+  uint32_t ext = sched >> 8, ws = sched & 0xff;
   return ext == GC_EXT_SCHED_DYNAMIC || ext == GC_EXT_SCHED_GUIDED ||
          ws == GC_WORK_LOOP_DYNAMIC || ws == GC_WORK_LOOP_GUIDED;
 }
@@ -480,7 +481,7 @@ static void estimateSchedules(const Analysis &an, std::vector<Acc> &accs,
   for (const Loop &lp : an.loops) {
     size_t k = loopAcc[lp.index];
     if (k == SIZE_MAX || !want[k] || teamOf(an, lp.index) <= 1 ||
-        dispatchedLoop(lp))
+        dispatchedLoop(an, lp))
       continue;
     bool known = true;
     for (const Share &s : lp.shares)
@@ -752,8 +753,8 @@ std::vector<Problem> rankProblems(const Analysis &an, InstanceLosses &losses,
     }
     for (const Share &s : lp.shares) {
       a.perThread[s.th] += double(s.work);
-      a.minCount = std::min(a.minCount, s.count);
-      a.maxCount = std::max(a.maxCount, s.count);
+      a.minCount = std::min(a.minCount, int64_t(s.count));
+      a.maxCount = std::max(a.maxCount, int64_t(s.count));
     }
     if (lp.shares.size() < team)
       a.minCount = 0;

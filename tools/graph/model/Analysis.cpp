@@ -108,6 +108,23 @@ PooledName Analysis::pooled(const std::string &s) {
   return PooledName(&*namePool.insert(s).first);
 }
 
+uint32_t Analysis::codeId(const LoopCode &c) {
+  auto key = std::make_tuple(c.codeptr, c.sched, &c.fn.str(), &c.loc.str());
+  if (lastCode != UINT32_MAX) {
+    const LoopCode &l = loopCodes[lastCode];
+    if (std::make_tuple(l.codeptr, l.sched, &l.fn.str(), &l.loc.str()) == key)
+      return lastCode;
+  }
+  auto it = codeIds.emplace(key, uint32_t(loopCodes.size())).first;
+  if (it->second == loopCodes.size()) {
+    if (loopCodes.size() >= Loop::MaxCodes)
+      throw Error("more than " + std::to_string(Loop::MaxCodes) +
+                  " distinct loop codes");
+    loopCodes.push_back(c);
+  }
+  return lastCode = it->second;
+}
+
 Share &Analysis::readShare(int li, int th) {
   constexpr uint32_t None = UINT32_MAX;
   if (shareList.size() <= size_t(li))
@@ -116,6 +133,8 @@ Share &Analysis::readShare(int li, int th) {
   for (uint32_t x = first; x != None; x = shareNext[x])
     if (sharePool[x].th == th)
       return sharePool[x];
+  if (th < 0 || th >= 1 << 28) // Share::th's 29 bits
+    throw Error("thread " + std::to_string(th) + ": too many threads");
   uint32_t x = uint32_t(sharePool.size());
   sharePool.push_back(Share{th});
   shareSync.push_back(0);
@@ -287,7 +306,7 @@ Analysis::Analysis(const ProcessDir &pd, const Baseline *base)
 
 int Analysis::newLoop(int kind, uint64_t a, uint64_t b) {
   Loop lp;
-  lp.keyKind = int8_t(kind);
+  lp.keyKind = uint32_t(kind);
   lp.k0 = a;
   lp.k1 = b;
   lp.index = int(loops.size());
@@ -460,8 +479,10 @@ void Analysis::readThread(int th, ThreadReader &rd) {
                    : -1;
       if (li < 0) {
         li = newLoop(kind, k0, n);
-        loops[li].codeptr = c;
-        loops[li].sched = d;
+        LoopCode code;
+        code.codeptr = c;
+        code.sched = d;
+        loops[li].code = codeId(code);
       }
       Loop &lp = loops[li];
       lp.begin = lp.hasBegin ? std::min(lp.begin, t) : t;
@@ -730,9 +751,8 @@ void Analysis::finish() {
   orderTasks();
   taskloopTasks();
   std::vector<uint64_t> ptrs; // sorted and made unique below
-  for (const Loop &lp : loops)
-    if (ptrs.empty() || ptrs.back() != lp.codeptr)
-      ptrs.push_back(lp.codeptr);
+  for (const LoopCode &lc : loopCodes)
+    ptrs.push_back(lc.codeptr);
   {
     std::vector<uint64_t> tp(tasks.codeptr);
     std::sort(tp.begin(), tp.end());
@@ -756,15 +776,23 @@ void Analysis::finish() {
   // once per (code pointer, psource).
   std::map<std::pair<uint64_t, uint64_t>, std::pair<std::string, std::string>>
       sourceNames;
+  // Each instance's code is made again with its name: the codes as read
+  // go.
+  std::vector<LoopCode> read;
+  read.swap(loopCodes);
+  codeIds.clear();
+  lastCode = UINT32_MAX;
   for (Loop &lp : loops) {
+    LoopCode lc = read[lp.code];
     uint64_t ps = psource[size_t(lp.index)];
-    auto named = sourceNames.find({lp.codeptr, ps});
+    auto named = sourceNames.find({lc.codeptr, ps});
     if (named != sourceNames.end() && !named->second.first.empty()) {
-      lp.fn = pooled(named->second.first);
-      lp.loc = pooled(named->second.second);
+      lc.fn = pooled(named->second.first);
+      lc.loc = pooled(named->second.second);
+      lp.code = codeId(lc);
       continue;
     }
-    auto [fn, loc] = maps.get(lp.codeptr);
+    auto [fn, loc] = maps.get(lc.codeptr);
     if (ps) {
       auto s = strings.find(ps);
       if (s != strings.end()) {
@@ -784,7 +812,7 @@ void Analysis::finish() {
         }
       }
     }
-    sourceNames.emplace(std::make_pair(lp.codeptr, ps),
+    sourceNames.emplace(std::make_pair(lc.codeptr, ps),
                         std::make_pair(fn, loc));
     if (fn.empty()) {
       fn = "?";
@@ -795,9 +823,12 @@ void Analysis::finish() {
                             regionList[r->second].enc);
       }
     }
-    lp.fn = pooled(fn);
-    lp.loc = pooled(loc);
+    lc.fn = pooled(fn);
+    lc.loc = pooled(loc);
+    lp.code = codeId(lc);
   }
+  decltype(codeIds)().swap(codeIds);
+  std::vector<LoopCode>().swap(read);
   finishTasks();
   taskContexts();
   siteNames();
@@ -830,15 +861,16 @@ void Analysis::siteNames() {
   // line, -1 for one without (its site is its code's).
   std::map<std::pair<const std::string *, const std::string *>, int32_t> byName;
   for (const Loop &lp : loops) {
-    auto pk = std::make_pair(&lp.fn.str(), &lp.loc.str());
+    const LoopCode &lc = codeOf(lp);
+    auto pk = std::make_pair(&lc.fn.str(), &lc.loc.str());
     auto known = byName.find(pk);
     if (known != byName.end() && known->second >= 0) {
       loopSite.push_back(known->second);
       continue;
     }
     std::string nm = loopName(lp);
-    bool lined = Maps::hasLine(lp.loc);
-    auto key = lp.codeptr ? std::make_tuple(0, lp.codeptr)
+    bool lined = Maps::hasLine(lc.loc);
+    auto key = lc.codeptr ? std::make_tuple(0, lc.codeptr)
                : psource[size_t(lp.index)]
                    ? std::make_tuple(1, psource[size_t(lp.index)])
                    : std::make_tuple(2, uint64_t(lp.index));
@@ -848,8 +880,8 @@ void Analysis::siteNames() {
     byName.emplace(pk, lined ? site : -1);
     if (site == next) {
       loopsUnlined += !lined;
-      if (!lined && !hasAddress(lp.loc))
-        nm += lp.codeptr ? where(lp.codeptr)
+      if (!lined && !hasAddress(lc.loc))
+        nm += lc.codeptr ? where(lc.codeptr)
                          : " (instance L" + std::to_string(lp.index) + ")";
       names.push_back(nm);
     }
@@ -950,11 +982,12 @@ std::pair<std::string, std::string> Analysis::taskSource(size_t k) const {
 }
 
 std::string Analysis::loopName(const Loop &lp) const {
-  if (endsWithAny(lp.loc, {":?", ":0"})) // no line table: build with -g
-    return lp.fn.str() + " (" +
-           lp.loc.str().substr(0, lp.loc.str().size() - 2) + ")";
-  return lp.fn.str() != "?" ? lp.loc.str() + " (" + lp.fn.str() + ")"
-                            : lp.loc.str();
+  const LoopCode &lc = codeOf(lp);
+  if (endsWithAny(lc.loc, {":?", ":0"})) // no line table: build with -g
+    return lc.fn.str() + " (" +
+           lc.loc.str().substr(0, lc.loc.str().size() - 2) + ")";
+  return lc.fn.str() != "?" ? lc.loc.str() + " (" + lc.fn.str() + ")"
+                            : lc.loc.str();
 }
 
 /// Rows grouped by owner (0..n-1; -1: dropped), each group sorted (as

@@ -67,20 +67,25 @@ struct Counter {
   void update(const Counter &o);
 };
 
-/// What a loop instance knows of one thread (32 bytes; its wait at the
+/// What a loop instance knows of one thread (24 bytes; its wait at the
 /// loop's barrier, while the recording is read, is Analysis::shareSync's,
-/// where it left the loop Analysis::threadEnd()).
+/// where it left the loop Analysis::threadEnd()). Its thread (an index
+/// among the threads read) and its flags share 32 bits.
 struct Share {
-  int th;
-  bool hasEnd = false, hasWork = false, unknown = false;
-  int64_t count = 0, work = 0;
+  Share(int th = 0) : th(th), hasEnd(false), hasWork(false), unknown(false) {}
+  int th : 29;
+  bool hasEnd : 1, hasWork : 1, unknown : 1;
+  int32_t count = 0; // its chunks
+  int64_t work = 0;
   double waitPer = NAN;
 };
+static_assert(sizeof(Share) == 24, "a share is 24 bytes");
 
 /// A loop instance's threads: a run of the process's share pool
 /// (Analysis::sharePool), in the order the instance met them. Set when the
-/// recording has been read.
-class ShareSpan {
+/// recording has been read. Packed (12 bytes, 4-aligned) so that Loop holds
+/// it without padding.
+class __attribute__((packed, aligned(4))) ShareSpan {
 public:
   Share *begin() { return b; }
   Share *end() { return b + n; }
@@ -117,24 +122,34 @@ private:
   const std::string *s;
 };
 
-/// A loop instance: the same worksharing loop on every thread of a team.
+/// What a loop instance's code says of it: its code pointer, schedule
+/// (the loop-begin record's) and name. Held once per distinct value
+/// (Analysis::loopCodes), most instances of a loop sharing one.
+struct LoopCode {
+  uint64_t codeptr = 0;
+  PooledName fn, loc; // its name (set once the recording is read)
+  uint32_t sched = 0;
+};
+
+/// A loop instance: the same worksharing loop on every thread of a team
+/// (72 bytes).
 struct Loop {
+  Loop() : code(0), keyKind(0), hasBegin(false), hasEnd(false) {}
   // The key: (region, n) (kind 0), ("task", task, n) (kind 1) or
   // ("orphan", thread, task, k) (kind 2), k the instance's own index.
   uint64_t k0 = 0, k1 = 0;
   uint64_t lastKey() const { return keyKind == 2 ? uint64_t(index) : k1; }
-  uint64_t codeptr = 0;
   uint64_t begin = 0, end = 0;
-  PooledName fn, loc; // its name
-  ShareSpan shares;   // threads, in the order met
   int64_t maxWork = 0;
+  ShareSpan shares; // threads, in the order met
   // Its chunks each problem flags: parallel_benefit, outlier,
   // work_deviation (flagged()).
   uint32_t nPb = 0, nOutlier = 0, nDeviation = 0;
   int index = 0;
-  uint32_t sched = 0;
-  int8_t keyKind = 0;
-  bool hasBegin = false, hasEnd = false;
+  static constexpr uint32_t MaxCodes = 1u << 28;
+  uint32_t code : 28; // its LoopCode (Analysis::codeOf())
+  uint32_t keyKind : 2;
+  bool hasBegin : 1, hasEnd : 1;
   int64_t n() const;
   /// The problems its chunks have, as the summary counts them: those of
   /// parallel_benefit, outlier, work_deviation it has, in that order.
@@ -146,6 +161,7 @@ struct Loop {
   Share *find(int th);
   const Share *find(int th) const;
 };
+static_assert(sizeof(Loop) == 72, "a loop instance is 72 bytes");
 
 /// Every chunk grain, in columns: 49 bytes each, and 8 more for its parent
 /// (its implicit task's id, parentOf()) where that is not held in runs. A
@@ -243,6 +259,9 @@ public:
   const Baseline *baseline;
   std::unordered_map<uint64_t, std::string> strings;
   std::vector<Loop> loops;
+  /// The loop instances' codes (Loop::code).
+  std::vector<LoopCode> loopCodes;
+  const LoopCode &codeOf(const Loop &lp) const { return loopCodes[lp.code]; }
   Chunks chunks;
   int64_t leftOut = 0; // chunks reported ahead of loops cancelled
   Tasks tasks;
@@ -356,6 +375,14 @@ public:
 private:
   void readThread(int th, ThreadReader &rd);
   int newLoop(int kind, uint64_t a, uint64_t b);
+  // The code of a new or renamed instance: an index in loopCodes, the
+  // last one asked for found again without a look-up.
+  uint32_t codeId(const LoopCode &c);
+  std::map<std::tuple<uint64_t, uint32_t, const std::string *,
+                      const std::string *>,
+           uint32_t>
+      codeIds;
+  uint32_t lastCode = UINT32_MAX;
   struct Frame;
   Frame &frame(std::vector<Frame> &frames, uint64_t task, uint64_t par);
   void release(Frame &fr, int th);

@@ -56,7 +56,8 @@ void writeCsv(const Results &R, const std::string &path) {
     std::vector<std::string> ilin;
     std::vector<uint8_t> ilinQuote, ilinHas;
     for (const Loop &lp : an.loops) {
-      loopCols.push_back(csvField(lp.fn) + "," + csvField(lp.loc) + "," +
+      const LoopCode &lc = an.codeOf(lp);
+      loopCols.push_back(csvField(lc.fn) + "," + csvField(lc.loc) + "," +
                          csvField(an.loopName(lp.index)) + ",L" +
                          std::to_string(lp.index) + ",");
       auto il = an.instanceLineage(lp.index);

@@ -312,9 +312,9 @@ void writeGraphml(const Results &R, const std::string &path, int view) {
                std::to_string(g.joins[r].second);
       }
     };
-    std::vector<std::string> locs;
-    for (const Loop &lp : an.loops)
-      locs.push_back(htmlEscape(lp.loc));
+    std::vector<std::string> locs; // by loop code (Loop::code)
+    for (const LoopCode &lc : an.loopCodes)
+      locs.push_back(htmlEscape(lc.loc));
     // A grain's relational and visual attributes (x: its index among the
     // process's grains, chunks first).
     auto grainAttrs = [&](uint32_t v, size_t x, const std::string &colour,
@@ -352,7 +352,7 @@ void writeGraphml(const Results &R, const std::string &path, int view) {
                     ch.thread[r], an.loopName(li), ch.creation[r], m);
         o << "<data key=\"first_iteration\">";
         o.u(ch.lower[r]) << "</data><data key=\"last_iteration\">";
-        o.u(ch.upper[r]) << "</data><data key=\"source_location\">" << locs[li]
+        o.u(ch.upper[r]) << "</data><data key=\"source_location\">" << locs[an.loops[li].code]
                          << "</data>";
         o << "<data key=\"outlier\">" << (m.outlier ? "true" : "false")
           << "</data>";

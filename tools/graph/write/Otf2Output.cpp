@@ -124,7 +124,7 @@ ProcDef procDefOf(const Analysis &an, std::vector<uint32_t> *loopIdx = nullptr,
       bySiteOf.resize(site + 1, -1);
     if (bySiteOf[site] < 0)
       bySiteOf[site] =
-          add(an.loopName(lp.index), lp.loc, RegionKind::LoopChunk);
+          add(an.loopName(lp.index), an.codeOf(lp).loc, RegionKind::LoopChunk);
     if (loopIdx)
       loopIdx->push_back(uint32_t(bySiteOf[site]));
   }

@@ -245,7 +245,7 @@ TraceWritten writeTraceAggregated(const Results &R, const std::string &path,
         if (full())
           break;
         const std::string &ln = an.loopName(r.loop);
-        auto key = std::make_pair(an.loops[r.loop].codeptr, r.th);
+        auto key = std::make_pair(an.codeOf(an.loops[r.loop]).codeptr, r.th);
         auto it = tracks.find(key);
         if (it == tracks.end()) {
           it = tracks.emplace(key, 500000000 + int64_t(tracks.size()) * 1000)
