@@ -145,7 +145,9 @@ std::vector<int32_t> loopIds(const Analysis &an, size_t *nLoops,
     int32_t name = siteName[site];
     auto fresh = int32_t(count.size());
     int32_t id =
-        keyId.emplace(std::make_pair(name, an.codeOf(an.loops[li]).codeptr), fresh)
+        keyId
+            .emplace(std::make_pair(name, an.codeOf(an.loops[li]).codeptr),
+                     fresh)
             .first->second;
     if (id == fresh)
       count.push_back(0);

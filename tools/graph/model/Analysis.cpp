@@ -133,8 +133,6 @@ Share &Analysis::readShare(int li, int th) {
   for (uint32_t x = first; x != None; x = shareNext[x])
     if (sharePool[x].th == th)
       return sharePool[x];
-  if (th < 0 || th >= 1 << 28) // Share::th's 29 bits
-    throw Error("thread " + std::to_string(th) + ": too many threads");
   uint32_t x = uint32_t(sharePool.size());
   sharePool.push_back(Share{th});
   shareSync.push_back(0);
@@ -337,7 +335,12 @@ void Analysis::appendChunk(Frame &fr, int th, uint64_t t, uint64_t a,
     fr.shareLoop = fr.loop;
   }
   Loop &lp = loops[fr.loop];
-  sharePool[fr.shareIdx].count++;
+  Share &sh = sharePool[fr.shareIdx];
+  if (sh.count == Share::MaxCount)
+    throw Error("thread " + std::to_string(th) + ": more than " +
+                std::to_string(Share::MaxCount) +
+                " chunks in one loop instance");
+  sh.count++;
   fr.chunk = int64_t(chunks.size());
   chunks.thread.push_back(th);
   chunks.loop.push_back(lp.index);

@@ -69,13 +69,16 @@ struct Counter {
 
 /// What a loop instance knows of one thread (24 bytes; its wait at the
 /// loop's barrier, while the recording is read, is Analysis::shareSync's,
-/// where it left the loop Analysis::threadEnd()). Its thread (an index
-/// among the threads read) and its flags share 32 bits.
+/// where it left the loop Analysis::threadEnd()). Its count of chunks
+/// (at most MaxCount: more is an error while reading) and its flags share
+/// 32 bits.
 struct Share {
-  Share(int th = 0) : th(th), hasEnd(false), hasWork(false), unknown(false) {}
-  int th : 29;
+  Share(int th = 0)
+      : th(th), count(0), hasEnd(false), hasWork(false), unknown(false) {}
+  int th;
+  static constexpr uint32_t MaxCount = (1u << 29) - 1;
+  uint32_t count : 29;
   bool hasEnd : 1, hasWork : 1, unknown : 1;
-  int32_t count = 0; // its chunks
   int64_t work = 0;
   double waitPer = NAN;
 };
@@ -378,9 +381,9 @@ private:
   // The code of a new or renamed instance: an index in loopCodes, the
   // last one asked for found again without a look-up.
   uint32_t codeId(const LoopCode &c);
-  std::map<std::tuple<uint64_t, uint32_t, const std::string *,
-                      const std::string *>,
-           uint32_t>
+  std::map<
+      std::tuple<uint64_t, uint32_t, const std::string *, const std::string *>,
+      uint32_t>
       codeIds;
   uint32_t lastCode = UINT32_MAX;
   struct Frame;

@@ -352,8 +352,8 @@ void writeGraphml(const Results &R, const std::string &path, int view) {
                     ch.thread[r], an.loopName(li), ch.creation[r], m);
         o << "<data key=\"first_iteration\">";
         o.u(ch.lower[r]) << "</data><data key=\"last_iteration\">";
-        o.u(ch.upper[r]) << "</data><data key=\"source_location\">" << locs[an.loops[li].code]
-                         << "</data>";
+        o.u(ch.upper[r]) << "</data><data key=\"source_location\">"
+                         << locs[an.loops[li].code] << "</data>";
         o << "<data key=\"outlier\">" << (m.outlier ? "true" : "false")
           << "</data>";
         grainAttrs(v, r, colours.loop(an.loopName(li)), "rectangle",

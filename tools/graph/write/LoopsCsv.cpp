@@ -38,7 +38,8 @@ void writeLoopsCsv(const Results &R, const std::string &path) {
       if (r.loop != named) {
         const Loop &lp = an.loops[r.loop];
         name = csvField(an.loopName(lp.index)) + ",L" +
-               std::to_string(lp.index) + "," + csvField(an.codeOf(lp).loc) + ",";
+               std::to_string(lp.index) + "," + csvField(an.codeOf(lp).loc) +
+               ",";
         named = r.loop;
       }
       o << head << name;
