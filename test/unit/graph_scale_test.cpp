@@ -78,8 +78,8 @@ TEST(GraphScale, LoopThreadsTable) {
   EXPECT_EQ(rows[0].th, 0);
   EXPECT_EQ(rows[0].chunks, 3);
   EXPECT_EQ(rows[0].work, 46);
-  EXPECT_EQ(rows[0].minWork, 8);
-  EXPECT_EQ(rows[0].maxWork, 30);
+  EXPECT_EQ(lt.minWork(0), 8);
+  EXPECT_EQ(lt.maxWork(0), 30);
   EXPECT_DOUBLE_EQ(lt.median(0), 8.0);
   EXPECT_EQ(rows[0].first, 10u);
   EXPECT_EQ(rows[0].last, 60u);

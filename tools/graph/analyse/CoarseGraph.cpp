@@ -122,9 +122,9 @@ private:
 };
 
 /// Per (block, thread) a span, in the order of the blocks then threads as
-/// met.
+/// met; its least and most chunk work of the rows' spreads (null: 0).
 std::vector<LoopSpan> spansOf(const std::vector<LoopThread> &rows,
-                              const Blocks &B) {
+                              const Spreads *spreads, const Blocks &B) {
   std::vector<LoopSpan> spans;
   SpanFinder find(B.list.size());
   for (const LoopThread &r : rows) {
@@ -138,7 +138,7 @@ std::vector<LoopSpan> spansOf(const std::vector<LoopThread> &rows,
       s.loop = B.list[b].first;
       s.th = r.th;
       s.first = r.first, s.last = r.last;
-      s.minWork = r.minWork, s.maxWork = r.maxWork;
+      s.minWork = r.minWork(spreads), s.maxWork = r.maxWork(spreads);
       spans.push_back(s);
     }
     LoopSpan &s = spans[k];
@@ -147,8 +147,8 @@ std::vector<LoopSpan> spansOf(const std::vector<LoopThread> &rows,
     s.hasWork = s.hasWork && r.hasWork;
     s.work += r.work;
     s.first = std::min(s.first, r.first), s.last = std::max(s.last, r.last);
-    s.minWork = std::min(s.minWork, r.minWork);
-    s.maxWork = std::max(s.maxWork, r.maxWork);
+    s.minWork = std::min(s.minWork, r.minWork(spreads));
+    s.maxWork = std::max(s.maxWork, r.maxWork(spreads));
   }
   // Into block order in place (along the permutation's cycles), without a
   // second copy of the spans.
@@ -190,7 +190,8 @@ std::vector<LoopSpan> loopSpansAt(const std::vector<int32_t> &loopOf,
                                   size_t nLoops,
                                   const std::vector<int32_t> &byStart,
                                   const std::vector<LoopThread> &rows,
-                                  uint64_t block, std::vector<int> *firstOf) {
+                                  const Spreads *spreads, uint64_t block,
+                                  std::vector<int> *firstOf) {
   Blocks B = blocksOf(loopOf, nLoops, byStart, block);
   if (firstOf) {
     firstOf->assign(B.of.size(), -1);
@@ -198,7 +199,7 @@ std::vector<LoopSpan> loopSpansAt(const std::vector<int32_t> &loopOf,
       if (B.of[li] >= 0)
         (*firstOf)[li] = B.list[B.of[li]].first;
   }
-  return spansOf(rows, B);
+  return spansOf(rows, spreads, B);
 }
 } // namespace
 
@@ -206,7 +207,8 @@ std::vector<int> loopKeyIds(const Analysis &an) { return loopIds(an); }
 
 std::vector<LoopSpan> loopSpans(const LoopTable &lt, uint64_t block,
                                 std::vector<int> *firstOf) {
-  return loopSpansAt(lt.loopOf, lt.nLoops, lt.byStart, lt.rows, block, firstOf);
+  return loopSpansAt(lt.loopOf, lt.nLoops, lt.byStart, lt.rows, &lt.spreads,
+                     block, firstOf);
 }
 
 std::vector<LoopSpan> loopSpansOf(const std::vector<int> &keys,
@@ -216,7 +218,7 @@ std::vector<LoopSpan> loopSpansOf(const std::vector<int> &keys,
   for (int k : keys)
     nLoops = std::max(nLoops, size_t(k) + 1);
   return loopSpansAt(keys, nLoops, instancesByStart(rows, keys.size()), rows,
-                     block, firstOf);
+                     nullptr, block, firstOf);
 }
 
 uint64_t countLoopSpans(const LoopTable &lt, uint64_t block) {
@@ -374,7 +376,7 @@ CoarseGraph coarseGraph(const Analysis &an, const LoopTable &lt,
   const Chunks &ch = an.chunks;
   // Loops: per block a fork, a node per thread and a join, chained.
   Blocks B = blocksOf(lt, level.block);
-  std::vector<LoopSpan> spans = spansOf(lt.rows, B);
+  std::vector<LoopSpan> spans = spansOf(lt.rows, &lt.spreads, B);
   std::map<std::pair<int64_t, int>, uint32_t> spanNode; // (block, thread)
   std::vector<uint32_t> forkOf(B.list.size()), joinOf(B.list.size());
   for (size_t b = 0; b < B.list.size(); b++) {

@@ -24,7 +24,9 @@ namespace gcg {
 
 std::vector<LoopThread>
 loopThreads(const Analysis &an, std::vector<std::pair<size_t, double>> *medians,
-            std::vector<double> *firstCreation) {
+            std::vector<double> *firstCreation, Spreads *spreads) {
+  Spreads own;
+  Spreads &sp = spreads ? *spreads : own;
   std::vector<size_t> rowOff(an.loops.size() + 1, 0);
   for (size_t li = 0; li < an.loops.size(); li++)
     rowOff[li + 1] = rowOff[li] + an.loops[li].shares.size();
@@ -64,13 +66,19 @@ loopThreads(const Analysis &an, std::vector<std::pair<size_t, double>> *medians,
     uint64_t s = ch.start[i], e = std::max(ch.end[i], ch.start[i]);
     int64_t w = int64_t(e - s);
     if (!r.chunks) {
-      r.first = s, r.last = e, r.minWork = r.maxWork = w;
+      r.first = s, r.last = e;
       double c = ch.creation[i];
       if (firstCreation)
         (*firstCreation)[size_t(row)] = c > 0 && c <= double(s) ? c : 0;
     } else {
       r.first = std::min(r.first, s), r.last = std::max(r.last, e);
-      r.minWork = std::min(r.minWork, w), r.maxWork = std::max(r.maxWork, w);
+      if (r.chunks == 1) { // its one chunk's work is the row's
+        r.spread = uint32_t(sp.size());
+        sp.push_back({std::min(r.work, w), std::max(r.work, w)});
+      } else {
+        auto &[mn, mx] = sp[r.spread];
+        mn = std::min(mn, w), mx = std::max(mx, w);
+      }
     }
     r.work = satAdd(r.work, w);
     r.chunks++;
@@ -115,9 +123,9 @@ loopThreads(const Analysis &an, std::vector<std::pair<size_t, double>> *medians,
 double LoopTable::median(size_t r) const {
   const LoopThread &x = rows[r];
   if (x.chunks == 1)
-    return double(x.maxWork);
+    return double(maxWork(r));
   if (x.chunks == 2) // the larger first, as the middle two of more
-    return (double(x.maxWork) + double(x.minWork)) / 2;
+    return (double(maxWork(r)) + double(minWork(r))) / 2;
   auto it = std::lower_bound(medians.begin(), medians.end(), r,
                              [](const std::pair<size_t, double> &m,
                                 size_t row) { return m.first < row; });
@@ -180,7 +188,7 @@ std::vector<int32_t> instancesByStart(const std::vector<LoopThread> &rows,
 
 LoopTable loopTable(const Analysis &an) {
   LoopTable t;
-  t.rows = loopThreads(an, &t.medians, &t.firstCreation);
+  t.rows = loopThreads(an, &t.medians, &t.firstCreation, &t.spreads);
   t.loopOf = loopIds(an, &t.nLoops, &t.most);
   t.byStart = instancesByStart(t.rows, an.loops.size());
   return t;

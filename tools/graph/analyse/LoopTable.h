@@ -17,27 +17,46 @@
 
 namespace gcg {
 
+/// The least and most chunk work of each row of two chunks or more
+/// (LoopThread::spread).
+using Spreads = std::vector<std::pair<int64_t, int64_t>>;
+
 /// One loop instance on one thread: its chunks and their work (ticks; NA
-/// when the chunks' own times are unknown): 56 bytes. Its median chunk
-/// work is LoopTable::median, its first chunk's making
-/// LoopTable::firstCreation (while the losses are made), its wait at the
-/// loop's end shareWait of its share (the row's thread's in the instance).
+/// when the chunks' own times are unknown): 40 bytes. Its least and most
+/// chunk work are its one chunk's, or of two chunks or more held apart
+/// (minWork(), maxWork()); its median chunk work is LoopTable::median, its
+/// first chunk's making LoopTable::firstCreation (while the losses are
+/// made), its wait at the loop's end shareWait of its share (the row's
+/// thread's in the instance).
 struct LoopThread {
+  LoopThread() : chunks(0), hasWork(false) {}
   int loop = 0, th = 0;
-  int32_t chunks = 0;
-  bool hasWork = false;
-  int64_t work = 0, minWork = 0, maxWork = 0;
+  int32_t chunks : 31; // at most Share::MaxCount
+  bool hasWork : 1;
+  uint32_t spread = 0; // of two chunks or more: its entry in Spreads
+  int64_t work = 0;
   uint64_t first = 0, last = 0; // the first chunk's start, the last's end
+  /// Its least and most chunk work, of its spreads (null: 0, as a part's
+  /// rows carry none).
+  int64_t minWork(const Spreads *s) const {
+    return !s ? 0 : chunks > 1 ? (*s)[spread].first : chunks ? work : 0;
+  }
+  int64_t maxWork(const Spreads *s) const {
+    return !s ? 0 : chunks > 1 ? (*s)[spread].second : chunks ? work : 0;
+  }
 };
+static_assert(sizeof(LoopThread) == 40, "a loop table row is 40 bytes");
 /// Every loop instance and thread of a process, by instance then thread
 /// (the order the instance met them: its shares'). medians, when given,
 /// gets the median chunk work of each row of three chunks or more (by row;
 /// a sort of their chunks' work); firstCreation, when given, per row its
-/// first chunk's making (ticks; 0: unmeasured).
+/// first chunk's making (ticks; 0: unmeasured); spreads, when given, the
+/// least and most chunk work of the rows of two chunks or more.
 std::vector<LoopThread>
 loopThreads(const Analysis &an,
             std::vector<std::pair<size_t, double>> *medians = nullptr,
-            std::vector<double> *firstCreation = nullptr);
+            std::vector<double> *firstCreation = nullptr,
+            Spreads *spreads = nullptr);
 /// A loop instance's thread's wait at the loop's end (ticks; NaN: NA).
 inline double shareWait(const Share &sh) {
   return std::isnan(sh.waitPer) ? NAN : sh.waitPer * double(sh.count);
@@ -49,6 +68,10 @@ inline double shareWait(const Share &sh) {
 struct LoopTable {
   /// Every loop instance and thread (loopThreads()).
   std::vector<LoopThread> rows;
+  /// The least and most chunk work of its rows of two chunks or more.
+  Spreads spreads;
+  int64_t minWork(size_t r) const { return rows[r].minWork(&spreads); }
+  int64_t maxWork(size_t r) const { return rows[r].maxWork(&spreads); }
   /// Row r's median chunk work (of an even count: the mean of the middle
   /// two; NaN: no chunks).
   double median(size_t r) const;

@@ -47,14 +47,14 @@ void writeLoopsCsv(const Results &R, const std::string &path) {
       o.i(r.chunks) << ',';
       if (r.hasWork) {
         o.i(r.work) << ',';
-        o.i(r.minWork) << ',';
+        o.i(lt.minWork(row)) << ',';
         // Exact: an integer or the mean of two (.5).
         double median = lt.median(row);
         if (median == std::floor(median))
           o.i(int64_t(median)) << ',';
         else
           o.f("%.1f,", median);
-        o.i(r.maxWork) << ',';
+        o.i(lt.maxWork(row)) << ',';
       } else {
         o << "NA,NA,NA,NA,";
       }

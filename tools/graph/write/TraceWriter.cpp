@@ -262,6 +262,7 @@ TraceWritten writeTraceAggregated(const Results &R, const std::string &path,
       }
     }
     static const std::vector<LoopThread> NoRows;
+    const Spreads *spreads = &R.procs[p].loopTable.spreads;
     for (const LoopThread &r :
          block == 1 ? R.procs[p].loopTable.rows : NoRows) {
       if (!r.chunks)
@@ -272,7 +273,7 @@ TraceWritten writeTraceAggregated(const Results &R, const std::string &path,
       o << "\"loop_instance\": \"L";
       o.i(r.loop) << "\", \"chunks\": ";
       o.i(r.chunks);
-      workArgs(r.hasWork, r.work, r.minWork, r.maxWork);
+      workArgs(r.hasWork, r.work, r.minWork(spreads), r.maxWork(spreads));
     }
     // Tasks: per creation site and thread, a track of its own (tasks of
     // several sites overlap in time on a thread): from the first run
