@@ -33,7 +33,7 @@ namespace {
 /// chunks), the blocks in the order of their first instance, with their
 /// loop name's index and first and last instance number.
 struct Blocks {
-  std::vector<int64_t> of; // per an.loops index
+  std::vector<int32_t> of; // per an.loops index (-1: none)
   struct B {
     int first = -1;           // its first instance (an.loops index)
     int64_t from = 0, to = 0; // instance numbers of its loop
@@ -60,7 +60,7 @@ Blocks blocksOf(const std::vector<int32_t> &loopOf, size_t nLoops,
       lastAt[key] = int64_t(B.list.size());
       B.list.push_back({li, n, n, 0});
     }
-    B.of[li] = lastAt[key];
+    B.of[li] = int32_t(lastAt[key]);
     B.list[size_t(lastAt[key])].to = n;
     B.list[size_t(lastAt[key])].instances++;
   }
@@ -125,7 +125,21 @@ private:
 /// met; its least and most chunk work of the rows' spreads (null: 0).
 std::vector<LoopSpan> spansOf(const std::vector<LoopThread> &rows,
                               const Spreads *spreads, const Blocks &B) {
+  // Room for every span at once, not grown by doubling (which touches
+  // about twice the spans' bytes): at most a span per row with chunks, and
+  // per block one per thread (the rows' threads, sorted). Address space
+  // past the spans made is not touched.
+  size_t most = 0;
+  std::vector<int> ths;
+  for (const LoopThread &r : rows)
+    if (r.chunks) {
+      most++;
+      auto at = std::lower_bound(ths.begin(), ths.end(), r.th);
+      if (at == ths.end() || *at != r.th)
+        ths.insert(at, r.th);
+    }
   std::vector<LoopSpan> spans;
+  spans.reserve(std::min(most, B.list.size() * ths.size()));
   SpanFinder find(B.list.size());
   for (const LoopThread &r : rows) {
     if (!r.chunks)

@@ -70,8 +70,8 @@ struct LoopSpan {
   int loop = 0;      // its first instance (an.loops index)
   int instances = 0; // how many it merges (with chunks on this thread)
   int th = 0;
-  int64_t chunks = 0;
   bool hasWork = true;
+  int64_t chunks = 0;
   int64_t work = 0, minWork = 0, maxWork = 0;
   uint64_t first = 0, last = 0; // the first chunk's start, the last's end
 };
