@@ -27,16 +27,22 @@ loopThreads(const Analysis &an, std::vector<std::pair<size_t, double>> *medians,
             std::vector<double> *firstCreation, Spreads *spreads) {
   Spreads own;
   Spreads &sp = spreads ? *spreads : own;
-  std::vector<size_t> rowOff(an.loops.size() + 1, 0);
-  for (size_t li = 0; li < an.loops.size(); li++)
-    rowOff[li + 1] = rowOff[li] + an.loops[li].shares.size();
-  std::vector<LoopThread> rows(rowOff.back());
+  // An instance's first row is its first share's place in the model's
+  // pool (one run per instance, in instance order), no table of them.
+  const Share *pool = an.loops.empty() ? nullptr : an.loops[0].shares.data();
+  auto rowOff = [&](size_t li) {
+    return size_t(an.loops[li].shares.data() - pool);
+  };
+  size_t nRows = 0;
+  for (const Loop &lp : an.loops)
+    nRows += lp.shares.size();
+  std::vector<LoopThread> rows(nRows);
   if (firstCreation)
     firstCreation->assign(rows.size(), 0.0);
   for (size_t li = 0; li < an.loops.size(); li++) {
     const Loop &lp = an.loops[li];
     for (size_t s = 0; s < lp.shares.size(); s++) {
-      LoopThread &r = rows[rowOff[li] + s];
+      LoopThread &r = rows[rowOff(li) + s];
       const Share &sh = lp.shares[s];
       r.loop = int(li);
       r.th = sh.th;
@@ -54,7 +60,7 @@ loopThreads(const Analysis &an, std::vector<std::pair<size_t, double>> *medians,
       const Loop &lp = an.loops[li];
       for (size_t s = 0; s < lp.shares.size(); s++)
         if (lp.shares[s].th == th)
-          row = int64_t(rowOff[li] + s);
+          row = int64_t(rowOff(size_t(li)) + s);
     }
     return row;
   };
@@ -171,6 +177,37 @@ std::vector<int32_t> loopIds(const Analysis &an, size_t *nLoops,
 
 std::vector<int32_t> instancesByStart(const std::vector<LoopThread> &rows,
                                       size_t instances) {
+  // Mostly in order already (instances are numbered as they begin), and
+  // their rows consecutive (loopThreads()): then one pass, without a
+  // start per instance.
+  {
+    std::vector<int32_t> order;
+    bool inOrder = true;
+    int cur = -1;
+    uint64_t s = UINT64_MAX, last = 0;
+    auto close = [&] {
+      if (cur < 0 || s == UINT64_MAX)
+        return;
+      inOrder = inOrder && (order.empty() || s >= last);
+      order.push_back(int32_t(cur));
+      last = s;
+    };
+    for (const LoopThread &r : rows) {
+      if (r.loop != cur) {
+        if (r.loop < cur || size_t(r.loop) >= instances) {
+          inOrder = false;
+          break;
+        }
+        close();
+        cur = r.loop, s = UINT64_MAX;
+      }
+      if (r.chunks)
+        s = std::min(s, r.first);
+    }
+    close();
+    if (inOrder)
+      return order;
+  }
   std::vector<uint64_t> start(instances, UINT64_MAX);
   for (const LoopThread &r : rows)
     if (r.chunks)

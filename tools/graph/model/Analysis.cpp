@@ -135,7 +135,7 @@ Share &Analysis::readShare(int li, int th) {
       return sharePool[x];
   uint32_t x = uint32_t(sharePool.size());
   sharePool.push_back(Share{th});
-  shareSync.push_back(0);
+  sharePool.back().syncRead = 0;
   shareEnd.push_back(0);
   shareNext.push_back(None);
   (first == None ? first : shareNext[last]) = x;
@@ -174,7 +174,6 @@ void Analysis::packShares() {
   // the permutation's copies then do not add to it.
   releaseFreed();
   permute(sharePool, to);
-  permute(shareSync, to);
   permute(shareEnd, to);
   std::vector<uint32_t>().swap(shareNext);
   Share *at = sharePool.data();
@@ -613,8 +612,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       if (!frames.empty()) {
         Frame &fr = frames.back();
         if (fr.task == a && fr.ended >= 0 && loopBarrier(w.kind)) {
-          shareSync[size_t(&readShare(fr.ended, th) - sharePool.data())] +=
-              w.time;
+          readShare(fr.ended, th).syncRead += w.time;
           fr.ended = -1;
         }
       }
@@ -1336,10 +1334,10 @@ void Analysis::chunkMetricsPass() {
   }
   for (Loop &lp : loops) {
     int64_t nn = lp.n();
-    if (!nn)
-      continue;
     for (Share &s : lp.shares) {
-      if (!s.count)
+      int64_t sync = s.syncRead; // read: its bytes become waitPer's
+      s.waitPer = NAN;
+      if (!nn || !s.count)
         continue;
       // The thread's wait at the barrier after the loop; no barrier
       // (nowait): 0; no wait events: NA. libomp ends a worker's wait at the
@@ -1349,12 +1347,11 @@ void Analysis::chunkMetricsPass() {
       int64_t wait = 0;
       if (lp.hasEnd && lp.end) {
         int64_t after = int64_t(lp.end - (s.hasEnd ? threadEnd(s) : lp.end));
-        wait = std::min(shareSync[size_t(&s - sharePool.data())], after);
+        wait = std::min(sync, after);
       }
       s.waitPer = waitsKnown ? double(wait) / double(s.count) : NAN;
     }
   }
-  std::vector<int64_t>().swap(shareSync); // in waitPer
   if (std::none_of(tasks.ctx.begin(), tasks.ctx.end(),
                    [](int64_t c) { return c >= 0; }))
     std::vector<uint64_t>().swap(shareEnd); // no task made in a chunk

@@ -67,9 +67,8 @@ struct Counter {
   void update(const Counter &o);
 };
 
-/// What a loop instance knows of one thread (24 bytes; its wait at the
-/// loop's barrier, while the recording is read, is Analysis::shareSync's,
-/// where it left the loop Analysis::threadEnd()). Its count of chunks
+/// What a loop instance knows of one thread (24 bytes; where it left the
+/// loop Analysis::threadEnd()). Its count of chunks
 /// (at most MaxCount: more is an error while reading) and its flags share
 /// 32 bits.
 struct Share {
@@ -80,7 +79,13 @@ struct Share {
   uint32_t count : 29;
   bool hasEnd : 1, hasWork : 1, unknown : 1;
   int64_t work = 0;
-  double waitPer = NAN;
+  union {
+    double waitPer = NAN; // once the model is made (NaN: NA)
+    /// While the recording is read: the thread's wait at the barrier
+    /// after the loop (ticks), which waitPer is made of
+    /// (Analysis::chunkMetricsPass()).
+    int64_t syncRead;
+  };
 };
 static_assert(sizeof(Share) == 24, "a share is 24 bytes");
 
@@ -426,10 +431,6 @@ private:
   std::vector<Share> sharePool;
   std::vector<uint32_t> shareNext;
   std::vector<std::pair<uint32_t, uint32_t>> shareList;
-  // Per share (sharePool's order), the thread's wait at the barrier after
-  // the loop (ticks): waitPer's, not kept once that is made
-  // (chunkMetricsPass()).
-  std::vector<int64_t> shareSync;
   // Per share, where its thread left the loop (threadEnd()).
   std::vector<uint64_t> shareEnd;
   // Per loop instance, its loop's source location string (grainchunk's
