@@ -82,7 +82,7 @@ TEST(GraphScale, LoopThreadsTable) {
   EXPECT_EQ(lt.maxWork(0), 30);
   EXPECT_DOUBLE_EQ(lt.median(0), 8.0);
   EXPECT_EQ(rows[0].first, 10u);
-  EXPECT_EQ(rows[0].last, 60u);
+  EXPECT_EQ(lt.last(0), 60u);
   EXPECT_EQ(rows[1].th, 1);
   EXPECT_EQ(rows[1].chunks, 2);
   EXPECT_EQ(rows[1].work, 19);

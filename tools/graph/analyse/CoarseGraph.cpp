@@ -122,7 +122,7 @@ private:
 };
 
 /// Per (block, thread) a span, in the order of the blocks then threads as
-/// met; its least and most chunk work of the rows' spreads (null: 0).
+/// met (the rows' spreads: what they hold apart).
 std::vector<LoopSpan> spansOf(const std::vector<LoopThread> &rows,
                               const Spreads *spreads, const Blocks &B) {
   // Room for every span at once, not grown by doubling (which touches
@@ -151,7 +151,7 @@ std::vector<LoopSpan> spansOf(const std::vector<LoopThread> &rows,
       LoopSpan s;
       s.loop = B.list[b].first;
       s.th = r.th;
-      s.first = r.first, s.last = r.last;
+      s.first = r.first, s.last = r.last(spreads);
       s.minWork = r.minWork(spreads), s.maxWork = r.maxWork(spreads);
       spans.push_back(s);
     }
@@ -160,7 +160,8 @@ std::vector<LoopSpan> spansOf(const std::vector<LoopThread> &rows,
     s.chunks += r.chunks;
     s.hasWork = s.hasWork && r.hasWork;
     s.work += r.work;
-    s.first = std::min(s.first, r.first), s.last = std::max(s.last, r.last);
+    s.first = std::min(s.first, r.first);
+    s.last = std::max(s.last, r.last(spreads));
     s.minWork = std::min(s.minWork, r.minWork(spreads));
     s.maxWork = std::max(s.maxWork, r.maxWork(spreads));
   }
@@ -227,12 +228,13 @@ std::vector<LoopSpan> loopSpans(const LoopTable &lt, uint64_t block,
 
 std::vector<LoopSpan> loopSpansOf(const std::vector<int> &keys,
                                   const std::vector<LoopThread> &rows,
-                                  uint64_t block, std::vector<int> *firstOf) {
+                                  const Spreads &spreads, uint64_t block,
+                                  std::vector<int> *firstOf) {
   size_t nLoops = 0;
   for (int k : keys)
     nLoops = std::max(nLoops, size_t(k) + 1);
   return loopSpansAt(keys, nLoops, instancesByStart(rows, keys.size()), rows,
-                     nullptr, block, firstOf);
+                     &spreads, block, firstOf);
 }
 
 uint64_t countLoopSpans(const LoopTable &lt, uint64_t block) {

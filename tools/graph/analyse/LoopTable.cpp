@@ -72,19 +72,21 @@ loopThreads(const Analysis &an, std::vector<std::pair<size_t, double>> *medians,
     uint64_t s = ch.start[i], e = std::max(ch.end[i], ch.start[i]);
     int64_t w = int64_t(e - s);
     if (!r.chunks) {
-      r.first = s, r.last = e;
+      r.first = s; // its end: s + w, its work (LoopThread::last())
       double c = ch.creation[i];
       if (firstCreation)
         (*firstCreation)[size_t(row)] = c > 0 && c <= double(s) ? c : 0;
     } else {
-      r.first = std::min(r.first, s), r.last = std::max(r.last, e);
-      if (r.chunks == 1) { // its one chunk's work is the row's
+      if (r.chunks == 1) { // its one chunk's work and end are the row's
         r.spread = uint32_t(sp.size());
-        sp.push_back({std::min(r.work, w), std::max(r.work, w)});
+        sp.push_back({std::min(r.work, w), std::max(r.work, w),
+                      std::max(r.first + uint64_t(r.work), e)});
       } else {
-        auto &[mn, mx] = sp[r.spread];
-        mn = std::min(mn, w), mx = std::max(mx, w);
+        Spread &x = sp[r.spread];
+        x.minWork = std::min(x.minWork, w), x.maxWork = std::max(x.maxWork, w);
+        x.last = std::max(x.last, e);
       }
+      r.first = std::min(r.first, s);
     }
     r.work = satAdd(r.work, w);
     r.chunks++;
@@ -232,7 +234,7 @@ LoopTable loopTable(const Analysis &an) {
 }
 
 InstanceLosses::InstanceLosses(const Analysis &an, const LoopTable &t)
-    : an(an), rows(t.rows), firstCreation(t.firstCreation) {
+    : an(an), rows(t.rows), spreads(t.spreads), firstCreation(t.firstCreation) {
   // Each thread's implicit task's begin in each region: a thread's late
   // start is a late join as far as its implicit task began after the first
   // of the instance's threads' (the rest it spent in the region before
@@ -280,7 +282,8 @@ InstanceLoss InstanceLosses::operator()(int li) {
     if (!r.chunks)
       continue;
     x.first = seen ? std::min(x.first, begins(k)) : begins(k);
-    x.last = seen ? std::max(x.last, r.last) : r.last;
+    uint64_t last = r.last(&spreads);
+    x.last = seen ? std::max(x.last, last) : last;
     seen = true;
     x.threads++;
     x.known = x.known && r.hasWork;
@@ -297,7 +300,7 @@ InstanceLoss InstanceLosses::operator()(int li) {
     const LoopThread &r = rows[k];
     if (!r.chunks)
       continue;
-    maxSpan = std::max(maxSpan, double(r.last - begins(k)));
+    maxSpan = std::max(maxSpan, double(r.last(&spreads) - begins(k)));
     if (const uint64_t *at = joinedAt(r))
       firstJoin = std::min(firstJoin, *at);
   }
@@ -308,9 +311,10 @@ InstanceLoss InstanceLosses::operator()(int li) {
       continue;
     double late = double(begins(k) - x.first);
     x.lateStart += late;
-    x.between += double(r.last - begins(k)) - double(r.work);
-    x.endWait += double(x.last - r.last);
-    uneven += maxSpan - double(r.last - begins(k));
+    uint64_t last = r.last(&spreads);
+    x.between += double(last - begins(k)) - double(r.work);
+    x.endWait += double(x.last - last);
+    uneven += maxSpan - double(last - begins(k));
     const uint64_t *at = joinedAt(r);
     double joinLate = at && *at > firstJoin ? double(*at - firstJoin) : 0.0;
     x.lateJoin += std::min(late, joinLate);

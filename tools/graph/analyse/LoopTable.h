@@ -17,35 +17,44 @@
 
 namespace gcg {
 
-/// The least and most chunk work of each row of two chunks or more
-/// (LoopThread::spread).
-using Spreads = std::vector<std::pair<int64_t, int64_t>>;
+/// What a row of two chunks or more holds apart (LoopThread::spread): its
+/// least and most chunk work and its last chunk's end.
+struct Spread {
+  int64_t minWork = 0, maxWork = 0;
+  uint64_t last = 0;
+};
+using Spreads = std::vector<Spread>;
 
 /// One loop instance on one thread: its chunks and their work (ticks; NA
-/// when the chunks' own times are unknown): 40 bytes. Its least and most
-/// chunk work are its one chunk's, or of two chunks or more held apart
-/// (minWork(), maxWork()); its median chunk work is LoopTable::median, its
-/// first chunk's making LoopTable::firstCreation (while the losses are
-/// made), its wait at the loop's end shareWait of its share (the row's
-/// thread's in the instance).
+/// when the chunks' own times are unknown): 32 bytes. Of one chunk, its
+/// least and most chunk work are the row's and its last chunk's end its
+/// start and work; of more (or any a part's row cannot hold so), they are
+/// held apart (a Spread; minWork(), maxWork(), last()). Its median chunk
+/// work is LoopTable::median, its first chunk's making
+/// LoopTable::firstCreation (while the losses are made), its wait at the
+/// loop's end shareWait of its share (the row's thread's in the instance).
 struct LoopThread {
+  static constexpr uint32_t NoSpread = UINT32_MAX;
   LoopThread() : chunks(0), hasWork(false) {}
   int loop = 0, th = 0;
   int32_t chunks : 31; // at most Share::MaxCount
   bool hasWork : 1;
-  uint32_t spread = 0; // of two chunks or more: its entry in Spreads
+  uint32_t spread = NoSpread; // its entry in its Spreads, or NoSpread
   int64_t work = 0;
-  uint64_t first = 0, last = 0; // the first chunk's start, the last's end
-  /// Its least and most chunk work, of its spreads (null: 0, as a part's
-  /// rows carry none).
+  uint64_t first = 0; // the first chunk's start
+  /// Its least and most chunk work, and its last chunk's end, of its
+  /// spreads (never null).
   int64_t minWork(const Spreads *s) const {
-    return !s ? 0 : chunks > 1 ? (*s)[spread].first : chunks ? work : 0;
+    return spread != NoSpread ? (*s)[spread].minWork : chunks ? work : 0;
   }
   int64_t maxWork(const Spreads *s) const {
-    return !s ? 0 : chunks > 1 ? (*s)[spread].second : chunks ? work : 0;
+    return spread != NoSpread ? (*s)[spread].maxWork : chunks ? work : 0;
+  }
+  uint64_t last(const Spreads *s) const {
+    return spread != NoSpread ? (*s)[spread].last : first + uint64_t(work);
   }
 };
-static_assert(sizeof(LoopThread) == 40, "a loop table row is 40 bytes");
+static_assert(sizeof(LoopThread) == 32, "a loop table row is 32 bytes");
 /// Every loop instance and thread of a process, by instance then thread
 /// (the order the instance met them: its shares'). medians, when given,
 /// gets the median chunk work of each row of three chunks or more (by row;
@@ -68,10 +77,11 @@ inline double shareWait(const Share &sh) {
 struct LoopTable {
   /// Every loop instance and thread (loopThreads()).
   std::vector<LoopThread> rows;
-  /// The least and most chunk work of its rows of two chunks or more.
+  /// What its rows of two chunks or more hold apart.
   Spreads spreads;
   int64_t minWork(size_t r) const { return rows[r].minWork(&spreads); }
   int64_t maxWork(size_t r) const { return rows[r].maxWork(&spreads); }
+  uint64_t last(size_t r) const { return rows[r].last(&spreads); }
   /// Row r's median chunk work (of an even count: the mean of the middle
   /// two; NaN: no chunks).
   double median(size_t r) const;
@@ -149,6 +159,7 @@ private:
   const uint64_t *joinedAt(const LoopThread &r) const;
   const Analysis &an;
   const std::vector<LoopThread> &rows;
+  const Spreads &spreads;
   const std::vector<double> &firstCreation; // by row
   size_t row = 0; // the first row of the next instance asked
   /// The implicit tasks' (region, thread, begin).

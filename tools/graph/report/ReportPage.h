@@ -102,6 +102,8 @@ void byKey(FlagCounts &f, bool add);
 struct LoopSource {
   std::vector<LoopThread> own;
   const std::vector<LoopThread> *rows = &own;
+  Spreads ownSpreads; // what own's rows hold apart
+  const Spreads *spreads = &ownSpreads;
   /// Results': the loop table (rows, loop ids and start order: keys then
   /// empty); a part's: its keys (per instance its loop's id).
   const LoopTable *table = nullptr;

@@ -254,7 +254,12 @@ LoopSource readLoops(PartReader &r) {
   for (LoopThread &x : L.own) {
     x.loop = int(r.i()), x.th = int(r.i()), x.chunks = r.i();
     x.hasWork = r.i() != 0, x.work = r.i();
-    x.first = r.u(), x.last = r.u();
+    x.first = r.u();
+    uint64_t last = r.u();
+    if (x.chunks > 1 || last != x.first + uint64_t(x.work)) {
+      x.spread = uint32_t(L.ownSpreads.size());
+      L.ownSpreads.push_back({0, 0, last}); // a part carries no least, most
+    }
     if (x.loop < 0 || size_t(x.loop) >= ni)
       r.fail();
   }
@@ -504,7 +509,7 @@ void writeReportPart(const Results &R, const std::string &path,
       o << std::to_string(x.loop) << " " << std::to_string(x.th) << " "
         << std::to_string(x.chunks) << " " << (x.hasWork ? "1 " : "0 ")
         << std::to_string(x.work) << " " << std::to_string(x.first) << " "
-        << std::to_string(x.last) << "\n";
+        << std::to_string(x.last(L.spreads)) << "\n";
     for (const auto &[key, fc] : flags) {
       o << std::to_string(key.first) << " " << std::to_string(key.second);
       for (uint32_t v : fc)

@@ -338,15 +338,15 @@ void loopBars(const LoopSource &L, uint64_t block, const BarFn &bar) {
     const std::vector<LoopThread> &rows = *L.rows;
     for (size_t j = 0; j < rows.size(); j++) {
       const LoopThread &r = rows[j];
-      emit(r.loop, r.th, r.chunks, r.hasWork, r.work, r.first, r.last,
-           L.rowFlags(j));
+      emit(r.loop, r.th, r.chunks, r.hasWork, r.work, r.first,
+           r.last(L.spreads), L.rowFlags(j));
     }
     return;
   }
   std::vector<int> firstOf;
   std::vector<LoopSpan> spans =
       L.table ? loopSpans(*L.table, block, &firstOf)
-              : loopSpansOf(L.keys, *L.rows, block, &firstOf);
+              : loopSpansOf(L.keys, *L.rows, *L.spreads, block, &firstOf);
   // Per span (its first instance and thread: one each), the chunks each
   // problem type flags: each (instance, thread)'s added into its block's.
   auto keyOf = [&](uint32_t j) {
@@ -705,6 +705,7 @@ LoopSource loopSourceOf(const Results &R, size_t p, Names &loops) {
   LoopSource L;
   L.table = &R.procs[p].loopTable;
   L.rows = &L.table->rows;
+  L.spreads = &L.table->spreads;
   L.legend.resize(an.loops.size());
   for (size_t li = 0; li < an.loops.size(); li++)
     L.legend[li] = loops(an.loopName(int(li)));

@@ -60,7 +60,7 @@ void writeLoopsCsv(const Results &R, const std::string &path) {
       }
       o.num(std::round(shareWait(an.loops[r.loop].shares[row - base]))) << ',';
       o.u(r.first) << ',';
-      o.u(r.last) << '\n';
+      o.u(lt.last(row)) << '\n';
     }
   }
   o.close();

@@ -269,7 +269,7 @@ TraceWritten writeTraceAggregated(const Results &R, const std::string &path,
         continue;
       if (full())
         break;
-      event(names[r.loop], "loop instance", r.th, r.first, r.last);
+      event(names[r.loop], "loop instance", r.th, r.first, r.last(spreads));
       o << "\"loop_instance\": \"L";
       o.i(r.loop) << "\", \"chunks\": ";
       o.i(r.chunks);
