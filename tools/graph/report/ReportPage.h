@@ -97,8 +97,8 @@ void byKey(FlagCounts &f, bool add);
 /// instance its loop's id and legend index, per (instance, thread) the
 /// chunks each problem type flags, and its clock. The flags: read from a
 /// part, by key (flags); of one command's Results, per row of its loop
-/// table the flagged chunks (their masks counted when a bar asks: 4 bytes
-/// per flagged chunk, not 32 per row and no sort).
+/// table a byte: the mask of its one flagged chunk, or that it has more,
+/// whose counts are held apart (a byte per row, no sort).
 struct LoopSource {
   std::vector<LoopThread> own;
   const std::vector<LoopThread> *rows = &own;
@@ -112,9 +112,13 @@ struct LoopSource {
     return table ? table->loopOf : keys;
   }
   FlagCounts flags;
-  /// Results' (else empty): row r's flagged chunks are
-  /// flagChunks[flagOff[r] .. flagOff[r + 1]), their masks chunkMasks.
-  std::vector<uint32_t> flagOff, flagChunks;
+  /// Results' (else empty): per row, 0 (no flagged chunk), Single | the
+  /// mask of its one flagged chunk, or Multi: its counts are in multi (by
+  /// row, ascending).
+  enum : uint8_t { Single = 0x40, Multi = 0x80 };
+  std::vector<uint8_t> rowMask;
+  std::vector<std::pair<uint32_t, std::array<uint32_t, P_COUNT>>> multi;
+  /// Results' masks (null: a part's flags, by key).
   const std::vector<uint8_t> *chunkMasks = nullptr;
   uint64_t t0 = 0;
   double tpn = 1;

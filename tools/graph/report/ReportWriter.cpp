@@ -289,11 +289,14 @@ std::array<uint32_t, P_COUNT> LoopSource::rowFlags(size_t r) const {
       fc = *f;
     return fc;
   }
-  for (uint32_t j = flagOff[r]; j < flagOff[r + 1]; j++) {
-    unsigned m = (*chunkMasks)[flagChunks[j]];
-    for (int f = 0; f < P_COUNT; f++)
-      fc[f] += m >> f & 1;
-  }
+  uint8_t b = rowMask[r];
+  if (b & Multi)
+    return std::lower_bound(
+               multi.begin(), multi.end(), uint32_t(r),
+               [](const auto &x, uint32_t row) { return x.first < row; })
+        ->second;
+  for (int f = 0; b && f < P_COUNT; f++)
+    fc[f] = b >> f & 1;
   return fc;
 }
 
@@ -301,8 +304,8 @@ FlagCounts LoopSource::keyedFlags() const {
   if (!chunkMasks)
     return flags;
   FlagCounts f;
-  for (size_t r = 0; r + 1 < flagOff.size(); r++)
-    if (flagOff[r] < flagOff[r + 1])
+  for (size_t r = 0; r < rowMask.size(); r++)
+    if (rowMask[r])
       f.push_back({{(*rows)[r].loop, (*rows)[r].th}, rowFlags(r)});
   byKey(f, true);
   return f;
@@ -367,8 +370,8 @@ void loopBars(const LoopSource &L, uint64_t block, const BarFn &bar) {
         spanFc[*it][f] += fc[f];
   };
   if (L.chunkMasks) { // by row: a row's key is its (instance, thread)
-    for (size_t r = 0; r + 1 < L.flagOff.size(); r++)
-      if (L.flagOff[r] < L.flagOff[r + 1])
+    for (size_t r = 0; r < L.rowMask.size(); r++)
+      if (L.rowMask[r])
         add((*L.rows)[r].loop, (*L.rows)[r].th, L.rowFlags(r));
   } else {
     for (const auto &[key, fc] : L.flags)
@@ -711,7 +714,7 @@ LoopSource loopSourceOf(const Results &R, size_t p, Names &loops) {
     L.legend[li] = loops(an.loopName(int(li)));
   // Per row of the loop table (per instance its shares, one run of the
   // model's pool per instance in instance order: loopThreads()), its
-  // flagged chunks, grouped by a counting sort.
+  // flagged chunks: the mask of its one, or their counts apart.
   const std::vector<LoopThread> &rows = *L.rows;
   const Share *pool = an.loops.empty() ? nullptr : an.loops[0].shares.data();
   int lastLi = -1, lastTh = 0;
@@ -729,21 +732,30 @@ LoopSource loopSourceOf(const Results &R, size_t p, Names &loops) {
     return row;
   };
   const uint8_t all = (1u << P_COUNT) - 1;
-  L.flagOff.assign(rows.size() + 1, 0);
+  L.rowMask.assign(rows.size(), 0);
   for (size_t i = 0; i < ch.size(); i++)
-    if (masks.chunks[i] & all)
-      if (uint32_t r = rowOf(i); r != UINT32_MAX)
-        L.flagOff[r + 1]++;
+    if (uint8_t m = masks.chunks[i] & all)
+      if (uint32_t r = rowOf(i); r != UINT32_MAX) {
+        uint8_t &b = L.rowMask[r];
+        b = !b ? uint8_t(LoopSource::Single | m) : uint8_t(LoopSource::Multi);
+      }
   for (size_t r = 0; r < rows.size(); r++)
-    L.flagOff[r + 1] += L.flagOff[r];
-  L.flagChunks.resize(L.flagOff.back());
-  {
-    std::vector<uint32_t> pos(L.flagOff.begin(), L.flagOff.end() - 1);
+    if (L.rowMask[r] & LoopSource::Multi)
+      L.multi.push_back({uint32_t(r), {}});
+  if (!L.multi.empty()) {
     lastLi = -1;
     for (size_t i = 0; i < ch.size(); i++)
-      if (masks.chunks[i] & all)
-        if (uint32_t r = rowOf(i); r != UINT32_MAX)
-          L.flagChunks[pos[r]++] = uint32_t(i);
+      if (uint8_t m = masks.chunks[i] & all)
+        if (uint32_t r = rowOf(i);
+            r != UINT32_MAX && (L.rowMask[r] & LoopSource::Multi)) {
+          auto &fc = std::lower_bound(L.multi.begin(), L.multi.end(), r,
+                                      [](const auto &x, uint32_t row) {
+                                        return x.first < row;
+                                      })
+                         ->second;
+          for (int f = 0; f < P_COUNT; f++)
+            fc[f] += m >> f & 1;
+        }
   }
   L.chunkMasks = &masks.chunks;
   L.t0 = R.run.firstInstant();
