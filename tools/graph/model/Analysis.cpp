@@ -203,7 +203,35 @@ uint64_t Chunks::parentOf(size_t i) const {
   return runParent[r - 1];
 }
 
+void Chunks::pushParent(size_t i, uint64_t p) {
+  if (!parent.empty() || (i && runFirst.empty())) { // a column
+    parent.push_back(p);
+    return;
+  }
+  if (!runParent.empty() && runParent.back() == p)
+    return;
+  runFirst.push_back(i);
+  runParent.push_back(p);
+  if (i >= 4096 && runFirst.size() > i / 2) { // more than the column
+    for (size_t r = 0; r < runFirst.size(); r++)
+      parent.resize(r + 1 < runFirst.size() ? runFirst[r + 1] : i + 1,
+                    runParent[r]);
+    std::vector<uint64_t>().swap(runFirst);
+    std::vector<uint64_t>().swap(runParent);
+  }
+}
+
 void Chunks::packParents() {
+  if (parent.empty() && !runFirst.empty()) { // read as runs
+    if (runFirst.size() < size() / 4)
+      return; // two columns of runs: not half of the column
+    for (size_t r = 0; r < runFirst.size(); r++)
+      parent.resize(r + 1 < runFirst.size() ? runFirst[r + 1] : size(),
+                    runParent[r]);
+    std::vector<uint64_t>().swap(runFirst);
+    std::vector<uint64_t>().swap(runParent);
+    return;
+  }
   size_t runs = 0;
   for (size_t i = 0; i < parent.size(); i++)
     runs += !i || parent[i] != parent[i - 1];
@@ -347,7 +375,7 @@ void Analysis::appendChunk(Frame &fr, int th, uint64_t t, uint64_t a,
   chunks.end.push_back(t);
   chunks.lower.push_back(a);
   chunks.upper.push_back(b);
-  chunks.parent.push_back(fr.task);
+  chunks.pushParent(size_t(fr.chunk), fr.task);
   chunks.flags.push_back(uint8_t(d & 0xff));
   chunks.creation.push_back(c);
   if (e && !psource[size_t(lp.index)])

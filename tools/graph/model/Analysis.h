@@ -184,10 +184,13 @@ struct Chunks {
   void reserve(size_t n);
   /// Chunk i's parent: its implicit task's id.
   uint64_t parentOf(size_t i) const;
-  /// Read as a column (parent); then, where that is less than half of
-  /// it, runs of consecutive chunks of one parent (runFirst: each run's
-  /// first chunk, ascending): chunks are read thread by thread, a
-  /// thread's chunks in one region's implicit task one run.
+  /// Chunk i's (the last appended) parent, while the recording is read:
+  /// into runs, or once they would take more than the column, the column.
+  void pushParent(size_t i, uint64_t p);
+  /// Then the column (parent), or where that is less than half of it,
+  /// runs of consecutive chunks of one parent (runFirst: each run's first
+  /// chunk, ascending): chunks are read thread by thread, a thread's
+  /// chunks in one region's implicit task one run.
   void packParents();
   std::vector<uint64_t> parent; // empty once in runs
   std::vector<uint64_t> runFirst, runParent;
