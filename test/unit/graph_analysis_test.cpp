@@ -237,6 +237,39 @@ TEST(GraphAnalysis, ChunkParentsInRuns) {
     EXPECT_EQ(column.parentOf(i), wantColumn[i]);
 }
 
+// Parents appended as read (pushParent) end as packParents leaves a
+// column: runs where they are under a quarter of the chunks, else the
+// column, also when runs outgrew the column while reading.
+TEST(GraphAnalysis, ChunkParentsReadIntoRuns) {
+  auto read = [](const std::vector<uint64_t> &ps) {
+    Chunks ch;
+    for (size_t i = 0; i < ps.size(); i++) {
+      ch.thread.push_back(0);
+      ch.pushParent(i, ps[i]);
+    }
+    ch.packParents();
+    return ch;
+  };
+  std::vector<uint64_t> few(10000, 7), many(10000), some(10000);
+  for (size_t i = 0; i < few.size(); i++) {
+    few[i] = i < 6000 ? 7 : 8;
+    many[i] = i % 2;     // a run per chunk: the column from 4096 on
+    some[i] = i / 3 % 2; // runs of 3: a column in the end
+  }
+  for (const auto *ps : {&few, &many, &some}) {
+    Chunks ch = read(*ps), col;
+    col.parent = *ps;
+    col.packParents();
+    EXPECT_EQ(ch.parent, col.parent);
+    EXPECT_EQ(ch.runFirst, col.runFirst);
+    EXPECT_EQ(ch.runParent, col.runParent);
+    for (size_t i = 0; i < ps->size(); i += 997)
+      EXPECT_EQ(ch.parentOf(i), (*ps)[i]);
+  }
+  EXPECT_EQ(read(few).runFirst, (std::vector<uint64_t>{0, 6000}));
+  EXPECT_EQ(read(many).parent, many);
+}
+
 TEST(GraphAnalysis, TasksChildrenJoinsAndMetrics) {
   TempDir d;
   taskRecording(d.path);
