@@ -212,24 +212,21 @@ void Chunks::pushParent(size_t i, uint64_t p) {
     return;
   runFirst.push_back(i);
   runParent.push_back(p);
-  if (i >= 4096 && runFirst.size() > i / 2) { // more than the column
-    for (size_t r = 0; r < runFirst.size(); r++)
-      parent.resize(r + 1 < runFirst.size() ? runFirst[r + 1] : i + 1,
-                    runParent[r]);
-    std::vector<uint64_t>().swap(runFirst);
-    std::vector<uint64_t>().swap(runParent);
-  }
+  if (i >= 4096 && runFirst.size() > i / 2) // more than the column
+    unpackParents(i + 1);
+}
+
+void Chunks::unpackParents(size_t n) {
+  for (size_t r = 0; r < runFirst.size(); r++)
+    parent.resize(r + 1 < runFirst.size() ? runFirst[r + 1] : n, runParent[r]);
+  std::vector<uint64_t>().swap(runFirst);
+  std::vector<uint64_t>().swap(runParent);
 }
 
 void Chunks::packParents() {
   if (parent.empty() && !runFirst.empty()) { // read as runs
-    if (runFirst.size() < size() / 4)
-      return; // two columns of runs: not half of the column
-    for (size_t r = 0; r < runFirst.size(); r++)
-      parent.resize(r + 1 < runFirst.size() ? runFirst[r + 1] : size(),
-                    runParent[r]);
-    std::vector<uint64_t>().swap(runFirst);
-    std::vector<uint64_t>().swap(runParent);
+    if (runFirst.size() >= size() / 4)       // two columns of runs: half of it
+      unpackParents(size());
     return;
   }
   size_t runs = 0;

@@ -194,6 +194,10 @@ struct Chunks {
   void packParents();
   std::vector<uint64_t> parent; // empty once in runs
   std::vector<uint64_t> runFirst, runParent;
+
+private:
+  /// The runs of the first n chunks made the column.
+  void unpackParents(size_t n);
 };
 
 /// Every explicit task, in columns.
