@@ -190,33 +190,40 @@ std::vector<LoopSpan> loopSpansAt(const std::vector<int32_t> &loopOf,
                                   size_t nLoops,
                                   const std::vector<int32_t> &byStart,
                                   const std::vector<LoopThread> &rows,
-                                  uint64_t block, std::vector<int> *firstOf) {
+                                  uint64_t block, std::vector<int> *spanOf) {
   Blocks B = blocksOf(loopOf, nLoops, byStart, block);
-  if (firstOf) {
-    firstOf->assign(B.of.size(), -1);
+  std::vector<LoopSpan> spans = spansOf(rows, B);
+  if (spanOf) {
+    // A block's spans are consecutive (block order), each with the
+    // block's first instance as its loop.
+    std::vector<int> blockSpan(B.list.size(), -1);
+    for (size_t j = 0; j < spans.size(); j++)
+      if (j == 0 || spans[j].loop != spans[j - 1].loop)
+        blockSpan[size_t(B.of[size_t(spans[j].loop)])] = int(j);
+    spanOf->assign(B.of.size(), -1);
     for (size_t li = 0; li < B.of.size(); li++)
       if (B.of[li] >= 0)
-        (*firstOf)[li] = B.list[B.of[li]].first;
+        (*spanOf)[li] = blockSpan[size_t(B.of[li])];
   }
-  return spansOf(rows, B);
+  return spans;
 }
 } // namespace
 
 std::vector<int> loopKeyIds(const Analysis &an) { return loopIds(an); }
 
 std::vector<LoopSpan> loopSpans(const LoopTable &lt, uint64_t block,
-                                std::vector<int> *firstOf) {
-  return loopSpansAt(lt.loopOf, lt.nLoops, lt.byStart, lt.rows, block, firstOf);
+                                std::vector<int> *spanOf) {
+  return loopSpansAt(lt.loopOf, lt.nLoops, lt.byStart, lt.rows, block, spanOf);
 }
 
 std::vector<LoopSpan> loopSpansOf(const std::vector<int> &keys,
                                   const std::vector<LoopThread> &rows,
-                                  uint64_t block, std::vector<int> *firstOf) {
+                                  uint64_t block, std::vector<int> *spanOf) {
   size_t nLoops = 0;
   for (int k : keys)
     nLoops = std::max(nLoops, size_t(k) + 1);
   return loopSpansAt(keys, nLoops, instancesByStart(rows, keys.size()), rows,
-                     block, firstOf);
+                     block, spanOf);
 }
 
 uint64_t countLoopSpans(const LoopTable &lt, uint64_t block) {

@@ -681,8 +681,10 @@ static void explainSite(const Acc &a, double tpn, Problem &p) {
                        a.work > 0 ? 100 * (a.creation + a.sync) / a.work : 0.0);
 }
 
-std::vector<Problem> rankProblems(const Analysis &an, InstanceLosses &losses,
-                                  int process, size_t maxOutliers) {
+std::vector<Problem>
+rankProblems(const Analysis &an, InstanceLosses &losses, int process,
+             const std::function<void(const InstanceLoss &)> &seen,
+             size_t maxOutliers) {
   double tpn = an.clockNs();
   std::vector<Acc> accs;
   // A problem per site: a loop's or a task's code (Analysis::loopSite,
@@ -719,6 +721,8 @@ std::vector<Problem> rankProblems(const Analysis &an, InstanceLosses &losses,
     }
     a.work += sum;
     if (team <= 1) {
+      if (seen)
+        seen(losses(lp.index));
       a.single++;
       a.singleWork += sum;
       a.singleTop += !nestedInstance(an, lp);
@@ -729,6 +733,8 @@ std::vector<Problem> rankProblems(const Analysis &an, InstanceLosses &losses,
     lossTeam = std::max(lossTeam, team);
     a.imbLost += double(team) * mx - sum;
     InstanceLoss loss = losses(lp.index);
+    if (seen)
+      seen(loss);
     const InstanceLoss *x = &loss;
     if (x->known) {
       lossFrom = std::min(lossFrom, x->first);

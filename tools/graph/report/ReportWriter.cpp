@@ -343,28 +343,25 @@ void loopBars(const LoopSource &L, uint64_t block, const BarFn &bar) {
     }
     return;
   }
-  std::vector<int> firstOf;
+  std::vector<int> spanOf;
   std::vector<LoopSpan> spans =
-      L.table ? loopSpans(*L.table, block, &firstOf)
-              : loopSpansOf(L.keys, *L.rows, block, &firstOf);
+      L.table ? loopSpans(*L.table, block, &spanOf)
+              : loopSpansOf(L.keys, *L.rows, block, &spanOf);
   // Per span (its first instance and thread: one each), the chunks each
-  // problem type flags: each (instance, thread)'s added into its block's.
-  auto keyOf = [&](uint32_t j) {
-    return std::make_pair(spans[j].loop, spans[j].th);
-  };
-  std::vector<uint32_t> byKey(spans.size());
-  std::iota(byKey.begin(), byKey.end(), 0u);
-  std::sort(byKey.begin(), byKey.end(),
-            [&](uint32_t a, uint32_t b) { return keyOf(a) < keyOf(b); });
+  // problem type flags: each (instance, thread)'s added into its block's,
+  // found among its block's spans (one per thread).
   std::vector<std::array<uint32_t, P_COUNT>> spanFc(spans.size());
   auto add = [&](int loop, int th, const std::array<uint32_t, P_COUNT> &fc) {
-    std::pair<int, int> k{firstOf[size_t(loop)], th};
-    auto it = std::lower_bound(
-        byKey.begin(), byKey.end(), k,
-        [&](uint32_t j, const std::pair<int, int> &x) { return keyOf(j) < x; });
-    if (it != byKey.end() && keyOf(*it) == k)
-      for (int f = 0; f < P_COUNT; f++)
-        spanFc[*it][f] += fc[f];
+    if (size_t(loop) >= spanOf.size() || spanOf[size_t(loop)] < 0)
+      return;
+    size_t j = size_t(spanOf[size_t(loop)]);
+    for (int first = spans[j].loop; j < spans.size() && spans[j].loop == first;
+         j++)
+      if (spans[j].th == th) {
+        for (int f = 0; f < P_COUNT; f++)
+          spanFc[j][f] += fc[f];
+        return;
+      }
   };
   if (L.chunkMasks) { // by row: a row's key is its (instance, thread)
     for (size_t r = 0; r + 1 < L.flagOff.size(); r++)
@@ -706,8 +703,15 @@ LoopSource loopSourceOf(const Results &R, size_t p, Names &loops) {
   L.table = &R.procs[p].loopTable;
   L.rows = &L.table->rows;
   L.legend.resize(an.loops.size());
-  for (size_t li = 0; li < an.loops.size(); li++)
-    L.legend[li] = loops(an.loopName(int(li)));
+  std::vector<int> siteLegend; // a name looked up once per site
+  for (size_t li = 0; li < an.loops.size(); li++) {
+    size_t site = size_t(an.loopSite[li]);
+    if (siteLegend.size() <= site)
+      siteLegend.resize(site + 1, -1);
+    if (siteLegend[site] < 0)
+      siteLegend[site] = loops(an.loopName(int(li)));
+    L.legend[li] = siteLegend[site];
+  }
   // Per row of the loop table (per instance its shares, one run of the
   // model's pool per instance in instance order: loopThreads()), its
   // flagged chunks, grouped by a counting sort.

@@ -386,24 +386,34 @@ std::string summaryOf(const Results &R, size_t p) {
   // Loops by name, in the order the loops first ran.
   std::vector<std::string> order;
   std::map<std::string, std::vector<int>> byName;
+  // A name (unique per site) looked up once per site, not per instance.
+  std::vector<std::vector<int> *> siteLoops;
   for (const Loop &lp : an.loops)
     if (lp.n()) {
-      auto &v = byName[an.loopName(lp.index)];
-      if (v.empty())
-        order.push_back(an.loopName(lp.index));
-      v.push_back(lp.index);
+      size_t site = size_t(an.loopSite[lp.index]);
+      if (siteLoops.size() <= site)
+        siteLoops.resize(site + 1, nullptr);
+      std::vector<int> *&v = siteLoops[site];
+      if (!v) {
+        v = &byName[an.loopName(lp.index)];
+        if (v->empty())
+          order.push_back(an.loopName(lp.index));
+      }
+      v->push_back(lp.index);
     }
-  auto first = [&](const std::vector<int> &lps) {
+  // Per name, its earliest instance (begin, then index), found once.
+  std::map<std::string, std::pair<double, int>> firstOf;
+  for (const std::string &nm : order) {
     std::pair<double, int> m{INFINITY, 1 << 30};
-    for (int li : lps) {
+    for (int li : byName[nm]) {
       const Loop &lp = an.loops[li];
       m = std::min(m, {lp.hasBegin ? double(lp.begin) : INFINITY, li});
     }
-    return m;
-  };
+    firstOf[nm] = m;
+  }
   std::stable_sort(order.begin(), order.end(),
                    [&](const std::string &x, const std::string &y) {
-                     return first(byName[x]) < first(byName[y]);
+                     return firstOf[x] < firstOf[y];
                    });
   for (const std::string &nm : order) {
     const std::vector<int> &lps = byName[nm];
