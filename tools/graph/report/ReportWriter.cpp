@@ -221,21 +221,33 @@ struct Graph {
 std::string pageSafe(const std::string &json) {
   std::string o;
   o.reserve(json.size() + json.size() / 50);
+  // Runs of plain bytes copied whole, the few escaped one by one.
+  size_t from = 0;
   for (size_t i = 0; i < json.size(); i++) {
     char c = json[i];
+    if (c != '<' && c != '>' && c != '&' && c != '\xe2')
+      continue;
+    const char *esc = nullptr;
+    size_t skip = 1;
     if (c == '<')
-      o += "\\u003c";
+      esc = "\\u003c";
     else if (c == '>')
-      o += "\\u003e";
+      esc = "\\u003e";
     else if (c == '&')
-      o += "\\u0026";
-    else if (c == '\xe2' && i + 2 < json.size() && json[i + 1] == '\x80' &&
+      esc = "\\u0026";
+    else if (i + 2 < json.size() && json[i + 1] == '\x80' &&
              (json[i + 2] == '\xa8' || json[i + 2] == '\xa9')) {
-      o += json[i + 2] == '\xa8' ? "\\u2028" : "\\u2029";
-      i += 2;
-    } else
-      o += c;
+      esc = json[i + 2] == '\xa8' ? "\\u2028" : "\\u2029";
+      skip = 3;
+    }
+    if (!esc)
+      continue;
+    o.append(json, from, i - from);
+    o += esc;
+    i += skip - 1;
+    from = i + 1;
   }
+  o.append(json, from, json.size() - from);
   return o;
 }
 
@@ -865,13 +877,14 @@ namespace {
 /// The page with every grain's bar, or (!every) a bar per loop span of
 /// `block` instances (CoarseGraph.h) and per task site and thread; without
 /// the graph when !graph. Measured (measured not null): its size only, the
-/// bars counted, not held.
+/// bars counted, not held; or, given hold, held while they take at most
+/// hold bytes (the page made: "" once they take more).
 std::string reportPage(const PageRun &run, PageSource &src, Names &loops,
                        Names &sites, const Caps &caps,
                        const std::string &version,
                        std::vector<LeftOut> &leftOut, bool every,
                        uint64_t block, bool graph = true,
-                       uint64_t *measured = nullptr) {
+                       uint64_t *measured = nullptr, uint64_t hold = 0) {
   uint64_t grains = run.grains;
   // What the aggregated bars merge: the loops' chunks, the tasks, or both.
   GrainKinds kinds;
@@ -905,9 +918,25 @@ std::string reportPage(const PageRun &run, PageSource &src, Names &loops,
   IntArray gRow, gS, gD, gK, gI, gLo, gHi, gC, gN, gCount, gPm;
   // Aggregated bars: [bar, flag, grains it flags, ...].
   IntArray gPc;
-  for (IntArray *a :
-       {&gRow, &gS, &gD, &gK, &gI, &gLo, &gHi, &gC, &gN, &gCount, &gPm, &gPc})
-    a->measure = measured != nullptr;
+  const std::array<IntArray *, 12> arrays{&gRow, &gS, &gD, &gK,     &gI,  &gLo,
+                                          &gHi,  &gC, &gN, &gCount, &gPm, &gPc};
+  bool holding = measured && hold;
+  for (IntArray *a : arrays)
+    a->measure = measured != nullptr && !holding;
+  // Past hold bytes the bars are counted from then on, not held.
+  auto overHold = [&] {
+    uint64_t held = 0;
+    for (const IntArray *a : arrays)
+      held += a->s.size();
+    if (held <= hold)
+      return;
+    holding = false;
+    for (IntArray *a : arrays) {
+      a->bytes = a->s.size() - 1;
+      std::string("[").swap(a->s);
+      a->measure = true;
+    }
+  };
   int64_t nBars = 0;
   int64_t prevS = 0, prevI = 0, prevLo = 0, prevN = 0;
   double endNs = 0;
@@ -985,6 +1014,8 @@ std::string reportPage(const PageRun &run, PageSource &src, Names &loops,
                  }
                nBars++;
                endNs = std::max(endNs, double(s + d));
+               if (holding)
+                 overHold();
              });
     procs += (p ? "," : "") + P.json;
   }
@@ -1079,10 +1110,10 @@ std::string reportPage(const PageRun &run, PageSource &src, Names &loops,
   put("@DATA@", pageSafe(data));
   if (measured) {
     *measured = page.size();
-    for (const IntArray *a :
-         {&gRow, &gS, &gD, &gK, &gI, &gLo, &gHi, &gC, &gN, &gCount, &gPm, &gPc})
+    for (const IntArray *a : arrays)
       *measured += a->extra();
-    return std::string();
+    if (!holding)
+      return std::string();
   }
   return page;
 }
@@ -1092,16 +1123,17 @@ std::string reportPage(const PageRun &run, PageSource &src, Names &loops,
 void writePage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
                const std::string &path, const Caps &caps,
                const std::string &version, std::vector<LeftOut> &leftOut) {
-  // Each level's page measured (its bars counted, not held), the one
-  // chosen made.
+  // Each level's page measured (its bars held up to the cap, counted
+  // past it): the page made once it fits, else the one chosen made.
   bool every = run.grains <= caps.report, graph = true;
   uint64_t block = 1, cap = caps.reportBudget(run.grains);
   std::vector<LeftOut> left;
+  std::string page;
   for (;;) {
     left = leftOut;
     uint64_t size = 0;
-    reportPage(run, src, loops, sites, caps, version, left, every, block, true,
-               &size);
+    page = reportPage(run, src, loops, sites, caps, version, left, every, block,
+                      true, &size, cap);
     if (size <= cap)
       break;
     if (!every && block == 0) {
@@ -1118,9 +1150,11 @@ void writePage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
     // Only the bars shrink: the rest of the page stays.
     block = coarserBlock(block, double(size) / double(cap) * 1.25, run.most);
   }
-  left = leftOut;
-  std::string page = reportPage(run, src, loops, sites, caps, version, left,
-                                every, block, graph);
+  if (!graph || page.empty()) {
+    left = leftOut;
+    page = reportPage(run, src, loops, sites, caps, version, left, every, block,
+                      graph);
+  }
   leftOut = left;
   OutFile o(path);
   o << page;
