@@ -72,7 +72,10 @@ Blocks blocksOf(const std::vector<int32_t> &loopOf, size_t nLoops,
 class SpanFinder {
 public:
   explicit SpanFinder(size_t blocks)
-      : head(blocks, None), tail(blocks, None), listed(blocks, 0) {}
+      : head(blocks, None), tail(blocks, None), listed(blocks, 0) {
+    ths.reserve(blocks); // at least a pair per block
+    next.reserve(blocks);
+  }
   /// The number of (b, th); added: it is new.
   uint32_t find(size_t b, int th, bool &added) {
     added = false;
@@ -126,6 +129,8 @@ private:
 std::vector<LoopSpan> spansOf(const std::vector<LoopThread> &rows,
                               const Blocks &B) {
   std::vector<LoopSpan> spans;
+  // At least one span per block: grown from there, not from none.
+  spans.reserve(B.list.size());
   SpanFinder find(B.list.size());
   for (const LoopThread &r : rows) {
     if (!r.chunks)
@@ -382,7 +387,31 @@ CoarseGraph coarseGraph(const Analysis &an, const LoopTable &lt,
   // Loops: per block a fork, a node per thread and a join, chained.
   Blocks B = blocksOf(lt, level.block);
   std::vector<LoopSpan> spans = spansOf(lt.rows, B);
-  std::map<std::pair<int64_t, int>, uint32_t> spanNode; // (block, thread)
+  // Per block its spans (consecutive: block order), per span its node; a
+  // (block, thread)'s node found among its block's spans, one per thread.
+  std::vector<uint32_t> blockAt(B.list.size() + 1, 0), spanV(spans.size());
+  for (const LoopSpan &x : spans)
+    blockAt[size_t(B.of[x.loop]) + 1]++;
+  for (size_t b = 0; b < B.list.size(); b++)
+    blockAt[b + 1] += blockAt[b];
+  auto spanNode = [&](int64_t b, int th) {
+    if (b < 0)
+      return UINT32_MAX;
+    for (uint32_t j = blockAt[size_t(b)]; j < blockAt[size_t(b) + 1]; j++)
+      if (spans[j].th == th)
+        return spanV[j];
+    return UINT32_MAX;
+  };
+  // Consecutive chunks of one instance and thread: looked up once.
+  int lastLoop = -1, lastTh = 0;
+  uint32_t lastV = UINT32_MAX;
+  auto chunkNode = [&](size_t i) {
+    if (ch.loop[i] != lastLoop || ch.thread[i] != lastTh) {
+      lastLoop = ch.loop[i], lastTh = ch.thread[i];
+      lastV = spanNode(B.of[size_t(lastLoop)], lastTh);
+    }
+    return lastV;
+  };
   std::vector<uint32_t> forkOf(B.list.size()), joinOf(B.list.size());
   for (size_t b = 0; b < B.list.size(); b++) {
     const Blocks::B &bl = B.list[b];
@@ -405,6 +434,7 @@ CoarseGraph coarseGraph(const Analysis &an, const LoopTable &lt,
                                        : "B" + std::to_string(b);
     uint32_t v =
         node(CoarseGraph::Chunks, "g." + tag + ".t" + std::to_string(s.th), "");
+    spanV[size_t(&s - spans.data())] = v;
     Node &n = g.nodes[v];
     n.name = name;
     n.loc = an.loops[s.loop].loc;
@@ -415,30 +445,22 @@ CoarseGraph coarseGraph(const Analysis &an, const LoopTable &lt,
     n.hasExec = s.hasWork;
     n.exec = s.work;
     n.work = s.hasWork ? double(s.work) : NAN;
-    spanNode[{b, s.th}] = v;
     edge(forkOf[b], v, CoarseGraph::Creation);
     edge(v, joinOf[b], CoarseGraph::Synchronization);
   }
   if (level.members) {
     g.chunkNode.assign(ch.size(), UINT32_MAX);
-    for (size_t i = 0; i < ch.size(); i++) {
-      auto it = spanNode.find({B.of[ch.loop[i]], ch.thread[i]});
-      if (it != spanNode.end())
-        g.chunkNode[i] = it->second;
-    }
+    for (size_t i = 0; i < ch.size(); i++)
+      g.chunkNode[i] = chunkNode(i);
   }
-  for (uint64_t i : cp.chunks) {
-    auto it = spanNode.find({B.of[ch.loop[i]], ch.thread[i]});
-    if (it != spanNode.end())
-      g.nodes[it->second].onPath = true;
-  }
+  for (uint64_t i : cp.chunks)
+    if (uint32_t v = chunkNode(size_t(i)); v != UINT32_MAX)
+      g.nodes[v].onPath = true;
   if (view >= 0)
     for (size_t i = 0; i < ch.size(); i++)
-      if (an.chunkMetrics(i).problems >> view & 1) {
-        auto it = spanNode.find({B.of[ch.loop[i]], ch.thread[i]});
-        if (it != spanNode.end())
-          g.nodes[it->second].flagged++;
-      }
+      if (an.chunkMetrics(i).problems >> view & 1)
+        if (uint32_t v = chunkNode(i); v != UINT32_MAX)
+          g.nodes[v].flagged++;
   // Tasks.
   const Tasks &T = an.tasks;
   std::vector<uint8_t> taskOnPath(T.size(), 0);
@@ -484,9 +506,8 @@ CoarseGraph coarseGraph(const Analysis &an, const LoopTable &lt,
     if (cm != G.chunkMakers.end()) {
       std::set<uint32_t> from;
       for (auto [li, th] : cm->second) {
-        auto sn = spanNode.find({B.of[size_t(li)], th});
-        if (sn != spanNode.end())
-          from.insert(sn->second);
+        if (uint32_t sv = spanNode(B.of[size_t(li)], th); sv != UINT32_MAX)
+          from.insert(sv);
       }
       for (uint32_t u : from)
         edge(u, forkNode[x], CoarseGraph::Continuation);

@@ -128,13 +128,17 @@ struct IntArray {
   bool first = true, measure = false;
   uint64_t bytes = 0; // measured: the numbers and their commas
   void add(int64_t v) {
-    char b[24];
-    size_t n = size_t(std::to_chars(b, b + sizeof b, v).ptr - b);
-    if (measure) {
+    if (measure) { // its digits counted, not written
+      uint64_t a = v < 0 ? 0 - uint64_t(v) : uint64_t(v);
+      size_t n = 1 + (v < 0);
+      for (; a >= 10; a /= 10)
+        n++;
       bytes += (first ? 0 : 1) + n;
       first = false;
       return;
     }
+    char b[24];
+    size_t n = size_t(std::to_chars(b, b + sizeof b, v).ptr - b);
     if (!first)
       s += ',';
     first = false;
