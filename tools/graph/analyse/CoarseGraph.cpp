@@ -283,7 +283,22 @@ TaskGroups taskGroups(const Analysis &an, bool bySite, int view,
   size_t n = T.size();
   std::vector<uint32_t> &groupOf = G.groupOf;
   groupOf.assign(n, UINT32_MAX);
-  std::map<std::tuple<int64_t, uint32_t, uint32_t, uint64_t>, uint32_t> byKey;
+  // A group by its key, by hash (the groups are numbered as met).
+  using Key = std::tuple<int64_t, uint32_t, uint32_t, uint64_t>;
+  struct KeyHash {
+    size_t operator()(const Key &x) const {
+      uint64_t h = uint64_t(std::get<0>(x)) * 0x9E3779B97F4A7C15ull;
+      h = (h ^ (uint64_t(std::get<1>(x)) << 32 | std::get<2>(x))) *
+          0xC2B2AE3D27D4EB4Full;
+      h = (h ^ std::get<3>(x)) * 0x165667B19E3779F9ull;
+      return size_t(h ^ (h >> 29));
+    }
+  };
+  std::unordered_map<Key, uint32_t, KeyHash> byKey;
+  // The last (generation, parent group) made a maker: tasks of one parent
+  // come in runs.
+  TaskGroups::Gen lastGen{-1, 0};
+  uint32_t lastMaker = UINT32_MAX;
   for (uint32_t k : T.order) {
     int64_t ps = T.pslot[k];
     TaskGroups::Gen gen{ps, 0};
@@ -305,8 +320,11 @@ TaskGroups taskGroups(const Analysis &an, bool bySite, int view,
         kids.push_back(it->second);
       }
     }
-    if (explicitParent && !bySite)
+    if (explicitParent && !bySite &&
+        (gen != lastGen || groupOf[ps] != lastMaker)) {
       G.makers[gen].insert(groupOf[ps]);
+      lastGen = gen, lastMaker = groupOf[ps];
+    }
     if (int64_t c = an.madeInChunk(k); c >= 0)
       G.chunkMakers[it->second].insert(
           {an.chunks.loop[size_t(c)], an.chunks.thread[size_t(c)]});

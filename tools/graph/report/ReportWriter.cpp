@@ -659,28 +659,80 @@ void taskBars(const Results &R, size_t p, Names &sites, const BarFn &bar) {
   };
   std::vector<Seg> segs;
   segs.reserve(T.segOff.empty() ? 0 : size_t(T.segOff.back()));
-  std::map<std::pair<int, int>, int> pairs;
+  // Per creation code its name's index, per (site, thread) its group
+  // (held in the segment's site until they are sorted): looked up once
+  // per run of them, by hash.
+  std::unordered_map<uint64_t, int> siteOf;
+  std::unordered_map<uint64_t, uint32_t> pairs;
+  std::vector<std::pair<int, int>> pairKeys; // per group: (site, thread)
+  uint64_t lastKey = UINT64_MAX;
+  uint32_t lastGroup = 0;
   int64_t lo = INT64_MAX, hi = INT64_MIN;
   for (uint32_t k : T.order) {
-    int site = sites(an.taskGrainName(k));
+    auto [at, fresh] = siteOf.try_emplace(T.codeptr[k], 0);
+    if (fresh)
+      at->second = sites(an.taskGrainName(k));
+    int site = at->second;
     for (int64_t j = T.segOff[k]; j < T.segOff[k + 1]; j++) {
-      Seg g{site,
-            T.segThread[j],
+      int th = T.segThread[j];
+      uint64_t key = uint64_t(uint32_t(site)) << 32 | uint32_t(th);
+      if (key != lastKey) {
+        auto [pg, added] = pairs.try_emplace(key, uint32_t(pairKeys.size()));
+        if (added)
+          pairKeys.push_back({site, th});
+        lastKey = key, lastGroup = pg->second;
+      }
+      Seg g{int(lastGroup),
+            th,
             ns(T.segStart[j]),
             ns(T.segEnd[j]),
             int64_t(T.segEnd[j] - T.segStart[j]),
             j == T.segOff[k] ? int64_t(k) : -1};
       lo = std::min(lo, g.s), hi = std::max(hi, g.e);
-      pairs[{g.site, g.th}] = 1;
       segs.push_back(g);
     }
   }
-  std::sort(segs.begin(), segs.end(), [](const Seg &x, const Seg &y) {
-    return std::tie(x.site, x.th, x.s) < std::tie(y.site, y.th, y.s);
-  });
+  // By (site, thread), then start: the groups ranked in key order, the
+  // segments put in place by rank (an in-place counting sort, no second
+  // copy), then each group's by start (segments of one start merge alike
+  // whatever their order).
+  {
+    std::vector<uint32_t> byKey(pairKeys.size()), rank(pairKeys.size());
+    std::iota(byKey.begin(), byKey.end(), 0u);
+    std::sort(byKey.begin(), byKey.end(), [&](uint32_t a, uint32_t b) {
+      return pairKeys[a] < pairKeys[b];
+    });
+    for (uint32_t r = 0; r < byKey.size(); r++)
+      rank[byKey[r]] = r;
+    std::vector<size_t> off(pairKeys.size() + 1, 0);
+    for (Seg &g : segs) {
+      g.site = int(rank[size_t(g.site)]);
+      off[size_t(g.site) + 1]++;
+    }
+    for (size_t r = 0; r < pairKeys.size(); r++)
+      off[r + 1] += off[r];
+    std::vector<size_t> next(off.begin(), off.end() - 1);
+    for (size_t r = 0; r < pairKeys.size(); r++)
+      while (next[r] < off[r + 1]) {
+        Seg &x = segs[next[r]];
+        size_t b = size_t(x.site);
+        if (b == r)
+          next[r]++;
+        else
+          std::swap(x, segs[next[b]++]);
+      }
+    auto byStart = [](const Seg &x, const Seg &y) { return x.s < y.s; };
+    for (size_t r = 0; r < pairKeys.size(); r++) {
+      auto b = segs.begin() + off[r], e = segs.begin() + off[r + 1];
+      if (!std::is_sorted(b, e, byStart))
+        std::sort(b, e, byStart);
+      for (auto it = b; it != e; ++it)
+        it->site = pairKeys[byKey[r]].first;
+    }
+  }
   double span = hi > lo ? double(hi - lo) : 0;
   int64_t gap =
-      int64_t(std::max(span / 2000, span * double(pairs.size()) / 20000.0));
+      int64_t(std::max(span / 2000, span * double(pairKeys.size()) / 20000.0));
   struct Agg {
     int site = -1, th = -1;
     int64_t s = 0, e = 0, exec = 0, count = 0;
