@@ -275,9 +275,11 @@ struct TaskGroups {
 
 /// Groups by generation, join point and site; bySite: by site alone.
 /// Parents are made before their children, so creation order gives each
-/// parent's group first.
+/// parent's group first. !whole: the groups alone (how many there are),
+/// without their figures, generations and makers.
 TaskGroups taskGroups(const Analysis &an, bool bySite, int view,
-                      const std::vector<uint8_t> &taskOnPath) {
+                      const std::vector<uint8_t> &taskOnPath,
+                      bool whole = true) {
   TaskGroups G;
   const Tasks &T = an.tasks;
   size_t n = T.size();
@@ -313,13 +315,16 @@ TaskGroups taskGroups(const Analysis &an, bool bySite, int view,
       it = byKey.emplace(key, uint32_t(G.groups.size())).first;
       G.groups.push_back(
           {gen.first, gen.second + 1, T.joinsAt[k], T.codeptr[k], k});
-      if (!bySite) {
+      if (!bySite && whole) {
         auto &kids = G.children[gen];
         if (kids.empty())
           G.gens.push_back(gen);
         kids.push_back(it->second);
       }
     }
+    groupOf[k] = it->second;
+    if (!whole)
+      continue;
     if (explicitParent && !bySite &&
         (gen != lastGen || groupOf[ps] != lastMaker)) {
       G.makers[gen].insert(groupOf[ps]);
@@ -329,7 +334,6 @@ TaskGroups taskGroups(const Analysis &an, bool bySite, int view,
       G.chunkMakers[it->second].insert(
           {an.chunks.loop[size_t(c)], an.chunks.thread[size_t(c)]});
     TaskGroups::Group &g = G.groups[it->second];
-    groupOf[k] = it->second;
     g.count++;
     g.exec += T.execc[k];
     GrainMetrics m = an.taskMetrics(k);
@@ -366,13 +370,15 @@ void coarseGraphSize(const Analysis &an, const LoopTable &lt,
   // Tasks: at most a group, a fork and a join per task site and
   // generation; bounded by the tasks.
   uint64_t tasks = an.tasks.size();
-  std::set<uint64_t> sites(an.tasks.codeptr.begin(), an.tasks.codeptr.end());
-  uint64_t taskNodes = level.bySite ? 3 * sites.size() : 3 * tasks;
-  if (!level.bySite) {
+  uint64_t taskNodes = 0;
+  if (level.bySite) {
+    std::set<uint64_t> sites(an.tasks.codeptr.begin(), an.tasks.codeptr.end());
+    taskNodes = 3 * sites.size();
+  } else if (tasks) {
     // The groups as the builder makes them: a group, its fork and at
     // most one join each.
-    std::vector<uint8_t> none(tasks, 0);
-    taskNodes = 3 * taskGroups(an, false, -1, none).groups.size();
+    std::vector<uint8_t> none;
+    taskNodes = 3 * taskGroups(an, false, -1, none, false).groups.size();
   }
   nodes = 2 + 2 * blocks + spans + taskNodes;
   edges = 2 + blocks + 2 * spans + 2 * taskNodes;
