@@ -131,8 +131,9 @@ struct IntArray {
     if (measure) { // its digits counted, not written
       uint64_t a = v < 0 ? 0 - uint64_t(v) : uint64_t(v);
       size_t n = 1 + (v < 0);
-      for (; a >= 10; a /= 10)
-        n++;
+      for (; a >= 10000; a /= 10000)
+        n += 4;
+      n += (a >= 10) + (a >= 100) + (a >= 1000);
       bytes += (first ? 0 : 1) + n;
       first = false;
       return;
