@@ -17,6 +17,7 @@
 #include <map>
 #include <numeric>
 #include <queue>
+#include <unordered_map>
 
 namespace gcg {
 
@@ -705,11 +706,19 @@ rankProblems(const Analysis &an, InstanceLosses &losses, int process,
   uint64_t lossFrom = UINT64_MAX, lossTo = 0;
   size_t lossTeam = 0;
   // Loops: per instance, from the threads' shares.
-  std::vector<size_t> loopAcc(an.loops.size(), SIZE_MAX);
+  std::vector<size_t> loopAcc(an.loops.size(), SIZE_MAX), siteAcc;
   for (const Loop &lp : an.loops) {
     if (!lp.n())
       continue;
-    Acc &a = acc(true, uint64_t(an.loopSite[lp.index]), an.loopName(lp.index));
+    // Its site's problem, found once per site.
+    size_t site = size_t(an.loopSite[lp.index]);
+    if (siteAcc.size() <= site)
+      siteAcc.resize(site + 1, SIZE_MAX);
+    if (siteAcc[site] == SIZE_MAX) {
+      Acc &made = acc(true, uint64_t(site), an.loopName(lp.index));
+      siteAcc[site] = size_t(&made - accs.data());
+    }
+    Acc &a = accs[siteAcc[site]];
     loopAcc[lp.index] = size_t(&a - accs.data());
     if (lp.hasBegin)
       a.first = std::min(a.first, double(lp.begin));
@@ -836,11 +845,18 @@ rankProblems(const Analysis &an, InstanceLosses &losses, int process,
                               : wait / double(hi - lo);
     }
   }
+  std::unordered_map<uint64_t, size_t> codeAcc;
   for (size_t k = 0; k < T.size(); k++) {
     if (T.ctx[k] >= 0 && size_t(T.ctx[k]) < ch.size() &&
         loopAcc[ch.loop[size_t(T.ctx[k])]] != SIZE_MAX)
       accs[loopAcc[ch.loop[size_t(T.ctx[k])]]].madeInChunks++;
-    Acc &a = acc(false, uint64_t(an.taskSite(k)), an.taskGrainName(k));
+    // Its creation code's problem, found once per code.
+    auto [at, fresh] = codeAcc.try_emplace(T.codeptr[k], 0);
+    if (fresh) {
+      Acc &made = acc(false, uint64_t(an.taskSite(k)), an.taskGrainName(k));
+      at->second = size_t(&made - accs.data());
+    }
+    Acc &a = accs[at->second];
     a.first = std::min(a.first, double(T.create[k]));
     a.tasks++;
     if (!std::isnan(T.creation[k]))
