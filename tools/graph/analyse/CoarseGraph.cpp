@@ -33,7 +33,7 @@ namespace {
 /// chunks), the blocks in the order of their first instance, with their
 /// loop name's index and first and last instance number.
 struct Blocks {
-  std::vector<int64_t> of; // per an.loops index
+  std::vector<int32_t> of; // per an.loops index (4 bytes: it is per instance)
   struct B {
     int first = -1;           // its first instance (an.loops index)
     int64_t from = 0, to = 0; // instance numbers of its loop
@@ -60,7 +60,7 @@ Blocks blocksOf(const std::vector<int32_t> &loopOf, size_t nLoops,
       lastAt[key] = int64_t(B.list.size());
       B.list.push_back({li, n, n, 0});
     }
-    B.of[li] = lastAt[key];
+    B.of[li] = int32_t(lastAt[key]);
     B.list[size_t(lastAt[key])].to = n;
     B.list[size_t(lastAt[key])].instances++;
   }
