@@ -205,13 +205,16 @@ struct Timeline {
   std::string rows = "[";
   std::map<std::pair<size_t, int>, int> rowOf;
   int row(size_t p, int th) {
+    if (p == lastP && th == lastTh) // bars come in runs of one thread
+      return lastRow;
     auto it = rowOf.find({p, th});
-    if (it != rowOf.end())
-      return it->second;
-    int r = int(rowOf.size());
-    rowOf.emplace(std::make_pair(p, th), r);
-    return r;
+    if (it == rowOf.end())
+      it = rowOf.emplace(std::make_pair(p, th), int(rowOf.size())).first;
+    lastP = p, lastTh = th, lastRow = it->second;
+    return lastRow;
   }
+  size_t lastP = SIZE_MAX;
+  int lastTh = 0, lastRow = 0;
 };
 
 struct Graph {
