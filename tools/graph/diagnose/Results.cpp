@@ -3,7 +3,9 @@
 //
 // Per process, in order: the loop table, the critical path (its grain DAG
 // is not kept), the problems ranked, the problem masks and counts; then
-// the run's sums and colours (Results.h).
+// the run's sums and colours (Results.h). Each loop instance's loss is made
+// once: the problems' pass over them feeds the loops' most-lost instances
+// (LossKeeper).
 //
 //===----------------------------------------------------------------------===//
 #include "Results.h"

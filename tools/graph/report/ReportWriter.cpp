@@ -22,6 +22,11 @@
 // count line, per bar and graph member its problem flags, per aggregated bar
 // and group the number of its grains each type flags.
 //
+// writePage tries levels finest first, each measured with its bars held
+// up to the cap (so the page that fits is made once, not measured and made
+// again); the page of every grain is not tried when its bars alone (ten
+// numbers per chunk at least) pass the cap.
+//
 // The page is assembled (reportPage, writePage) from a source of
 // per-process pieces (PageSource, ReportPage.h); here the source of one
 // command's Results (ResultsSource). An MPI job's is its ranks' fragments
