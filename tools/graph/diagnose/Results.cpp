@@ -118,14 +118,21 @@ public:
   void add(const InstanceLoss &l) {
     if (!l.threads)
       return;
-    const std::string &nm = an.loopName(l.loop);
-    auto it = at.find(nm);
-    if (it == at.end()) {
-      it = at.emplace(nm, out.size()).first;
-      out.push_back({nm, 0, {}});
-      kept.emplace_back();
+    // Its name's entry, found once per site (a name is unique per site).
+    size_t site = size_t(an.loopSite[size_t(l.loop)]);
+    if (siteOut.size() <= site)
+      siteOut.resize(site + 1, SIZE_MAX);
+    if (siteOut[site] == SIZE_MAX) {
+      const std::string &nm = an.loopName(l.loop);
+      auto it = at.find(nm);
+      if (it == at.end()) {
+        it = at.emplace(nm, out.size()).first;
+        out.push_back({nm, 0, {}});
+        kept.emplace_back();
+      }
+      siteOut[site] = it->second;
     }
-    size_t k = it->second;
+    size_t k = siteOut[site];
     std::vector<Kept> &v = kept[k];
     v.push_back({int64_t(std::llround(l.lost / tpn)), ns(l.first),
                  out[k].instances++,
@@ -165,6 +172,7 @@ private:
   std::vector<LoopLosses> out;
   std::vector<std::vector<Kept>> kept;
   std::unordered_map<std::string, size_t> at;
+  std::vector<size_t> siteOut; // per loop site: its entry in out
 };
 
 std::unique_ptr<Results> computeResults(const Run &run) {
