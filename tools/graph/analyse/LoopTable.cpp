@@ -194,9 +194,22 @@ InstanceLosses::InstanceLosses(const Analysis &an, const LoopTable &t)
   joined.reserve(an.implicit.size());
   for (const auto &kv : an.implicit)
     joined.push_back({kv.second.par, kv.second.th, kv.second.begin});
-  // Mostly in order already (regions are numbered as they begin).
-  if (!std::is_sorted(joined.begin(), joined.end(), byKey))
+  // In order already but for a run per thread's recording (regions are
+  // numbered as they begin, each thread's read in turn): the runs merged
+  // (stably, as a stable sort orders them), else sorted.
+  std::vector<size_t> runs{0};
+  for (size_t i = 1; i < joined.size() && runs.size() <= MaxRuns; i++)
+    if (byKey(joined[i], joined[i - 1]))
+      runs.push_back(i);
+  if (runs.size() > MaxRuns) {
     std::stable_sort(joined.begin(), joined.end(), byKey);
+    return;
+  }
+  for (size_t r = 1; r < runs.size(); r++)
+    std::inplace_merge(joined.begin(), joined.begin() + long(runs[r]),
+                       r + 1 < runs.size() ? joined.begin() + long(runs[r + 1])
+                                           : joined.end(),
+                       byKey);
 }
 
 bool InstanceLosses::byKey(const Joined &a, const Joined &b) {

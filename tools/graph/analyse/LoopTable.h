@@ -122,6 +122,8 @@ private:
     uint64_t begin;
   };
   static bool byKey(const Joined &a, const Joined &b);
+  /// Past this many sorted runs of implicit tasks, they are sorted whole.
+  static constexpr size_t MaxRuns = 16;
   /// Where r's thread's implicit task began in r's region, if known: of
   /// its region's implicit tasks b..e (by thread, then as they came).
   const uint64_t *joinedAt(const LoopThread &r, const Joined *b,
