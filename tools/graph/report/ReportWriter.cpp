@@ -817,14 +817,16 @@ LoopSource loopSourceOf(const Results &R, size_t p, Names &loops) {
   for (size_t r = 0; r < rows.size(); r++)
     L.flagOff[r + 1] += L.flagOff[r];
   L.flagChunks.resize(L.flagOff.back());
-  {
-    std::vector<uint32_t> pos(L.flagOff.begin(), L.flagOff.end() - 1);
-    lastLi = -1;
-    for (size_t i = 0; i < ch.size(); i++)
-      if (masks.chunks[i] & all)
-        if (uint32_t r = rowOf(i); r != UINT32_MAX)
-          L.flagChunks[pos[r]++] = uint32_t(i);
-  }
+  // Each row's offset moved along as its chunks are put (no second array
+  // of them), then back to its start.
+  lastLi = -1;
+  for (size_t i = 0; i < ch.size(); i++)
+    if (masks.chunks[i] & all)
+      if (uint32_t r = rowOf(i); r != UINT32_MAX)
+        L.flagChunks[L.flagOff[r]++] = uint32_t(i);
+  for (size_t r = rows.size(); r > 0; r--)
+    L.flagOff[r] = L.flagOff[r - 1];
+  L.flagOff[0] = 0;
   L.chunkMasks = &masks.chunks;
   L.t0 = R.run.firstInstant();
   L.tpn = an.clockNs();
