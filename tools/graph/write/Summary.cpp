@@ -114,27 +114,39 @@ std::vector<std::string> breakdownLines(const Analysis &an,
   // repeated loop's multi-thread instances (each from its begin to its end
   // over its threads), the same code run again and again: were they even,
   // the slowest tenth would hold about a tenth of their time.
-  std::map<int32_t, std::vector<double>> bySite;
+  // Counted per site first (the most repeated: the lowest site of the
+  // most), then only its durations gathered.
+  auto timed = [&](const Loop &lp) {
+    return lp.hasBegin && lp.hasEnd && lp.end > lp.begin &&
+           size_t(lp.index) < an.loopSite.size() && teamOf(an, lp.index) > 1;
+  };
+  std::vector<size_t> perSite;
   for (const Loop &lp : an.loops)
-    if (lp.hasBegin && lp.hasEnd && lp.end > lp.begin &&
-        size_t(lp.index) < an.loopSite.size() && teamOf(an, lp.index) > 1)
-      bySite[an.loopSite[lp.index]].push_back(double(lp.end - lp.begin));
-  std::vector<double> *most = nullptr;
-  int mostLoop = -1;
-  for (auto &[site, d] : bySite)
-    if (!most || d.size() > most->size()) {
-      most = &d;
-      for (const Loop &lp : an.loops)
-        if (size_t(lp.index) < an.loopSite.size() &&
-            an.loopSite[lp.index] == site) {
-          mostLoop = lp.index;
-          break;
-        }
+    if (timed(lp)) {
+      size_t site = size_t(an.loopSite[lp.index]);
+      if (perSite.size() <= site)
+        perSite.resize(site + 1, 0);
+      perSite[site]++;
     }
-  if (most && most->size() >= 10 && mostLoop >= 0) {
+  size_t mostSite = 0, mostN = 0;
+  for (size_t site = 0; site < perSite.size(); site++)
+    if (perSite[site] > mostN)
+      mostSite = site, mostN = perSite[site];
+  int mostLoop = -1;
+  for (const Loop &lp : an.loops)
+    if (mostN && size_t(lp.index) < an.loopSite.size() &&
+        size_t(an.loopSite[lp.index]) == mostSite) {
+      mostLoop = lp.index;
+      break;
+    }
+  if (mostN >= 10 && mostLoop >= 0) {
     // The median, the slowest tenth and the largest by selection, not a
     // sort: the durations are whole ticks, their sums exact in any order.
-    std::vector<double> d = std::move(*most);
+    std::vector<double> d;
+    d.reserve(mostN);
+    for (const Loop &lp : an.loops)
+      if (timed(lp) && size_t(an.loopSite[lp.index]) == mostSite)
+        d.push_back(double(lp.end - lp.begin));
     size_t n = d.size(), tenth = n - n / 10;
     std::nth_element(d.begin(), d.begin() + long(tenth), d.end());
     std::nth_element(d.begin(), d.begin() + long(n / 2),
