@@ -40,6 +40,7 @@
 #include "Palette.h"
 #include "ProblemViews.h"
 #include "Problems.h"
+#include "RadixSort.h"
 #include "ReportPage.h"
 
 #include <algorithm>
@@ -652,38 +653,6 @@ void everyBars(const Results &R, size_t p, Names &loops, Names &sites,
   }
 }
 
-namespace {
-/// Sorts [b, e) by key(x) (an unsigned offset) a byte at a time from bit
-/// shift up (an in-place radix sort: no second copy), the small ranges by
-/// comparison. Elements of one key end in no particular order.
-template <class T, class Key>
-void radixSort(T *b, T *e, const Key &key, int shift) {
-  if (e - b <= 32 || shift < 0) {
-    std::sort(b, e, [&](const T &x, const T &y) { return key(x) < key(y); });
-    return;
-  }
-  std::array<size_t, 257> start{};
-  for (T *x = b; x != e; ++x)
-    start[((key(*x) >> shift) & 255) + 1]++;
-  for (int d = 0; d < 256; d++)
-    start[size_t(d) + 1] += start[size_t(d)];
-  std::array<size_t, 256> next;
-  std::copy(start.begin(), start.end() - 1, next.begin());
-  for (size_t d = 0; d < 256; d++)
-    while (next[d] < start[d + 1]) {
-      T &x = b[next[d]];
-      size_t dx = (key(x) >> shift) & 255;
-      if (dx == d)
-        next[d]++;
-      else
-        std::swap(x, b[next[dx]++]);
-    }
-  int below = shift == 0 ? -1 : std::max(shift - 8, 0);
-  for (size_t d = 0; d < 256; d++)
-    radixSort(b + start[d], b + start[d + 1], key, below);
-}
-} // namespace
-
 void taskBars(const Results &R, size_t p, Names &sites, const BarFn &bar) {
   const Analysis &an = *R.run.procs[p];
   const ProblemMasks &masks = R.procs[p].masks;
@@ -765,17 +734,9 @@ void taskBars(const Results &R, size_t p, Names &sites, const BarFn &bar) {
     auto byStart = [](const Seg &x, const Seg &y) { return x.s < y.s; };
     for (size_t r = 0; r < pairKeys.size(); r++) {
       Seg *b = segs.data() + off[r], *e = segs.data() + off[r + 1];
-      if (!std::is_sorted(b, e, byStart)) {
-        // By start less the group's first: a radix sort from its top bits.
-        int64_t first = std::min_element(b, e, byStart)->s;
-        uint64_t most = 0;
-        for (const Seg *x = b; x != e; ++x)
-          most = std::max(most, uint64_t(x->s - first));
-        int top = 63 - __builtin_clzll(most | 1);
-        radixSort(
-            b, e, [&](const Seg &x) { return uint64_t(x.s - first); },
-            std::max(top - 7, 0));
-      }
+      if (!std::is_sorted(b, e, byStart))
+        radixSortBy(
+            b, e, [](const Seg &x) { return x.s; }, byStart);
       for (Seg *x = b; x != e; ++x)
         x->site = pairKeys[byKey[r]].first;
     }
