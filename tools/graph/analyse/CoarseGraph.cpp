@@ -72,7 +72,10 @@ Blocks blocksOf(const std::vector<int32_t> &loopOf, size_t nLoops,
 class SpanFinder {
 public:
   explicit SpanFinder(size_t blocks)
-      : head(blocks, None), tail(blocks, None), listed(blocks, 0) {}
+      : head(blocks, None), tail(blocks, None), listed(blocks, 0) {
+    ths.reserve(blocks); // at least a pair per block
+    next.reserve(blocks);
+  }
   /// The number of (b, th); added: it is new.
   uint32_t find(size_t b, int th, bool &added) {
     added = false;
@@ -206,35 +209,42 @@ std::vector<LoopSpan> loopSpansAt(const std::vector<int32_t> &loopOf,
                                   const std::vector<int32_t> &byStart,
                                   const std::vector<LoopThread> &rows,
                                   const Spreads *spreads, uint64_t block,
-                                  std::vector<int> *firstOf) {
+                                  std::vector<int> *spanOf) {
   Blocks B = blocksOf(loopOf, nLoops, byStart, block);
-  if (firstOf) {
-    firstOf->assign(B.of.size(), -1);
+  std::vector<LoopSpan> spans = spansOf(rows, spreads, B);
+  if (spanOf) {
+    // A block's spans are consecutive (block order), each with the
+    // block's first instance as its loop.
+    std::vector<int> blockSpan(B.list.size(), -1);
+    for (size_t j = 0; j < spans.size(); j++)
+      if (j == 0 || spans[j].loop != spans[j - 1].loop)
+        blockSpan[size_t(B.of[size_t(spans[j].loop)])] = int(j);
+    spanOf->assign(B.of.size(), -1);
     for (size_t li = 0; li < B.of.size(); li++)
       if (B.of[li] >= 0)
-        (*firstOf)[li] = B.list[B.of[li]].first;
+        (*spanOf)[li] = blockSpan[size_t(B.of[li])];
   }
-  return spansOf(rows, spreads, B);
+  return spans;
 }
 } // namespace
 
 std::vector<int> loopKeyIds(const Analysis &an) { return loopIds(an); }
 
 std::vector<LoopSpan> loopSpans(const LoopTable &lt, uint64_t block,
-                                std::vector<int> *firstOf) {
+                                std::vector<int> *spanOf) {
   return loopSpansAt(lt.loopOf, lt.nLoops, lt.byStart, lt.rows, &lt.spreads,
-                     block, firstOf);
+                     block, spanOf);
 }
 
 std::vector<LoopSpan> loopSpansOf(const std::vector<int> &keys,
                                   const std::vector<LoopThread> &rows,
                                   const Spreads &spreads, uint64_t block,
-                                  std::vector<int> *firstOf) {
+                                  std::vector<int> *spanOf) {
   size_t nLoops = 0;
   for (int k : keys)
     nLoops = std::max(nLoops, size_t(k) + 1);
   return loopSpansAt(keys, nLoops, instancesByStart(rows, keys.size()), rows,
-                     &spreads, block, firstOf);
+                     &spreads, block, spanOf);
 }
 
 uint64_t countLoopSpans(const LoopTable &lt, uint64_t block) {
@@ -281,15 +291,32 @@ struct TaskGroups {
 
 /// Groups by generation, join point and site; bySite: by site alone.
 /// Parents are made before their children, so creation order gives each
-/// parent's group first.
+/// parent's group first. !whole: the groups alone (how many there are),
+/// without their figures, generations and makers.
 TaskGroups taskGroups(const Analysis &an, bool bySite, int view,
-                      const std::vector<uint8_t> &taskOnPath) {
+                      const std::vector<uint8_t> &taskOnPath,
+                      bool whole = true) {
   TaskGroups G;
   const Tasks &T = an.tasks;
   size_t n = T.size();
   std::vector<uint32_t> &groupOf = G.groupOf;
   groupOf.assign(n, UINT32_MAX);
-  std::map<std::tuple<int64_t, uint32_t, uint32_t, uint64_t>, uint32_t> byKey;
+  // A group by its key, by hash (the groups are numbered as met).
+  using Key = std::tuple<int64_t, uint32_t, uint32_t, uint64_t>;
+  struct KeyHash {
+    size_t operator()(const Key &x) const {
+      uint64_t h = uint64_t(std::get<0>(x)) * 0x9E3779B97F4A7C15ull;
+      h = (h ^ (uint64_t(std::get<1>(x)) << 32 | std::get<2>(x))) *
+          0xC2B2AE3D27D4EB4Full;
+      h = (h ^ std::get<3>(x)) * 0x165667B19E3779F9ull;
+      return size_t(h ^ (h >> 29));
+    }
+  };
+  std::unordered_map<Key, uint32_t, KeyHash> byKey;
+  // The last (generation, parent group) made a maker: tasks of one parent
+  // come in runs.
+  TaskGroups::Gen lastGen{-1, 0};
+  uint32_t lastMaker = UINT32_MAX;
   for (uint32_t k : T.order) {
     int64_t ps = T.pslot[k];
     TaskGroups::Gen gen{ps, 0};
@@ -304,20 +331,25 @@ TaskGroups taskGroups(const Analysis &an, bool bySite, int view,
       it = byKey.emplace(key, uint32_t(G.groups.size())).first;
       G.groups.push_back(
           {gen.first, gen.second + 1, T.joinsAt[k], T.codeptr[k], k});
-      if (!bySite) {
+      if (!bySite && whole) {
         auto &kids = G.children[gen];
         if (kids.empty())
           G.gens.push_back(gen);
         kids.push_back(it->second);
       }
     }
-    if (explicitParent && !bySite)
+    groupOf[k] = it->second;
+    if (!whole)
+      continue;
+    if (explicitParent && !bySite &&
+        (gen != lastGen || groupOf[ps] != lastMaker)) {
       G.makers[gen].insert(groupOf[ps]);
+      lastGen = gen, lastMaker = groupOf[ps];
+    }
     if (int64_t c = an.madeInChunk(k); c >= 0)
       G.chunkMakers[it->second].insert(
           {an.chunks.loop[size_t(c)], an.chunks.thread[size_t(c)]});
     TaskGroups::Group &g = G.groups[it->second];
-    groupOf[k] = it->second;
     g.count++;
     g.exec += T.execc[k];
     GrainMetrics m = an.taskMetrics(k);
@@ -354,13 +386,15 @@ void coarseGraphSize(const Analysis &an, const LoopTable &lt,
   // Tasks: at most a group, a fork and a join per task site and
   // generation; bounded by the tasks.
   uint64_t tasks = an.tasks.size();
-  std::set<uint64_t> sites(an.tasks.codeptr.begin(), an.tasks.codeptr.end());
-  uint64_t taskNodes = level.bySite ? 3 * sites.size() : 3 * tasks;
-  if (!level.bySite) {
+  uint64_t taskNodes = 0;
+  if (level.bySite) {
+    std::set<uint64_t> sites(an.tasks.codeptr.begin(), an.tasks.codeptr.end());
+    taskNodes = 3 * sites.size();
+  } else if (tasks) {
     // The groups as the builder makes them: a group, its fork and at
     // most one join each.
-    std::vector<uint8_t> none(tasks, 0);
-    taskNodes = 3 * taskGroups(an, false, -1, none).groups.size();
+    std::vector<uint8_t> none;
+    taskNodes = 3 * taskGroups(an, false, -1, none, false).groups.size();
   }
   nodes = 2 + 2 * blocks + spans + taskNodes;
   edges = 2 + blocks + 2 * spans + 2 * taskNodes;
@@ -393,7 +427,31 @@ CoarseGraph coarseGraph(const Analysis &an, const LoopTable &lt,
   // Loops: per block a fork, a node per thread and a join, chained.
   Blocks B = blocksOf(lt, level.block);
   std::vector<LoopSpan> spans = spansOf(lt.rows, &lt.spreads, B);
-  std::map<std::pair<int64_t, int>, uint32_t> spanNode; // (block, thread)
+  // Per block its spans (consecutive: block order), per span its node; a
+  // (block, thread)'s node found among its block's spans, one per thread.
+  std::vector<uint32_t> blockAt(B.list.size() + 1, 0), spanV(spans.size());
+  for (const LoopSpan &x : spans)
+    blockAt[size_t(B.of[x.loop]) + 1]++;
+  for (size_t b = 0; b < B.list.size(); b++)
+    blockAt[b + 1] += blockAt[b];
+  auto spanNode = [&](int64_t b, int th) {
+    if (b < 0)
+      return UINT32_MAX;
+    for (uint32_t j = blockAt[size_t(b)]; j < blockAt[size_t(b) + 1]; j++)
+      if (spans[j].th == th)
+        return spanV[j];
+    return UINT32_MAX;
+  };
+  // Consecutive chunks of one instance and thread: looked up once.
+  int lastLoop = -1, lastTh = 0;
+  uint32_t lastV = UINT32_MAX;
+  auto chunkNode = [&](size_t i) {
+    if (ch.loop[i] != lastLoop || ch.thread[i] != lastTh) {
+      lastLoop = ch.loop[i], lastTh = ch.thread[i];
+      lastV = spanNode(B.of[size_t(lastLoop)], lastTh);
+    }
+    return lastV;
+  };
   std::vector<uint32_t> forkOf(B.list.size()), joinOf(B.list.size());
   for (size_t b = 0; b < B.list.size(); b++) {
     const Blocks::B &bl = B.list[b];
@@ -416,6 +474,7 @@ CoarseGraph coarseGraph(const Analysis &an, const LoopTable &lt,
                                        : "B" + std::to_string(b);
     uint32_t v =
         node(CoarseGraph::Chunks, "g." + tag + ".t" + std::to_string(s.th), "");
+    spanV[size_t(&s - spans.data())] = v;
     Node &n = g.nodes[v];
     n.name = name;
     n.loc = an.codeOf(an.loops[s.loop]).loc;
@@ -426,30 +485,22 @@ CoarseGraph coarseGraph(const Analysis &an, const LoopTable &lt,
     n.hasExec = s.hasWork;
     n.exec = s.work;
     n.work = s.hasWork ? double(s.work) : NAN;
-    spanNode[{b, s.th}] = v;
     edge(forkOf[b], v, CoarseGraph::Creation);
     edge(v, joinOf[b], CoarseGraph::Synchronization);
   }
   if (level.members) {
     g.chunkNode.assign(ch.size(), UINT32_MAX);
-    for (size_t i = 0; i < ch.size(); i++) {
-      auto it = spanNode.find({B.of[ch.loop[i]], ch.thread[i]});
-      if (it != spanNode.end())
-        g.chunkNode[i] = it->second;
-    }
+    for (size_t i = 0; i < ch.size(); i++)
+      g.chunkNode[i] = chunkNode(i);
   }
-  for (uint64_t i : cp.chunks) {
-    auto it = spanNode.find({B.of[ch.loop[i]], ch.thread[i]});
-    if (it != spanNode.end())
-      g.nodes[it->second].onPath = true;
-  }
+  for (uint64_t i : cp.chunks)
+    if (uint32_t v = chunkNode(size_t(i)); v != UINT32_MAX)
+      g.nodes[v].onPath = true;
   if (view >= 0)
     for (size_t i = 0; i < ch.size(); i++)
-      if (an.chunkMetrics(i).problems >> view & 1) {
-        auto it = spanNode.find({B.of[ch.loop[i]], ch.thread[i]});
-        if (it != spanNode.end())
-          g.nodes[it->second].flagged++;
-      }
+      if (an.chunkMetrics(i).problems >> view & 1)
+        if (uint32_t v = chunkNode(i); v != UINT32_MAX)
+          g.nodes[v].flagged++;
   // Tasks.
   const Tasks &T = an.tasks;
   std::vector<uint8_t> taskOnPath(T.size(), 0);
@@ -495,9 +546,8 @@ CoarseGraph coarseGraph(const Analysis &an, const LoopTable &lt,
     if (cm != G.chunkMakers.end()) {
       std::set<uint32_t> from;
       for (auto [li, th] : cm->second) {
-        auto sn = spanNode.find({B.of[size_t(li)], th});
-        if (sn != spanNode.end())
-          from.insert(sn->second);
+        if (uint32_t sv = spanNode(B.of[size_t(li)], th); sv != UINT32_MAX)
+          from.insert(sv);
       }
       for (uint32_t u : from)
         edge(u, forkNode[x], CoarseGraph::Continuation);

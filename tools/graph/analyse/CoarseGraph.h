@@ -77,11 +77,12 @@ struct LoopSpan {
 };
 /// Per loop (LoopTable::loopOf: its name and code address), thread and block of
 /// `block` consecutive instances of that loop (0: all of them), in the order of
-/// their first instance. firstOf, when given, gets per loop instance (an.loops
-/// index) its block's first instance (a span's loop), -1 for one without
-/// chunks.
+/// their first instance. spanOf, when given, gets per loop instance (an.loops
+/// index) its block's first span (the block's spans are consecutive, one per
+/// thread, each with the block's first instance as its loop), -1 for one
+/// without chunks.
 std::vector<LoopSpan> loopSpans(const LoopTable &lt, uint64_t block,
-                                std::vector<int> *firstOf = nullptr);
+                                std::vector<int> *spanOf = nullptr);
 /// How many spans loopSpans(lt, block) gives, without making them.
 uint64_t countLoopSpans(const LoopTable &lt, uint64_t block);
 /// Per loop instance (an.loops index) its loop's id (its name and code
@@ -93,7 +94,7 @@ std::vector<int> loopKeyIds(const Analysis &an);
 std::vector<LoopSpan> loopSpansOf(const std::vector<int> &keys,
                                   const std::vector<LoopThread> &rows,
                                   const Spreads &spreads, uint64_t block,
-                                  std::vector<int> *firstOf = nullptr);
+                                  std::vector<int> *spanOf = nullptr);
 /// The next coarser block after `block` when the output at it took `over`
 /// times its cap: as many times more instances (with a margin), at least
 /// twice; 0 (the whole run) from `most` instances on.

@@ -243,22 +243,34 @@ InstanceLosses::InstanceLosses(const Analysis &an, const LoopTable &t)
   joined.reserve(an.implicit.size());
   for (const auto &kv : an.implicit)
     joined.push_back({kv.second.par, kv.second.th, kv.second.begin});
-  std::stable_sort(joined.begin(), joined.end(), byKey);
+  // In order already but for a run per thread's recording (regions are
+  // numbered as they begin, each thread's read in turn): the runs merged
+  // (stably, as a stable sort orders them), else sorted.
+  std::vector<size_t> runs{0};
+  for (size_t i = 1; i < joined.size() && runs.size() <= MaxRuns; i++)
+    if (byKey(joined[i], joined[i - 1]))
+      runs.push_back(i);
+  if (runs.size() > MaxRuns) {
+    std::stable_sort(joined.begin(), joined.end(), byKey);
+    return;
+  }
+  for (size_t r = 1; r < runs.size(); r++)
+    std::inplace_merge(joined.begin(), joined.begin() + long(runs[r]),
+                       r + 1 < runs.size() ? joined.begin() + long(runs[r + 1])
+                                           : joined.end(),
+                       byKey);
 }
 
 bool InstanceLosses::byKey(const Joined &a, const Joined &b) {
   return a.par < b.par || (a.par == b.par && a.th < b.th);
 }
 
-const uint64_t *InstanceLosses::joinedAt(const LoopThread &r) const {
-  const Loop &lp = an.loops[r.loop];
-  if (lp.keyKind != 0)
-    return nullptr;
-  Joined key{lp.k0, r.th, 0};
-  auto it = std::upper_bound(joined.begin(), joined.end(), key, byKey);
-  if (it == joined.begin() || (it - 1)->par != lp.k0 || (it - 1)->th != r.th)
-    return nullptr;
-  return &(it - 1)->begin;
+const uint64_t *InstanceLosses::joinedAt(const LoopThread &r, const Joined *b,
+                                         const Joined *e) const {
+  // The last of r's thread's among its region's (b..e, by thread).
+  const Joined *it = std::upper_bound(
+      b, e, r.th, [](int th, const Joined &x) { return th < x.th; });
+  return it != b && (it - 1)->th == r.th ? &(it - 1)->begin : nullptr;
 }
 
 InstanceLoss InstanceLosses::operator()(int li) {
@@ -294,6 +306,18 @@ InstanceLoss InstanceLosses::operator()(int li) {
     x.known = false;
     return x;
   }
+  // The instance's region's implicit tasks (kind 0: its key's region),
+  // found once; each row's thread's begin among them, looked up once.
+  const Loop &lp = an.loops[size_t(li)];
+  const Joined *jb = nullptr, *je = nullptr;
+  if (lp.keyKind == 0) {
+    auto [lo, hi] = std::equal_range(
+        joined.begin(), joined.end(), Joined{lp.k0, 0, 0},
+        [](const Joined &x, const Joined &y) { return x.par < y.par; });
+    jb = joined.data() + (lo - joined.begin());
+    je = joined.data() + (hi - joined.begin());
+  }
+  at.assign(e - b, nullptr);
   uint64_t firstJoin = UINT64_MAX;
   double maxSpan = 0;
   for (size_t k = b; k < e; k++) {
@@ -301,8 +325,8 @@ InstanceLoss InstanceLosses::operator()(int li) {
     if (!r.chunks)
       continue;
     maxSpan = std::max(maxSpan, double(r.last(&spreads) - begins(k)));
-    if (const uint64_t *at = joinedAt(r))
-      firstJoin = std::min(firstJoin, *at);
+    if ((at[k - b] = joinedAt(r, jb, je)))
+      firstJoin = std::min(firstJoin, *at[k - b]);
   }
   double uneven = 0;
   for (size_t k = b; k < e; k++) {
@@ -315,8 +339,8 @@ InstanceLoss InstanceLosses::operator()(int li) {
     x.between += double(last - begins(k)) - double(r.work);
     x.endWait += double(x.last - last);
     uneven += maxSpan - double(last - begins(k));
-    const uint64_t *at = joinedAt(r);
-    double joinLate = at && *at > firstJoin ? double(*at - firstJoin) : 0.0;
+    const uint64_t *j = at[k - b];
+    double joinLate = j && *j > firstJoin ? double(*j - firstJoin) : 0.0;
     x.lateJoin += std::min(late, joinLate);
     if (late > x.latest || x.latestThread < 0) {
       x.latest = late;

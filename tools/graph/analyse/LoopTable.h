@@ -155,8 +155,12 @@ private:
     uint64_t begin;
   };
   static bool byKey(const Joined &a, const Joined &b);
-  /// Where r's thread's implicit task began in r's region, if known.
-  const uint64_t *joinedAt(const LoopThread &r) const;
+  /// Past this many sorted runs of implicit tasks, they are sorted whole.
+  static constexpr size_t MaxRuns = 16;
+  /// Where r's thread's implicit task began in r's region, if known: of
+  /// its region's implicit tasks b..e (by thread, then as they came).
+  const uint64_t *joinedAt(const LoopThread &r, const Joined *b,
+                           const Joined *e) const;
   const Analysis &an;
   const std::vector<LoopThread> &rows;
   const Spreads &spreads;
@@ -164,6 +168,8 @@ private:
   size_t row = 0; // the first row of the next instance asked
   /// The implicit tasks' (region, thread, begin).
   std::vector<Joined> joined;
+  /// Per row of the instance asked, joinedAt's (reused).
+  std::vector<const uint64_t *> at;
 };
 
 /// What the outputs read of an instance's InstanceLoss once the problems

@@ -17,6 +17,7 @@
 #include <map>
 #include <numeric>
 #include <queue>
+#include <unordered_map>
 
 namespace gcg {
 
@@ -682,8 +683,10 @@ static void explainSite(const Acc &a, double tpn, Problem &p) {
                        a.work > 0 ? 100 * (a.creation + a.sync) / a.work : 0.0);
 }
 
-std::vector<Problem> rankProblems(const Analysis &an, InstanceLosses &losses,
-                                  int process, size_t maxOutliers) {
+std::vector<Problem>
+rankProblems(const Analysis &an, InstanceLosses &losses, int process,
+             const std::function<void(const InstanceLoss &)> &seen,
+             size_t maxOutliers) {
   double tpn = an.clockNs();
   std::vector<Acc> accs;
   // A problem per site: a loop's or a task's code (Analysis::loopSite,
@@ -704,11 +707,19 @@ std::vector<Problem> rankProblems(const Analysis &an, InstanceLosses &losses,
   uint64_t lossFrom = UINT64_MAX, lossTo = 0;
   size_t lossTeam = 0;
   // Loops: per instance, from the threads' shares.
-  std::vector<size_t> loopAcc(an.loops.size(), SIZE_MAX);
+  std::vector<size_t> loopAcc(an.loops.size(), SIZE_MAX), siteAcc;
   for (const Loop &lp : an.loops) {
     if (!lp.n())
       continue;
-    Acc &a = acc(true, uint64_t(an.loopSite[lp.index]), an.loopName(lp.index));
+    // Its site's problem, found once per site.
+    size_t site = size_t(an.loopSite[lp.index]);
+    if (siteAcc.size() <= site)
+      siteAcc.resize(site + 1, SIZE_MAX);
+    if (siteAcc[site] == SIZE_MAX) {
+      Acc &made = acc(true, uint64_t(site), an.loopName(lp.index));
+      siteAcc[site] = size_t(&made - accs.data());
+    }
+    Acc &a = accs[siteAcc[site]];
     loopAcc[lp.index] = size_t(&a - accs.data());
     if (lp.hasBegin)
       a.first = std::min(a.first, double(lp.begin));
@@ -720,6 +731,8 @@ std::vector<Problem> rankProblems(const Analysis &an, InstanceLosses &losses,
     }
     a.work += sum;
     if (team <= 1) {
+      if (seen)
+        seen(losses(lp.index));
       a.single++;
       a.singleWork += sum;
       a.singleTop += !nestedInstance(an, lp);
@@ -730,6 +743,8 @@ std::vector<Problem> rankProblems(const Analysis &an, InstanceLosses &losses,
     lossTeam = std::max(lossTeam, team);
     a.imbLost += double(team) * mx - sum;
     InstanceLoss loss = losses(lp.index);
+    if (seen)
+      seen(loss);
     const InstanceLoss *x = &loss;
     if (x->known) {
       lossFrom = std::min(lossFrom, x->first);
@@ -831,11 +846,18 @@ std::vector<Problem> rankProblems(const Analysis &an, InstanceLosses &losses,
                               : wait / double(hi - lo);
     }
   }
+  std::unordered_map<uint64_t, size_t> codeAcc;
   for (size_t k = 0; k < T.size(); k++) {
     if (T.ctx[k] >= 0 && size_t(T.ctx[k]) < ch.size() &&
         loopAcc[ch.loop[size_t(T.ctx[k])]] != SIZE_MAX)
       accs[loopAcc[ch.loop[size_t(T.ctx[k])]]].madeInChunks++;
-    Acc &a = acc(false, uint64_t(an.taskSite(k)), an.taskGrainName(k));
+    // Its creation code's problem, found once per code.
+    auto [at, fresh] = codeAcc.try_emplace(T.codeptr[k], 0);
+    if (fresh) {
+      Acc &made = acc(false, uint64_t(an.taskSite(k)), an.taskGrainName(k));
+      at->second = size_t(&made - accs.data());
+    }
+    Acc &a = accs[at->second];
     a.first = std::min(a.first, double(T.create[k]));
     a.tasks++;
     if (!std::isnan(T.creation[k]))

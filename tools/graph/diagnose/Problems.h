@@ -21,6 +21,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -88,9 +89,12 @@ double simulateSchedule(const WorkCurve &w, size_t team, uint64_t chunk,
 
 /// The problems of process `process` of a run, largest time lost first
 /// (only those that lose time); losses: its loop instances' (read once
-/// each, in order).
-std::vector<Problem> rankProblems(const Analysis &an, InstanceLosses &losses,
-                                  int process, size_t maxOutliers = 20);
+/// each, in order). seen, when given, gets every loop instance's loss
+/// that has chunks, in instance order (the one pass over the losses).
+std::vector<Problem>
+rankProblems(const Analysis &an, InstanceLosses &losses, int process,
+             const std::function<void(const InstanceLoss &)> &seen = nullptr,
+             size_t maxOutliers = 20);
 
 } // namespace gcg
 

@@ -3,7 +3,9 @@
 //
 // Per process, in order: the loop table, the critical path (its grain DAG
 // is not kept), the problems ranked, the problem masks and counts; then
-// the run's sums and colours (Results.h).
+// the run's sums and colours (Results.h). Each loop instance's loss is made
+// once: the problems' pass over them feeds the loops' most-lost instances
+// (LossKeeper).
 //
 //===----------------------------------------------------------------------===//
 #include "Results.h"
@@ -26,16 +28,24 @@ static ProcessLoopWork loopWorkOf(const Analysis &an,
   w.ticksPerMs = an.clockNs() * 1e6;
   std::map<std::string, std::map<int, double>> perThread;
   std::vector<std::string> order;
+  // A name (unique per site) looked up once per site, not per instance.
+  std::vector<std::map<int, double> *> siteThreads;
   for (const Loop &lp : an.loops) {
     if (!lp.n())
       continue;
-    const std::string &nm = an.loopName(lp.index);
-    if (!perThread.count(nm))
-      order.push_back(nm);
-    auto &pt = perThread[nm];
+    size_t site = size_t(an.loopSite[lp.index]);
+    if (siteThreads.size() <= site)
+      siteThreads.resize(site + 1, nullptr);
+    std::map<int, double> *&pt = siteThreads[site];
+    if (!pt) {
+      const std::string &nm = an.loopName(lp.index);
+      if (!perThread.count(nm))
+        order.push_back(nm);
+      pt = &perThread[nm];
+    }
     for (const Share &sh : lp.shares)
       if (sh.hasWork)
-        pt[sh.th] += double(sh.work);
+        (*pt)[sh.th] += double(sh.work);
   }
   std::map<std::string, size_t> at;
   for (const std::string &nm : order) {
@@ -98,46 +108,31 @@ acrossProcesses(const std::vector<ProcessLoopWork> &ps) {
 
 /// Per loop (by name, in the order of its first instance that ran
 /// chunks), its instances that ran chunks and the InstanceSteps that lost
-/// the most: each instance's InstanceLoss in turn, at most 4 x
-/// InstanceSteps candidates per loop held at a time.
-static std::vector<LoopLosses> loopLosses(const Analysis &an,
-                                          const LoopTable &t, uint64_t t0) {
-  std::vector<uint8_t> ran(an.loops.size(), 0);
-  for (const LoopThread &r : t.rows)
-    ran[size_t(r.loop)] |= r.chunks > 0;
-  double tpn = an.clockNs();
-  auto ns = [&](uint64_t x) {
-    return int64_t(std::llround(double(int64_t(x - t0)) / tpn));
-  };
-  // A candidate: (lost, start) in ns, its position among its loop's
-  // instances, and its loss.
-  struct Kept {
-    int64_t lost, start, pos;
-    InstanceLost x;
-  };
-  auto before = [](const Kept &a, const Kept &b) {
-    if (a.lost != b.lost)
-      return a.lost > b.lost;
-    return a.start != b.start ? a.start < b.start : a.pos < b.pos;
-  };
-  std::vector<LoopLosses> out;
-  std::vector<std::vector<Kept>> kept;
-  std::unordered_map<std::string, size_t> at;
-  InstanceLosses losses(an, t);
-  for (size_t li = 0; li < ran.size(); li++) {
-    if (!ran[li])
-      continue;
-    InstanceLoss l = losses(int(li));
+/// the most: fed each instance's InstanceLoss in turn (the one pass the
+/// problems make over them), at most 4 x InstanceSteps candidates per loop
+/// held at a time.
+class LossKeeper {
+public:
+  LossKeeper(const Analysis &an, uint64_t t0)
+      : an(an), t0(t0), tpn(an.clockNs()) {}
+  void add(const InstanceLoss &l) {
     if (!l.threads)
-      continue;
-    const std::string &nm = an.loopName(l.loop);
-    auto it = at.find(nm);
-    if (it == at.end()) {
-      it = at.emplace(nm, out.size()).first;
-      out.push_back({nm, 0, {}});
-      kept.emplace_back();
+      return;
+    // Its name's entry, found once per site (a name is unique per site).
+    size_t site = size_t(an.loopSite[size_t(l.loop)]);
+    if (siteOut.size() <= site)
+      siteOut.resize(site + 1, SIZE_MAX);
+    if (siteOut[site] == SIZE_MAX) {
+      const std::string &nm = an.loopName(l.loop);
+      auto it = at.find(nm);
+      if (it == at.end()) {
+        it = at.emplace(nm, out.size()).first;
+        out.push_back({nm, 0, {}});
+        kept.emplace_back();
+      }
+      siteOut[site] = it->second;
     }
-    size_t k = it->second;
+    size_t k = siteOut[site];
     std::vector<Kept> &v = kept[k];
     v.push_back({int64_t(std::llround(l.lost / tpn)), ns(l.first),
                  out[k].instances++,
@@ -147,13 +142,38 @@ static std::vector<LoopLosses> loopLosses(const Analysis &an,
       v.resize(InstanceSteps);
     }
   }
-  for (size_t k = 0; k < out.size(); k++) {
-    std::sort(kept[k].begin(), kept[k].end(), before);
-    for (size_t j = 0; j < kept[k].size() && j < InstanceSteps; j++)
-      out[k].most.push_back(kept[k][j].x);
+  std::vector<LoopLosses> done() {
+    for (size_t k = 0; k < out.size(); k++) {
+      std::sort(kept[k].begin(), kept[k].end(), before);
+      for (size_t j = 0; j < kept[k].size() && j < InstanceSteps; j++)
+        out[k].most.push_back(kept[k][j].x);
+    }
+    return std::move(out);
   }
-  return out;
-}
+
+private:
+  /// A candidate: (lost, start) in ns, its position among its loop's
+  /// instances, and its loss.
+  struct Kept {
+    int64_t lost, start, pos;
+    InstanceLost x;
+  };
+  static bool before(const Kept &a, const Kept &b) {
+    if (a.lost != b.lost)
+      return a.lost > b.lost;
+    return a.start != b.start ? a.start < b.start : a.pos < b.pos;
+  }
+  int64_t ns(uint64_t x) const {
+    return int64_t(std::llround(double(int64_t(x - t0)) / tpn));
+  }
+  const Analysis &an;
+  uint64_t t0;
+  double tpn;
+  std::vector<LoopLosses> out;
+  std::vector<std::vector<Kept>> kept;
+  std::unordered_map<std::string, size_t> at;
+  std::vector<size_t> siteOut; // per loop site: its entry in out
+};
 
 std::unique_ptr<Results> computeResults(const Run &run) {
   auto R = std::make_unique<Results>(run);
@@ -169,12 +189,14 @@ std::unique_ptr<Results> computeResults(const Run &run) {
     releaseFreed();
     pr.loopTable = loopTable(an);
     {
-      // Each instance's loss and where it went, for the problems; kept
-      // only as much of it as the outputs read.
+      // Each instance's loss and where it went, made once: for the
+      // problems, and kept only as much of it as the outputs read.
       InstanceLosses losses(an, pr.loopTable);
-      pr.problems = rankProblems(an, losses, int(p));
+      LossKeeper keep(an, run.firstInstant());
+      pr.problems = rankProblems(an, losses, int(p),
+                                 [&](const InstanceLoss &l) { keep.add(l); });
+      pr.losses = keep.done();
     }
-    pr.losses = loopLosses(an, pr.loopTable, run.firstInstant());
     // What only the losses needed of the loop table goes.
     std::vector<double>().swap(pr.loopTable.firstCreation);
     releaseFreed();

@@ -22,6 +22,11 @@
 // count line, per bar and graph member its problem flags, per aggregated bar
 // and group the number of its grains each type flags.
 //
+// writePage tries levels finest first, each measured with its bars held
+// up to the cap (so the page that fits is made once, not measured and made
+// again); the page of every grain is not tried when its bars alone (ten
+// numbers per chunk at least) pass the cap.
+//
 // The page is assembled (reportPage, writePage) from a source of
 // per-process pieces (PageSource, ReportPage.h); here the source of one
 // command's Results (ResultsSource). An MPI job's is its ranks' fragments
@@ -35,6 +40,7 @@
 #include "Palette.h"
 #include "ProblemViews.h"
 #include "Problems.h"
+#include "RadixSort.h"
 #include "ReportPage.h"
 
 #include <algorithm>
@@ -128,13 +134,18 @@ struct IntArray {
   bool first = true, measure = false;
   uint64_t bytes = 0; // measured: the numbers and their commas
   void add(int64_t v) {
-    char b[24];
-    size_t n = size_t(std::to_chars(b, b + sizeof b, v).ptr - b);
-    if (measure) {
+    if (measure) { // its digits counted, not written
+      uint64_t a = v < 0 ? 0 - uint64_t(v) : uint64_t(v);
+      size_t n = 1 + (v < 0);
+      for (; a >= 10000; a /= 10000)
+        n += 4;
+      n += (a >= 10) + (a >= 100) + (a >= 1000);
       bytes += (first ? 0 : 1) + n;
       first = false;
       return;
     }
+    char b[24];
+    size_t n = size_t(std::to_chars(b, b + sizeof b, v).ptr - b);
     if (!first)
       s += ',';
     first = false;
@@ -200,13 +211,16 @@ struct Timeline {
   std::string rows = "[";
   std::map<std::pair<size_t, int>, int> rowOf;
   int row(size_t p, int th) {
+    if (p == lastP && th == lastTh) // bars come in runs of one thread
+      return lastRow;
     auto it = rowOf.find({p, th});
-    if (it != rowOf.end())
-      return it->second;
-    int r = int(rowOf.size());
-    rowOf.emplace(std::make_pair(p, th), r);
-    return r;
+    if (it == rowOf.end())
+      it = rowOf.emplace(std::make_pair(p, th), int(rowOf.size())).first;
+    lastP = p, lastTh = th, lastRow = it->second;
+    return lastRow;
   }
+  size_t lastP = SIZE_MAX;
+  int lastTh = 0, lastRow = 0;
 };
 
 struct Graph {
@@ -221,21 +235,33 @@ struct Graph {
 std::string pageSafe(const std::string &json) {
   std::string o;
   o.reserve(json.size() + json.size() / 50);
+  // Runs of plain bytes copied whole, the few escaped one by one.
+  size_t from = 0;
   for (size_t i = 0; i < json.size(); i++) {
     char c = json[i];
+    if (c != '<' && c != '>' && c != '&' && c != '\xe2')
+      continue;
+    const char *esc = nullptr;
+    size_t skip = 1;
     if (c == '<')
-      o += "\\u003c";
+      esc = "\\u003c";
     else if (c == '>')
-      o += "\\u003e";
+      esc = "\\u003e";
     else if (c == '&')
-      o += "\\u0026";
-    else if (c == '\xe2' && i + 2 < json.size() && json[i + 1] == '\x80' &&
+      esc = "\\u0026";
+    else if (i + 2 < json.size() && json[i + 1] == '\x80' &&
              (json[i + 2] == '\xa8' || json[i + 2] == '\xa9')) {
-      o += json[i + 2] == '\xa8' ? "\\u2028" : "\\u2029";
-      i += 2;
-    } else
-      o += c;
+      esc = json[i + 2] == '\xa8' ? "\\u2028" : "\\u2029";
+      skip = 3;
+    }
+    if (!esc)
+      continue;
+    o.append(json, from, i - from);
+    o += esc;
+    i += skip - 1;
+    from = i + 1;
   }
+  o.append(json, from, json.size() - from);
   return o;
 }
 
@@ -346,28 +372,25 @@ void loopBars(const LoopSource &L, uint64_t block, const BarFn &bar) {
     }
     return;
   }
-  std::vector<int> firstOf;
+  std::vector<int> spanOf;
   std::vector<LoopSpan> spans =
-      L.table ? loopSpans(*L.table, block, &firstOf)
-              : loopSpansOf(L.keys, *L.rows, *L.spreads, block, &firstOf);
+      L.table ? loopSpans(*L.table, block, &spanOf)
+              : loopSpansOf(L.keys, *L.rows, *L.spreads, block, &spanOf);
   // Per span (its first instance and thread: one each), the chunks each
-  // problem type flags: each (instance, thread)'s added into its block's.
-  auto keyOf = [&](uint32_t j) {
-    return std::make_pair(spans[j].loop, spans[j].th);
-  };
-  std::vector<uint32_t> byKey(spans.size());
-  std::iota(byKey.begin(), byKey.end(), 0u);
-  std::sort(byKey.begin(), byKey.end(),
-            [&](uint32_t a, uint32_t b) { return keyOf(a) < keyOf(b); });
+  // problem type flags: each (instance, thread)'s added into its block's,
+  // found among its block's spans (one per thread).
   std::vector<std::array<uint32_t, P_COUNT>> spanFc(spans.size());
   auto add = [&](int loop, int th, const std::array<uint32_t, P_COUNT> &fc) {
-    std::pair<int, int> k{firstOf[size_t(loop)], th};
-    auto it = std::lower_bound(
-        byKey.begin(), byKey.end(), k,
-        [&](uint32_t j, const std::pair<int, int> &x) { return keyOf(j) < x; });
-    if (it != byKey.end() && keyOf(*it) == k)
-      for (int f = 0; f < P_COUNT; f++)
-        spanFc[*it][f] += fc[f];
+    if (size_t(loop) >= spanOf.size() || spanOf[size_t(loop)] < 0)
+      return;
+    size_t j = size_t(spanOf[size_t(loop)]);
+    for (int first = spans[j].loop; j < spans.size() && spans[j].loop == first;
+         j++)
+      if (spans[j].th == th) {
+        for (int f = 0; f < P_COUNT; f++)
+          spanFc[j][f] += fc[f];
+        return;
+      }
   };
   if (L.chunkMasks) { // by row: a row's key is its (instance, thread)
     for (size_t r = 0; r < L.rowMask.size(); r++)
@@ -649,28 +672,81 @@ void taskBars(const Results &R, size_t p, Names &sites, const BarFn &bar) {
   };
   std::vector<Seg> segs;
   segs.reserve(T.segOff.empty() ? 0 : size_t(T.segOff.back()));
-  std::map<std::pair<int, int>, int> pairs;
+  // Per creation code its name's index, per (site, thread) its group
+  // (held in the segment's site until they are sorted): looked up once
+  // per run of them, by hash.
+  std::unordered_map<uint64_t, int> siteOf;
+  std::unordered_map<uint64_t, uint32_t> pairs;
+  std::vector<std::pair<int, int>> pairKeys; // per group: (site, thread)
+  uint64_t lastKey = UINT64_MAX;
+  uint32_t lastGroup = 0;
   int64_t lo = INT64_MAX, hi = INT64_MIN;
   for (uint32_t k : T.order) {
-    int site = sites(an.taskGrainName(k));
+    auto [at, fresh] = siteOf.try_emplace(T.codeptr[k], 0);
+    if (fresh)
+      at->second = sites(an.taskGrainName(k));
+    int site = at->second;
     for (int64_t j = T.segOff[k]; j < T.segOff[k + 1]; j++) {
-      Seg g{site,
-            T.segThread[j],
+      int th = T.segThread[j];
+      uint64_t key = uint64_t(uint32_t(site)) << 32 | uint32_t(th);
+      if (key != lastKey) {
+        auto [pg, added] = pairs.try_emplace(key, uint32_t(pairKeys.size()));
+        if (added)
+          pairKeys.push_back({site, th});
+        lastKey = key, lastGroup = pg->second;
+      }
+      Seg g{int(lastGroup),
+            th,
             ns(T.segStart[j]),
             ns(T.segEnd[j]),
             int64_t(T.segEnd[j] - T.segStart[j]),
             j == T.segOff[k] ? int64_t(k) : -1};
       lo = std::min(lo, g.s), hi = std::max(hi, g.e);
-      pairs[{g.site, g.th}] = 1;
       segs.push_back(g);
     }
   }
-  std::sort(segs.begin(), segs.end(), [](const Seg &x, const Seg &y) {
-    return std::tie(x.site, x.th, x.s) < std::tie(y.site, y.th, y.s);
-  });
+  // By (site, thread), then start: the groups ranked in key order, the
+  // segments put in place by rank (an in-place counting sort, no second
+  // copy), then each group's by start (segments of one start merge alike
+  // whatever their order).
+  {
+    std::vector<uint32_t> byKey(pairKeys.size()), rank(pairKeys.size());
+    std::iota(byKey.begin(), byKey.end(), 0u);
+    std::sort(byKey.begin(), byKey.end(), [&](uint32_t a, uint32_t b) {
+      return pairKeys[a] < pairKeys[b];
+    });
+    for (uint32_t r = 0; r < byKey.size(); r++)
+      rank[byKey[r]] = r;
+    std::vector<size_t> off(pairKeys.size() + 1, 0);
+    for (Seg &g : segs) {
+      g.site = int(rank[size_t(g.site)]);
+      off[size_t(g.site) + 1]++;
+    }
+    for (size_t r = 0; r < pairKeys.size(); r++)
+      off[r + 1] += off[r];
+    std::vector<size_t> next(off.begin(), off.end() - 1);
+    for (size_t r = 0; r < pairKeys.size(); r++)
+      while (next[r] < off[r + 1]) {
+        Seg &x = segs[next[r]];
+        size_t b = size_t(x.site);
+        if (b == r)
+          next[r]++;
+        else
+          std::swap(x, segs[next[b]++]);
+      }
+    auto byStart = [](const Seg &x, const Seg &y) { return x.s < y.s; };
+    for (size_t r = 0; r < pairKeys.size(); r++) {
+      Seg *b = segs.data() + off[r], *e = segs.data() + off[r + 1];
+      if (!std::is_sorted(b, e, byStart))
+        radixSortBy(
+            b, e, [](const Seg &x) { return x.s; }, byStart);
+      for (Seg *x = b; x != e; ++x)
+        x->site = pairKeys[byKey[r]].first;
+    }
+  }
   double span = hi > lo ? double(hi - lo) : 0;
   int64_t gap =
-      int64_t(std::max(span / 2000, span * double(pairs.size()) / 20000.0));
+      int64_t(std::max(span / 2000, span * double(pairKeys.size()) / 20000.0));
   struct Agg {
     int site = -1, th = -1;
     int64_t s = 0, e = 0, exec = 0, count = 0;
@@ -710,8 +786,15 @@ LoopSource loopSourceOf(const Results &R, size_t p, Names &loops) {
   L.rows = &L.table->rows;
   L.spreads = &L.table->spreads;
   L.legend.resize(an.loops.size());
-  for (size_t li = 0; li < an.loops.size(); li++)
-    L.legend[li] = loops(an.loopName(int(li)));
+  std::vector<int> siteLegend; // a name looked up once per site
+  for (size_t li = 0; li < an.loops.size(); li++) {
+    size_t site = size_t(an.loopSite[li]);
+    if (siteLegend.size() <= site)
+      siteLegend.resize(site + 1, -1);
+    if (siteLegend[site] < 0)
+      siteLegend[site] = loops(an.loopName(int(li)));
+    L.legend[li] = siteLegend[site];
+  }
   // Per row of the loop table (per instance its shares, one run of the
   // model's pool per instance in instance order: loopThreads()), its
   // flagged chunks: the mask of its one, or their counts apart.
@@ -874,13 +957,14 @@ namespace {
 /// The page with every grain's bar, or (!every) a bar per loop span of
 /// `block` instances (CoarseGraph.h) and per task site and thread; without
 /// the graph when !graph. Measured (measured not null): its size only, the
-/// bars counted, not held.
+/// bars counted, not held; or, given hold, held while they take at most
+/// hold bytes (the page made: "" once they take more).
 std::string reportPage(const PageRun &run, PageSource &src, Names &loops,
                        Names &sites, const Caps &caps,
                        const std::string &version,
                        std::vector<LeftOut> &leftOut, bool every,
                        uint64_t block, bool graph = true,
-                       uint64_t *measured = nullptr) {
+                       uint64_t *measured = nullptr, uint64_t hold = 0) {
   uint64_t grains = run.grains;
   // What the aggregated bars merge: the loops' chunks, the tasks, or both.
   GrainKinds kinds;
@@ -914,9 +998,25 @@ std::string reportPage(const PageRun &run, PageSource &src, Names &loops,
   IntArray gRow, gS, gD, gK, gI, gLo, gHi, gC, gN, gCount, gPm;
   // Aggregated bars: [bar, flag, grains it flags, ...].
   IntArray gPc;
-  for (IntArray *a :
-       {&gRow, &gS, &gD, &gK, &gI, &gLo, &gHi, &gC, &gN, &gCount, &gPm, &gPc})
-    a->measure = measured != nullptr;
+  const std::array<IntArray *, 12> arrays{&gRow, &gS, &gD, &gK,     &gI,  &gLo,
+                                          &gHi,  &gC, &gN, &gCount, &gPm, &gPc};
+  bool holding = measured && hold;
+  for (IntArray *a : arrays)
+    a->measure = measured != nullptr && !holding;
+  // Past hold bytes the bars are counted from then on, not held.
+  auto overHold = [&] {
+    uint64_t held = 0;
+    for (const IntArray *a : arrays)
+      held += a->s.size();
+    if (held <= hold)
+      return;
+    holding = false;
+    for (IntArray *a : arrays) {
+      a->bytes = a->s.size() - 1;
+      std::string("[").swap(a->s);
+      a->measure = true;
+    }
+  };
   int64_t nBars = 0;
   int64_t prevS = 0, prevI = 0, prevLo = 0, prevN = 0;
   double endNs = 0;
@@ -994,6 +1094,8 @@ std::string reportPage(const PageRun &run, PageSource &src, Names &loops,
                  }
                nBars++;
                endNs = std::max(endNs, double(s + d));
+               if (holding)
+                 overHold();
              });
     procs += (p ? "," : "") + P.json;
   }
@@ -1088,10 +1190,10 @@ std::string reportPage(const PageRun &run, PageSource &src, Names &loops,
   put("@DATA@", pageSafe(data));
   if (measured) {
     *measured = page.size();
-    for (const IntArray *a :
-         {&gRow, &gS, &gD, &gK, &gI, &gLo, &gHi, &gC, &gN, &gCount, &gPm, &gPc})
+    for (const IntArray *a : arrays)
       *measured += a->extra();
-    return std::string();
+    if (!holding)
+      return std::string();
   }
   return page;
 }
@@ -1101,16 +1203,25 @@ std::string reportPage(const PageRun &run, PageSource &src, Names &loops,
 void writePage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
                const std::string &path, const Caps &caps,
                const std::string &version, std::vector<LeftOut> &leftOut) {
-  // Each level's page measured (its bars counted, not held), the one
-  // chosen made.
+  // Each level's page measured (its bars held up to the cap, counted
+  // past it): the page made once it fits, else the one chosen made.
   bool every = run.grains <= caps.report, graph = true;
   uint64_t block = 1, cap = caps.reportBudget(run.grains);
+  // The page of every grain has a bar per chunk at least, each ten numbers
+  // of a digit and a comma at least: past the cap by that alone, it is
+  // not made to be measured (its size chooses no block).
+  uint64_t chunks = 0;
+  for (size_t p = 0; every && p < src.size(); p++)
+    chunks += src.proc(p).chunks;
+  if (every && 20 * chunks > cap + 10)
+    every = false;
   std::vector<LeftOut> left;
+  std::string page;
   for (;;) {
     left = leftOut;
     uint64_t size = 0;
-    reportPage(run, src, loops, sites, caps, version, left, every, block, true,
-               &size);
+    page = reportPage(run, src, loops, sites, caps, version, left, every, block,
+                      true, &size, cap);
     if (size <= cap)
       break;
     if (!every && block == 0) {
@@ -1127,9 +1238,11 @@ void writePage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
     // Only the bars shrink: the rest of the page stays.
     block = coarserBlock(block, double(size) / double(cap) * 1.25, run.most);
   }
-  left = leftOut;
-  std::string page = reportPage(run, src, loops, sites, caps, version, left,
-                                every, block, graph);
+  if (!graph || page.empty()) {
+    left = leftOut;
+    page = reportPage(run, src, loops, sites, caps, version, left, every, block,
+                      graph);
+  }
   leftOut = left;
   OutFile o(path);
   o << page;

@@ -38,6 +38,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <set>
 #include <sys/stat.h>
 #include <tuple>
@@ -616,10 +617,26 @@ std::vector<size_t> classSizes(const ShapeLevel &s) {
     k[c]++;
   return k;
 }
+/// graphmlProcessFigures, the DAG it made moved into keep when given.
+void processFigures(const Results &R, size_t p, const CoarseLevel &level,
+                    int view, ProcessShape &f, bool shape, bool bytes,
+                    ClassDag *keep);
+
+bool sameLevel(const CoarseLevel &a, const CoarseLevel &b) {
+  return a.block == b.block && a.bySite == b.bySite && a.bare == b.bare &&
+         a.members == b.members;
+}
 } // namespace
 
 void graphmlProcessFigures(const Results &R, size_t p, const CoarseLevel &level,
                            int view, ProcessShape &f, bool shape, bool bytes) {
+  processFigures(R, p, level, view, f, shape, bytes, nullptr);
+}
+
+namespace {
+void processFigures(const Results &R, size_t p, const CoarseLevel &level,
+                    int view, ProcessShape &f, bool shape, bool bytes,
+                    ClassDag *keep) {
   if (!shape && !bytes)
     return;
   ClassDag c = processDag(R, p, level, view);
@@ -638,7 +655,10 @@ void graphmlProcessFigures(const Results &R, size_t p, const CoarseLevel &level,
     for (const CoarseGraph::Node &n : c.g.nodes)
       f.groups += n.kind == CoarseGraph::Chunks || n.kind == CoarseGraph::Tasks;
   }
+  if (keep)
+    *keep = std::move(c);
 }
+} // namespace
 
 uint64_t GraphmlFigures::fileBytes(const ShapeLevel &s,
                                    const std::vector<ProcessShape> &f) {
@@ -681,6 +701,7 @@ public:
     }
   }
   std::vector<ProcessShape> sizes(const CoarseLevel &level) override {
+    kept.reset(); // a level passed over: its DAG not held through the next
     std::vector<ProcessShape> f(R.run.procs.size());
     for (size_t p = 0; p < f.size(); p++)
       coarseGraphSize(*R.run.procs[p], R.procs[p].loopTable, level, f[p].nodes,
@@ -694,9 +715,21 @@ public:
   }
   void bytes(const CoarseLevel &level, std::vector<ProcessShape> &f,
              const std::vector<uint32_t> &first) override {
-    for (uint32_t p : first)
-      graphmlProcessFigures(R, p, level, view, f[p], false, !f[p].sized);
+    // A run of one process: the DAG measured is kept for the file, made
+    // once at the level chosen (the last measured).
+    bool one = R.run.procs.size() == 1;
+    for (uint32_t p : first) {
+      if (one && !f[p].sized) {
+        kept = std::make_unique<ClassDag>();
+        keptAt = level;
+      }
+      processFigures(R, p, level, view, f[p], false, !f[p].sized,
+                     one && !f[p].sized ? kept.get() : nullptr);
+    }
   }
+  /// The one process's DAG made at keptAt, if any.
+  std::unique_ptr<ClassDag> kept;
+  CoarseLevel keptAt;
 
 private:
   const Results &R;
@@ -715,8 +748,10 @@ std::string graphmlHow(const ShapeLevel &s, GrainKinds kinds) {
          " processes), their values summed, from start to end";
 }
 
-uint64_t writeGraphmlClasses(const Results &R, const std::string &path,
-                             const ShapeLevel &s, int view) {
+namespace {
+/// writeGraphmlClasses, process 0's DAG taken from made when given.
+uint64_t writeClasses(const Results &R, const std::string &path,
+                      const ShapeLevel &s, int view, ClassDag *made) {
   const Run &run = R.run;
   OutFile o(path);
   Writer w{o, view};
@@ -730,7 +765,8 @@ uint64_t writeGraphmlClasses(const Results &R, const std::string &path,
   std::vector<ClassDag> dags(k.size());
   size_t next = 0;
   for (size_t p = 0; p < run.procs.size(); p++) {
-    ClassDag one = processDag(R, p, s.level, view);
+    ClassDag one =
+        p == 0 && made ? std::move(*made) : processDag(R, p, s.level, view);
     ClassDag &c = dags[s.classOf[p]];
     if (c.pids.empty())
       c = std::move(one);
@@ -745,6 +781,12 @@ uint64_t writeGraphmlClasses(const Results &R, const std::string &path,
   o << Tail;
   o.close();
   return o.size();
+}
+} // namespace
+
+uint64_t writeGraphmlClasses(const Results &R, const std::string &path,
+                             const ShapeLevel &s, int view) {
+  return writeClasses(R, path, s, view, nullptr);
 }
 
 uint64_t writeGraphmlAggregated(const Results &R, const std::string &path,
@@ -977,7 +1019,9 @@ CapResult writeGraphmlCapped(const Results &R, const std::string &path,
   r.every = false;
   LocalFigures F(R, view);
   ShapeLevel s = graphmlShapeLevel(F, caps.graphBudget(grains), graphmlMost(R));
-  writeGraphmlClasses(R, path, s, view);
+  writeClasses(R, path, s, view,
+               F.kept && sameLevel(F.keptAt, s.level) ? F.kept.get() : nullptr);
+  F.kept.reset();
   r.how = graphmlHow(s, F.kinds);
   releaseFreed(); // the levels' graphs, not kept beside the next output
   return r;

@@ -23,10 +23,11 @@ void writeLoopsCsv(const Results &R, const std::string &path) {
     std::string head =
         (pd.pid >= 0 ? std::to_string(pd.pid) : std::string("NA")) + "," +
         Run::rankText(pd) + ",";
-    // A row's loop columns, made once per instance (its rows are
-    // consecutive), not held for every instance.
-    std::string name;
-    int named = -1;
+    // A row's loop columns: its name and its location each quoted when it
+    // changes from the row before (not once per instance), its instance
+    // written as it goes.
+    const std::string *nameOf = nullptr, *locOf = nullptr;
+    std::string name, loc;
     const LoopTable &lt = R.procs[p].loopTable;
     size_t base = 0; // the instance's first row: its share is row - base
     for (size_t row = 0; row < lt.rows.size(); row++) {
@@ -35,14 +36,17 @@ void writeLoopsCsv(const Results &R, const std::string &path) {
         base = row;
       if (!r.chunks)
         continue;
-      if (r.loop != named) {
-        const Loop &lp = an.loops[r.loop];
-        name = csvField(an.loopName(lp.index)) + ",L" +
-               std::to_string(lp.index) + "," + csvField(an.codeOf(lp).loc) +
-               ",";
-        named = r.loop;
+      const Loop &lp = an.loops[r.loop];
+      if (&an.loopName(lp.index) != nameOf) {
+        nameOf = &an.loopName(lp.index);
+        name = head + csvField(*nameOf) + ",L";
       }
-      o << head << name;
+      if (&an.codeOf(lp).loc.str() != locOf) {
+        locOf = &an.codeOf(lp).loc.str();
+        loc = "," + csvField(*locOf) + ",";
+      }
+      o << name;
+      o.i(lp.index) << loc;
       o.i(r.th) << ',';
       o.i(r.chunks) << ',';
       if (r.hasWork) {

@@ -199,27 +199,28 @@ void writeEvents(Otf2Writer &w, const Analysis &an,
   for (size_t t = 0; t < threads.size(); t++)
     slot[int(threads[t])] = t;
   std::vector<size_t> off(threads.size() + 1, 0);
-  std::vector<int32_t> thSlot(ch.size());
+  // A grain's thread's slot: looked up once per run of one thread (and
+  // again in the second pass, not held per chunk).
   int lastTh = -1;
   size_t lastSlot = 0;
-  for (size_t i = 0; i < ch.size(); i++) {
-    if (ch.thread[i] != lastTh)
-      lastTh = ch.thread[i], lastSlot = slot[lastTh];
-    thSlot[i] = int32_t(lastSlot);
-    off[lastSlot + 1]++;
-  }
+  auto slotOf = [&](int th) {
+    if (th != lastTh)
+      lastTh = th, lastSlot = slot[th];
+    return lastSlot;
+  };
+  for (size_t i = 0; i < ch.size(); i++)
+    off[slotOf(ch.thread[i]) + 1]++;
   for (size_t j = 0; j < T.segStart.size(); j++)
-    off[slot[T.segThread[j]] + 1]++;
+    off[slotOf(T.segThread[j]) + 1]++;
   for (size_t t = 0; t < threads.size(); t++)
     off[t + 1] += off[t];
   std::vector<uint32_t> items(off.back());
   {
     std::vector<size_t> pos(off.begin(), off.end() - 1);
     for (size_t i = 0; i < ch.size(); i++)
-      items[pos[thSlot[i]]++] = uint32_t(i);
-    std::vector<int32_t>().swap(thSlot);
+      items[pos[slotOf(ch.thread[i])]++] = uint32_t(i);
     for (size_t j = 0; j < T.segStart.size(); j++)
-      items[pos[slot[T.segThread[j]]]++] = SegBit | uint32_t(j);
+      items[pos[slotOf(T.segThread[j])]++] = SegBit | uint32_t(j);
   }
   auto startOf = [&](uint32_t x) {
     return x & SegBit ? T.segStart[x & ~SegBit] : ch.start[x];

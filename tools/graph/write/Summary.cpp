@@ -114,27 +114,39 @@ std::vector<std::string> breakdownLines(const Analysis &an,
   // repeated loop's multi-thread instances (each from its begin to its end
   // over its threads), the same code run again and again: were they even,
   // the slowest tenth would hold about a tenth of their time.
-  std::map<int32_t, std::vector<double>> bySite;
+  // Counted per site first (the most repeated: the lowest site of the
+  // most), then only its durations gathered.
+  auto timed = [&](const Loop &lp) {
+    return lp.hasBegin && lp.hasEnd && lp.end > lp.begin &&
+           size_t(lp.index) < an.loopSite.size() && teamOf(an, lp.index) > 1;
+  };
+  std::vector<size_t> perSite;
   for (const Loop &lp : an.loops)
-    if (lp.hasBegin && lp.hasEnd && lp.end > lp.begin &&
-        size_t(lp.index) < an.loopSite.size() && teamOf(an, lp.index) > 1)
-      bySite[an.loopSite[lp.index]].push_back(double(lp.end - lp.begin));
-  std::vector<double> *most = nullptr;
-  int mostLoop = -1;
-  for (auto &[site, d] : bySite)
-    if (!most || d.size() > most->size()) {
-      most = &d;
-      for (const Loop &lp : an.loops)
-        if (size_t(lp.index) < an.loopSite.size() &&
-            an.loopSite[lp.index] == site) {
-          mostLoop = lp.index;
-          break;
-        }
+    if (timed(lp)) {
+      size_t site = size_t(an.loopSite[lp.index]);
+      if (perSite.size() <= site)
+        perSite.resize(site + 1, 0);
+      perSite[site]++;
     }
-  if (most && most->size() >= 10 && mostLoop >= 0) {
+  size_t mostSite = 0, mostN = 0;
+  for (size_t site = 0; site < perSite.size(); site++)
+    if (perSite[site] > mostN)
+      mostSite = site, mostN = perSite[site];
+  int mostLoop = -1;
+  for (const Loop &lp : an.loops)
+    if (mostN && size_t(lp.index) < an.loopSite.size() &&
+        size_t(an.loopSite[lp.index]) == mostSite) {
+      mostLoop = lp.index;
+      break;
+    }
+  if (mostN >= 10 && mostLoop >= 0) {
     // The median, the slowest tenth and the largest by selection, not a
     // sort: the durations are whole ticks, their sums exact in any order.
-    std::vector<double> d = std::move(*most);
+    std::vector<double> d;
+    d.reserve(mostN);
+    for (const Loop &lp : an.loops)
+      if (timed(lp) && size_t(an.loopSite[lp.index]) == mostSite)
+        d.push_back(double(lp.end - lp.begin));
     size_t n = d.size(), tenth = n - n / 10;
     std::nth_element(d.begin(), d.begin() + long(tenth), d.end());
     std::nth_element(d.begin(), d.begin() + long(n / 2),
@@ -386,24 +398,34 @@ std::string summaryOf(const Results &R, size_t p) {
   // Loops by name, in the order the loops first ran.
   std::vector<std::string> order;
   std::map<std::string, std::vector<int>> byName;
+  // A name (unique per site) looked up once per site, not per instance.
+  std::vector<std::vector<int> *> siteLoops;
   for (const Loop &lp : an.loops)
     if (lp.n()) {
-      auto &v = byName[an.loopName(lp.index)];
-      if (v.empty())
-        order.push_back(an.loopName(lp.index));
-      v.push_back(lp.index);
+      size_t site = size_t(an.loopSite[lp.index]);
+      if (siteLoops.size() <= site)
+        siteLoops.resize(site + 1, nullptr);
+      std::vector<int> *&v = siteLoops[site];
+      if (!v) {
+        v = &byName[an.loopName(lp.index)];
+        if (v->empty())
+          order.push_back(an.loopName(lp.index));
+      }
+      v->push_back(lp.index);
     }
-  auto first = [&](const std::vector<int> &lps) {
+  // Per name, its earliest instance (begin, then index), found once.
+  std::map<std::string, std::pair<double, int>> firstOf;
+  for (const std::string &nm : order) {
     std::pair<double, int> m{INFINITY, 1 << 30};
-    for (int li : lps) {
+    for (int li : byName[nm]) {
       const Loop &lp = an.loops[li];
       m = std::min(m, {lp.hasBegin ? double(lp.begin) : INFINITY, li});
     }
-    return m;
-  };
+    firstOf[nm] = m;
+  }
   std::stable_sort(order.begin(), order.end(),
                    [&](const std::string &x, const std::string &y) {
-                     return first(byName[x]) < first(byName[y]);
+                     return firstOf[x] < firstOf[y];
                    });
   for (const std::string &nm : order) {
     const std::vector<int> &lps = byName[nm];

@@ -107,14 +107,24 @@ static void loopColoursOf(const Run &run, const RunColours &palette,
   c.of.resize(run.procs.size());
   for (size_t p = 0; p < run.procs.size(); p++) {
     const Analysis &an = *run.procs[p];
+    // A name (unique per site) looked up once per site, not per instance.
+    std::vector<const char *> siteColour;
+    c.of[p].reserve(an.loops.size());
     for (const Loop &lp : an.loops) {
-      const std::string &nm = an.loopName(lp.index);
-      if (!c.byName.count(nm)) {
-        c.store.push_back(palette.loop(nm));
-        c.byName[nm] = c.store.back().c_str();
-        c.names.push_back(nm);
+      size_t site = size_t(an.loopSite[lp.index]);
+      if (siteColour.size() <= site)
+        siteColour.resize(site + 1, nullptr);
+      const char *&colour = siteColour[site];
+      if (!colour) {
+        const std::string &nm = an.loopName(lp.index);
+        if (!c.byName.count(nm)) {
+          c.store.push_back(palette.loop(nm));
+          c.byName[nm] = c.store.back().c_str();
+          c.names.push_back(nm);
+        }
+        colour = c.byName[nm];
       }
-      c.of[p].push_back(c.byName[nm]);
+      c.of[p].push_back(colour);
     }
   }
 }
