@@ -252,7 +252,7 @@ TEST(GraphAnalysis, TasksChildrenJoinsAndMetrics) {
   EXPECT_EQ(T.childNumber[k2], 1u);
   EXPECT_EQ(T.childNumber[k3], 2u);
   EXPECT_EQ(T.childNumber[k4], 0u);
-  EXPECT_EQ(T.kidOff[k1 + 1] - T.kidOff[k1], 1); // T1 made T4
+  EXPECT_EQ(T.kidOff[k1 + 1] - T.kidOff[k1], 1u); // T1 made T4
   // Joins: T1 and T2 at the taskwait (0), T3 made after it (1).
   EXPECT_EQ(T.joinsAt[k1], 0u);
   EXPECT_EQ(T.joinsAt[k2], 0u);

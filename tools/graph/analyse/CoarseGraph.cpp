@@ -448,7 +448,7 @@ CoarseGraph coarseGraph(const Analysis &an, const LoopTable &lt,
         g.taskNode[k] = groupNode[G.groupOf[k]];
   };
   auto genId = [&](const TaskGroups::Gen &gn) {
-    std::string s = "i" + std::to_string(T.slotId[gn.first]);
+    std::string s = "i" + std::to_string(T.slotId(gn.first));
     return gn.second ? s + ".d" + std::to_string(gn.second) : s;
   };
   for (size_t x = 0; x < G.groups.size(); x++) {

@@ -225,7 +225,7 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
   p.tj.assign(n, 0);
   std::vector<std::pair<uint32_t, uint32_t>> joinNode; // (join point, node)
   uint64_t nj = 0;
-  for (size_t s = 0; s < T.slotId.size(); s++) {
+  for (size_t s = 0; s < T.slots(); s++) {
     joinNode.clear();
     for (int64_t j = T.kidOff[s]; j < T.kidOff[s + 1]; j++) {
       uint32_t k = T.kids[j], at = T.joinsAt[k];
@@ -379,7 +379,7 @@ template <class Edge> void GrainDag::edges(Parts &p, Edge &&edge) const {
     return c < 0 ? UINT32_MAX : p.cn[c];
   };
   // Each parent's children: forks in creation order, a join per join point.
-  for (size_t s = 0; s < T.slotId.size(); s++) {
+  for (size_t s = 0; s < T.slots(); s++) {
     if (T.kidOff[s] == T.kidOff[s + 1])
       continue;
     uint32_t prev, last;
@@ -387,7 +387,7 @@ template <class Edge> void GrainDag::edges(Parts &p, Edge &&edge) const {
       prev = p.tn(s);
       last = p.tj[s];
     } else {
-      int64_t r = regionOfTask(an, T.slotId[s]);
+      int64_t r = regionOfTask(an, T.slotId(s));
       prev = r >= 0 ? p.rf(r) : uint32_t(Start);
       last = r >= 0 ? p.rj(r) : uint32_t(End);
     }

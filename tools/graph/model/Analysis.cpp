@@ -519,7 +519,6 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       T.create.push_back(t);
       T.creation.push_back(asDuration(r.e));
       T.codeptr.push_back(c);
-      T.flags.push_back(d);
       T.thread.push_back(th);
       T.ctx.push_back(!frames.empty() && frames.back().task == b
                           ? frames.back().chunk
@@ -729,7 +728,8 @@ void Analysis::finish() {
   packShares();
   orderTasks();
   taskloopTasks();
-  std::vector<uint64_t> ptrs; // sorted and made unique below
+  std::vector<uint64_t>().swap(tasks.creator); // only taskloops' sites
+  std::vector<uint64_t> ptrs;                  // sorted and made unique below
   for (const Loop &lp : loops)
     if (ptrs.empty() || ptrs.back() != lp.codeptr)
       ptrs.push_back(lp.codeptr);
@@ -961,8 +961,10 @@ std::string Analysis::loopName(const Loop &lp) const {
 /// tuples) where not already in order of the first column: a counting sort.
 template <typename A, typename B, typename C>
 static void groupBy(const std::vector<int64_t> &owner, size_t n,
-                    std::vector<int64_t> &off, std::vector<A> &a,
+                    std::vector<uint32_t> &off, std::vector<A> &a,
                     std::vector<B> &b, std::vector<C> *c) {
+  if (owner.size() > UINT32_MAX)
+    throw Error("more than 2^32 task segments or waits: not analysed");
   off.assign(n + 1, 0);
   for (int64_t k : owner)
     if (k >= 0)
@@ -1031,7 +1033,8 @@ void Analysis::finishTasks() {
   }
   // Parents: an explicit task's index, or a slot n + j for the j-th
   // implicit task (or unknown task) that made tasks.
-  std::vector<uint64_t> implicitIds;
+  std::vector<uint64_t> &implicitIds = T.implicitIds;
+  implicitIds.clear();
   T.pslot.resize(n);
   for (size_t k = 0; k < n; k++) {
     uint64_t pid = T.parent[k];
@@ -1044,11 +1047,11 @@ void Analysis::finishTasks() {
       }
       i = it->second;
     }
-    T.pslot[k] = i;
+    T.pslot[k] = uint32_t(i);
   }
-  T.slotId = T.id;
-  T.slotId.insert(T.slotId.end(), implicitIds.begin(), implicitIds.end());
-  size_t slots = T.slotId.size();
+  if (T.slots() > UINT32_MAX)
+    throw Error("more than 2^32 tasks and parents: not analysed");
+  size_t slots = T.slots();
   T.childNumber.assign(n, 0);
   std::vector<uint32_t> count(slots, 0);
   for (uint32_t k : T.order) {
@@ -1112,7 +1115,7 @@ void Analysis::metrics() {
   // creation; work = exec - overhead; sync_cycles_per_child = (parent's
   // overhead - its children's creation) / its children.
   Tasks &T = tasks;
-  size_t n = T.size(), slots = T.slotId.size();
+  size_t n = T.size(), slots = T.slots();
   const std::vector<double> &cr = T.creation;
   T.overhead.assign(n, 0.0);
   T.sync.assign(n, 0.0);
@@ -1139,9 +1142,6 @@ void Analysis::metrics() {
       T.sync[k] = std::isnan(cr[k]) ? NAN : per;
     }
   }
-  T.work.resize(n);
-  for (size_t k = 0; k < n; k++)
-    T.work[k] = double(T.execc[k]) - T.overhead[k];
   for (size_t p = 0; p < slots; p++) {
     int64_t lo = T.kidOff[p], hi = T.kidOff[p + 1];
     if (lo == hi)
@@ -1155,7 +1155,7 @@ void Analysis::metrics() {
     for (int64_t j = lo; j < hi; j++) {
       uint32_t k = T.kids[j];
       G &g = groups[T.joinsAt[k]];
-      double w = T.work[k];
+      double w = T.work(k);
       if (std::isnan(w))
         g.na = true;
       else {
@@ -1174,7 +1174,7 @@ void Analysis::metrics() {
   if (baseline) {
     T.deviation.assign(n, NAN);
     for (size_t k = 0; k < n; k++) {
-      double w = T.work[k];
+      double w = T.work(k);
       auto lin = taskLineage(k, tlin);
       if (!lin) {
         matches.taskNoLineage++;
@@ -1207,7 +1207,7 @@ void Analysis::metrics() {
 
 double Analysis::taskOwnWork(size_t k) const {
   const Tasks &T = tasks;
-  double w = T.work[k];
+  double w = T.work(k);
   if (std::isnan(w))
     w = double(T.execc[k]) -
         (T.kidOff[k] < T.kidOff[k + 1] ? joinWait(int64_t(k)) : 0.0);
@@ -1217,7 +1217,7 @@ double Analysis::taskOwnWork(size_t k) const {
 GrainMetrics Analysis::taskMetrics(size_t k) const {
   const Tasks &T = tasks;
   GrainMetrics m;
-  m.work = T.work[k];
+  m.work = T.work(k);
   m.hasWork = !std::isnan(m.work);
   m.sync = T.sync[k];
   double cost = T.creation[k] + m.sync;
@@ -1821,7 +1821,7 @@ Baseline::Baseline(Analysis &an) {
   }
   Analysis::LineageMemo memo;
   for (size_t k = 0; k < an.tasks.size(); k++) {
-    double w = an.tasks.work[k];
+    double w = an.tasks.work(k);
     auto lin = an.taskLineage(k, memo);
     if (lin && !std::isnan(w))
       tasks[*lin] = w;

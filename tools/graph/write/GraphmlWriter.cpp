@@ -282,7 +282,7 @@ void writeGraphml(const Results &R, const std::string &path, int view) {
     std::vector<double>().swap(len);
     size_t gi = 0; // the next grain node's index in grainNode
     auto slotName = [&](int64_t ps) {
-      return (size_t(ps) < n ? "t" : "i") + std::to_string(T.slotId[ps]);
+      return (size_t(ps) < n ? "t" : "i") + std::to_string(T.slotId(ps));
     };
     // A node's id (ids are computed twice: nothing per node is kept).
     auto id = [&](uint32_t v) -> std::string {
