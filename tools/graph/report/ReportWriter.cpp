@@ -639,32 +639,59 @@ void taskBars(const Results &R, size_t p, Names &sites, const BarFn &bar) {
   auto ns = [&](uint64_t t) {
     return int64_t(std::llround(double(int64_t(t - t0)) / tpn));
   };
-  struct Seg {
-    int site, th;
-    int64_t s, e, exec;
-    int64_t first; // the task whose first segment it is, or -1
+  // The segments by (site, thread), each pair's by start: a counting sort
+  // of 8 bytes per segment (its number and task), not a copy of it. Sites
+  // are named in creation order (the legend's order), once per code
+  // pointer.
+  std::unordered_map<uint64_t, int> siteOf;
+  auto site = [&](uint32_t k) {
+    auto it = siteOf.find(T.codeptr[k]);
+    if (it == siteOf.end())
+      it = siteOf.emplace(T.codeptr[k], sites(an.taskGrainName(k))).first;
+    return it->second;
   };
-  std::vector<Seg> segs;
-  segs.reserve(T.segOff.empty() ? 0 : size_t(T.segOff.back()));
-  std::map<std::pair<int, int>, int> pairs;
+  std::map<std::pair<int, int>, uint32_t> pairs; // (site, thread) -> rank
   int64_t lo = INT64_MAX, hi = INT64_MIN;
   for (uint32_t k : T.order) {
-    int site = sites(an.taskGrainName(k));
-    for (int64_t j = T.segOff[k]; j < T.segOff[k + 1]; j++) {
-      Seg g{site,
-            T.segThread[j],
-            ns(T.segStart[j]),
-            ns(T.segEnd[j]),
-            int64_t(T.segEnd[j] - T.segStart[j]),
-            j == T.segOff[k] ? int64_t(k) : -1};
-      lo = std::min(lo, g.s), hi = std::max(hi, g.e);
-      pairs[{g.site, g.th}] = 1;
-      segs.push_back(g);
+    int st = site(k);
+    for (uint32_t j = T.segOff[k]; j < T.segOff[k + 1]; j++) {
+      lo = std::min(lo, ns(T.segStart[j])), hi = std::max(hi, ns(T.segEnd[j]));
+      pairs.emplace(std::make_pair(st, int(T.segThread[j])), 0);
     }
   }
-  std::sort(segs.begin(), segs.end(), [](const Seg &x, const Seg &y) {
-    return std::tie(x.site, x.th, x.s) < std::tie(y.site, y.th, y.s);
-  });
+  std::vector<std::pair<int, int>> pairList;
+  for (auto &[key, rank] : pairs) {
+    rank = uint32_t(pairList.size());
+    pairList.push_back(key);
+  }
+  std::vector<size_t> from(pairList.size() + 1, 0);
+  auto rankOf = [&](int st, uint32_t j) {
+    return pairs.find({st, int(T.segThread[j])})->second;
+  };
+  for (uint32_t k : T.order)
+    for (uint32_t j = T.segOff[k]; j < T.segOff[k + 1]; j++)
+      from[rankOf(site(k), j) + 1]++;
+  for (size_t x = 0; x < pairList.size(); x++)
+    from[x + 1] += from[x];
+  struct Seg {
+    uint32_t j, k; // the segment and its task
+  };
+  std::vector<Seg> segs(from.back());
+  {
+    std::vector<size_t> at(from.begin(), from.end() - 1);
+    for (uint32_t k : T.order)
+      for (uint32_t j = T.segOff[k]; j < T.segOff[k + 1]; j++)
+        segs[at[rankOf(site(k), j)]++] = {j, k};
+  }
+  // By start within each pair (ns() keeps the ticks' order; ties in it
+  // fall in one aggregate whatever their order).
+  auto byStart = [&](const Seg &x, const Seg &y) {
+    return T.segStart[x.j] < T.segStart[y.j];
+  };
+  for (size_t x = 0; x < pairList.size(); x++)
+    if (!std::is_sorted(segs.begin() + from[x], segs.begin() + from[x + 1],
+                        byStart))
+      std::sort(segs.begin() + from[x], segs.begin() + from[x + 1], byStart);
   double span = hi > lo ? double(hi - lo) : 0;
   int64_t gap =
       int64_t(std::max(span / 2000, span * double(pairs.size()) / 20000.0));
@@ -681,18 +708,23 @@ void taskBars(const Results &R, size_t p, Names &sites, const BarFn &bar) {
         int64_t(std::llround(double(a.exec) / tpn)), a.count, maskOf(a.fc),
         a.fc.data());
   };
-  for (const Seg &g : segs) {
-    if (g.site != a.site || g.th != a.th || g.s > a.e + gap) {
-      flush();
-      a = Agg();
-      a.site = g.site, a.th = g.th, a.s = g.s, a.e = g.e;
-    }
-    a.e = std::max(a.e, g.e);
-    a.exec += g.exec;
-    if (g.first >= 0) {
-      a.count++;
-      for (int f = 0; f < P_COUNT; f++)
-        a.fc[f] += masks.tasks[size_t(g.first)] >> f & 1;
+  for (size_t x = 0; x < pairList.size(); x++) {
+    auto [st, th] = pairList[x];
+    for (size_t y = from[x]; y < from[x + 1]; y++) {
+      uint32_t j = segs[y].j, k = segs[y].k;
+      int64_t s = ns(T.segStart[j]), e = ns(T.segEnd[j]);
+      if (st != a.site || th != a.th || s > a.e + gap) {
+        flush();
+        a = Agg();
+        a.site = st, a.th = th, a.s = s, a.e = e;
+      }
+      a.e = std::max(a.e, e);
+      a.exec += int64_t(T.segEnd[j] - T.segStart[j]);
+      if (j == T.segOff[k]) {
+        a.count++;
+        for (int f = 0; f < P_COUNT; f++)
+          a.fc[f] += masks.tasks[k] >> f & 1;
+      }
     }
   }
   flush();
