@@ -217,26 +217,50 @@ struct Graph {
 };
 
 /// Every '<', '>' and '&' as a JSON escape (they occur only in strings),
-/// and U+2028/U+2029 too: the text cannot end its script element.
-std::string pageSafe(const std::string &json) {
-  std::string o;
-  o.reserve(json.size() + json.size() / 50);
+/// and U+2028/U+2029 too: the text cannot end its script element. Given
+/// to out(text, length) in runs, so that the page is written (or its size
+/// counted) without a copy of it.
+template <class Out> void pageSafe(const std::string &json, Out &&out) {
+  size_t from = 0;
+  auto escape = [&](size_t i, size_t n, const char *e) {
+    out(json.data() + from, i - from);
+    out(e, 6);
+    from = i + n;
+  };
   for (size_t i = 0; i < json.size(); i++) {
     char c = json[i];
     if (c == '<')
-      o += "\\u003c";
+      escape(i, 1, "\\u003c");
     else if (c == '>')
-      o += "\\u003e";
+      escape(i, 1, "\\u003e");
     else if (c == '&')
-      o += "\\u0026";
+      escape(i, 1, "\\u0026");
     else if (c == '\xe2' && i + 2 < json.size() && json[i + 1] == '\x80' &&
              (json[i + 2] == '\xa8' || json[i + 2] == '\xa9')) {
-      o += json[i + 2] == '\xa8' ? "\\u2028" : "\\u2029";
+      escape(i, 3, json[i + 2] == '\xa8' ? "\\u2028" : "\\u2029");
       i += 2;
-    } else
-      o += c;
+    }
   }
-  return o;
+  out(json.data() + from, json.size() - from);
+}
+
+/// The page's template with its style and script in place, split where
+/// the data goes (put in last: it may hold the other marks' text).
+std::pair<std::string, std::string> pageAround() {
+  std::string page = ReportHtml;
+  auto put = [&](const std::string &mark, const std::string &text) {
+    size_t at = page.find(mark);
+    if (at == std::string::npos)
+      throw Error("report page template lacks " + mark);
+    page.replace(at, mark.size(), text);
+  };
+  put("/*@CSS@*/", ReportCss);
+  put("/*@JS@*/", ReportJs);
+  const std::string data = "@DATA@";
+  size_t at = page.find(data);
+  if (at == std::string::npos)
+    throw Error("report page template lacks " + data);
+  return {page.substr(0, at), page.substr(at + data.size())};
 }
 
 /// A loop's instance steps most lost first (then earliest), the first
@@ -853,6 +877,11 @@ const PageProc &ResultsSource::proc(size_t p) {
 }
 
 const ProcGraph &ResultsSource::graph(size_t p, bool every) {
+  // writePage tries every grain before aggregating and never goes back:
+  // once the aggregated graph is asked for, the every-grain one goes (made
+  // again, the same, if it were asked for again).
+  if (!every)
+    graphs[p][true].reset();
   std::unique_ptr<ProcGraph> &g = graphs[p][every];
   if (!g)
     g = std::make_unique<ProcGraph>(graphOf(R, p, procs, every, loops, sites));
@@ -890,9 +919,10 @@ void ResultsSource::bars(size_t p, bool every, uint64_t block, const BarFn &f) {
 
 namespace {
 
-/// The page with every grain's bar, or (!every) a bar per loop span of
-/// `block` instances (CoarseGraph.h) and per task site and thread; without
-/// the graph when !graph. Measured (measured not null): its size only, the
+/// The page's data (its JSON; writePage writes the page around it) with
+/// every grain's bar, or (!every) a bar per loop span of `block` instances
+/// (CoarseGraph.h) and per task site and thread; without the graph when
+/// !graph. Measured (measured not null): the whole page's size only, the
 /// bars counted, not held.
 std::string reportPage(const PageRun &run, PageSource &src, Names &loops,
                        Names &sites, const Caps &caps,
@@ -1094,25 +1124,18 @@ std::string reportPage(const PageRun &run, PageSource &src, Names &loops,
       ",\"pc\":" + gPc.done() + "},\n\"graph\":{\"groups\":" + G.groups +
       "],\"members\":" + G.members + "],\"gedges\":" + G.gedges +
       "]},\n\"problems\":" + run.problems + "],\"leftOut\":" + leftJson + "]}";
-  std::string page = ReportHtml;
-  auto put = [&](const std::string &mark, const std::string &text) {
-    size_t at = page.find(mark);
-    if (at == std::string::npos)
-      throw Error("report page template lacks " + mark);
-    page.replace(at, mark.size(), text);
-  };
-  // The data last: it may hold the other marks' text.
-  put("/*@CSS@*/", ReportCss);
-  put("/*@JS@*/", ReportJs);
-  put("@DATA@", pageSafe(data));
   if (measured) {
-    *measured = page.size();
+    // The page's size: its template's, style's and script's and the data's
+    // as written, without making it.
+    auto [head, tail] = pageAround();
+    *measured = head.size() + tail.size();
+    pageSafe(data, [&](const char *, size_t n) { *measured += n; });
     for (const IntArray *a :
          {&gRow, &gS, &gD, &gK, &gI, &gLo, &gHi, &gC, &gN, &gCount, &gPm, &gPc})
       *measured += a->extra();
     return std::string();
   }
-  return page;
+  return data;
 }
 
 } // namespace
@@ -1147,11 +1170,15 @@ void writePage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
     block = coarserBlock(block, double(size) / double(cap) * 1.25, run.most);
   }
   left = leftOut;
-  std::string page = reportPage(run, src, loops, sites, caps, version, left,
+  // The data made, the page written around it (no copy of it made).
+  std::string data = reportPage(run, src, loops, sites, caps, version, left,
                                 every, block, graph);
   leftOut = left;
+  auto [head, tail] = pageAround();
   OutFile o(path);
-  o << page;
+  o << head;
+  pageSafe(data, [&](const char *s, size_t n) { o.put(s, n); });
+  o << tail;
   o.close();
 }
 
