@@ -679,7 +679,7 @@ void Analysis::taskloopTasks() {
     if (!inner.count(c))
       continue;
     uint64_t creator = T.creator[k];
-    int64_t ck = creator != T.parent[k] ? T.index(creator) : -1;
+    int64_t ck = creator != T.parentOf(k) ? T.index(creator) : -1;
     if (ck >= 0) {
       auto it = site.find(size_t(ck));
       if (it != site.end()) {
@@ -687,7 +687,7 @@ void Analysis::taskloopTasks() {
         continue;
       }
     }
-    auto lit = taskloops.find(T.parent[k]);
+    auto lit = taskloops.find(T.parentOf(k));
     if (lit == taskloops.end() || lit->second.empty())
       continue;
     const auto &lst = lit->second;
@@ -924,7 +924,7 @@ std::string Analysis::siteFunction(uint64_t codeptr, uint64_t task) const {
       if (k < 0)
         break;
       codeptr = tasks.codeptr[k];
-      task = tasks.parent[k];
+      task = tasks.parentOf(k);
     }
   }
   return "?";
@@ -934,7 +934,7 @@ void Analysis::taskContexts() {
   // Where a task's code names no function, the function of the code that
   // made its parent (siteFunction()), once per parent.
   for (size_t k = 0; k < tasks.size(); k++) {
-    uint64_t p = tasks.parent[k];
+    uint64_t p = tasks.parentOf(k);
     if (!context.count(p) && maps.get(tasks.codeptr[k]).first.empty())
       context.emplace(p, siteFunction(tasks.codeptr[k], p));
   }
@@ -943,7 +943,7 @@ void Analysis::taskContexts() {
 std::pair<std::string, std::string> Analysis::taskSource(size_t k) const {
   auto [fn, loc] = maps.get(tasks.codeptr[k]);
   if (fn.empty()) {
-    auto it = context.find(tasks.parent[k]);
+    auto it = context.find(tasks.parentOf(k));
     fn = it != context.end() ? it->second : "?";
   }
   return {fn, loc};
@@ -1037,7 +1037,7 @@ void Analysis::finishTasks() {
   implicitIds.clear();
   T.pslot.resize(n);
   for (size_t k = 0; k < n; k++) {
-    uint64_t pid = T.parent[k];
+    uint64_t pid = T.parentOf(k);
     int64_t i = T.index(pid);
     if (i < 0) {
       auto it = T.implicitSlot.find(pid);
@@ -1051,6 +1051,7 @@ void Analysis::finishTasks() {
   }
   if (T.slots() > UINT32_MAX)
     throw Error("more than 2^32 tasks and parents: not analysed");
+  std::vector<uint64_t>().swap(T.parent); // slotId(pslot[k]) now
   size_t slots = T.slots();
   T.childNumber.assign(n, 0);
   std::vector<uint32_t> count(slots, 0);
@@ -1519,7 +1520,7 @@ void Analysis::instants() {
 // region created outside loops by more than one thread, grains made in an
 // instance whose iteration order is not known.
 std::optional<uint64_t> Analysis::rootRegion(size_t k) const {
-  auto im = implicit.find(tasks.parent[k]);
+  auto im = implicit.find(tasks.parentOf(k));
   if (im != implicit.end() && regions.count(im->second.par))
     return im->second.par;
   return std::nullopt;
@@ -1631,7 +1632,7 @@ void Analysis::lineages() {
     } else {
       auto r = rootRegion(k);
       T.rootk[k] = perRegion[r]++;
-      makers[r].insert(T.parent[k]);
+      makers[r].insert(T.parentOf(k));
     }
   }
   for (auto &kv : makers)

@@ -171,12 +171,13 @@ struct Chunks {
 
 /// Every explicit task, in columns. What only reading and finishing the
 /// model need goes once it is made: the as-read segments' and waits' task
-/// ids, and creator (taskloops' sites). Offsets and slots are 32-bit (a
-/// task is a 32-bit number in order and kids; finishTasks() refuses more
-/// segments or waits than that). A task's work is not a column:
-/// work(k).
+/// ids, creator (taskloops' sites) and parent (the parent's slot holds it).
+/// Offsets and slots are 32-bit (a task is a 32-bit number in order and kids;
+/// finishTasks() refuses more segments or waits than that). A task's work is
+/// not a column: work(k).
 struct Tasks {
-  std::vector<uint64_t> id, parent, create, codeptr;
+  std::vector<uint64_t> id, create, codeptr;
+  std::vector<uint64_t> parent;  // while the model is made: parentOf()
   std::vector<uint64_t> creator; // while the model is made
   std::vector<double> creation;
   std::vector<int32_t> thread; // made it; after finishing: first ran on
@@ -214,6 +215,10 @@ struct Tasks {
   /// The task id of slot s.
   uint64_t slotId(size_t s) const {
     return s < id.size() ? id[s] : implicitIds[s - id.size()];
+  }
+  /// Task k's parent's id (its slot's, once the model is made).
+  uint64_t parentOf(size_t k) const {
+    return parent.empty() ? slotId(pslot[k]) : parent[k];
   }
   /// Task k's work (ticks): its execution less its overhead (NaN: NA).
   double work(size_t k) const { return double(execc[k]) - overhead[k]; }

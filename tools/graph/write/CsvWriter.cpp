@@ -119,7 +119,7 @@ void writeCsv(const Results &R, const std::string &path) {
       if (maker >= 0)
         o << chunkId(run, p, size_t(maker)) << ',';
       else
-        o.u(T.parent[k]) << ',';
+        o.u(T.parentOf(k)) << ',';
       o.u(T.joinsAt[k]) << ',';
       o.i(T.thread[k]) << ',';
       o.u(T.childNumber[k]) << ',';
