@@ -520,9 +520,12 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       T.creation.push_back(asDuration(r.e));
       T.codeptr.push_back(c);
       T.thread.push_back(th);
-      T.ctx.push_back(!frames.empty() && frames.back().task == b
-                          ? frames.back().chunk
-                          : -1);
+      int64_t ctx =
+          !frames.empty() && frames.back().task == b ? frames.back().chunk : -1;
+      if (ctx > INT32_MAX)
+        throw Error("a task made in chunk " + std::to_string(ctx) +
+                    ": more than 2^31 chunks, not analysed");
+      T.ctx.push_back(int32_t(ctx));
       T.creator.push_back(running);
       break;
     }

@@ -181,7 +181,7 @@ struct Tasks {
   std::vector<uint64_t> creator; // while the model is made
   std::vector<double> creation;
   std::vector<int32_t> thread; // made it; after finishing: first ran on
-  std::vector<int64_t> ctx;    // the chunk its creator was running, or -1
+  std::vector<int32_t> ctx;    // the chunk its creator was running, or -1
   // Each thread's tasks [first, end), by thread number (ascending): sized
   // by the threads read, never by their numbers.
   std::vector<uint64_t> rangeThread;
