@@ -257,9 +257,9 @@ TEST(GraphAnalysis, TasksChildrenJoinsAndMetrics) {
   EXPECT_EQ(T.joinsAt[k1], 0u);
   EXPECT_EQ(T.joinsAt[k2], 0u);
   EXPECT_EQ(T.joinsAt[k3], 1u);
-  EXPECT_EQ(T.execc[k1], 20);
-  EXPECT_EQ(T.execc[k2], 40);
-  EXPECT_EQ(T.execc[k3], 0);
+  EXPECT_EQ(T.execc(k1), 20);
+  EXPECT_EQ(T.execc(k2), 40);
+  EXPECT_EQ(T.execc(k3), 0);
   // The implicit task's wait while on its CPU: 95 - 90 = 5, over its 3
   // children; T1's overhead is its child's creation (no waits).
   EXPECT_DOUBLE_EQ(T.overhead[k1], 5.0);

@@ -301,7 +301,7 @@ TaskGroups taskGroups(const Analysis &an, bool bySite, int view,
     TaskGroups::Group &g = G.groups[it->second];
     groupOf[k] = it->second;
     g.count++;
-    g.exec += T.execc[k];
+    g.exec += T.execc(k);
     GrainMetrics m = an.taskMetrics(k);
     g.work += m.work;
     g.flagged += view >= 0 && (m.problems >> view & 1);
@@ -458,7 +458,7 @@ CoarseGraph coarseGraph(const Analysis &an, const LoopTable &lt,
     Node &n = g.nodes[v];
     n.name = name;
     n.loc = an.maps.get(Gr.site).second;
-    n.thread = T.thread[Gr.first];
+    n.thread = T.threadOf(Gr.first);
     n.grains = Gr.count;
     n.label = groupLabel(n);
     n.hasExec = true;

@@ -203,6 +203,25 @@ void Chunks::packParents() {
   std::vector<uint64_t>().swap(parent);
 }
 
+int64_t Tasks::execc(size_t k) const {
+  int64_t s = 0;
+  for (uint32_t j = segOff[k]; j < segOff[k + 1]; j++)
+    s += int64_t(segEnd[j] - segStart[j]);
+  return s;
+}
+
+int32_t Tasks::threadOf(size_t k) const {
+  if (!thread.empty())
+    return thread[k];
+  if (segOff[k] < segOff[k + 1])
+    return segThread[segOff[k]];
+  // The thread whose range holds k (ranges ascend).
+  auto r = std::upper_bound(
+      ranges.begin(), ranges.end(), k,
+      [](size_t x, const std::pair<size_t, size_t> &y) { return x < y.first; });
+  return int32_t(rangeThread[size_t(r - ranges.begin()) - 1]);
+}
+
 int64_t Tasks::index(uint64_t tid) const {
   uint64_t hi = tid >> 40;
   auto th = std::lower_bound(rangeThread.begin(), rangeThread.end(), hi - 1);
@@ -1024,16 +1043,9 @@ void Analysis::finishTasks() {
     std::vector<uint64_t>().swap(T.segTask);
     groupBy(owner, n, T.segOff, T.segStart, T.segEnd, &T.segThread);
   }
-  T.execc.assign(n, 0);
-  for (size_t k = 0; k < n; k++) {
-    int64_t lo = T.segOff[k], hi = T.segOff[k + 1];
-    int64_t s = 0;
-    for (int64_t j = lo; j < hi; j++)
-      s += int64_t(T.segEnd[j] - T.segStart[j]);
-    T.execc[k] = s;
-    if (hi > lo)
-      T.thread[k] = T.segThread[lo];
-  }
+  // A task's execution and the thread it first ran on are its segments'
+  // (execc(), threadOf()); the thread that made it, its range's.
+  std::vector<int32_t>().swap(T.thread);
   // Parents: an explicit task's index, or a slot n + j for the j-th
   // implicit task (or unknown task) that made tasks.
   std::vector<uint64_t> &implicitIds = T.implicitIds;
@@ -1213,7 +1225,7 @@ double Analysis::taskOwnWork(size_t k) const {
   const Tasks &T = tasks;
   double w = T.work(k);
   if (std::isnan(w))
-    w = double(T.execc[k]) -
+    w = double(T.execc(k)) -
         (T.kidOff[k] < T.kidOff[k + 1] ? joinWait(int64_t(k)) : 0.0);
   return w > 0 ? w : 0.0;
 }

@@ -171,7 +171,9 @@ struct Chunks {
 
 /// Every explicit task, in columns. What only reading and finishing the
 /// model need goes once it is made: the as-read segments' and waits' task
-/// ids, creator (taskloops' sites) and parent (the parent's slot holds it).
+/// ids, creator (taskloops' sites), parent (the parent's slot holds it)
+/// and thread (its range's). Neither a task's execution nor the thread it
+/// first ran on is a column: its segments give both.
 /// Offsets and slots are 32-bit (a task is a 32-bit number in order and kids;
 /// finishTasks() refuses more segments or waits than that). A task's work is
 /// not a column: work(k).
@@ -180,7 +182,7 @@ struct Tasks {
   std::vector<uint64_t> parent;  // while the model is made: parentOf()
   std::vector<uint64_t> creator; // while the model is made
   std::vector<double> creation;
-  std::vector<int32_t> thread; // made it; after finishing: first ran on
+  std::vector<int32_t> thread; // made it (while the model is made)
   std::vector<int32_t> ctx;    // the chunk its creator was running, or -1
   // Each thread's tasks [first, end), by thread number (ascending): sized
   // by the threads read, never by their numbers.
@@ -194,7 +196,6 @@ struct Tasks {
   // Finished.
   std::vector<uint32_t> order; // creation order
   std::vector<uint32_t> segOff;
-  std::vector<int64_t> execc;
   // A parent's slot: an explicit task's index, or n + j for the j-th
   // implicit (or unknown) task that made tasks (implicitIds[j]).
   std::vector<uint32_t> pslot;
@@ -221,7 +222,12 @@ struct Tasks {
     return parent.empty() ? slotId(pslot[k]) : parent[k];
   }
   /// Task k's work (ticks): its execution less its overhead (NaN: NA).
-  double work(size_t k) const { return double(execc[k]) - overhead[k]; }
+  double work(size_t k) const { return double(execc(k)) - overhead[k]; }
+  /// Task k's execution (ticks): its segments' sum.
+  int64_t execc(size_t k) const;
+  /// The thread task k first ran on (the one that made it if it never
+  /// ran).
+  int32_t threadOf(size_t k) const;
   /// The index of the explicit task with id tid, or -1.
   int64_t index(uint64_t tid) const;
 };

@@ -247,7 +247,7 @@ void writeGraphml(const Results &R, const std::string &path, int view) {
     for (size_t i = 0; i < nc; i++)
       cpu[i] = ch.thread[i], ends[i] = ch.end[i], group[i] = ch.loop[i];
     for (size_t k = 0; k < n; k++) {
-      cpu[nc + k] = T.thread[k];
+      cpu[nc + k] = T.threadOf(k);
       if (T.segOff[k + 1] > T.segOff[k])
         ends[nc + k] = T.segEnd[T.segOff[k + 1] - 1];
       group[nc + k] = an.loops.size() +
@@ -361,7 +361,7 @@ void writeGraphml(const Results &R, const std::string &path, int view) {
       } else if (k == GrainDag::Task) {
         GrainMetrics m = an.taskMetrics(r);
         std::string name = an.taskGrainName(r);
-        w.grainNode(id(v), "task", true, T.execc[r], T.thread[r], name,
+        w.grainNode(id(v), "task", true, T.execc(r), T.threadOf(r), name,
                     T.creation[r], m);
         o << "<data key=\"source_location\">"
           << htmlEscape(an.maps.get(T.codeptr[r]).second) << "</data>";
