@@ -42,11 +42,13 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
 #include <numeric>
 #include <set>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
 
@@ -140,7 +142,6 @@ struct IntArray {
     first = false;
     s.append(b, n);
   }
-  std::string done() const { return s + "]"; }
   uint64_t extra() const { return bytes; }
 };
 
@@ -220,7 +221,7 @@ struct Graph {
 /// and U+2028/U+2029 too: the text cannot end its script element. Given
 /// to out(text, length) in runs, so that the page is written (or its size
 /// counted) without a copy of it.
-template <class Out> void pageSafe(const std::string &json, Out &&out) {
+template <class Out> void pageSafe(std::string_view json, Out &&out) {
   size_t from = 0;
   auto escape = [&](size_t i, size_t n, const char *e) {
     out(json.data() + from, i - from);
@@ -919,17 +920,14 @@ void ResultsSource::bars(size_t p, bool every, uint64_t block, const BarFn &f) {
 
 namespace {
 
-/// The page's data (its JSON; writePage writes the page around it) with
-/// every grain's bar, or (!every) a bar per loop span of `block` instances
-/// (CoarseGraph.h) and per task site and thread; without the graph when
-/// !graph. Measured (measured not null): the whole page's size only, the
-/// bars counted, not held.
-std::string reportPage(const PageRun &run, PageSource &src, Names &loops,
-                       Names &sites, const Caps &caps,
-                       const std::string &version,
-                       std::vector<LeftOut> &leftOut, bool every,
-                       uint64_t block, bool graph = true,
-                       uint64_t *measured = nullptr) {
+/// The page with every grain's bar, or (!every) a bar per loop span of
+/// `block` instances (CoarseGraph.h) and per task site and thread; without
+/// the graph when !graph: written to out, or (measured not null) its size
+/// only counted, the bars counted, not held.
+void reportPage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
+                const Caps &caps, const std::string &version,
+                std::vector<LeftOut> &leftOut, bool every, uint64_t block,
+                bool graph, uint64_t *measured, OutFile *out = nullptr) {
   uint64_t grains = run.grains;
   // What the aggregated bars merge: the loops' chunks, the tasks, or both.
   GrainKinds kinds;
@@ -1104,38 +1102,80 @@ std::string reportPage(const PageRun &run, PageSource &src, Names &loops,
                   std::to_string(v[j][2]) + "," + std::to_string(v[j][0]) + "]";
     instJson += "]}";
   }
-  std::string data =
-      "{\"version\":" + str(version) + ",\"program\":" + str(run.program) +
+  // The data in pieces, in order: the bars' arrays and the graph's lists
+  // as they are, not copied into one string.
+  std::deque<std::string> made; // the pieces made here (never moved)
+  std::vector<std::string_view> parts;
+  auto add = [&](std::string x) {
+    made.push_back(std::move(x));
+    parts.emplace_back(made.back());
+  };
+  auto ref = [&](const std::string &x) { parts.emplace_back(x); };
+  add("{\"version\":" + str(version) + ",\"program\":" + str(run.program) +
       ",\"aggregated\":" + (every ? "false" : "true") +
-      ",\"block\":" + std::to_string(every ? 1 : block) +
-      ",\"cap\":" + std::to_string(caps.report) +
-      ",\"grains\":" + std::to_string(grains) +
-      ",\"chunks\":" + std::to_string(nChunks) +
-      ",\"tasks\":" + std::to_string(nTasks) + ",\"end\":" + num(endNs, 0) +
-      ",\"procs\":" + procs + ",\"rows\":" + rowJson +
-      ",\"loops\":" + loopJson + "],\"sites\":" + siteJson +
-      "],\"colours\":" + colourJson + ",\"views\":" + run.views +
-      "],\"instances\":" + instJson + "],\"across\":" + run.across +
-      "],\"bars\":{\"row\":" + gRow.done() + ",\"s\":" + gS.done() +
-      ",\"d\":" + gD.done() + ",\"k\":" + gK.done() + ",\"inst\":" + gI.done() +
-      ",\"lo\":" + gLo.done() + ",\"hi\":" + gHi.done() +
-      ",\"c\":" + gC.done() + ",\"n\":" + gN.done() +
-      ",\"count\":" + gCount.done() + ",\"pm\":" + gPm.done() +
-      ",\"pc\":" + gPc.done() + "},\n\"graph\":{\"groups\":" + G.groups +
-      "],\"members\":" + G.members + "],\"gedges\":" + G.gedges +
-      "]},\n\"problems\":" + run.problems + "],\"leftOut\":" + leftJson + "]}";
+      ",\"block\":" + std::to_string(every ? 1 : block) + ",\"cap\":" +
+      std::to_string(caps.report) + ",\"grains\":" + std::to_string(grains) +
+      ",\"chunks\":" + std::to_string(nChunks) + ",\"tasks\":" +
+      std::to_string(nTasks) + ",\"end\":" + num(endNs, 0) + ",\"procs\":");
+  ref(procs);
+  add(",\"rows\":");
+  ref(rowJson);
+  add(",\"loops\":");
+  ref(loopJson);
+  add("],\"sites\":");
+  ref(siteJson);
+  add("],\"colours\":");
+  ref(colourJson);
+  add(",\"views\":");
+  ref(run.views);
+  add("],\"instances\":");
+  ref(instJson);
+  add("],\"across\":");
+  ref(run.across);
+  const char *before = "],\"bars\":{\"row\":";
+  for (auto [name, a] : {std::make_pair("row", &gRow),
+                         {"s", &gS},
+                         {"d", &gD},
+                         {"k", &gK},
+                         {"inst", &gI},
+                         {"lo", &gLo},
+                         {"hi", &gHi},
+                         {"c", &gC},
+                         {"n", &gN},
+                         {"count", &gCount},
+                         {"pm", &gPm},
+                         {"pc", &gPc}}) {
+    add(a == &gRow ? before : std::string(",\"") + name + "\":");
+    ref(a->s);
+    add("]");
+  }
+  add("},\n\"graph\":{\"groups\":");
+  ref(G.groups);
+  add("],\"members\":");
+  ref(G.members);
+  add("],\"gedges\":");
+  ref(G.gedges);
+  add("]},\n\"problems\":");
+  ref(run.problems);
+  add("],\"leftOut\":");
+  ref(leftJson);
+  add("]}");
+  // The page: its template's, style's and script's text around the data
+  // (escaped as it goes), written, or only its size counted.
+  auto [head, tail] = pageAround();
   if (measured) {
-    // The page's size: its template's, style's and script's and the data's
-    // as written, without making it.
-    auto [head, tail] = pageAround();
     *measured = head.size() + tail.size();
-    pageSafe(data, [&](const char *, size_t n) { *measured += n; });
+    for (std::string_view x : parts)
+      pageSafe(x, [&](const char *, size_t n) { *measured += n; });
     for (const IntArray *a :
          {&gRow, &gS, &gD, &gK, &gI, &gLo, &gHi, &gC, &gN, &gCount, &gPm, &gPc})
       *measured += a->extra();
-    return std::string();
+    return;
   }
-  return data;
+  *out << head;
+  for (std::string_view x : parts)
+    pageSafe(x, [&](const char *t, size_t n) { out->put(t, n); });
+  *out << tail;
 }
 
 } // namespace
@@ -1170,15 +1210,10 @@ void writePage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
     block = coarserBlock(block, double(size) / double(cap) * 1.25, run.most);
   }
   left = leftOut;
-  // The data made, the page written around it (no copy of it made).
-  std::string data = reportPage(run, src, loops, sites, caps, version, left,
-                                every, block, graph);
-  leftOut = left;
-  auto [head, tail] = pageAround();
   OutFile o(path);
-  o << head;
-  pageSafe(data, [&](const char *s, size_t n) { o.put(s, n); });
-  o << tail;
+  reportPage(run, src, loops, sites, caps, version, left, every, block, graph,
+             nullptr, &o);
+  leftOut = left;
   o.close();
 }
 
