@@ -527,26 +527,33 @@ ProcGraph graphOf(const Results &R, size_t p, size_t procs, bool every,
   for (size_t i = 0; i < cg.chunkNode.size(); i++)
     if (uint32_t v = cg.chunkNode[i]; v != UINT32_MAX) {
       addFlags(v, masks.chunks[i]);
-      if (every && grains[v].size() <= size_t(MaxExpand))
+      if (every && cg.nodes[v].grains <= MaxExpand &&
+          grains[v].size() <= size_t(MaxExpand))
         grains[v].push_back({true, i});
     }
   for (size_t k = 0; k < cg.taskNode.size(); k++)
     if (uint32_t v = cg.taskNode[k]; v != UINT32_MAX) {
       addFlags(v, masks.tasks[k]);
-      if (every && grains[v].size() <= size_t(MaxExpand))
+      if (every && cg.nodes[v].grains <= MaxExpand &&
+          grains[v].size() <= size_t(MaxExpand))
         grains[v].push_back({false, k});
     }
   auto idOf = [&](bool chunk, uint64_t r) {
     return chunk ? chunkId(run, p, r) : taskId(run, p, r);
   };
-  std::vector<std::vector<std::string>> critIds(nv);
+  // Per group, its critical-path grains' ids as the page lists them
+  // ("ci"), joined as they come.
+  std::vector<std::string> critIds(nv);
+  auto addCrit = [&](uint32_t v, const std::string &id) {
+    critIds[v] += (critIds[v].empty() ? "" : ",") + str(id);
+  };
   if (every) {
     for (uint64_t i : cp.chunks)
       if (uint32_t v = cg.chunkNode[i]; v != UINT32_MAX)
-        critIds[v].push_back(idOf(true, i));
+        addCrit(v, idOf(true, i));
     for (uint64_t k : cp.tasks)
       if (uint32_t v = cg.taskNode[k]; v != UINT32_MAX)
-        critIds[v].push_back(idOf(false, k));
+        addCrit(v, idOf(false, k));
   }
   std::vector<uint8_t> critChunk(an.chunks.size(), 0),
       critTask(an.tasks.size(), 0);
@@ -583,10 +590,7 @@ ProcGraph graphOf(const Results &R, size_t p, size_t procs, bool every,
       g += ",\"id\":" + str(idOf(grains[v][0].first, grains[v][0].second));
     else if (!expandable && !critIds[v].empty()) {
       // The critical path's grains in a group that does not expand.
-      g += ",\"ci\":[";
-      for (size_t j = 0; j < critIds[v].size(); j++)
-        g += (j ? "," : "") + str(critIds[v][j]);
-      g += "]";
+      g += ",\"ci\":[" + critIds[v] + "]";
     }
     g += "}";
     PG.groups.push_back(std::move(g));
