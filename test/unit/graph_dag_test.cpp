@@ -155,9 +155,9 @@ TEST(GraphDag, TaskTreeSpanIsRootPlusLongestChild) {
   const Tasks &T = an.tasks;
   ASSERT_EQ(T.size(), 3u);
   int64_t r = T.index(R), c1 = T.index(C1), c2 = T.index(C2);
-  EXPECT_EQ(T.execc[r], 50);
-  EXPECT_EQ(T.execc[c1], 50);
-  EXPECT_EQ(T.execc[c2], 30);
+  EXPECT_EQ(T.execc(r), 50);
+  EXPECT_EQ(T.execc(c1), 50);
+  EXPECT_EQ(T.execc(c2), 30);
   EXPECT_DOUBLE_EQ(an.taskOwnWork(r), 35.0);
   GrainDag g(an);
   ASSERT_TRUE(g.acyclic);

@@ -351,7 +351,7 @@ TaskGroups taskGroups(const Analysis &an, bool bySite, int view,
           {an.chunks.loop[size_t(c)], an.chunks.thread[size_t(c)]});
     TaskGroups::Group &g = G.groups[it->second];
     g.count++;
-    g.exec += T.execc[k];
+    g.exec += T.execc(k);
     GrainMetrics m = an.taskMetrics(k);
     g.work += m.work;
     g.flagged += view >= 0 && (m.problems >> view & 1);
@@ -517,7 +517,7 @@ CoarseGraph coarseGraph(const Analysis &an, const LoopTable &lt,
         g.taskNode[k] = groupNode[G.groupOf[k]];
   };
   auto genId = [&](const TaskGroups::Gen &gn) {
-    std::string s = "i" + std::to_string(T.slotId[gn.first]);
+    std::string s = "i" + std::to_string(T.slotId(gn.first));
     return gn.second ? s + ".d" + std::to_string(gn.second) : s;
   };
   for (size_t x = 0; x < G.groups.size(); x++) {
@@ -527,7 +527,7 @@ CoarseGraph coarseGraph(const Analysis &an, const LoopTable &lt,
     Node &n = g.nodes[v];
     n.name = name;
     n.loc = an.maps.get(Gr.site).second;
-    n.thread = T.thread[Gr.first];
+    n.thread = T.threadOf(Gr.first);
     n.grains = Gr.count;
     n.label = groupLabel(n);
     n.hasExec = true;

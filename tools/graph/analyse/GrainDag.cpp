@@ -55,7 +55,12 @@ struct GrainDag::Parts {
   uint32_t lf(size_t li) const { return uint32_t(2 + 2 * nr + 2 * li); }
   uint32_t lj(size_t li) const { return lf(li) + 1; }
   uint32_t tn(size_t k) const { return taskBase + uint32_t(k); }
-  std::vector<uint32_t> cn, tf, tj; // per chunk, per task (UINT32_MAX: none)
+  std::vector<uint32_t> cn, tj; // per chunk, per task (UINT32_MAX: none)
+  // The task forks' and joins' nodes start here, made per slot in kid
+  // order: a kid's fork (if it has one), then its join point's join if
+  // the slot has none yet. edges() numbers the forks again the same way
+  // (no table of them).
+  uint32_t forkJoinFrom = 0;
   // Per region, the fork and join it hangs between (UINT32_MAX: the
   // process's, chained in time order per encountering task: topLevel).
   std::vector<std::pair<uint32_t, uint32_t>> anchor;
@@ -71,10 +76,9 @@ struct GrainDag::Parts {
 };
 
 uint32_t GrainDag::node(Kind k, uint64_t r) {
-  uint32_t v = uint32_t(kind.size());
-  kind.push_back(k);
+  uint32_t v = nv++;
   if (keep)
-    ref.push_back(r);
+    kind.push_back(k), ref.push_back(r);
   else if (k == Chunk)
     chunkRef.push_back(uint32_t(r));
   return v;
@@ -83,13 +87,14 @@ uint32_t GrainDag::node(Kind k, uint64_t r) {
 uint64_t GrainDag::grainRef(uint32_t v) const {
   if (keep)
     return ref[v];
-  return kind[v] == Task ? v - taskBase : chunkRef[v - chunkBase];
+  return kindOf(v) == Task ? v - taskBase : chunkRef[v - chunkBase];
 }
 
 double GrainDag::weight(uint32_t v) const {
-  if (kind[v] == Task)
+  Kind k = kindOf(v);
+  if (k == Task)
     return an->taskOwnWork(grainRef(v));
-  if (kind[v] != Chunk)
+  if (k != Chunk)
     return 0;
   size_t i = grainRef(v);
   const Chunks &ch = an->chunks;
@@ -110,7 +115,6 @@ GrainDag::GrainDag(const Analysis &an, bool everyGrain, bool keep)
   {
     Parts p; // gone before the critical path's tables are made
     nodes(p, everyGrain);
-    size_t nv = kind.size();
     off.assign(nv + 1, 0);
     reach.assign(nv, Reach());
     // The edges by source (a counting sort), each source's in the order
@@ -166,9 +170,8 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
   // hangs off (at most one per task and region).
   size_t maxNodes = 2 + 2 * nr + 2 * nl + 3 * n +
                     (everyGrain ? ch.size() : nl + std::min(ch.size(), n + nr));
-  kind.reserve(maxNodes);
   if (keep)
-    ref.reserve(maxNodes);
+    kind.reserve(maxNodes), ref.reserve(maxNodes);
   node(Start, 0);
   node(End, 0); // node 1: the node End names below
   for (size_t r = 0; r < nr; r++) {
@@ -195,7 +198,7 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
   p.cn.assign(ch.size(), UINT32_MAX);
   std::vector<int64_t> longest(everyGrain ? 0 : nl, -1);
   std::vector<double> longestW(longest.size(), -1);
-  chunkBase = uint32_t(kind.size());
+  chunkBase = nv;
   work = 0;
   for (size_t i = 0; i < ch.size(); i++) {
     double x = an.chunkUnknown(i) ? 0.0 : double(ch.end[i] - ch.start[i]);
@@ -208,30 +211,30 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
     }
   }
   std::vector<uint8_t>().swap(anchored);
-  p.collapsedFrom = uint32_t(kind.size());
+  p.collapsedFrom = nv;
   for (size_t li = 0; li < longest.size(); li++)
     if (longest[li] >= 0)
       node(Chunk, uint64_t(longest[li]));
-  p.chunksEnd = uint32_t(kind.size());
+  p.chunksEnd = chunksEnd = nv;
   // Tasks, their forks, and the join points of their parents.
   // A task made inside a loop chunk by its implicit task hangs off that
   // chunk's node (its creation edge), without a fork node of its own.
-  p.taskBase = taskBase = uint32_t(kind.size());
+  p.taskBase = taskBase = nv;
   for (size_t k = 0; k < n; k++) {
     node(Task, k);
     work += an.taskOwnWork(k);
   }
-  p.tf.assign(n, UINT32_MAX);
   p.tj.assign(n, 0);
+  p.forkJoinFrom = tasksEnd = nv;
   std::vector<std::pair<uint32_t, uint32_t>> joinNode; // (join point, node)
   uint64_t nj = 0;
-  for (size_t s = 0; s < T.slotId.size(); s++) {
+  for (size_t s = 0; s < T.slots(); s++) {
     joinNode.clear();
     for (int64_t j = T.kidOff[s]; j < T.kidOff[s + 1]; j++) {
       uint32_t k = T.kids[j], at = T.joinsAt[k];
       int64_t c = an.madeInChunk(k);
       if (c < 0 || p.cn[c] == UINT32_MAX)
-        p.tf[k] = node(TaskFork, k);
+        node(TaskFork, k);
       auto it = joinNode.rbegin(); // join points do not decrease: the last
       while (it != joinNode.rend() && it->first != at)
         ++it;
@@ -379,15 +382,19 @@ template <class Edge> void GrainDag::edges(Parts &p, Edge &&edge) const {
     return c < 0 ? UINT32_MAX : p.cn[c];
   };
   // Each parent's children: forks in creation order, a join per join point.
-  for (size_t s = 0; s < T.slotId.size(); s++) {
+  // The forks' nodes numbered as nodes() made them (Parts::forkJoinFrom).
+  uint32_t next = p.forkJoinFrom;
+  std::vector<uint32_t> seen; // the slot's join points met
+  for (size_t s = 0; s < T.slots(); s++) {
     if (T.kidOff[s] == T.kidOff[s + 1])
       continue;
+    seen.clear();
     uint32_t prev, last;
     if (s < n) {
       prev = p.tn(s);
       last = p.tj[s];
     } else {
-      int64_t r = regionOfTask(an, T.slotId[s]);
+      int64_t r = regionOfTask(an, T.slotId(s));
       prev = r >= 0 ? p.rf(r) : uint32_t(Start);
       last = r >= 0 ? p.rj(r) : uint32_t(End);
     }
@@ -397,15 +404,24 @@ template <class Edge> void GrainDag::edges(Parts &p, Edge &&edge) const {
       uint32_t jn = T.joinsAt[T.kids[j]];
       int64_t lastMaker = -1; // the chunk that made the last of them
       for (; e < T.kidOff[s + 1] && T.joinsAt[T.kids[e]] == jn; e++) {
-        uint32_t k = T.kids[e], c = maker(k);
+        uint32_t k = T.kids[e], c = maker(k), fork = UINT32_MAX;
+        if (c == UINT32_MAX)
+          fork = next++;
+        auto it = seen.rbegin();
+        while (it != seen.rend() && *it != T.joinsAt[k])
+          ++it;
+        if (it == seen.rend()) { // its join was made after it
+          seen.push_back(T.joinsAt[k]);
+          next++;
+        }
         if (c != UINT32_MAX) { // made by a chunk: its creation edge
           edge(c, p.tn(k), Creation);
           lastMaker = an.madeInChunk(k);
           continue;
         }
-        edge(prev, p.tf[k], Continuation);
-        edge(p.tf[k], p.tn(k), Creation);
-        prev = p.tf[k];
+        edge(prev, fork, Continuation);
+        edge(fork, p.tn(k), Creation);
+        prev = fork;
       }
       uint32_t join = p.tj[T.kids[j]];
       edge(prev, join, Continuation);
@@ -458,7 +474,6 @@ private:
 } // namespace
 
 void GrainDag::criticalPath() {
-  size_t nv = kind.size();
   // Kahn's order; best: the longest path ending just before the node,
   // with it once it is taken.
   Fifo queue;
@@ -497,13 +512,12 @@ void GrainDag::criticalPath() {
   onPath.assign(nv, 0);
   for (uint32_t v : path) {
     onPath[v] = 1;
-    if (kind[v] == Chunk)
+    if (kindOf(v) == Chunk)
       pathChunks.push_back(grainRef(v));
-    else if (kind[v] == Task)
+    else if (kindOf(v) == Task)
       pathTasks.push_back(grainRef(v));
   }
   if (!keep) { // the figures alone: the graph is not read again
-    std::vector<uint8_t>().swap(kind);
     std::vector<uint32_t>().swap(chunkRef);
   }
 }

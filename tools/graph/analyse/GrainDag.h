@@ -12,15 +12,17 @@
 // first in first out: of equal paths into a node, the one reached first).
 // A node's weight is read from the model (weight()), not held.
 // For the critical path alone (computeCritPath) the graph keeps no lists
-// of edges and no node references: its edges are made twice, once to
-// count them per node and once into their places (the node's successors
-// in the order made), task and chunk nodes are numbered in blocks, and the
-// queue holds only the nodes ready and not yet taken: per node 21 bytes
-// (kind, successor offset, in-degree, longest path, predecessor), per edge
-// 4, per chunk that makes nothing 5 while the graph is made (measured on
-// bench/shapes: about 77 bytes per task of fib's task tree, was 124; about
-// 100 per chunk where each loop instance has its own parallel region and
-// two chunks, was 153).
+// of edges and no node references or kinds: its edges are made twice, once
+// to count them per node and once into their places (the node's
+// successors in the order made), task and chunk nodes are numbered in
+// blocks (a node's kind is its block's), the task forks are numbered again
+// as they were made (no table of them), and the queue holds only the nodes
+// ready and not yet taken: per node 20 bytes (successor offset, in-degree,
+// longest path, predecessor), per edge 4, per task 4 (its join), per chunk
+// that makes nothing 5 while the graph is made (measured on bench/shapes:
+// the stage's peak about 72 bytes per task above the model's of fib's task
+// tree, was 77 and before that 124; about 100 per chunk where each loop
+// instance has its own parallel region and two chunks, was 153).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAINCHUNK_GRAPH_GRAINDAG_H
@@ -58,8 +60,9 @@ struct GrainDag {
   };
   enum EdgeKind : uint8_t { Creation, Synchronization, Continuation, Scope };
 
+  // Kept graphs only (keep): each node's kind and ref, the join points,
+  // the edges.
   std::vector<uint8_t> kind;
-  // Kept graphs only (keep): each node's ref, the join points, the edges.
   std::vector<uint64_t> ref;
   std::vector<std::pair<int64_t, uint32_t>> joins; // (parent slot, join point)
   std::vector<uint32_t> src, dst;
@@ -93,12 +96,22 @@ private:
   template <class Edge> void edges(Parts &p, Edge &&edge) const;
   uint32_t node(Kind k, uint64_t r);
   uint64_t grainRef(uint32_t v) const;
+  /// A node's kind: kind's (kept graphs), else of its block (Chunk, Task,
+  /// or Start for the nodes that weigh nothing).
+  Kind kindOf(uint32_t v) const {
+    if (keep)
+      return Kind(kind[v]);
+    return v >= chunkBase && v < chunksEnd ? Chunk
+           : v >= taskBase && v < tasksEnd ? Task
+                                           : Start;
+  }
   void criticalPath();
   const Analysis *an;
   bool keep;
   // The task nodes are taskBase + k; the chunk nodes chunkBase + j, of
   // chunk chunkRef[j] (not kept graphs).
   uint32_t taskBase = 0, chunkBase = 0;
+  uint32_t nv = 0, chunksEnd = 0, tasksEnd = 0; // nodes, the blocks' ends
   std::vector<uint32_t> chunkRef;
   // The edges by source: off[v] .. off[v + 1] in adj.
   std::vector<uint32_t> off, adj;

@@ -144,8 +144,8 @@ std::vector<std::pair<std::string, double>> siteWork(const Analysis &an) {
     auto ins = site.emplace(an.taskGrainName(k), sites.size());
     if (ins.second)
       sites.emplace_back(ins.first->first, 0.0);
-    if (k < an.tasks.execc.size() && an.tasks.execc[k] > 0)
-      sites[ins.first->second].second += double(an.tasks.execc[k]) / tpn;
+    if (k < an.tasks.size() && an.tasks.execc(k) > 0)
+      sites[ins.first->second].second += double(an.tasks.execc(k)) / tpn;
   }
   return sites;
 }

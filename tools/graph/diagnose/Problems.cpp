@@ -110,7 +110,7 @@ static bool nestedInstance(const Analysis &an, const Loop &lp) {
     // from.
     while (T.pslot[k] < int64_t(T.size()))
       k = T.pslot[k];
-    enc = T.parent[k];
+    enc = T.parentOf(k);
   }
   auto im = an.implicit.find(enc);
   return im != an.implicit.end() && an.regions.count(im->second.par);

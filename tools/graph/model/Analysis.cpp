@@ -244,6 +244,25 @@ void Chunks::packParents() {
   std::vector<uint64_t>().swap(parent);
 }
 
+int64_t Tasks::execc(size_t k) const {
+  int64_t s = 0;
+  for (uint32_t j = segOff[k]; j < segOff[k + 1]; j++)
+    s += int64_t(segEnd[j] - segStart[j]);
+  return s;
+}
+
+int32_t Tasks::threadOf(size_t k) const {
+  if (!thread.empty())
+    return thread[k];
+  if (segOff[k] < segOff[k + 1])
+    return segThread[segOff[k]];
+  // The thread whose range holds k (ranges ascend).
+  auto r = std::upper_bound(
+      ranges.begin(), ranges.end(), k,
+      [](size_t x, const std::pair<size_t, size_t> &y) { return x < y.first; });
+  return int32_t(rangeThread[size_t(r - ranges.begin()) - 1]);
+}
+
 int64_t Tasks::index(uint64_t tid) const {
   uint64_t hi = tid >> 40;
   auto th = std::lower_bound(rangeThread.begin(), rangeThread.end(), hi - 1);
@@ -567,11 +586,13 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       T.create.push_back(t);
       T.creation.push_back(asDuration(r.e));
       T.codeptr.push_back(c);
-      T.flags.push_back(d);
       T.thread.push_back(th);
-      T.ctx.push_back(!frames.empty() && frames.back().task == b
-                          ? frames.back().chunk
-                          : -1);
+      int64_t ctx =
+          !frames.empty() && frames.back().task == b ? frames.back().chunk : -1;
+      if (ctx > INT32_MAX)
+        throw Error("a task made in chunk " + std::to_string(ctx) +
+                    ": more than 2^31 chunks, not analysed");
+      T.ctx.push_back(int32_t(ctx));
       T.creator.push_back(running);
       break;
     }
@@ -727,7 +748,7 @@ void Analysis::taskloopTasks() {
     if (!inner.count(c))
       continue;
     uint64_t creator = T.creator[k];
-    int64_t ck = creator != T.parent[k] ? T.index(creator) : -1;
+    int64_t ck = creator != T.parentOf(k) ? T.index(creator) : -1;
     if (ck >= 0) {
       auto it = site.find(size_t(ck));
       if (it != site.end()) {
@@ -735,7 +756,7 @@ void Analysis::taskloopTasks() {
         continue;
       }
     }
-    auto lit = taskloops.find(T.parent[k]);
+    auto lit = taskloops.find(T.parentOf(k));
     if (lit == taskloops.end() || lit->second.empty())
       continue;
     const auto &lst = lit->second;
@@ -776,7 +797,8 @@ void Analysis::finish() {
   packShares();
   orderTasks();
   taskloopTasks();
-  std::vector<uint64_t> ptrs; // sorted and made unique below
+  std::vector<uint64_t>().swap(tasks.creator); // only taskloops' sites
+  std::vector<uint64_t> ptrs;                  // sorted and made unique below
   for (const LoopCode &lc : loopCodes)
     ptrs.push_back(lc.codeptr);
   {
@@ -982,7 +1004,7 @@ std::string Analysis::siteFunction(uint64_t codeptr, uint64_t task) const {
       if (k < 0)
         break;
       codeptr = tasks.codeptr[k];
-      task = tasks.parent[k];
+      task = tasks.parentOf(k);
     }
   }
   return "?";
@@ -992,7 +1014,7 @@ void Analysis::taskContexts() {
   // Where a task's code names no function, the function of the code that
   // made its parent (siteFunction()), once per parent.
   for (size_t k = 0; k < tasks.size(); k++) {
-    uint64_t p = tasks.parent[k];
+    uint64_t p = tasks.parentOf(k);
     if (!context.count(p) && maps.get(tasks.codeptr[k]).first.empty())
       context.emplace(p, siteFunction(tasks.codeptr[k], p));
   }
@@ -1001,7 +1023,7 @@ void Analysis::taskContexts() {
 std::pair<std::string, std::string> Analysis::taskSource(size_t k) const {
   auto [fn, loc] = maps.get(tasks.codeptr[k]);
   if (fn.empty()) {
-    auto it = context.find(tasks.parent[k]);
+    auto it = context.find(tasks.parentOf(k));
     fn = it != context.end() ? it->second : "?";
   }
   return {fn, loc};
@@ -1020,8 +1042,10 @@ std::string Analysis::loopName(const Loop &lp) const {
 /// tuples) where not already in order of the first column: a counting sort.
 template <typename A, typename B, typename C>
 static void groupBy(const std::vector<int64_t> &owner, size_t n,
-                    std::vector<int64_t> &off, std::vector<A> &a,
+                    std::vector<uint32_t> &off, std::vector<A> &a,
                     std::vector<B> &b, std::vector<C> *c) {
+  if (owner.size() > UINT32_MAX)
+    throw Error("more than 2^32 task segments or waits: not analysed");
   off.assign(n + 1, 0);
   for (int64_t k : owner)
     if (k >= 0)
@@ -1078,22 +1102,16 @@ void Analysis::finishTasks() {
     std::vector<uint64_t>().swap(T.segTask);
     groupBy(owner, n, T.segOff, T.segStart, T.segEnd, &T.segThread);
   }
-  T.execc.assign(n, 0);
-  for (size_t k = 0; k < n; k++) {
-    int64_t lo = T.segOff[k], hi = T.segOff[k + 1];
-    int64_t s = 0;
-    for (int64_t j = lo; j < hi; j++)
-      s += int64_t(T.segEnd[j] - T.segStart[j]);
-    T.execc[k] = s;
-    if (hi > lo)
-      T.thread[k] = T.segThread[lo];
-  }
+  // A task's execution and the thread it first ran on are its segments'
+  // (execc(), threadOf()); the thread that made it, its range's.
+  std::vector<int32_t>().swap(T.thread);
   // Parents: an explicit task's index, or a slot n + j for the j-th
   // implicit task (or unknown task) that made tasks.
-  std::vector<uint64_t> implicitIds;
+  std::vector<uint64_t> &implicitIds = T.implicitIds;
+  implicitIds.clear();
   T.pslot.resize(n);
   for (size_t k = 0; k < n; k++) {
-    uint64_t pid = T.parent[k];
+    uint64_t pid = T.parentOf(k);
     int64_t i = T.index(pid);
     if (i < 0) {
       auto it = T.implicitSlot.find(pid);
@@ -1103,11 +1121,12 @@ void Analysis::finishTasks() {
       }
       i = it->second;
     }
-    T.pslot[k] = i;
+    T.pslot[k] = uint32_t(i);
   }
-  T.slotId = T.id;
-  T.slotId.insert(T.slotId.end(), implicitIds.begin(), implicitIds.end());
-  size_t slots = T.slotId.size();
+  if (T.slots() > UINT32_MAX)
+    throw Error("more than 2^32 tasks and parents: not analysed");
+  std::vector<uint64_t>().swap(T.parent); // slotId(pslot[k]) now
+  size_t slots = T.slots();
   T.childNumber.assign(n, 0);
   std::vector<uint32_t> count(slots, 0);
   for (uint32_t k : T.order) {
@@ -1171,7 +1190,7 @@ void Analysis::metrics() {
   // creation; work = exec - overhead; sync_cycles_per_child = (parent's
   // overhead - its children's creation) / its children.
   Tasks &T = tasks;
-  size_t n = T.size(), slots = T.slotId.size();
+  size_t n = T.size(), slots = T.slots();
   const std::vector<double> &cr = T.creation;
   T.overhead.assign(n, 0.0);
   T.sync.assign(n, 0.0);
@@ -1198,9 +1217,6 @@ void Analysis::metrics() {
       T.sync[k] = std::isnan(cr[k]) ? NAN : per;
     }
   }
-  T.work.resize(n);
-  for (size_t k = 0; k < n; k++)
-    T.work[k] = double(T.execc[k]) - T.overhead[k];
   for (size_t p = 0; p < slots; p++) {
     int64_t lo = T.kidOff[p], hi = T.kidOff[p + 1];
     if (lo == hi)
@@ -1214,7 +1230,7 @@ void Analysis::metrics() {
     for (int64_t j = lo; j < hi; j++) {
       uint32_t k = T.kids[j];
       G &g = groups[T.joinsAt[k]];
-      double w = T.work[k];
+      double w = T.work(k);
       if (std::isnan(w))
         g.na = true;
       else {
@@ -1233,7 +1249,7 @@ void Analysis::metrics() {
   if (baseline) {
     T.deviation.assign(n, NAN);
     for (size_t k = 0; k < n; k++) {
-      double w = T.work[k];
+      double w = T.work(k);
       auto lin = taskLineage(k, tlin);
       if (!lin) {
         matches.taskNoLineage++;
@@ -1266,9 +1282,9 @@ void Analysis::metrics() {
 
 double Analysis::taskOwnWork(size_t k) const {
   const Tasks &T = tasks;
-  double w = T.work[k];
+  double w = T.work(k);
   if (std::isnan(w))
-    w = double(T.execc[k]) -
+    w = double(T.execc(k)) -
         (T.kidOff[k] < T.kidOff[k + 1] ? joinWait(int64_t(k)) : 0.0);
   return w > 0 ? w : 0.0;
 }
@@ -1276,7 +1292,7 @@ double Analysis::taskOwnWork(size_t k) const {
 GrainMetrics Analysis::taskMetrics(size_t k) const {
   const Tasks &T = tasks;
   GrainMetrics m;
-  m.work = T.work[k];
+  m.work = T.work(k);
   m.hasWork = !std::isnan(m.work);
   m.sync = T.sync[k];
   double cost = T.creation[k] + m.sync;
@@ -1577,7 +1593,7 @@ void Analysis::instants() {
 // region created outside loops by more than one thread, grains made in an
 // instance whose iteration order is not known.
 std::optional<uint64_t> Analysis::rootRegion(size_t k) const {
-  auto im = implicit.find(tasks.parent[k]);
+  auto im = implicit.find(tasks.parentOf(k));
   if (im != implicit.end() && regions.count(im->second.par))
     return im->second.par;
   return std::nullopt;
@@ -1689,7 +1705,7 @@ void Analysis::lineages() {
     } else {
       auto r = rootRegion(k);
       T.rootk[k] = perRegion[r]++;
-      makers[r].insert(T.parent[k]);
+      makers[r].insert(T.parentOf(k));
     }
   }
   for (auto &kv : makers)
@@ -1879,7 +1895,7 @@ Baseline::Baseline(Analysis &an) {
   }
   Analysis::LineageMemo memo;
   for (size_t k = 0; k < an.tasks.size(); k++) {
-    double w = an.tasks.work[k];
+    double w = an.tasks.work(k);
     auto lin = an.taskLineage(k, memo);
     if (lin && !std::isnan(w))
       tasks[*lin] = w;

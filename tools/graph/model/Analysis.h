@@ -200,13 +200,21 @@ private:
   void unpackParents(size_t n);
 };
 
-/// Every explicit task, in columns.
+/// Every explicit task, in columns. What only reading and finishing the
+/// model need goes once it is made: the as-read segments' and waits' task
+/// ids, creator (taskloops' sites), parent (the parent's slot holds it)
+/// and thread (its range's). Neither a task's execution nor the thread it
+/// first ran on is a column: its segments give both.
+/// Offsets and slots are 32-bit (a task is a 32-bit number in order and kids;
+/// finishTasks() refuses more segments or waits than that). A task's work is
+/// not a column: work(k).
 struct Tasks {
-  std::vector<uint64_t> id, parent, create, codeptr, creator;
+  std::vector<uint64_t> id, create, codeptr;
+  std::vector<uint64_t> parent;  // while the model is made: parentOf()
+  std::vector<uint64_t> creator; // while the model is made
   std::vector<double> creation;
-  std::vector<uint32_t> flags;
-  std::vector<int32_t> thread; // made it; after finishing: first ran on
-  std::vector<int64_t> ctx;    // the chunk its creator was running, or -1
+  std::vector<int32_t> thread; // made it (while the model is made)
+  std::vector<int32_t> ctx;    // the chunk its creator was running, or -1
   // Each thread's tasks [first, end), by thread number (ascending): sized
   // by the threads read, never by their numbers.
   std::vector<uint64_t> rangeThread;
@@ -218,20 +226,39 @@ struct Tasks {
   std::vector<int64_t> waitTime;
   // Finished.
   std::vector<uint32_t> order; // creation order
-  std::vector<int64_t> segOff;
-  std::vector<int64_t> execc;
-  std::vector<int64_t> pslot;
-  std::vector<uint64_t> slotId;
+  std::vector<uint32_t> segOff;
+  // A parent's slot: an explicit task's index, or n + j for the j-th
+  // implicit (or unknown) task that made tasks (implicitIds[j]).
+  std::vector<uint32_t> pslot;
+  std::vector<uint64_t> implicitIds;
   std::unordered_map<uint64_t, int64_t> implicitSlot;
   std::vector<uint32_t> childNumber, kids, joinsAt;
-  std::vector<int64_t> kidOff, waitOff;
+  std::vector<uint32_t> kidOff, waitOff;
   std::vector<uint64_t> wBegin;
   std::vector<int64_t> wTime;
-  std::vector<double> overhead, sync, swb, work, deviation;
+  std::vector<double> overhead, sync, swb, deviation;
   // Root tasks: their number in their region, or in the iteration order
   // of the loop instance they were made in (-1: unknown); lineages().
   std::vector<int32_t> rootk;
   size_t size() const { return id.size(); }
+  /// The parents' slots: the tasks, then the implicit tasks that made
+  /// tasks.
+  size_t slots() const { return id.size() + implicitIds.size(); }
+  /// The task id of slot s.
+  uint64_t slotId(size_t s) const {
+    return s < id.size() ? id[s] : implicitIds[s - id.size()];
+  }
+  /// Task k's parent's id (its slot's, once the model is made).
+  uint64_t parentOf(size_t k) const {
+    return parent.empty() ? slotId(pslot[k]) : parent[k];
+  }
+  /// Task k's work (ticks): its execution less its overhead (NaN: NA).
+  double work(size_t k) const { return double(execc(k)) - overhead[k]; }
+  /// Task k's execution (ticks): its segments' sum.
+  int64_t execc(size_t k) const;
+  /// The thread task k first ran on (the one that made it if it never
+  /// ran).
+  int32_t threadOf(size_t k) const;
   /// The index of the explicit task with id tid, or -1.
   int64_t index(uint64_t tid) const;
 };

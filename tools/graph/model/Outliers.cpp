@@ -115,7 +115,7 @@ std::vector<uint8_t> outlierTasks(const Analysis &an) {
     w.clear();
     double total = 0;
     for (uint32_t k : ks) {
-      w.push_back(int64_t(std::llround(std::max(0.0, T.work[k]))));
+      w.push_back(int64_t(std::llround(std::max(0.0, T.work(k)))));
       total += double(w.back());
     }
     markOutliers(w, OutlierShare * total / threads, floorTicks, isOut);
@@ -130,7 +130,7 @@ std::vector<uint8_t> outlierTasks(const Analysis &an) {
     groups.clear();
     for (int64_t j = lo; j < hi; j++) {
       uint32_t k = T.kids[j];
-      if (!std::isnan(T.work[k]))
+      if (!std::isnan(T.work(k)))
         groups[{T.joinsAt[k], T.codeptr[k]}].push_back(k);
     }
     for (auto &kv : groups)
@@ -141,7 +141,7 @@ std::vector<uint8_t> outlierTasks(const Analysis &an) {
   // a site's 10^5 is visible there.
   std::map<uint64_t, std::vector<uint32_t>> sites;
   for (size_t k = 0; k < T.size(); k++)
-    if (!std::isnan(T.work[k]))
+    if (!std::isnan(T.work(k)))
       sites[T.codeptr[k]].push_back(uint32_t(k));
   for (auto &kv : sites) {
     markGroup(kv.second);

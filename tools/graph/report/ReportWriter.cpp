@@ -40,7 +40,6 @@
 #include "Palette.h"
 #include "ProblemViews.h"
 #include "Problems.h"
-#include "RadixSort.h"
 #include "ReportPage.h"
 
 #include <algorithm>
@@ -48,11 +47,13 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
 #include <numeric>
 #include <set>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
 
@@ -151,7 +152,6 @@ struct IntArray {
     first = false;
     s.append(b, n);
   }
-  std::string done() const { return s + "]"; }
   uint64_t extra() const { return bytes; }
 };
 
@@ -231,38 +231,52 @@ struct Graph {
 };
 
 /// Every '<', '>' and '&' as a JSON escape (they occur only in strings),
-/// and U+2028/U+2029 too: the text cannot end its script element.
-std::string pageSafe(const std::string &json) {
-  std::string o;
-  o.reserve(json.size() + json.size() / 50);
-  // Runs of plain bytes copied whole, the few escaped one by one.
+/// and U+2028/U+2029 too: the text cannot end its script element. Given
+/// to out(text, length) in runs, so that the page is written (or its size
+/// counted) without a copy of it.
+template <class Out> void pageSafe(std::string_view json, Out &&out) {
   size_t from = 0;
+  auto escape = [&](size_t i, size_t n, const char *e) {
+    out(json.data() + from, i - from);
+    out(e, 6);
+    from = i + n;
+  };
   for (size_t i = 0; i < json.size(); i++) {
     char c = json[i];
     if (c != '<' && c != '>' && c != '&' && c != '\xe2')
       continue;
-    const char *esc = nullptr;
-    size_t skip = 1;
     if (c == '<')
-      esc = "\\u003c";
+      escape(i, 1, "\\u003c");
     else if (c == '>')
-      esc = "\\u003e";
+      escape(i, 1, "\\u003e");
     else if (c == '&')
-      esc = "\\u0026";
-    else if (i + 2 < json.size() && json[i + 1] == '\x80' &&
+      escape(i, 1, "\\u0026");
+    else if (c == '\xe2' && i + 2 < json.size() && json[i + 1] == '\x80' &&
              (json[i + 2] == '\xa8' || json[i + 2] == '\xa9')) {
-      esc = json[i + 2] == '\xa8' ? "\\u2028" : "\\u2029";
-      skip = 3;
+      escape(i, 3, json[i + 2] == '\xa8' ? "\\u2028" : "\\u2029");
+      i += 2;
     }
-    if (!esc)
-      continue;
-    o.append(json, from, i - from);
-    o += esc;
-    i += skip - 1;
-    from = i + 1;
   }
-  o.append(json, from, json.size() - from);
-  return o;
+  out(json.data() + from, json.size() - from);
+}
+
+/// The page's template with its style and script in place, split where
+/// the data goes (put in last: it may hold the other marks' text).
+std::pair<std::string, std::string> pageAround() {
+  std::string page = ReportHtml;
+  auto put = [&](const std::string &mark, const std::string &text) {
+    size_t at = page.find(mark);
+    if (at == std::string::npos)
+      throw Error("report page template lacks " + mark);
+    page.replace(at, mark.size(), text);
+  };
+  put("/*@CSS@*/", ReportCss);
+  put("/*@JS@*/", ReportJs);
+  const std::string data = "@DATA@";
+  size_t at = page.find(data);
+  if (at == std::string::npos)
+    throw Error("report page template lacks " + data);
+  return {page.substr(0, at), page.substr(at + data.size())};
 }
 
 /// A loop's instance steps most lost first (then earliest), the first
@@ -528,26 +542,33 @@ ProcGraph graphOf(const Results &R, size_t p, size_t procs, bool every,
   for (size_t i = 0; i < cg.chunkNode.size(); i++)
     if (uint32_t v = cg.chunkNode[i]; v != UINT32_MAX) {
       addFlags(v, masks.chunks[i]);
-      if (every && grains[v].size() <= size_t(MaxExpand))
+      if (every && cg.nodes[v].grains <= MaxExpand &&
+          grains[v].size() <= size_t(MaxExpand))
         grains[v].push_back({true, i});
     }
   for (size_t k = 0; k < cg.taskNode.size(); k++)
     if (uint32_t v = cg.taskNode[k]; v != UINT32_MAX) {
       addFlags(v, masks.tasks[k]);
-      if (every && grains[v].size() <= size_t(MaxExpand))
+      if (every && cg.nodes[v].grains <= MaxExpand &&
+          grains[v].size() <= size_t(MaxExpand))
         grains[v].push_back({false, k});
     }
   auto idOf = [&](bool chunk, uint64_t r) {
     return chunk ? chunkId(run, p, r) : taskId(run, p, r);
   };
-  std::vector<std::vector<std::string>> critIds(nv);
+  // Per group, its critical-path grains' ids as the page lists them
+  // ("ci"), joined as they come.
+  std::vector<std::string> critIds(nv);
+  auto addCrit = [&](uint32_t v, const std::string &id) {
+    critIds[v] += (critIds[v].empty() ? "" : ",") + str(id);
+  };
   if (every) {
     for (uint64_t i : cp.chunks)
       if (uint32_t v = cg.chunkNode[i]; v != UINT32_MAX)
-        critIds[v].push_back(idOf(true, i));
+        addCrit(v, idOf(true, i));
     for (uint64_t k : cp.tasks)
       if (uint32_t v = cg.taskNode[k]; v != UINT32_MAX)
-        critIds[v].push_back(idOf(false, k));
+        addCrit(v, idOf(false, k));
   }
   std::vector<uint8_t> critChunk(an.chunks.size(), 0),
       critTask(an.tasks.size(), 0);
@@ -584,10 +605,7 @@ ProcGraph graphOf(const Results &R, size_t p, size_t procs, bool every,
       g += ",\"id\":" + str(idOf(grains[v][0].first, grains[v][0].second));
     else if (!expandable && !critIds[v].empty()) {
       // The critical path's grains in a group that does not expand.
-      g += ",\"ci\":[";
-      for (size_t j = 0; j < critIds[v].size(); j++)
-        g += (j ? "," : "") + str(critIds[v][j]);
-      g += "]";
+      g += ",\"ci\":[" + critIds[v] + "]";
     }
     g += "}";
     PG.groups.push_back(std::move(g));
@@ -665,88 +683,73 @@ void taskBars(const Results &R, size_t p, Names &sites, const BarFn &bar) {
   auto ns = [&](uint64_t t) {
     return int64_t(std::llround(double(int64_t(t - t0)) / tpn));
   };
-  struct Seg {
-    int site, th;
-    int64_t s, e, exec;
-    int64_t first; // the task whose first segment it is, or -1
-  };
-  std::vector<Seg> segs;
-  segs.reserve(T.segOff.empty() ? 0 : size_t(T.segOff.back()));
-  // Per creation code its name's index, per (site, thread) its group
-  // (held in the segment's site until they are sorted): looked up once
-  // per run of them, by hash.
+  // The segments by (site, thread), each pair's by start: a counting sort
+  // of 8 bytes per segment (its number and task), not a copy of it. Sites
+  // are named in creation order (the legend's order), once per code
+  // pointer.
   std::unordered_map<uint64_t, int> siteOf;
-  std::unordered_map<uint64_t, uint32_t> pairs;
-  std::vector<std::pair<int, int>> pairKeys; // per group: (site, thread)
-  uint64_t lastKey = UINT64_MAX;
-  uint32_t lastGroup = 0;
+  auto site = [&](uint32_t k) {
+    auto it = siteOf.find(T.codeptr[k]);
+    if (it == siteOf.end())
+      it = siteOf.emplace(T.codeptr[k], sites(an.taskGrainName(k))).first;
+    return it->second;
+  };
+  std::map<std::pair<int, int>, uint32_t> pairs; // (site, thread) -> rank
+  // A pair looked up once per run of segments of it (a task's segments
+  // are mostly on one thread); sites are never -1.
+  std::pair<int, int> lastPair{-1, -1};
+  uint32_t lastRank = 0;
   int64_t lo = INT64_MAX, hi = INT64_MIN;
   for (uint32_t k : T.order) {
-    auto [at, fresh] = siteOf.try_emplace(T.codeptr[k], 0);
-    if (fresh)
-      at->second = sites(an.taskGrainName(k));
-    int site = at->second;
-    for (int64_t j = T.segOff[k]; j < T.segOff[k + 1]; j++) {
-      int th = T.segThread[j];
-      uint64_t key = uint64_t(uint32_t(site)) << 32 | uint32_t(th);
-      if (key != lastKey) {
-        auto [pg, added] = pairs.try_emplace(key, uint32_t(pairKeys.size()));
-        if (added)
-          pairKeys.push_back({site, th});
-        lastKey = key, lastGroup = pg->second;
+    int st = site(k);
+    for (uint32_t j = T.segOff[k]; j < T.segOff[k + 1]; j++) {
+      lo = std::min(lo, ns(T.segStart[j])), hi = std::max(hi, ns(T.segEnd[j]));
+      if (std::make_pair(st, int(T.segThread[j])) != lastPair) {
+        lastPair = {st, int(T.segThread[j])};
+        pairs.emplace(lastPair, 0);
       }
-      Seg g{int(lastGroup),
-            th,
-            ns(T.segStart[j]),
-            ns(T.segEnd[j]),
-            int64_t(T.segEnd[j] - T.segStart[j]),
-            j == T.segOff[k] ? int64_t(k) : -1};
-      lo = std::min(lo, g.s), hi = std::max(hi, g.e);
-      segs.push_back(g);
     }
   }
-  // By (site, thread), then start: the groups ranked in key order, the
-  // segments put in place by rank (an in-place counting sort, no second
-  // copy), then each group's by start (segments of one start merge alike
-  // whatever their order).
+  std::vector<std::pair<int, int>> pairList;
+  for (auto &[key, rank] : pairs) {
+    rank = uint32_t(pairList.size());
+    pairList.push_back(key);
+  }
+  std::vector<size_t> from(pairList.size() + 1, 0);
+  lastPair = {-1, -1};
+  auto rankOf = [&](int st, uint32_t j) {
+    std::pair<int, int> key{st, int(T.segThread[j])};
+    if (key != lastPair)
+      lastPair = key, lastRank = pairs.find(key)->second;
+    return lastRank;
+  };
+  for (uint32_t k : T.order)
+    for (uint32_t j = T.segOff[k]; j < T.segOff[k + 1]; j++)
+      from[rankOf(site(k), j) + 1]++;
+  for (size_t x = 0; x < pairList.size(); x++)
+    from[x + 1] += from[x];
+  struct Seg {
+    uint32_t j, k; // the segment and its task
+  };
+  std::vector<Seg> segs(from.back());
   {
-    std::vector<uint32_t> byKey(pairKeys.size()), rank(pairKeys.size());
-    std::iota(byKey.begin(), byKey.end(), 0u);
-    std::sort(byKey.begin(), byKey.end(), [&](uint32_t a, uint32_t b) {
-      return pairKeys[a] < pairKeys[b];
-    });
-    for (uint32_t r = 0; r < byKey.size(); r++)
-      rank[byKey[r]] = r;
-    std::vector<size_t> off(pairKeys.size() + 1, 0);
-    for (Seg &g : segs) {
-      g.site = int(rank[size_t(g.site)]);
-      off[size_t(g.site) + 1]++;
-    }
-    for (size_t r = 0; r < pairKeys.size(); r++)
-      off[r + 1] += off[r];
-    std::vector<size_t> next(off.begin(), off.end() - 1);
-    for (size_t r = 0; r < pairKeys.size(); r++)
-      while (next[r] < off[r + 1]) {
-        Seg &x = segs[next[r]];
-        size_t b = size_t(x.site);
-        if (b == r)
-          next[r]++;
-        else
-          std::swap(x, segs[next[b]++]);
-      }
-    auto byStart = [](const Seg &x, const Seg &y) { return x.s < y.s; };
-    for (size_t r = 0; r < pairKeys.size(); r++) {
-      Seg *b = segs.data() + off[r], *e = segs.data() + off[r + 1];
-      if (!std::is_sorted(b, e, byStart))
-        radixSortBy(
-            b, e, [](const Seg &x) { return x.s; }, byStart);
-      for (Seg *x = b; x != e; ++x)
-        x->site = pairKeys[byKey[r]].first;
-    }
+    std::vector<size_t> at(from.begin(), from.end() - 1);
+    for (uint32_t k : T.order)
+      for (uint32_t j = T.segOff[k]; j < T.segOff[k + 1]; j++)
+        segs[at[rankOf(site(k), j)]++] = {j, k};
   }
+  // By start within each pair (ns() keeps the ticks' order; ties in it
+  // fall in one aggregate whatever their order).
+  auto byStart = [&](const Seg &x, const Seg &y) {
+    return T.segStart[x.j] < T.segStart[y.j];
+  };
+  for (size_t x = 0; x < pairList.size(); x++)
+    if (!std::is_sorted(segs.begin() + from[x], segs.begin() + from[x + 1],
+                        byStart))
+      std::sort(segs.begin() + from[x], segs.begin() + from[x + 1], byStart);
   double span = hi > lo ? double(hi - lo) : 0;
   int64_t gap =
-      int64_t(std::max(span / 2000, span * double(pairKeys.size()) / 20000.0));
+      int64_t(std::max(span / 2000, span * double(pairList.size()) / 20000.0));
   struct Agg {
     int site = -1, th = -1;
     int64_t s = 0, e = 0, exec = 0, count = 0;
@@ -760,18 +763,23 @@ void taskBars(const Results &R, size_t p, Names &sites, const BarFn &bar) {
         int64_t(std::llround(double(a.exec) / tpn)), a.count, maskOf(a.fc),
         a.fc.data());
   };
-  for (const Seg &g : segs) {
-    if (g.site != a.site || g.th != a.th || g.s > a.e + gap) {
-      flush();
-      a = Agg();
-      a.site = g.site, a.th = g.th, a.s = g.s, a.e = g.e;
-    }
-    a.e = std::max(a.e, g.e);
-    a.exec += g.exec;
-    if (g.first >= 0) {
-      a.count++;
-      for (int f = 0; f < P_COUNT; f++)
-        a.fc[f] += masks.tasks[size_t(g.first)] >> f & 1;
+  for (size_t x = 0; x < pairList.size(); x++) {
+    auto [st, th] = pairList[x];
+    for (size_t y = from[x]; y < from[x + 1]; y++) {
+      uint32_t j = segs[y].j, k = segs[y].k;
+      int64_t s = ns(T.segStart[j]), e = ns(T.segEnd[j]);
+      if (st != a.site || th != a.th || s > a.e + gap) {
+        flush();
+        a = Agg();
+        a.site = st, a.th = th, a.s = s, a.e = e;
+      }
+      a.e = std::max(a.e, e);
+      a.exec += int64_t(T.segEnd[j] - T.segStart[j]);
+      if (j == T.segOff[k]) {
+        a.count++;
+        for (int f = 0; f < P_COUNT; f++)
+          a.fc[f] += masks.tasks[k] >> f & 1;
+      }
     }
   }
   flush();
@@ -917,6 +925,11 @@ const PageProc &ResultsSource::proc(size_t p) {
 }
 
 const ProcGraph &ResultsSource::graph(size_t p, bool every) {
+  // writePage tries every grain before aggregating and never goes back:
+  // once the aggregated graph is asked for, the every-grain one goes (made
+  // again, the same, if it were asked for again).
+  if (!every)
+    graphs[p][true].reset();
   std::unique_ptr<ProcGraph> &g = graphs[p][every];
   if (!g)
     g = std::make_unique<ProcGraph>(graphOf(R, p, procs, every, loops, sites));
@@ -956,15 +969,12 @@ namespace {
 
 /// The page with every grain's bar, or (!every) a bar per loop span of
 /// `block` instances (CoarseGraph.h) and per task site and thread; without
-/// the graph when !graph. Measured (measured not null): its size only, the
-/// bars counted, not held; or, given hold, held while they take at most
-/// hold bytes (the page made: "" once they take more).
-std::string reportPage(const PageRun &run, PageSource &src, Names &loops,
-                       Names &sites, const Caps &caps,
-                       const std::string &version,
-                       std::vector<LeftOut> &leftOut, bool every,
-                       uint64_t block, bool graph = true,
-                       uint64_t *measured = nullptr, uint64_t hold = 0) {
+/// the graph when !graph: written to out, or (measured not null) its size
+/// only counted, the bars counted, not held.
+void reportPage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
+                const Caps &caps, const std::string &version,
+                std::vector<LeftOut> &leftOut, bool every, uint64_t block,
+                bool graph, uint64_t *measured, OutFile *out = nullptr) {
   uint64_t grains = run.grains;
   // What the aggregated bars merge: the loops' chunks, the tasks, or both.
   GrainKinds kinds;
@@ -1000,23 +1010,8 @@ std::string reportPage(const PageRun &run, PageSource &src, Names &loops,
   IntArray gPc;
   const std::array<IntArray *, 12> arrays{&gRow, &gS, &gD, &gK,     &gI,  &gLo,
                                           &gHi,  &gC, &gN, &gCount, &gPm, &gPc};
-  bool holding = measured && hold;
   for (IntArray *a : arrays)
-    a->measure = measured != nullptr && !holding;
-  // Past hold bytes the bars are counted from then on, not held.
-  auto overHold = [&] {
-    uint64_t held = 0;
-    for (const IntArray *a : arrays)
-      held += a->s.size();
-    if (held <= hold)
-      return;
-    holding = false;
-    for (IntArray *a : arrays) {
-      a->bytes = a->s.size() - 1;
-      std::string("[").swap(a->s);
-      a->measure = true;
-    }
-  };
+    a->measure = measured != nullptr;
   int64_t nBars = 0;
   int64_t prevS = 0, prevI = 0, prevLo = 0, prevN = 0;
   double endNs = 0;
@@ -1094,8 +1089,6 @@ std::string reportPage(const PageRun &run, PageSource &src, Names &loops,
                  }
                nBars++;
                endNs = std::max(endNs, double(s + d));
-               if (holding)
-                 overHold();
              });
     procs += (p ? "," : "") + P.json;
   }
@@ -1157,45 +1150,80 @@ std::string reportPage(const PageRun &run, PageSource &src, Names &loops,
                   std::to_string(v[j][2]) + "," + std::to_string(v[j][0]) + "]";
     instJson += "]}";
   }
-  std::string data =
-      "{\"version\":" + str(version) + ",\"program\":" + str(run.program) +
-      ",\"aggregated\":" + (every ? "false" : "true") +
-      ",\"block\":" + std::to_string(every ? 1 : block) +
-      ",\"cap\":" + std::to_string(caps.report) +
-      ",\"grains\":" + std::to_string(grains) +
-      ",\"chunks\":" + std::to_string(nChunks) +
-      ",\"tasks\":" + std::to_string(nTasks) + ",\"end\":" + num(endNs, 0) +
-      ",\"procs\":" + procs + ",\"rows\":" + rowJson +
-      ",\"loops\":" + loopJson + "],\"sites\":" + siteJson +
-      "],\"colours\":" + colourJson + ",\"views\":" + run.views +
-      "],\"instances\":" + instJson + "],\"across\":" + run.across +
-      "],\"bars\":{\"row\":" + gRow.done() + ",\"s\":" + gS.done() +
-      ",\"d\":" + gD.done() + ",\"k\":" + gK.done() + ",\"inst\":" + gI.done() +
-      ",\"lo\":" + gLo.done() + ",\"hi\":" + gHi.done() +
-      ",\"c\":" + gC.done() + ",\"n\":" + gN.done() +
-      ",\"count\":" + gCount.done() + ",\"pm\":" + gPm.done() +
-      ",\"pc\":" + gPc.done() + "},\n\"graph\":{\"groups\":" + G.groups +
-      "],\"members\":" + G.members + "],\"gedges\":" + G.gedges +
-      "]},\n\"problems\":" + run.problems + "],\"leftOut\":" + leftJson + "]}";
-  std::string page = ReportHtml;
-  auto put = [&](const std::string &mark, const std::string &text) {
-    size_t at = page.find(mark);
-    if (at == std::string::npos)
-      throw Error("report page template lacks " + mark);
-    page.replace(at, mark.size(), text);
+  // The data in pieces, in order: the bars' arrays and the graph's lists
+  // as they are, not copied into one string.
+  std::deque<std::string> made; // the pieces made here (never moved)
+  std::vector<std::string_view> parts;
+  auto add = [&](std::string x) {
+    made.push_back(std::move(x));
+    parts.emplace_back(made.back());
   };
-  // The data last: it may hold the other marks' text.
-  put("/*@CSS@*/", ReportCss);
-  put("/*@JS@*/", ReportJs);
-  put("@DATA@", pageSafe(data));
-  if (measured) {
-    *measured = page.size();
-    for (const IntArray *a : arrays)
-      *measured += a->extra();
-    if (!holding)
-      return std::string();
+  auto ref = [&](const std::string &x) { parts.emplace_back(x); };
+  add("{\"version\":" + str(version) + ",\"program\":" + str(run.program) +
+      ",\"aggregated\":" + (every ? "false" : "true") +
+      ",\"block\":" + std::to_string(every ? 1 : block) + ",\"cap\":" +
+      std::to_string(caps.report) + ",\"grains\":" + std::to_string(grains) +
+      ",\"chunks\":" + std::to_string(nChunks) + ",\"tasks\":" +
+      std::to_string(nTasks) + ",\"end\":" + num(endNs, 0) + ",\"procs\":");
+  ref(procs);
+  add(",\"rows\":");
+  ref(rowJson);
+  add(",\"loops\":");
+  ref(loopJson);
+  add("],\"sites\":");
+  ref(siteJson);
+  add("],\"colours\":");
+  ref(colourJson);
+  add(",\"views\":");
+  ref(run.views);
+  add("],\"instances\":");
+  ref(instJson);
+  add("],\"across\":");
+  ref(run.across);
+  const char *before = "],\"bars\":{\"row\":";
+  for (auto [name, a] : {std::make_pair("row", &gRow),
+                         {"s", &gS},
+                         {"d", &gD},
+                         {"k", &gK},
+                         {"inst", &gI},
+                         {"lo", &gLo},
+                         {"hi", &gHi},
+                         {"c", &gC},
+                         {"n", &gN},
+                         {"count", &gCount},
+                         {"pm", &gPm},
+                         {"pc", &gPc}}) {
+    add(a == &gRow ? before : std::string(",\"") + name + "\":");
+    ref(a->s);
+    add("]");
   }
-  return page;
+  add("},\n\"graph\":{\"groups\":");
+  ref(G.groups);
+  add("],\"members\":");
+  ref(G.members);
+  add("],\"gedges\":");
+  ref(G.gedges);
+  add("]},\n\"problems\":");
+  ref(run.problems);
+  add("],\"leftOut\":");
+  ref(leftJson);
+  add("]}");
+  // The page: its template's, style's and script's text around the data
+  // (escaped as it goes), written, or only its size counted.
+  auto [head, tail] = pageAround();
+  if (measured) {
+    *measured = head.size() + tail.size();
+    for (std::string_view x : parts)
+      pageSafe(x, [&](const char *, size_t n) { *measured += n; });
+    for (const IntArray *a :
+         {&gRow, &gS, &gD, &gK, &gI, &gLo, &gHi, &gC, &gN, &gCount, &gPm, &gPc})
+      *measured += a->extra();
+    return;
+  }
+  *out << head;
+  for (std::string_view x : parts)
+    pageSafe(x, [&](const char *t, size_t n) { out->put(t, n); });
+  *out << tail;
 }
 
 } // namespace
@@ -1203,8 +1231,8 @@ std::string reportPage(const PageRun &run, PageSource &src, Names &loops,
 void writePage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
                const std::string &path, const Caps &caps,
                const std::string &version, std::vector<LeftOut> &leftOut) {
-  // Each level's page measured (its bars held up to the cap, counted
-  // past it): the page made once it fits, else the one chosen made.
+  // Each level's page measured (its bars counted, not held), the one
+  // chosen made.
   bool every = run.grains <= caps.report, graph = true;
   uint64_t block = 1, cap = caps.reportBudget(run.grains);
   // The page of every grain has a bar per chunk at least, each ten numbers
@@ -1216,12 +1244,11 @@ void writePage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
   if (every && 20 * chunks > cap + 10)
     every = false;
   std::vector<LeftOut> left;
-  std::string page;
   for (;;) {
     left = leftOut;
     uint64_t size = 0;
-    page = reportPage(run, src, loops, sites, caps, version, left, every, block,
-                      true, &size, cap);
+    reportPage(run, src, loops, sites, caps, version, left, every, block, true,
+               &size);
     if (size <= cap)
       break;
     if (!every && block == 0) {
@@ -1238,14 +1265,11 @@ void writePage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
     // Only the bars shrink: the rest of the page stays.
     block = coarserBlock(block, double(size) / double(cap) * 1.25, run.most);
   }
-  if (!graph || page.empty()) {
-    left = leftOut;
-    page = reportPage(run, src, loops, sites, caps, version, left, every, block,
-                      graph);
-  }
-  leftOut = left;
+  left = leftOut;
   OutFile o(path);
-  o << page;
+  reportPage(run, src, loops, sites, caps, version, left, every, block, graph,
+             nullptr, &o);
+  leftOut = left;
   o.close();
 }
 

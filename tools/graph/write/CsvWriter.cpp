@@ -120,12 +120,12 @@ void writeCsv(const Results &R, const std::string &path) {
       if (maker >= 0)
         o << chunkId(run, p, size_t(maker)) << ',';
       else
-        o.u(T.parent[k]) << ',';
+        o.u(T.parentOf(k)) << ',';
       o.u(T.joinsAt[k]) << ',';
-      o.i(T.thread[k]) << ',';
+      o.i(T.threadOf(k)) << ',';
       o.u(T.childNumber[k]) << ',';
       o.i(T.kidOff[k + 1] - T.kidOff[k]) << ',';
-      o.i(T.execc[k]) << ',';
+      o.i(T.execc(k)) << ',';
       o.num(T.creation[k]) << ',';
       o.num(T.overhead[k]) << ',';
       o.u(T.create[k]) << ',';

@@ -248,7 +248,7 @@ void writeGraphml(const Results &R, const std::string &path, int view) {
     for (size_t i = 0; i < nc; i++)
       cpu[i] = ch.thread[i], ends[i] = ch.end[i], group[i] = ch.loop[i];
     for (size_t k = 0; k < n; k++) {
-      cpu[nc + k] = T.thread[k];
+      cpu[nc + k] = T.threadOf(k);
       if (T.segOff[k + 1] > T.segOff[k])
         ends[nc + k] = T.segEnd[T.segOff[k + 1] - 1];
       group[nc + k] = an.loops.size() +
@@ -283,7 +283,7 @@ void writeGraphml(const Results &R, const std::string &path, int view) {
     std::vector<double>().swap(len);
     size_t gi = 0; // the next grain node's index in grainNode
     auto slotName = [&](int64_t ps) {
-      return (size_t(ps) < n ? "t" : "i") + std::to_string(T.slotId[ps]);
+      return (size_t(ps) < n ? "t" : "i") + std::to_string(T.slotId(ps));
     };
     // A node's id (ids are computed twice: nothing per node is kept).
     auto id = [&](uint32_t v) -> std::string {
@@ -362,7 +362,7 @@ void writeGraphml(const Results &R, const std::string &path, int view) {
       } else if (k == GrainDag::Task) {
         GrainMetrics m = an.taskMetrics(r);
         std::string name = an.taskGrainName(r);
-        w.grainNode(id(v), "task", true, T.execc[r], T.thread[r], name,
+        w.grainNode(id(v), "task", true, T.execc(r), T.threadOf(r), name,
                     T.creation[r], m);
         o << "<data key=\"source_location\">"
           << htmlEscape(an.maps.get(T.codeptr[r]).second) << "</data>";

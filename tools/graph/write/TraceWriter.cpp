@@ -161,7 +161,7 @@ TraceWritten writeTrace(const Results &R, const std::string &path) {
         o.jnumRound(double(int64_t(e - s)) / tpn / 1000.0, 3)
             << ", \"args\": {\"grain\": \"" << taskId(run, p, k)
             << "\", \"exec_cycles\": ";
-        o.i(T.execc[k]) << ", \"creation_cycles\": ";
+        o.i(T.execc(k)) << ", \"creation_cycles\": ";
         if (std::isnan(T.creation[k]))
           o << "\"NA (unmeasured)\"";
         else
