@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* Many small chunks (outputs.test: the timeline at 100,000 chunks). */
+/* Many small chunks (outputs.test: the timeline at 100,000 chunks; -DN=...
+   more: outdir-keep.test). */
 #include <stdio.h>
 
+#ifndef N
 #define N 100000
+#endif
 static double a[N];
 
 int main(void) {
