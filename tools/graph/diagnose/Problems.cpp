@@ -480,14 +480,14 @@ static void estimateSchedules(const Analysis &an, std::vector<Acc> &accs,
   size_t nl = an.loops.size();
   std::vector<uint8_t> inst(nl, 0);
   for (const Loop &lp : an.loops) {
-    size_t k = loopAcc[lp.index];
-    if (k == SIZE_MAX || !want[k] || teamOf(an, lp.index) <= 1 ||
+    size_t k = loopAcc[an.indexOf(lp)];
+    if (k == SIZE_MAX || !want[k] || teamOf(an, an.indexOf(lp)) <= 1 ||
         dispatchedLoop(an, lp))
       continue;
     bool known = true;
     for (const Share &s : lp.shares)
       known = known && !s.unknown;
-    inst[lp.index] = known;
+    inst[an.indexOf(lp)] = known;
   }
   std::vector<size_t> off(nl + 1, 0);
   for (size_t i = 0; i < ch.size(); i++)
@@ -712,18 +712,18 @@ rankProblems(const Analysis &an, InstanceLosses &losses, int process,
     if (!lp.n())
       continue;
     // Its site's problem, found once per site.
-    size_t site = size_t(an.loopSite[lp.index]);
+    size_t site = size_t(an.loopSite[an.indexOf(lp)]);
     if (siteAcc.size() <= site)
       siteAcc.resize(site + 1, SIZE_MAX);
     if (siteAcc[site] == SIZE_MAX) {
-      Acc &made = acc(true, uint64_t(site), an.loopName(lp.index));
+      Acc &made = acc(true, uint64_t(site), an.loopName(an.indexOf(lp)));
       siteAcc[site] = size_t(&made - accs.data());
     }
     Acc &a = accs[siteAcc[site]];
-    loopAcc[lp.index] = size_t(&a - accs.data());
+    loopAcc[an.indexOf(lp)] = size_t(&a - accs.data());
     if (lp.hasBegin)
       a.first = std::min(a.first, double(lp.begin));
-    size_t team = teamOf(an, lp.index);
+    size_t team = teamOf(an, an.indexOf(lp));
     double sum = 0, mx = 0;
     for (const Share &s : lp.shares) {
       sum += double(s.work);
@@ -732,7 +732,7 @@ rankProblems(const Analysis &an, InstanceLosses &losses, int process,
     a.work += sum;
     if (team <= 1) {
       if (seen)
-        seen(losses(lp.index));
+        seen(losses(an.indexOf(lp)));
       a.single++;
       a.singleWork += sum;
       a.singleTop += !nestedInstance(an, lp);
@@ -742,7 +742,7 @@ rankProblems(const Analysis &an, InstanceLosses &losses, int process,
     a.team = std::max(a.team, team);
     lossTeam = std::max(lossTeam, team);
     a.imbLost += double(team) * mx - sum;
-    InstanceLoss loss = losses(lp.index);
+    InstanceLoss loss = losses(an.indexOf(lp));
     if (seen)
       seen(loss);
     const InstanceLoss *x = &loss;

@@ -10,6 +10,7 @@
 #include "Run.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstring>
 #include <map>
 #include <numeric>
@@ -66,15 +67,16 @@ void Counter::update(const Counter &o) {
     (*this)[it.first] += it.second;
 }
 
-Counter Loop::flagged() const {
+Counter Analysis::flagged(size_t li) const {
   Counter c;
+  const Loop &lp = loops[li];
   // Made in this order (chunkMetricsPass): a counter's order.
-  if (nPb)
-    c[P_PARALLEL_BENEFIT] = nPb;
-  if (nOutlier)
-    c[P_OUTLIER] = nOutlier;
-  if (nDeviation)
-    c[P_WORK_DEVIATION] = nDeviation;
+  if (lp.nPb)
+    c[P_PARALLEL_BENEFIT] = lp.nPb;
+  if (lp.nOutlier)
+    c[P_OUTLIER] = lp.nOutlier;
+  if (li < loopDeviations.size() && loopDeviations[li])
+    c[P_WORK_DEVIATION] = loopDeviations[li];
   return c;
 }
 
@@ -143,19 +145,31 @@ Share &Analysis::readShare(int li, int th) {
   return sharePool[x];
 }
 
-/// v permuted: its element x moves to to[x]. One column at a time, so
-/// that no more than one copy of one column is held beside the others.
-template <typename T>
-static void permute(std::vector<T> &v, const std::vector<uint32_t> &to) {
-  std::vector<T> out(v.size());
-  for (size_t x = 0; x < v.size(); x++)
-    out[to[x]] = v[x];
-  v.swap(out);
+/// a and b permuted in place, together: their element x moves to to[x],
+/// cycle by cycle (a bit per element marks those placed), so that no copy
+/// of either is held.
+template <typename A, typename B>
+static void permute(std::vector<A> &a, std::vector<B> &b,
+                    const std::vector<uint32_t> &to) {
+  std::vector<bool> placed(a.size(), false);
+  for (size_t s = 0; s < a.size(); s++) {
+    if (placed[s])
+      continue;
+    A va = a[s];
+    B vb = b[s];
+    size_t x = s;
+    do {
+      x = to[x];
+      std::swap(va, a[x]);
+      std::swap(vb, b[x]);
+      placed[x] = true;
+    } while (x != s);
+  }
 }
 
 void Analysis::packShares() {
   // Each instance's list becomes one run of the pool, in the order met:
-  // the pool and its read-time columns permuted one at a time.
+  // the pool and its read-time column permuted in place.
   constexpr uint32_t None = UINT32_MAX;
   shareList.resize(loops.size(), {None, None});
   std::vector<uint32_t> &to = shareNext; // becomes each share's place
@@ -170,11 +184,7 @@ void Analysis::packShares() {
     loops[li].shares.n = pos - from;
   }
   std::vector<std::pair<uint32_t, uint32_t>>().swap(shareList);
-  // What reading left freed (its columns' old buffers) goes back first:
-  // the permutation's copies then do not add to it.
-  releaseFreed();
-  permute(sharePool, to);
-  permute(shareEnd, to);
+  permute(sharePool, shareEnd, to);
   std::vector<uint32_t>().swap(shareNext);
   Share *at = sharePool.data();
   for (Loop &lp : loops) {
@@ -350,16 +360,18 @@ int Analysis::newLoop(int kind, uint64_t a, uint64_t b) {
   lp.keyKind = uint32_t(kind);
   lp.k0 = a;
   lp.k1 = b;
-  lp.index = int(loops.size());
+  if (loops.size() >= size_t(INT_MAX))
+    throw Error("more than " + std::to_string(INT_MAX) + " loop instances");
+  int li = int(loops.size());
   loops.push_back(std::move(lp));
   psource.push_back(0);
   if (kind < 2) {
     std::vector<int> &byN = loopKeys[kind][a];
     if (byN.size() <= b)
       byN.resize(b + 1, -1);
-    byN[b] = loops.back().index;
+    byN[b] = li;
   }
-  return loops.back().index;
+  return li;
 }
 
 Analysis::Frame &Analysis::frame(std::vector<Frame> &frames, uint64_t task,
@@ -386,7 +398,7 @@ void Analysis::appendChunk(Frame &fr, int th, uint64_t t, uint64_t a,
   sh.count++;
   fr.chunk = int64_t(chunks.size());
   chunks.thread.push_back(th);
-  chunks.loop.push_back(lp.index);
+  chunks.loop.push_back(indexOf(lp));
   chunks.start.push_back(t);
   chunks.end.push_back(t);
   chunks.lower.push_back(a);
@@ -394,8 +406,8 @@ void Analysis::appendChunk(Frame &fr, int th, uint64_t t, uint64_t a,
   chunks.pushParent(size_t(fr.chunk), fr.task);
   chunks.flags.push_back(uint8_t(d & 0xff));
   chunks.creation.push_back(c);
-  if (e && !psource[size_t(lp.index)])
-    psource[size_t(lp.index)] = e;
+  if (e && !psource[size_t(indexOf(lp))])
+    psource[size_t(indexOf(lp))] = e;
 }
 
 void Analysis::release(Frame &fr, int th) {
@@ -832,7 +844,7 @@ void Analysis::finish() {
   lastCode = UINT32_MAX;
   for (Loop &lp : loops) {
     LoopCode lc = read[lp.code];
-    uint64_t ps = psource[size_t(lp.index)];
+    uint64_t ps = psource[size_t(indexOf(lp))];
     auto named = sourceNames.find({lc.codeptr, ps});
     if (named != sourceNames.end() && !named->second.first.empty()) {
       lc.fn = pooled(named->second.first);
@@ -919,9 +931,9 @@ void Analysis::siteNames() {
     std::string nm = loopName(lp);
     bool lined = Maps::hasLine(lc.loc);
     auto key = lc.codeptr ? std::make_tuple(0, lc.codeptr)
-               : psource[size_t(lp.index)]
-                   ? std::make_tuple(1, psource[size_t(lp.index)])
-                   : std::make_tuple(2, uint64_t(lp.index));
+               : psource[size_t(indexOf(lp))]
+                   ? std::make_tuple(1, psource[size_t(indexOf(lp))])
+                   : std::make_tuple(2, uint64_t(indexOf(lp)));
     int32_t next = int32_t(names.size());
     int32_t site = lined ? byLine.emplace(nm, next).first->second
                          : byCode.emplace(key, next).first->second;
@@ -930,7 +942,7 @@ void Analysis::siteNames() {
       loopsUnlined += !lined;
       if (!lined && !hasAddress(lc.loc))
         nm += lc.codeptr ? where(lc.codeptr)
-                         : " (instance L" + std::to_string(lp.index) + ")";
+                         : " (instance L" + std::to_string(indexOf(lp)) + ")";
       names.push_back(nm);
     }
     loopSite.push_back(site);
@@ -1432,16 +1444,17 @@ void Analysis::chunkMetricsPass() {
   if (!baseline)
     return;
   baseInstance.assign(loops.size(), nullptr);
+  loopDeviations.assign(loops.size(), 0);
   std::vector<uint8_t> noLineage(loops.size(), 0);
   for (Loop &lp : loops) {
-    auto il = instanceLineage(lp.index);
+    auto il = instanceLineage(indexOf(lp));
     if (!il) {
-      noLineage[lp.index] = 1;
+      noLineage[indexOf(lp)] = 1;
       continue;
     }
     auto it = baseline->instances.find(*il);
     if (it != baseline->instances.end())
-      baseInstance[lp.index] = &it->second;
+      baseInstance[indexOf(lp)] = &it->second;
   }
   double thr = Thresholds[P_WORK_DEVIATION].value;
   lastLi = -1;
@@ -1466,7 +1479,7 @@ void Analysis::chunkMetricsPass() {
     if (!std::isnan(d)) {
       deviations.push_back(d);
       if (d > thr)
-        lp.nDeviation++;
+        loopDeviations[size_t(li)]++;
     }
   }
   for (double v : tasks.deviation)
@@ -1537,8 +1550,8 @@ GrainMetrics Analysis::chunkMetrics(size_t i) const {
   m.pb = cost > 0 ? m.work / cost : NAN;
   m.cwb = lp.cwb();
   m.cpu = lp.cpu();
-  m.dev = chunkDeviation(lp.index, chunks.lower[i], chunks.upper[i], m.hasWork,
-                         m.work);
+  m.dev = chunkDeviation(indexOf(lp), chunks.lower[i], chunks.upper[i],
+                         m.hasWork, m.work);
   m.outlier = i < outliers.size() && outliers[i];
   // chunk_work_balance and chunk_work_cpu_balance are the instance's: they
   // stay columns, not problems of each of its chunks.
@@ -1853,7 +1866,7 @@ Baseline::Baseline(Analysis &an) {
   for (const Loop &lp : an.loops) {
     if (!lp.n())
       continue;
-    auto il = an.instanceLineage(lp.index);
+    auto il = an.instanceLineage(an.indexOf(lp));
     if (!il)
       continue;
     int64_t w = 0;
