@@ -145,31 +145,19 @@ Share &Analysis::readShare(int li, int th) {
   return sharePool[x];
 }
 
-/// a and b permuted in place, together: their element x moves to to[x],
-/// cycle by cycle (a bit per element marks those placed), so that no copy
-/// of either is held.
-template <typename A, typename B>
-static void permute(std::vector<A> &a, std::vector<B> &b,
-                    const std::vector<uint32_t> &to) {
-  std::vector<bool> placed(a.size(), false);
-  for (size_t s = 0; s < a.size(); s++) {
-    if (placed[s])
-      continue;
-    A va = a[s];
-    B vb = b[s];
-    size_t x = s;
-    do {
-      x = to[x];
-      std::swap(va, a[x]);
-      std::swap(vb, b[x]);
-      placed[x] = true;
-    } while (x != s);
-  }
+/// v permuted: its element x moves to to[x]. One column at a time, so
+/// that no more than one copy of one column is held beside the others.
+template <typename T>
+static void permute(std::vector<T> &v, const std::vector<uint32_t> &to) {
+  std::vector<T> out(v.size());
+  for (size_t x = 0; x < v.size(); x++)
+    out[to[x]] = v[x];
+  v.swap(out);
 }
 
 void Analysis::packShares() {
   // Each instance's list becomes one run of the pool, in the order met:
-  // the pool and its read-time column permuted in place.
+  // the pool and its read-time columns permuted one at a time.
   constexpr uint32_t None = UINT32_MAX;
   shareList.resize(loops.size(), {None, None});
   std::vector<uint32_t> &to = shareNext; // becomes each share's place
@@ -184,7 +172,11 @@ void Analysis::packShares() {
     loops[li].shares.n = pos - from;
   }
   std::vector<std::pair<uint32_t, uint32_t>>().swap(shareList);
-  permute(sharePool, shareEnd, to);
+  // What reading left freed (its columns' old buffers) goes back first:
+  // the permutation's copies then do not add to it.
+  releaseFreed();
+  permute(sharePool, to);
+  permute(shareEnd, to);
   std::vector<uint32_t>().swap(shareNext);
   Share *at = sharePool.data();
   for (Loop &lp : loops) {
