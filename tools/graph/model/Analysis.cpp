@@ -454,7 +454,10 @@ void Analysis::readThread(int th, ThreadReader &rd) {
     return nullptr;
   };
   Tasks &T = tasks;
-  size_t firstTask = T.size();
+  size_t firstTask = T.size(), firstWait = T.waitTask.size();
+  // The implicit tasks (frames) that made tasks here, consecutive repeats
+  // once.
+  std::vector<uint64_t> makers;
   uint64_t lastId = 0, lastCreate = 0, running = 0;
   auto keepWait = [&](const Wait &w) {
     if (joinWait_(w.kind)) {
@@ -598,6 +601,12 @@ void Analysis::readThread(int th, ThreadReader &rd) {
                     ": more than 2^31 chunks, not analysed");
       T.ctx.push_back(int32_t(ctx));
       T.creator.push_back(running);
+      if (makers.empty() || makers.back() != b)
+        for (size_t i = frames.size(); i-- > 0;)
+          if (frames[i].task == b) {
+            makers.push_back(b);
+            break;
+          }
       break;
     }
     case R_TASK_SWITCH: {
@@ -691,6 +700,30 @@ void Analysis::readThread(int th, ThreadReader &rd) {
   }
   for (const Wait &w : waiting)
     keepWait(w);
+  // This thread's implicit tasks that made no task are no task's parent
+  // (an implicit task runs, and makes tasks, on its own thread alone):
+  // their waits join nothing and go.
+  std::sort(makers.begin(), makers.end());
+  size_t o = firstWait;
+  uint64_t lastX = 0;
+  bool drop = false;
+  for (size_t j = firstWait; j < T.waitTask.size(); j++) {
+    uint64_t x = T.waitTask[j];
+    if (j == firstWait || x != lastX) {
+      auto im = implicit.find(x);
+      drop = x && im != implicit.end() && im->second.th == th &&
+             !std::binary_search(makers.begin(), makers.end(), x);
+      lastX = x;
+    }
+    if (drop)
+      continue;
+    T.waitTask[o] = x;
+    T.waitBegin[o] = T.waitBegin[j];
+    T.waitTime[o++] = T.waitTime[j];
+  }
+  T.waitTask.resize(o);
+  T.waitBegin.resize(o);
+  T.waitTime.resize(o);
   // Threads are read in ascending order: their ranges stay sorted.
   T.rangeThread.push_back(uint64_t(th));
   T.ranges.push_back({firstTask, T.size()});
