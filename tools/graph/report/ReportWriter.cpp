@@ -414,6 +414,7 @@ void loopBars(const LoopSource &L, uint64_t block, const BarFn &bar) {
     for (const auto &[key, fc] : L.flags)
       add(key.first, key.second, fc);
   }
+  std::vector<int>().swap(spanOf); // not beside the bars made
   for (size_t j = 0; j < spans.size(); j++) {
     const LoopSpan &x = spans[j];
     emit(x.loop, x.th, x.chunks, x.hasWork, x.work, x.first, x.last, spanFc[j]);
