@@ -454,7 +454,7 @@ static bool dispatchedLoop(const Analysis &an, const Loop &lp) {
 /// over 1, 2, 4, ..., 64 chunks per thread; simulation stops at a budget
 /// of chunks per loop and says over how many instances it ran.
 static void estimateSchedules(const Analysis &an, std::vector<Acc> &accs,
-                              const std::vector<size_t> &loopAcc) {
+                              const std::vector<uint32_t> &loopAcc) {
   constexpr size_t MaxLoops = 32, MaxInstanceChunks = size_t(1) << 22;
   constexpr double ChunkBudget = 2e7;
   std::vector<size_t> cand;
@@ -481,7 +481,7 @@ static void estimateSchedules(const Analysis &an, std::vector<Acc> &accs,
   std::vector<uint8_t> inst(nl, 0);
   for (const Loop &lp : an.loops) {
     size_t k = loopAcc[an.indexOf(lp)];
-    if (k == SIZE_MAX || !want[k] || teamOf(an, an.indexOf(lp)) <= 1 ||
+    if (k == UINT32_MAX || !want[k] || teamOf(an, an.indexOf(lp)) <= 1 ||
         dispatchedLoop(an, lp))
       continue;
     bool known = true;
@@ -707,7 +707,9 @@ rankProblems(const Analysis &an, InstanceLosses &losses, int process,
   uint64_t lossFrom = UINT64_MAX, lossTo = 0;
   size_t lossTeam = 0;
   // Loops: per instance, from the threads' shares.
-  std::vector<size_t> loopAcc(an.loops.size(), SIZE_MAX), siteAcc;
+  // Per instance its problem's place in accs (UINT32_MAX: none).
+  std::vector<uint32_t> loopAcc(an.loops.size(), UINT32_MAX);
+  std::vector<size_t> siteAcc;
   for (const Loop &lp : an.loops) {
     if (!lp.n())
       continue;
@@ -720,7 +722,9 @@ rankProblems(const Analysis &an, InstanceLosses &losses, int process,
       siteAcc[site] = size_t(&made - accs.data());
     }
     Acc &a = accs[siteAcc[site]];
-    loopAcc[an.indexOf(lp)] = size_t(&a - accs.data());
+    if (size_t(&a - accs.data()) >= UINT32_MAX)
+      throw Error("more than 2^32 - 1 problems: not analysed");
+    loopAcc[an.indexOf(lp)] = uint32_t(&a - accs.data());
     if (lp.hasBegin)
       a.first = std::min(a.first, double(lp.begin));
     size_t team = teamOf(an, an.indexOf(lp));
@@ -782,7 +786,7 @@ rankProblems(const Analysis &an, InstanceLosses &losses, int process,
   std::vector<std::vector<int64_t>> outl;
   for (size_t i = 0; i < ch.size(); i++) {
     size_t k = loopAcc[ch.loop[i]];
-    if (k == SIZE_MAX)
+    if (k == UINT32_MAX)
       continue;
     Acc &a = accs[k];
     a.chunks++;
@@ -849,7 +853,7 @@ rankProblems(const Analysis &an, InstanceLosses &losses, int process,
   std::unordered_map<uint64_t, size_t> codeAcc;
   for (size_t k = 0; k < T.size(); k++) {
     if (T.ctx[k] >= 0 && size_t(T.ctx[k]) < ch.size() &&
-        loopAcc[ch.loop[size_t(T.ctx[k])]] != SIZE_MAX)
+        loopAcc[ch.loop[size_t(T.ctx[k])]] != UINT32_MAX)
       accs[loopAcc[ch.loop[size_t(T.ctx[k])]]].madeInChunks++;
     // Its creation code's problem, found once per code.
     auto [at, fresh] = codeAcc.try_emplace(T.codeptr[k], 0);
