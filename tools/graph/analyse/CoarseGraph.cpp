@@ -219,10 +219,12 @@ std::vector<LoopSpan> loopSpansAt(const std::vector<int32_t> &loopOf,
     for (size_t j = 0; j < spans.size(); j++)
       if (j == 0 || spans[j].loop != spans[j - 1].loop)
         blockSpan[size_t(B.of[size_t(spans[j].loop)])] = int(j);
-    spanOf->assign(B.of.size(), -1);
-    for (size_t li = 0; li < B.of.size(); li++)
-      if (B.of[li] >= 0)
-        (*spanOf)[li] = blockSpan[size_t(B.of[li])];
+    // Made in the blocks' column (not beside it).
+    std::vector<int32_t> &of = B.of;
+    for (size_t li = 0; li < of.size(); li++)
+      if (of[li] >= 0)
+        of[li] = blockSpan[size_t(of[li])];
+    spanOf->swap(of);
   }
   return spans;
 }

@@ -294,7 +294,7 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
   if (!std::is_sorted(p.groups.begin(), p.groups.end(), firstMet))
     std::sort(p.groups.begin(), p.groups.end(), firstMet);
   auto byLast = [&](int x, int y) {
-    return an.loops[x].lastKey() < an.loops[y].lastKey();
+    return an.loops[x].lastKey(x) < an.loops[y].lastKey(y);
   };
   for (auto [a, b] : p.groups) {
     if (!std::is_sorted(g.begin() + a, g.begin() + b, byLast))

@@ -454,7 +454,7 @@ static bool dispatchedLoop(const Analysis &an, const Loop &lp) {
 /// over 1, 2, 4, ..., 64 chunks per thread; simulation stops at a budget
 /// of chunks per loop and says over how many instances it ran.
 static void estimateSchedules(const Analysis &an, std::vector<Acc> &accs,
-                              const std::vector<size_t> &loopAcc) {
+                              const std::vector<uint32_t> &loopAcc) {
   constexpr size_t MaxLoops = 32, MaxInstanceChunks = size_t(1) << 22;
   constexpr double ChunkBudget = 2e7;
   std::vector<size_t> cand;
@@ -480,14 +480,14 @@ static void estimateSchedules(const Analysis &an, std::vector<Acc> &accs,
   size_t nl = an.loops.size();
   std::vector<uint8_t> inst(nl, 0);
   for (const Loop &lp : an.loops) {
-    size_t k = loopAcc[lp.index];
-    if (k == SIZE_MAX || !want[k] || teamOf(an, lp.index) <= 1 ||
+    size_t k = loopAcc[an.indexOf(lp)];
+    if (k == UINT32_MAX || !want[k] || teamOf(an, an.indexOf(lp)) <= 1 ||
         dispatchedLoop(an, lp))
       continue;
     bool known = true;
     for (const Share &s : lp.shares)
       known = known && !s.unknown;
-    inst[lp.index] = known;
+    inst[an.indexOf(lp)] = known;
   }
   std::vector<size_t> off(nl + 1, 0);
   for (size_t i = 0; i < ch.size(); i++)
@@ -707,23 +707,27 @@ rankProblems(const Analysis &an, InstanceLosses &losses, int process,
   uint64_t lossFrom = UINT64_MAX, lossTo = 0;
   size_t lossTeam = 0;
   // Loops: per instance, from the threads' shares.
-  std::vector<size_t> loopAcc(an.loops.size(), SIZE_MAX), siteAcc;
+  // Per instance its problem's place in accs (UINT32_MAX: none).
+  std::vector<uint32_t> loopAcc(an.loops.size(), UINT32_MAX);
+  std::vector<size_t> siteAcc;
   for (const Loop &lp : an.loops) {
     if (!lp.n())
       continue;
     // Its site's problem, found once per site.
-    size_t site = size_t(an.loopSite[lp.index]);
+    size_t site = size_t(an.loopSite[an.indexOf(lp)]);
     if (siteAcc.size() <= site)
       siteAcc.resize(site + 1, SIZE_MAX);
     if (siteAcc[site] == SIZE_MAX) {
-      Acc &made = acc(true, uint64_t(site), an.loopName(lp.index));
+      Acc &made = acc(true, uint64_t(site), an.loopName(an.indexOf(lp)));
       siteAcc[site] = size_t(&made - accs.data());
     }
     Acc &a = accs[siteAcc[site]];
-    loopAcc[lp.index] = size_t(&a - accs.data());
+    if (size_t(&a - accs.data()) >= UINT32_MAX)
+      throw Error("more than 2^32 - 1 problems: not analysed");
+    loopAcc[an.indexOf(lp)] = uint32_t(&a - accs.data());
     if (lp.hasBegin)
       a.first = std::min(a.first, double(lp.begin));
-    size_t team = teamOf(an, lp.index);
+    size_t team = teamOf(an, an.indexOf(lp));
     double sum = 0, mx = 0;
     for (const Share &s : lp.shares) {
       sum += double(s.work);
@@ -732,7 +736,7 @@ rankProblems(const Analysis &an, InstanceLosses &losses, int process,
     a.work += sum;
     if (team <= 1) {
       if (seen)
-        seen(losses(lp.index));
+        seen(losses(an.indexOf(lp)));
       a.single++;
       a.singleWork += sum;
       a.singleTop += !nestedInstance(an, lp);
@@ -742,7 +746,7 @@ rankProblems(const Analysis &an, InstanceLosses &losses, int process,
     a.team = std::max(a.team, team);
     lossTeam = std::max(lossTeam, team);
     a.imbLost += double(team) * mx - sum;
-    InstanceLoss loss = losses(lp.index);
+    InstanceLoss loss = losses(an.indexOf(lp));
     if (seen)
       seen(loss);
     const InstanceLoss *x = &loss;
@@ -782,7 +786,7 @@ rankProblems(const Analysis &an, InstanceLosses &losses, int process,
   std::vector<std::vector<int64_t>> outl;
   for (size_t i = 0; i < ch.size(); i++) {
     size_t k = loopAcc[ch.loop[i]];
-    if (k == SIZE_MAX)
+    if (k == UINT32_MAX)
       continue;
     Acc &a = accs[k];
     a.chunks++;
@@ -849,7 +853,7 @@ rankProblems(const Analysis &an, InstanceLosses &losses, int process,
   std::unordered_map<uint64_t, size_t> codeAcc;
   for (size_t k = 0; k < T.size(); k++) {
     if (T.ctx[k] >= 0 && size_t(T.ctx[k]) < ch.size() &&
-        loopAcc[ch.loop[size_t(T.ctx[k])]] != SIZE_MAX)
+        loopAcc[ch.loop[size_t(T.ctx[k])]] != UINT32_MAX)
       accs[loopAcc[ch.loop[size_t(T.ctx[k])]]].madeInChunks++;
     // Its creation code's problem, found once per code.
     auto [at, fresh] = codeAcc.try_emplace(T.codeptr[k], 0);

@@ -33,12 +33,12 @@ static ProcessLoopWork loopWorkOf(const Analysis &an,
   for (const Loop &lp : an.loops) {
     if (!lp.n())
       continue;
-    size_t site = size_t(an.loopSite[lp.index]);
+    size_t site = size_t(an.loopSite[an.indexOf(lp)]);
     if (siteThreads.size() <= site)
       siteThreads.resize(site + 1, nullptr);
     std::map<int, double> *&pt = siteThreads[site];
     if (!pt) {
-      const std::string &nm = an.loopName(lp.index);
+      const std::string &nm = an.loopName(an.indexOf(lp));
       if (!perThread.count(nm))
         order.push_back(nm);
       pt = &perThread[nm];

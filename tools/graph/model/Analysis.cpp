@@ -10,6 +10,7 @@
 #include "Run.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstring>
 #include <map>
 #include <numeric>
@@ -66,15 +67,16 @@ void Counter::update(const Counter &o) {
     (*this)[it.first] += it.second;
 }
 
-Counter Loop::flagged() const {
+Counter Analysis::flagged(size_t li) const {
   Counter c;
+  const Loop &lp = loops[li];
   // Made in this order (chunkMetricsPass): a counter's order.
-  if (nPb)
-    c[P_PARALLEL_BENEFIT] = nPb;
-  if (nOutlier)
-    c[P_OUTLIER] = nOutlier;
-  if (nDeviation)
-    c[P_WORK_DEVIATION] = nDeviation;
+  if (lp.nPb)
+    c[P_PARALLEL_BENEFIT] = lp.nPb;
+  if (lp.nOutlier)
+    c[P_OUTLIER] = lp.nOutlier;
+  if (li < loopDeviations.size() && loopDeviations[li])
+    c[P_WORK_DEVIATION] = loopDeviations[li];
   return c;
 }
 
@@ -350,16 +352,18 @@ int Analysis::newLoop(int kind, uint64_t a, uint64_t b) {
   lp.keyKind = uint32_t(kind);
   lp.k0 = a;
   lp.k1 = b;
-  lp.index = int(loops.size());
+  if (loops.size() >= size_t(INT_MAX))
+    throw Error("more than " + std::to_string(INT_MAX) + " loop instances");
+  int li = int(loops.size());
   loops.push_back(std::move(lp));
   psource.push_back(0);
   if (kind < 2) {
     std::vector<int> &byN = loopKeys[kind][a];
     if (byN.size() <= b)
       byN.resize(b + 1, -1);
-    byN[b] = loops.back().index;
+    byN[b] = li;
   }
-  return loops.back().index;
+  return li;
 }
 
 Analysis::Frame &Analysis::frame(std::vector<Frame> &frames, uint64_t task,
@@ -386,7 +390,7 @@ void Analysis::appendChunk(Frame &fr, int th, uint64_t t, uint64_t a,
   sh.count++;
   fr.chunk = int64_t(chunks.size());
   chunks.thread.push_back(th);
-  chunks.loop.push_back(lp.index);
+  chunks.loop.push_back(indexOf(lp));
   chunks.start.push_back(t);
   chunks.end.push_back(t);
   chunks.lower.push_back(a);
@@ -394,8 +398,8 @@ void Analysis::appendChunk(Frame &fr, int th, uint64_t t, uint64_t a,
   chunks.pushParent(size_t(fr.chunk), fr.task);
   chunks.flags.push_back(uint8_t(d & 0xff));
   chunks.creation.push_back(c);
-  if (e && !psource[size_t(lp.index)])
-    psource[size_t(lp.index)] = e;
+  if (e && !psource[size_t(indexOf(lp))])
+    psource[size_t(indexOf(lp))] = e;
 }
 
 void Analysis::release(Frame &fr, int th) {
@@ -450,7 +454,10 @@ void Analysis::readThread(int th, ThreadReader &rd) {
     return nullptr;
   };
   Tasks &T = tasks;
-  size_t firstTask = T.size();
+  size_t firstTask = T.size(), firstWait = T.waitTask.size();
+  // The implicit tasks (frames) that made tasks here, consecutive repeats
+  // once.
+  std::vector<uint64_t> makers;
   uint64_t lastId = 0, lastCreate = 0, running = 0;
   auto keepWait = [&](const Wait &w) {
     if (joinWait_(w.kind)) {
@@ -594,6 +601,12 @@ void Analysis::readThread(int th, ThreadReader &rd) {
                     ": more than 2^31 chunks, not analysed");
       T.ctx.push_back(int32_t(ctx));
       T.creator.push_back(running);
+      if (makers.empty() || makers.back() != b)
+        for (size_t i = frames.size(); i-- > 0;)
+          if (frames[i].task == b) {
+            makers.push_back(b);
+            break;
+          }
       break;
     }
     case R_TASK_SWITCH: {
@@ -687,6 +700,30 @@ void Analysis::readThread(int th, ThreadReader &rd) {
   }
   for (const Wait &w : waiting)
     keepWait(w);
+  // This thread's implicit tasks that made no task are no task's parent
+  // (an implicit task runs, and makes tasks, on its own thread alone):
+  // their waits join nothing and go.
+  std::sort(makers.begin(), makers.end());
+  size_t o = firstWait;
+  uint64_t lastX = 0;
+  bool drop = false;
+  for (size_t j = firstWait; j < T.waitTask.size(); j++) {
+    uint64_t x = T.waitTask[j];
+    if (j == firstWait || x != lastX) {
+      auto im = implicit.find(x);
+      drop = x && im != implicit.end() && im->second.th == th &&
+             !std::binary_search(makers.begin(), makers.end(), x);
+      lastX = x;
+    }
+    if (drop)
+      continue;
+    T.waitTask[o] = x;
+    T.waitBegin[o] = T.waitBegin[j];
+    T.waitTime[o++] = T.waitTime[j];
+  }
+  T.waitTask.resize(o);
+  T.waitBegin.resize(o);
+  T.waitTime.resize(o);
   // Threads are read in ascending order: their ranges stay sorted.
   T.rangeThread.push_back(uint64_t(th));
   T.ranges.push_back({firstTask, T.size()});
@@ -832,7 +869,7 @@ void Analysis::finish() {
   lastCode = UINT32_MAX;
   for (Loop &lp : loops) {
     LoopCode lc = read[lp.code];
-    uint64_t ps = psource[size_t(lp.index)];
+    uint64_t ps = psource[size_t(indexOf(lp))];
     auto named = sourceNames.find({lc.codeptr, ps});
     if (named != sourceNames.end() && !named->second.first.empty()) {
       lc.fn = pooled(named->second.first);
@@ -919,9 +956,9 @@ void Analysis::siteNames() {
     std::string nm = loopName(lp);
     bool lined = Maps::hasLine(lc.loc);
     auto key = lc.codeptr ? std::make_tuple(0, lc.codeptr)
-               : psource[size_t(lp.index)]
-                   ? std::make_tuple(1, psource[size_t(lp.index)])
-                   : std::make_tuple(2, uint64_t(lp.index));
+               : psource[size_t(indexOf(lp))]
+                   ? std::make_tuple(1, psource[size_t(indexOf(lp))])
+                   : std::make_tuple(2, uint64_t(indexOf(lp)));
     int32_t next = int32_t(names.size());
     int32_t site = lined ? byLine.emplace(nm, next).first->second
                          : byCode.emplace(key, next).first->second;
@@ -930,7 +967,7 @@ void Analysis::siteNames() {
       loopsUnlined += !lined;
       if (!lined && !hasAddress(lc.loc))
         nm += lc.codeptr ? where(lc.codeptr)
-                         : " (instance L" + std::to_string(lp.index) + ")";
+                         : " (instance L" + std::to_string(indexOf(lp)) + ")";
       names.push_back(nm);
     }
     loopSite.push_back(site);
@@ -1432,16 +1469,17 @@ void Analysis::chunkMetricsPass() {
   if (!baseline)
     return;
   baseInstance.assign(loops.size(), nullptr);
+  loopDeviations.assign(loops.size(), 0);
   std::vector<uint8_t> noLineage(loops.size(), 0);
   for (Loop &lp : loops) {
-    auto il = instanceLineage(lp.index);
+    auto il = instanceLineage(indexOf(lp));
     if (!il) {
-      noLineage[lp.index] = 1;
+      noLineage[indexOf(lp)] = 1;
       continue;
     }
     auto it = baseline->instances.find(*il);
     if (it != baseline->instances.end())
-      baseInstance[lp.index] = &it->second;
+      baseInstance[indexOf(lp)] = &it->second;
   }
   double thr = Thresholds[P_WORK_DEVIATION].value;
   lastLi = -1;
@@ -1466,7 +1504,7 @@ void Analysis::chunkMetricsPass() {
     if (!std::isnan(d)) {
       deviations.push_back(d);
       if (d > thr)
-        lp.nDeviation++;
+        loopDeviations[size_t(li)]++;
     }
   }
   for (double v : tasks.deviation)
@@ -1537,8 +1575,8 @@ GrainMetrics Analysis::chunkMetrics(size_t i) const {
   m.pb = cost > 0 ? m.work / cost : NAN;
   m.cwb = lp.cwb();
   m.cpu = lp.cpu();
-  m.dev = chunkDeviation(lp.index, chunks.lower[i], chunks.upper[i], m.hasWork,
-                         m.work);
+  m.dev = chunkDeviation(indexOf(lp), chunks.lower[i], chunks.upper[i],
+                         m.hasWork, m.work);
   m.outlier = i < outliers.size() && outliers[i];
   // chunk_work_balance and chunk_work_cpu_balance are the instance's: they
   // stay columns, not problems of each of its chunks.
@@ -1853,7 +1891,7 @@ Baseline::Baseline(Analysis &an) {
   for (const Loop &lp : an.loops) {
     if (!lp.n())
       continue;
-    auto il = an.instanceLineage(lp.index);
+    auto il = an.instanceLineage(an.indexOf(lp));
     if (!il)
       continue;
     int64_t w = 0;

@@ -140,28 +140,27 @@ struct LoopCode {
 };
 
 /// A loop instance: the same worksharing loop on every thread of a team
-/// (72 bytes).
+/// (64 bytes). Its index is its place in Analysis::loops (indexOf()).
 struct Loop {
   Loop() : code(0), keyKind(0), hasBegin(false), hasEnd(false) {}
   // The key: (region, n) (kind 0), ("task", task, n) (kind 1) or
   // ("orphan", thread, task, k) (kind 2), k the instance's own index.
   uint64_t k0 = 0, k1 = 0;
-  uint64_t lastKey() const { return keyKind == 2 ? uint64_t(index) : k1; }
+  /// The key's last part, of the instance with that index.
+  uint64_t lastKey(int index) const {
+    return keyKind == 2 ? uint64_t(index) : k1;
+  }
   uint64_t begin = 0, end = 0;
   int64_t maxWork = 0;
   ShareSpan shares; // threads, in the order met
-  // Its chunks each problem flags: parallel_benefit, outlier,
-  // work_deviation (flagged()).
-  uint32_t nPb = 0, nOutlier = 0, nDeviation = 0;
-  int index = 0;
+  // Its chunks each problem flags: parallel_benefit, outlier
+  // (Analysis::flagged(); work_deviation's: Analysis::loopDeviations).
+  uint32_t nPb = 0, nOutlier = 0;
   static constexpr uint32_t MaxCodes = 1u << 28;
   uint32_t code : 28; // its LoopCode (Analysis::codeOf())
   uint32_t keyKind : 2;
   bool hasBegin : 1, hasEnd : 1;
   int64_t n() const;
-  /// The problems its chunks have, as the summary counts them: those of
-  /// parallel_benefit, outlier, work_deviation it has, in that order.
-  Counter flagged() const;
   /// chunk_work_balance and chunk_work_cpu_balance of the instance (NaN:
   /// NA), from its shares when read.
   double cwb() const;
@@ -169,7 +168,7 @@ struct Loop {
   Share *find(int th);
   const Share *find(int th) const;
 };
-static_assert(sizeof(Loop) == 72, "a loop instance is 72 bytes");
+static_assert(sizeof(Loop) == 64, "a loop instance is 64 bytes");
 
 /// Every chunk grain, in columns: 49 bytes each, and 8 more for its parent
 /// (its implicit task's id, parentOf()) where that is not held in runs. A
@@ -304,6 +303,15 @@ public:
   /// The loop instances' codes (Loop::code).
   std::vector<LoopCode> loopCodes;
   const LoopCode &codeOf(const Loop &lp) const { return loopCodes[lp.code]; }
+  /// The index of lp, an instance of loops.
+  int indexOf(const Loop &lp) const { return int(&lp - loops.data()); }
+  /// Per loop instance, its chunks work_deviation flags (empty without a
+  /// baseline: none).
+  std::vector<uint32_t> loopDeviations;
+  /// The problems instance li's chunks have, as the summary counts them:
+  /// those of parallel_benefit, outlier, work_deviation it has, in that
+  /// order.
+  Counter flagged(size_t li) const;
   Chunks chunks;
   int64_t leftOut = 0; // chunks reported ahead of loops cancelled
   Tasks tasks;

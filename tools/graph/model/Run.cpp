@@ -92,6 +92,13 @@ static std::vector<ProcessDir> findAll(const std::vector<std::string> &raws) {
 std::unique_ptr<Run> analyseRun(const std::vector<std::string> &raws,
                                 const std::vector<std::string> &baselineRaws) {
   auto run = std::make_unique<Run>();
+#ifdef __GLIBC__
+  // Blocks of 16 MiB or more (the columns, grown by doubling) are mapped
+  // apart and unmapped when freed: glibc's own threshold rises with the
+  // blocks freed (up to 32 MiB), and the heap then keeps the columns' old
+  // buffers where the later, larger ones do not fit.
+  mallopt(M_MMAP_THRESHOLD, 16 << 20);
+#endif
   std::vector<ProcessDir> dirs = findAll(raws);
   if (!baselineRaws.empty())
     for (ProcessDir &p : findAll(baselineRaws)) {

@@ -107,7 +107,14 @@ struct LoopSource {
   /// Results': the loop table (rows, loop ids and start order: keys then
   /// empty); a part's: its keys (per instance its loop's id).
   const LoopTable *table = nullptr;
-  std::vector<int> keys, legend;
+  /// A part's keys and per instance its legend index; the Results': per
+  /// loop site its legend index (siteLegend), by the instances' sites.
+  std::vector<int> keys, legend, siteLegend;
+  const std::vector<int32_t> *site = nullptr;
+  /// Loop instance li's legend index.
+  int legendOf(size_t li) const {
+    return site ? siteLegend[size_t((*site)[li])] : legend[li];
+  }
   const std::vector<int> &loopIds() const {
     return table ? table->loopOf : keys;
   }

@@ -503,7 +503,7 @@ void writeReportPart(const Results &R, const std::string &path,
       << std::to_string(L.rows->size()) << " " << std::to_string(flags.size())
       << " " << std::to_string(L.t0) << " " << b << "\n";
     for (size_t li = 0; li < keys.size(); li++)
-      o << std::to_string(keys[li]) << " " << std::to_string(L.legend[li])
+      o << std::to_string(keys[li]) << " " << std::to_string(L.legendOf(li))
         << "\n";
     for (const LoopThread &x : *L.rows)
       o << std::to_string(x.loop) << " " << std::to_string(x.th) << " "

@@ -371,7 +371,7 @@ void loopBars(const LoopSource &L, uint64_t block, const BarFn &bar) {
                   const std::array<uint32_t, P_COUNT> &fc) {
     if (!chunks)
       return;
-    int k = L.legend[size_t(loop)];
+    int k = L.legendOf(size_t(loop));
     int64_t s = ns(first), e = ns(last);
     bar(th, s, std::max<int64_t>(e - s, 0), k, loop, -1, -1, hasWork ? 0 : 2,
         hasWork ? int64_t(std::llround(double(work) / L.tpn)) : -1, chunks,
@@ -414,6 +414,7 @@ void loopBars(const LoopSource &L, uint64_t block, const BarFn &bar) {
     for (const auto &[key, fc] : L.flags)
       add(key.first, key.second, fc);
   }
+  std::vector<int>().swap(spanOf); // not beside the bars made
   for (size_t j = 0; j < spans.size(); j++) {
     const LoopSpan &x = spans[j];
     emit(x.loop, x.th, x.chunks, x.hasWork, x.work, x.first, x.last, spanFc[j]);
@@ -793,15 +794,16 @@ LoopSource loopSourceOf(const Results &R, size_t p, Names &loops) {
   L.table = &R.procs[p].loopTable;
   L.rows = &L.table->rows;
   L.spreads = &L.table->spreads;
-  L.legend.resize(an.loops.size());
-  std::vector<int> siteLegend; // a name looked up once per site
+  // An instance's legend index is its site's (a name looked up once per
+  // site), not held per instance.
+  std::vector<int> &siteLegend = L.siteLegend;
+  L.site = &an.loopSite;
   for (size_t li = 0; li < an.loops.size(); li++) {
     size_t site = size_t(an.loopSite[li]);
     if (siteLegend.size() <= site)
       siteLegend.resize(site + 1, -1);
     if (siteLegend[site] < 0)
       siteLegend[site] = loops(an.loopName(int(li)));
-    L.legend[li] = siteLegend[site];
   }
   // Per row of the loop table (per instance its shares, one run of the
   // model's pool per instance in instance order: loopThreads()), its

@@ -58,9 +58,9 @@ void writeCsv(const Results &R, const std::string &path) {
     for (const Loop &lp : an.loops) {
       const LoopCode &lc = an.codeOf(lp);
       loopCols.push_back(csvField(lc.fn) + "," + csvField(lc.loc) + "," +
-                         csvField(an.loopName(lp.index)) + ",L" +
-                         std::to_string(lp.index) + ",");
-      auto il = an.instanceLineage(lp.index);
+                         csvField(an.loopName(an.indexOf(lp))) + ",L" +
+                         std::to_string(an.indexOf(lp)) + ",");
+      auto il = an.instanceLineage(an.indexOf(lp));
       ilinHas.push_back(il.has_value());
       ilin.push_back(il ? *il : "");
       ilinQuote.push_back(il && csvField(*il + ":") != *il + ":");

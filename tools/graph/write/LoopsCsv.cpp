@@ -37,8 +37,8 @@ void writeLoopsCsv(const Results &R, const std::string &path) {
       if (!r.chunks)
         continue;
       const Loop &lp = an.loops[r.loop];
-      if (&an.loopName(lp.index) != nameOf) {
-        nameOf = &an.loopName(lp.index);
+      if (&an.loopName(an.indexOf(lp)) != nameOf) {
+        nameOf = &an.loopName(an.indexOf(lp));
         name = head + csvField(*nameOf) + ",L";
       }
       if (&an.codeOf(lp).loc.str() != locOf) {
@@ -46,7 +46,7 @@ void writeLoopsCsv(const Results &R, const std::string &path) {
         loc = "," + csvField(*locOf) + ",";
       }
       o << name;
-      o.i(lp.index) << loc;
+      o.i(an.indexOf(lp)) << loc;
       o.i(r.th) << ',';
       o.i(r.chunks) << ',';
       if (r.hasWork) {

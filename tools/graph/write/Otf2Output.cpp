@@ -119,12 +119,12 @@ ProcDef procDefOf(const Analysis &an, std::vector<uint32_t> *loopIdx = nullptr,
   // up per site, not per instance.
   std::vector<int64_t> bySiteOf;
   for (const Loop &lp : an.loops) {
-    size_t site = size_t(an.loopSite[lp.index]);
+    size_t site = size_t(an.loopSite[an.indexOf(lp)]);
     if (site >= bySiteOf.size())
       bySiteOf.resize(site + 1, -1);
     if (bySiteOf[site] < 0)
-      bySiteOf[site] =
-          add(an.loopName(lp.index), an.codeOf(lp).loc, RegionKind::LoopChunk);
+      bySiteOf[site] = add(an.loopName(an.indexOf(lp)), an.codeOf(lp).loc,
+                           RegionKind::LoopChunk);
     if (loopIdx)
       loopIdx->push_back(uint32_t(bySiteOf[site]));
   }

@@ -118,12 +118,13 @@ std::vector<std::string> breakdownLines(const Analysis &an,
   // most), then only its durations gathered.
   auto timed = [&](const Loop &lp) {
     return lp.hasBegin && lp.hasEnd && lp.end > lp.begin &&
-           size_t(lp.index) < an.loopSite.size() && teamOf(an, lp.index) > 1;
+           size_t(an.indexOf(lp)) < an.loopSite.size() &&
+           teamOf(an, an.indexOf(lp)) > 1;
   };
   std::vector<size_t> perSite;
   for (const Loop &lp : an.loops)
     if (timed(lp)) {
-      size_t site = size_t(an.loopSite[lp.index]);
+      size_t site = size_t(an.loopSite[an.indexOf(lp)]);
       if (perSite.size() <= site)
         perSite.resize(site + 1, 0);
       perSite[site]++;
@@ -134,9 +135,9 @@ std::vector<std::string> breakdownLines(const Analysis &an,
       mostSite = site, mostN = perSite[site];
   int mostLoop = -1;
   for (const Loop &lp : an.loops)
-    if (mostN && size_t(lp.index) < an.loopSite.size() &&
-        size_t(an.loopSite[lp.index]) == mostSite) {
-      mostLoop = lp.index;
+    if (mostN && size_t(an.indexOf(lp)) < an.loopSite.size() &&
+        size_t(an.loopSite[an.indexOf(lp)]) == mostSite) {
+      mostLoop = an.indexOf(lp);
       break;
     }
   if (mostN >= 10 && mostLoop >= 0) {
@@ -145,7 +146,7 @@ std::vector<std::string> breakdownLines(const Analysis &an,
     std::vector<double> d;
     d.reserve(mostN);
     for (const Loop &lp : an.loops)
-      if (timed(lp) && size_t(an.loopSite[lp.index]) == mostSite)
+      if (timed(lp) && size_t(an.loopSite[an.indexOf(lp)]) == mostSite)
         d.push_back(double(lp.end - lp.begin));
     size_t n = d.size(), tenth = n - n / 10;
     std::nth_element(d.begin(), d.begin() + long(tenth), d.end());
@@ -402,16 +403,16 @@ std::string summaryOf(const Results &R, size_t p) {
   std::vector<std::vector<int> *> siteLoops;
   for (const Loop &lp : an.loops)
     if (lp.n()) {
-      size_t site = size_t(an.loopSite[lp.index]);
+      size_t site = size_t(an.loopSite[an.indexOf(lp)]);
       if (siteLoops.size() <= site)
         siteLoops.resize(site + 1, nullptr);
       std::vector<int> *&v = siteLoops[site];
       if (!v) {
-        v = &byName[an.loopName(lp.index)];
+        v = &byName[an.loopName(an.indexOf(lp))];
         if (v->empty())
-          order.push_back(an.loopName(lp.index));
+          order.push_back(an.loopName(an.indexOf(lp)));
       }
-      v->push_back(lp.index);
+      v->push_back(an.indexOf(lp));
     }
   // Per name, its earliest instance (begin, then index), found once.
   std::map<std::string, std::pair<double, int>> firstOf;
@@ -450,7 +451,7 @@ std::string summaryOf(const Results &R, size_t p) {
         if (s.unknown)
           unknown += s.count;
       }
-      flagged.update(lp.flagged());
+      flagged.update(an.flagged(li));
       chunks += lp.n();
       cwbOver += lp.cwb() > Thresholds[P_CHUNK_WORK_BALANCE].value;
       cpuOver += lp.cpu() > Thresholds[P_CHUNK_WORK_CPU_BALANCE].value;

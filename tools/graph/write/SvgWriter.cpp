@@ -111,12 +111,12 @@ static void loopColoursOf(const Run &run, const RunColours &palette,
     std::vector<const char *> siteColour;
     c.of[p].reserve(an.loops.size());
     for (const Loop &lp : an.loops) {
-      size_t site = size_t(an.loopSite[lp.index]);
+      size_t site = size_t(an.loopSite[an.indexOf(lp)]);
       if (siteColour.size() <= site)
         siteColour.resize(site + 1, nullptr);
       const char *&colour = siteColour[site];
       if (!colour) {
-        const std::string &nm = an.loopName(lp.index);
+        const std::string &nm = an.loopName(an.indexOf(lp));
         if (!c.byName.count(nm)) {
           c.store.push_back(palette.loop(nm));
           c.byName[nm] = c.store.back().c_str();

@@ -367,7 +367,7 @@ CapResult writeTraceCapped(const Results *R, const std::string &path,
              (GrainEventBytes + 40);
       for (const Loop &lp : an->loops)
         nameBytes =
-            std::max<uint64_t>(nameBytes, an->loopName(lp.index).size());
+            std::max<uint64_t>(nameBytes, an->loopName(an->indexOf(lp)).size());
     }
     for (const ProcessResults &pr : R->procs)
       most = std::max(most, pr.loopTable.most);
