@@ -265,13 +265,27 @@ int32_t Tasks::threadOf(size_t k) const {
 
 int64_t Tasks::index(uint64_t tid) const {
   uint64_t hi = tid >> 40;
-  auto th = std::lower_bound(rangeThread.begin(), rangeThread.end(), hi - 1);
-  if (hi == 0 || th == rangeThread.end() || *th != hi - 1)
+  if (hi == 0)
     return -1;
-  auto r = ranges[th - rangeThread.begin()];
-  auto b = id.begin() + r.first, e = id.begin() + r.second;
-  auto it = std::lower_bound(b, e, tid);
-  return it != e && *it == tid ? int64_t(it - id.begin()) : -1;
+  // Threads are mostly numbered 0, 1, ...: the range at its number first.
+  size_t t = hi - 1;
+  if (t >= rangeThread.size() || rangeThread[t] != hi - 1) {
+    auto th = std::lower_bound(rangeThread.begin(), rangeThread.end(), hi - 1);
+    if (th == rangeThread.end() || *th != hi - 1)
+      return -1;
+    t = size_t(th - rangeThread.begin());
+  }
+  auto [b, e] = ranges[t];
+  if (b == e || tid < id[b] || tid > id[e - 1])
+    return -1;
+  // A range's ids ascend strictly (readThread()): tid is at most tid -
+  // id[b] places after b and id[e - 1] - tid places before e - 1, which
+  // leaves one place where a thread's ids run without gaps.
+  uint64_t last = e - 1 - b;
+  size_t lo = e - 1 - size_t(std::min(id[e - 1] - tid, last));
+  size_t up = b + size_t(std::min(tid - id[b], last)) + 1;
+  auto it = std::lower_bound(id.begin() + lo, id.begin() + up, tid);
+  return it != id.begin() + up && *it == tid ? int64_t(it - id.begin()) : -1;
 }
 
 static double asDuration(uint64_t bits) {
@@ -313,6 +327,8 @@ struct Analysis::Frame {
   bool cancelled = false;
   int shareLoop = -1;
   size_t shareIdx = 0;
+  size_t im = SIZE_MAX; // its entry in implicit, if it began as one
+  size_t seq = SIZE_MAX; // its task's entry in loopSeq, once it has one
   Frame(uint64_t t, uint64_t p) : task(t), par(p) {}
 };
 
@@ -329,6 +345,22 @@ Analysis::Analysis(const ProcessDir &pd, const Baseline *base)
       bytes += st.st_size;
   }
   chunks.reserve(bytes / RecordBytes);
+  // The tasks' columns as read likewise (a record makes at most one task,
+  // segment or wait): grown, each would be copied and its pages touched
+  // again at every doubling.
+  {
+    size_t n = bytes / RecordBytes;
+    Tasks &T = tasks;
+    for (auto *v : {&T.id, &T.parent, &T.create, &T.codeptr, &T.creator,
+                    &T.segTask, &T.segStart, &T.segEnd, &T.waitTask,
+                    &T.waitBegin})
+      v->reserve(n);
+    T.creation.reserve(n);
+    T.thread.reserve(n);
+    T.ctx.reserve(n);
+    T.segThread.reserve(n);
+    T.waitTime.reserve(n);
+  }
   readNotes = pd.notes; // where the directory contradicts its meta.txt
   for (int th : pd.threads) {
     threads.push_back(th);
@@ -353,13 +385,19 @@ int Analysis::newLoop(int kind, uint64_t a, uint64_t b) {
   lp.index = int(loops.size());
   loops.push_back(std::move(lp));
   psource.push_back(0);
-  if (kind < 2) {
-    std::vector<int> &byN = loopKeys[kind][a];
-    if (byN.size() <= b)
-      byN.resize(b + 1, -1);
-    byN[b] = loops.back().index;
-  }
+  if (kind < 2)
+    loopKeys[kind][a].set(b, loops.back().index);
   return loops.back().index;
+}
+
+void Analysis::ByN::set(uint64_t n, int li) {
+  if (!n) {
+    first = li;
+    return;
+  }
+  if (more.size() < n)
+    more.resize(n, -1);
+  more[n - 1] = li;
 }
 
 Analysis::Frame &Analysis::frame(std::vector<Frame> &frames, uint64_t task,
@@ -432,8 +470,26 @@ void Analysis::closeChunk(Frame &fr, bool has, uint64_t t) {
 void Analysis::readThread(int th, ThreadReader &rd) {
   std::vector<Frame> frames; // implicit tasks this thread is in, innermost last
   frames.reserve(16);
-  std::unordered_map<uint64_t, uint64_t> loopSeq;  // task id -> loops begun
-  std::unordered_map<uint64_t, uint64_t> segStart; // task -> running since
+  IdTable<uint64_t> loopSeq; // task id -> loops begun
+  // Task -> running since: the tasks switched to and not yet away from,
+  // mostly one (the task running), so a short list searched from its end;
+  // beyond Open of them (tasks never seen to stop) the rest in a map.
+  constexpr size_t Open = 64;
+  std::vector<std::pair<uint64_t, uint64_t>> open;
+  std::unordered_map<uint64_t, uint64_t> openMore;
+  // Where task's start is held (its place in open, or in openMore), or
+  // null.
+  auto findOpen = [&](uint64_t task) -> uint64_t * {
+    for (size_t i = open.size(); i-- > 0;)
+      if (open[i].first == task)
+        return &open[i].second;
+    if (!openMore.empty()) {
+      auto it = openMore.find(task);
+      if (it != openMore.end())
+        return &it->second;
+    }
+    return nullptr;
+  };
   struct Wait {
     uint64_t task, begin;
     uint32_t kind;
@@ -443,6 +499,13 @@ void Analysis::readThread(int th, ThreadReader &rd) {
     uint64_t code = 0; // where it waits (its code pointer)
   };
   std::vector<Wait> waiting; // open waits, in the order begun
+  // Task a's implicit task entry: the innermost frame's when it is a's.
+  auto implicitOf = [&](uint64_t a) {
+    if (!frames.empty() && frames.back().task == a &&
+        frames.back().im != SIZE_MAX)
+      return implicit.begin() + frames.back().im;
+    return implicit.find(a);
+  };
   auto findWait = [&](uint64_t task) -> Wait * {
     for (Wait &w : waiting)
       if (w.task == task)
@@ -488,13 +551,15 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       appendChunk(fr, th, t, a, b, r.creation, r.e, d);
       break;
     }
-    case R_IMPLICIT_BEGIN:
-      implicit[a] = Implicit{b, c, d, th, t, 0};
-      frames.emplace_back(a, b);
+    case R_IMPLICIT_BEGIN: {
+      size_t e = implicit.entry(a);
+      (implicit.begin() + e)->second = Implicit{b, c, d, th, t, 0};
+      frames.emplace_back(a, b).im = e;
       running = a;
       break;
+    }
     case R_IMPLICIT_END:
-      if (auto im = implicit.find(a); im != implicit.end())
+      if (auto im = implicitOf(a); im != implicit.end())
         im->second.end = t;
       if (!frames.empty() && frames.back().task == a) {
         release(frames.back(), th);
@@ -514,15 +579,15 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       break;
     case R_LOOP_BEGIN: {
       Frame &fr = frame(frames, a, b);
-      uint64_t n = loopSeq[a]++;
+      if (fr.seq == SIZE_MAX)
+        fr.seq = loopSeq.entry(a);
+      uint64_t n = (loopSeq.begin() + fr.seq)->second++;
       // Every thread of a team meets its worksharing loops in the same
       // order: (region, n) names the instance on all of them.
       int kind = b ? 0 : 1;
       uint64_t k0 = b ? b : a;
       auto it = loopKeys[kind].find(k0);
-      int li = it != loopKeys[kind].end() && n < it->second.size()
-                   ? it->second[n]
-                   : -1;
+      int li = it != loopKeys[kind].end() ? it->second.get(n) : -1;
       if (li < 0) {
         li = newLoop(kind, k0, n);
         LoopCode code;
@@ -602,20 +667,32 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       // other tasks inside a taskwait is theirs. (Tasks may come from
       // threads read later: segments are kept for every task and matched
       // in finishTasks.)
-      auto it = segStart.find(a);
-      if (it != segStart.end()) {
+      if (uint64_t *since = findOpen(a)) {
         T.segTask.push_back(a);
-        T.segStart.push_back(it->second);
+        T.segStart.push_back(*since);
         T.segEnd.push_back(t);
         T.segThread.push_back(th);
-        segStart.erase(it);
+        auto in = std::find_if(open.begin(), open.end(),
+                               [&](const auto &o) { return o.first == a; });
+        if (in != open.end())
+          open.erase(in);
+        else
+          openMore.erase(a);
       }
       if (Wait *w = findWait(a))
         if (w->running) {
           w->time += int64_t(t - w->since);
           w->running = false;
         }
-      segStart[b] = t;
+      if (uint64_t *since = findOpen(b)) {
+        *since = t;
+      } else {
+        if (open.size() == Open) { // the oldest go to the map
+          openMore.insert(open.begin(), open.end());
+          open.clear();
+        }
+        open.emplace_back(b, t);
+      }
       running = b;
       if (Wait *w = findWait(b))
         if (!w->running) {
@@ -648,7 +725,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
         bw.second++;
       }
       if (w.kind == GC_SYNC_BARRIER_IMPLICIT_PARALLEL)
-        if (auto im = implicit.find(a); im != implicit.end()) {
+        if (auto im = implicitOf(a); im != implicit.end()) {
           im->second.joinBegin = w.begin;
           im->second.joinEnd = t;
         }
@@ -792,7 +869,7 @@ static bool endsWithAny(const std::string &s,
 void Analysis::finish() {
   // The recording is read: what only reading needed goes.
   for (auto &keys : loopKeys)
-    std::unordered_map<uint64_t, std::vector<int>>().swap(keys);
+    keys = IdTable<ByN>();
   chunks.packParents();
   packShares();
   orderTasks();
