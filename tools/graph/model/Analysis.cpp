@@ -345,11 +345,20 @@ Analysis::Analysis(const ProcessDir &pd, const Baseline *base)
       bytes += st.st_size;
   }
   chunks.reserve(bytes / RecordBytes);
-  // The tasks' columns as read likewise (a record makes at most one task,
-  // segment or wait): grown, each would be copied and its pages touched
-  // again at every doubling.
+  // The tables read likewise (a record makes at most one task, segment,
+  // wait, loop instance, share, region or implicit task): grown, each
+  // would be copied and its pages touched again at every doubling.
   {
     size_t n = bytes / RecordBytes;
+    loops.reserve(n);
+    psource.reserve(n);
+    sharePool.reserve(n);
+    shareEnd.reserve(n);
+    shareNext.reserve(n);
+    shareList.reserve(n);
+    regionList.reserve(n);
+    regions.reserve(n);
+    implicit.reserve(n);
     Tasks &T = tasks;
     for (auto *v : {&T.id, &T.parent, &T.create, &T.codeptr, &T.creator,
                     &T.segTask, &T.segStart, &T.segEnd, &T.waitTask,
@@ -1115,34 +1124,39 @@ std::string Analysis::loopName(const Loop &lp) const {
                             : lc.loc.str();
 }
 
-/// Rows grouped by owner (0..n-1; -1: dropped), each group sorted (as
+/// No owner (groupBy()).
+static constexpr uint32_t Dropped = UINT32_MAX;
+
+/// Rows grouped by owner (0..n-1; Dropped: dropped), each group sorted (as
 /// tuples) where not already in order of the first column: a counting sort.
 template <typename A, typename B, typename C>
-static void groupBy(const std::vector<int64_t> &owner, size_t n,
+static void groupBy(const std::vector<uint32_t> &owner, size_t n,
                     std::vector<uint32_t> &off, std::vector<A> &a,
                     std::vector<B> &b, std::vector<C> *c) {
-  if (owner.size() > UINT32_MAX)
-    throw Error("more than 2^32 task segments or waits: not analysed");
   off.assign(n + 1, 0);
-  for (int64_t k : owner)
-    if (k >= 0)
+  for (uint32_t k : owner)
+    if (k != Dropped)
       off[k + 1]++;
   for (size_t k = 0; k < n; k++)
     off[k + 1] += off[k];
-  std::vector<int64_t> pos(off.begin(), off.end() - 1);
   std::vector<A> oa(off[n]);
   std::vector<B> ob(off[n]);
   std::vector<C> oc(c ? off[n] : 0);
+  // Each row to its group's next place: off[k] moves to group k's end,
+  // then back.
   for (size_t j = 0; j < owner.size(); j++) {
-    int64_t k = owner[j];
-    if (k < 0)
+    uint32_t k = owner[j];
+    if (k == Dropped)
       continue;
-    int64_t p = pos[k]++;
+    uint32_t p = off[k]++;
     oa[p] = a[j];
     ob[p] = b[j];
     if (c)
       oc[p] = (*c)[j];
   }
+  for (size_t k = n; k > 0; k--)
+    off[k] = off[k - 1];
+  off[0] = 0;
   for (size_t k = 0; k < n; k++) {
     int64_t lo = off[k], hi = off[k + 1];
     bool sorted = true;
@@ -1172,10 +1186,17 @@ void Analysis::finishTasks() {
   // (child_number), the parent wait it joins at, as columns.
   Tasks &T = tasks;
   size_t n = T.size();
+  const char *tooMany = "more than 2^32 task segments or waits: not analysed";
+  if (T.segTask.size() > UINT32_MAX)
+    throw Error(tooMany);
+  if (n > UINT32_MAX)
+    throw Error("more than 2^32 tasks and parents: not analysed");
   {
-    std::vector<int64_t> owner(T.segTask.size());
-    for (size_t j = 0; j < owner.size(); j++)
-      owner[j] = T.index(T.segTask[j]);
+    std::vector<uint32_t> owner(T.segTask.size());
+    for (size_t j = 0; j < owner.size(); j++) {
+      int64_t k = T.index(T.segTask[j]);
+      owner[j] = k < 0 ? Dropped : uint32_t(k);
+    }
     std::vector<uint64_t>().swap(T.segTask);
     groupBy(owner, n, T.segOff, T.segStart, T.segEnd, &T.segThread);
   }
@@ -1204,21 +1225,21 @@ void Analysis::finishTasks() {
     throw Error("more than 2^32 tasks and parents: not analysed");
   std::vector<uint64_t>().swap(T.parent); // slotId(pslot[k]) now
   size_t slots = T.slots();
-  T.childNumber.assign(n, 0);
-  std::vector<uint32_t> count(slots, 0);
-  for (uint32_t k : T.order) {
-    int64_t p = T.pslot[k];
-    T.childNumber[k] = count[p]++;
-  }
+  // A slot's children counted in kidOff[p + 1], then its start summed.
+  T.childNumber.resize(n);
   T.kidOff.assign(slots + 1, 0);
+  for (uint32_t k : T.order)
+    T.childNumber[k] = T.kidOff[T.pslot[k] + 1]++;
   for (size_t p = 0; p < slots; p++)
-    T.kidOff[p + 1] = T.kidOff[p] + count[p];
+    T.kidOff[p + 1] += T.kidOff[p];
   T.kids.assign(n, 0);
   for (uint32_t k : T.order)
     T.kids[T.kidOff[T.pslot[k]] + T.childNumber[k]] = k;
   // The join waits of every slot, by begin.
   {
-    std::vector<int64_t> wslot(T.waitTask.size());
+    if (T.waitTask.size() > UINT32_MAX)
+      throw Error(tooMany);
+    std::vector<uint32_t> wslot(T.waitTask.size());
     for (size_t j = 0; j < wslot.size(); j++) {
       uint64_t x = T.waitTask[j];
       int64_t k = T.index(x);
@@ -1226,7 +1247,7 @@ void Analysis::finishTasks() {
         auto it = T.implicitSlot.find(x);
         k = it == T.implicitSlot.end() ? -1 : it->second;
       }
-      wslot[j] = k;
+      wslot[j] = k < 0 ? Dropped : uint32_t(k);
     }
     std::vector<uint64_t>().swap(T.waitTask);
     T.wBegin.swap(T.waitBegin);
@@ -1245,19 +1266,39 @@ void Analysis::finishTasks() {
   }
 }
 
+/// Whether the join points of slot p's children do not decrease (kids are
+/// in creation order, each joins at its parent's first wait after it was
+/// made: always, unless the recording's clocks disagree).
+static bool joinsAscend(const Tasks &T, size_t p) {
+  for (uint32_t j = T.kidOff[p] + 1; j < T.kidOff[p + 1]; j++)
+    if (T.joinsAt[T.kids[j]] < T.joinsAt[T.kids[j - 1]])
+      return false;
+  return true;
+}
+
 double Analysis::joinWait(int64_t p) const {
-  // The parent's waits at the join points of its children.
+  // The parent's waits at the join points of its children, each once, in
+  // ascending order.
   const Tasks &T = tasks;
   int64_t lo = T.waitOff[p], hi = T.waitOff[p + 1];
   std::vector<uint32_t> js;
-  for (int64_t j = T.kidOff[p]; j < T.kidOff[p + 1]; j++)
-    js.push_back(T.joinsAt[T.kids[j]]);
-  std::sort(js.begin(), js.end());
-  js.erase(std::unique(js.begin(), js.end()), js.end());
+  if (!joinsAscend(T, size_t(p))) {
+    for (int64_t j = T.kidOff[p]; j < T.kidOff[p + 1]; j++)
+      js.push_back(T.joinsAt[T.kids[j]]);
+    std::sort(js.begin(), js.end());
+  }
   int64_t s = 0;
-  for (uint32_t j : js)
+  bool any = false;
+  uint32_t last = 0;
+  for (int64_t x = T.kidOff[p]; x < T.kidOff[p + 1]; x++) {
+    uint32_t j = js.empty() ? T.joinsAt[T.kids[x]] : js[x - T.kidOff[p]];
+    if (any && j == last)
+      continue;
+    any = true;
+    last = j;
     if (lo + int64_t(j) < hi)
       s += T.wTime[lo + j];
+  }
   return double(s);
 }
 
@@ -1302,25 +1343,40 @@ void Analysis::metrics() {
       double sum = 0, mx = 0;
       int64_t cnt = 0;
       bool na = false;
+      void add(double w) {
+        if (std::isnan(w))
+          na = true;
+        else {
+          sum += w;
+          mx = cnt ? std::max(mx, w) : w;
+        }
+        cnt++;
+      }
+      double swb() const {
+        double mean = sum / double(cnt);
+        return na || !(mean > 0) ? NAN : mx / mean;
+      }
     };
+    if (joinsAscend(T, p)) { // the kids of a join point are a run
+      for (int64_t a = lo, b; a < hi; a = b) {
+        G g;
+        uint32_t at = T.joinsAt[T.kids[a]];
+        for (b = a; b < hi && T.joinsAt[T.kids[b]] == at; b++)
+          g.add(T.work(T.kids[b]));
+        double v = g.swb();
+        for (int64_t j = a; j < b; j++)
+          T.swb[T.kids[j]] = v;
+      }
+      continue;
+    }
     std::map<uint32_t, G> groups;
     for (int64_t j = lo; j < hi; j++) {
       uint32_t k = T.kids[j];
-      G &g = groups[T.joinsAt[k]];
-      double w = T.work(k);
-      if (std::isnan(w))
-        g.na = true;
-      else {
-        g.sum += w;
-        g.mx = g.cnt ? std::max(g.mx, w) : w;
-      }
-      g.cnt++;
+      groups[T.joinsAt[k]].add(T.work(k));
     }
     for (int64_t j = lo; j < hi; j++) {
       uint32_t k = T.kids[j];
-      const G &g = groups[T.joinsAt[k]];
-      double mean = g.sum / double(g.cnt);
-      T.swb[k] = g.na || !(mean > 0) ? NAN : g.mx / mean;
+      T.swb[k] = groups[T.joinsAt[k]].swb();
     }
   }
   if (baseline) {

@@ -45,6 +45,8 @@ public:
     return e == NotFound ? end() : entries.begin() + e;
   }
   size_t count(uint64_t id) const { return lookup(id) != NotFound; }
+  /// Room for n entries (not their index): address space until used.
+  void reserve(size_t n) { entries.reserve(n); }
 
   /// id's value, a value-initialized one inserted if id has none.
   V &operator[](uint64_t id) { return entries[entry(id)].second; }
