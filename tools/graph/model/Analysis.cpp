@@ -1029,8 +1029,8 @@ void Analysis::siteNames() {
   size_t tu = 0, nt = 0; // task sites without a line, all
   for (size_t k = 0; k < tasks.size(); k++) {
     uint64_t c = tasks.codeptr[k];
-    if (taskSites.count(c))
-      continue;
+    if ((k && c == tasks.codeptr[k - 1]) || taskSites.count(c))
+      continue; // the previous task's code has its site
     auto src = taskSource(k);
     int32_t site = int32_t(nt);
     if (Maps::hasLine(src.second)) {
@@ -1099,10 +1099,17 @@ std::string Analysis::siteFunction(uint64_t codeptr, uint64_t task) const {
 void Analysis::taskContexts() {
   // Where a task's code names no function, the function of the code that
   // made its parent (siteFunction()), once per parent.
+  // Whether the code names a function: asked once per run of one code.
+  bool unnamed = false;
   for (size_t k = 0; k < tasks.size(); k++) {
+    uint64_t c = tasks.codeptr[k];
+    if (!k || c != tasks.codeptr[k - 1])
+      unnamed = maps.get(c).first.empty();
+    if (!unnamed)
+      continue;
     uint64_t p = tasks.parentOf(k);
-    if (!context.count(p) && maps.get(tasks.codeptr[k]).first.empty())
-      context.emplace(p, siteFunction(tasks.codeptr[k], p));
+    if (!context.count(p))
+      context.emplace(p, siteFunction(c, p));
   }
 }
 
@@ -1861,7 +1868,12 @@ void Analysis::lineages() {
   std::stable_sort(idx.begin(), idx.end(), [&](size_t x, size_t y) {
     return regionList[x].t < regionList[y].t;
   });
-  std::map<std::pair<std::string, std::string>, int> counts;
+  // Per (context, location): by context, then location (no pair made
+  // per region); the last code pointer's location kept.
+  std::map<std::string, std::map<std::string, int>> counts;
+  uint64_t locCode = 0;
+  std::string lastLoc;
+  bool haveLoc = false;
   regionLineage.assign(regionList.size(), RL_NONE);
   regionNumber.assign(regionList.size(), 0);
   for (size_t i : idx) {
@@ -1875,8 +1887,9 @@ void Analysis::lineages() {
       continue;
     }
     std::optional<std::string> ctx;
-    if (T.index(r.enc) >= 0) {
-      ctx = taskLineage(size_t(T.index(r.enc)), tlin);
+    int64_t enc = T.index(r.enc);
+    if (enc >= 0) {
+      ctx = taskLineage(size_t(enc), tlin);
     } else {
       auto im = implicit.find(r.enc);
       if (im == implicit.end() || !regions.count(im->second.par))
@@ -1884,9 +1897,13 @@ void Analysis::lineages() {
     }
     if (!ctx)
       continue;
-    std::pair<std::string, std::string> key{*ctx, maps.get(r.codeptr).second};
-    regionLineage[i] = T.index(r.enc) >= 0 ? RL_TASK : RL_ROOT;
-    regionNumber[i] = counts[key]++;
+    if (!haveLoc || r.codeptr != locCode) {
+      lastLoc = maps.get(r.codeptr).second;
+      locCode = r.codeptr;
+      haveLoc = true;
+    }
+    regionLineage[i] = enc >= 0 ? RL_TASK : RL_ROOT;
+    regionNumber[i] = counts[*ctx][lastLoc]++;
   }
 }
 
