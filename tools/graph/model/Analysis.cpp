@@ -328,7 +328,9 @@ struct Analysis::Frame {
   int shareLoop = -1;
   size_t shareIdx = 0;
   size_t im = SIZE_MAX; // its entry in implicit, if it began as one
-  size_t seq = SIZE_MAX; // its task's entry in loopSeq, once it has one
+  // The loops its task has begun on this thread, once asked (seeded).
+  bool seeded = false;
+  uint64_t begun = 0;
   Frame(uint64_t t, uint64_t p) : task(t), par(p) {}
 };
 
@@ -359,6 +361,8 @@ Analysis::Analysis(const ProcessDir &pd, const Baseline *base)
     regionList.reserve(n);
     regions.reserve(n);
     implicit.reserve(n);
+    for (auto &keys : loopKeys)
+      keys.reserve(n);
     Tasks &T = tasks;
     for (auto *v : {&T.id, &T.parent, &T.create, &T.codeptr, &T.creator,
                     &T.segTask, &T.segStart, &T.segEnd, &T.waitTask,
@@ -479,7 +483,55 @@ void Analysis::closeChunk(Frame &fr, bool has, uint64_t t) {
 void Analysis::readThread(int th, ThreadReader &rd) {
   std::vector<Frame> frames; // implicit tasks this thread is in, innermost last
   frames.reserve(16);
-  IdTable<uint64_t> loopSeq; // task id -> loops begun
+  // The loops each task began on this thread: held by the task's innermost
+  // frame (Frame::begun); a frame that ends passes its count to an outer
+  // frame of the same task, else to ended (ids mostly ascending, as the
+  // thread makes them), read only if its task has a frame again.
+  std::vector<std::pair<uint64_t, uint64_t>> ended;
+  bool endedAscend = true;
+  auto loopsBegun = [&](Frame &fr) -> uint64_t & {
+    if (fr.seeded)
+      return fr.begun;
+    fr.seeded = true;
+    fr.begun = 0;
+    for (size_t i = frames.size(); i-- > 0;)
+      if (&frames[i] != &fr && frames[i].task == fr.task && frames[i].seeded)
+        return fr.begun = frames[i].begun;
+    uint64_t t = fr.task;
+    if (ended.empty() || (endedAscend && t > ended.back().first))
+      return fr.begun;
+    if (endedAscend) {
+      auto it = std::lower_bound(
+          ended.begin(), ended.end(), t,
+          [](const std::pair<uint64_t, uint64_t> &e, uint64_t x) {
+            return e.first < x;
+          });
+      if (it != ended.end() && it->first == t)
+        fr.begun = it->second;
+      return fr.begun;
+    }
+    for (size_t i = ended.size(); i-- > 0;)
+      if (ended[i].first == t)
+        return fr.begun = ended[i].second;
+    return fr.begun;
+  };
+  auto endFrame = [&]() {
+    Frame &fr = frames.back();
+    if (fr.seeded) {
+      size_t i = frames.size() - 1;
+      while (i-- > 0 && frames[i].task != fr.task)
+        ;
+      if (i != SIZE_MAX) {
+        frames[i].seeded = true;
+        frames[i].begun = fr.begun;
+      } else {
+        if (!ended.empty() && fr.task <= ended.back().first)
+          endedAscend = false;
+        ended.emplace_back(fr.task, fr.begun);
+      }
+    }
+    frames.pop_back();
+  };
   // Task -> running since: the tasks switched to and not yet away from,
   // mostly one (the task running), so a short list searched from its end;
   // beyond Open of them (tasks never seen to stop) the rest in a map.
@@ -573,7 +625,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       if (!frames.empty() && frames.back().task == a) {
         release(frames.back(), th);
         closeChunk(frames.back(), true, t);
-        frames.pop_back();
+        endFrame();
       }
       running = frames.empty() ? 0 : frames.back().task;
       break;
@@ -588,9 +640,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       break;
     case R_LOOP_BEGIN: {
       Frame &fr = frame(frames, a, b);
-      if (fr.seq == SIZE_MAX)
-        fr.seq = loopSeq.entry(a);
-      uint64_t n = (loopSeq.begin() + fr.seq)->second++;
+      uint64_t n = loopsBegun(fr)++;
       // Every thread of a team meets its worksharing loops in the same
       // order: (region, n) names the instance on all of them.
       int kind = b ? 0 : 1;
