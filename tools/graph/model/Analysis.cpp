@@ -364,9 +364,9 @@ Analysis::Analysis(const ProcessDir &pd, const Baseline *base)
     for (auto &keys : loopKeys)
       keys.reserve(n);
     Tasks &T = tasks;
-    for (auto *v : {&T.id, &T.parent, &T.create, &T.codeptr, &T.creator,
-                    &T.segTask, &T.segStart, &T.segEnd, &T.waitTask,
-                    &T.waitBegin})
+    for (auto *v :
+         {&T.id, &T.parent, &T.create, &T.codeptr, &T.creator, &T.segTask,
+          &T.segStart, &T.segEnd, &T.waitTask, &T.waitBegin})
       v->reserve(n);
     T.creation.reserve(n);
     T.thread.reserve(n);
@@ -501,11 +501,9 @@ void Analysis::readThread(int th, ThreadReader &rd) {
     if (ended.empty() || (endedAscend && t > ended.back().first))
       return fr.begun;
     if (endedAscend) {
-      auto it = std::lower_bound(
-          ended.begin(), ended.end(), t,
-          [](const std::pair<uint64_t, uint64_t> &e, uint64_t x) {
-            return e.first < x;
-          });
+      auto it = std::lower_bound(ended.begin(), ended.end(), t,
+                                 [](const std::pair<uint64_t, uint64_t> &e,
+                                    uint64_t x) { return e.first < x; });
       if (it != ended.end() && it->first == t)
         fr.begun = it->second;
       return fr.begun;
