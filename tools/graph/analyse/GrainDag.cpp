@@ -473,6 +473,17 @@ private:
 };
 } // namespace
 
+void GrainDag::prefetchWeight(uint32_t v) const {
+  // A task's weight reads its columns at random (the path's order): asked
+  // for when it is queued, they are there when it is taken.
+  if (v < taskBase || v >= tasksEnd || keep)
+    return;
+  const Tasks &T = an->tasks;
+  size_t k = v - taskBase;
+  __builtin_prefetch(&T.overhead[k]);
+  __builtin_prefetch(&T.segOff[k]);
+}
+
 void GrainDag::criticalPath() {
   // Kahn's order; best: the longest path ending just before the node,
   // with it once it is taken.
@@ -495,8 +506,10 @@ void GrainDag::criticalPath() {
         r.best = du;
         r.pred = u;
       }
-      if (--r.indeg == 0)
+      if (--r.indeg == 0) {
         queue.push(adj[x]);
+        prefetchWeight(adj[x]);
+      }
     }
   }
   std::vector<uint32_t>().swap(off);

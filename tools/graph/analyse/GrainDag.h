@@ -106,6 +106,7 @@ private:
                                            : Start;
   }
   void criticalPath();
+  void prefetchWeight(uint32_t v) const;
   const Analysis *an;
   bool keep;
   // The task nodes are taskBase + k; the chunk nodes chunkBase + j, of

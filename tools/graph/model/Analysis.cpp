@@ -267,13 +267,27 @@ int32_t Tasks::threadOf(size_t k) const {
 
 int64_t Tasks::index(uint64_t tid) const {
   uint64_t hi = tid >> 40;
-  auto th = std::lower_bound(rangeThread.begin(), rangeThread.end(), hi - 1);
-  if (hi == 0 || th == rangeThread.end() || *th != hi - 1)
+  if (hi == 0)
     return -1;
-  auto r = ranges[th - rangeThread.begin()];
-  auto b = id.begin() + r.first, e = id.begin() + r.second;
-  auto it = std::lower_bound(b, e, tid);
-  return it != e && *it == tid ? int64_t(it - id.begin()) : -1;
+  // Threads are mostly numbered 0, 1, ...: the range at its number first.
+  size_t t = hi - 1;
+  if (t >= rangeThread.size() || rangeThread[t] != hi - 1) {
+    auto th = std::lower_bound(rangeThread.begin(), rangeThread.end(), hi - 1);
+    if (th == rangeThread.end() || *th != hi - 1)
+      return -1;
+    t = size_t(th - rangeThread.begin());
+  }
+  auto [b, e] = ranges[t];
+  if (b == e || tid < id[b] || tid > id[e - 1])
+    return -1;
+  // A range's ids ascend strictly (readThread()): tid is at most tid -
+  // id[b] places after b and id[e - 1] - tid places before e - 1, which
+  // leaves one place where a thread's ids run without gaps.
+  uint64_t last = e - 1 - b;
+  size_t lo = e - 1 - size_t(std::min(id[e - 1] - tid, last));
+  size_t up = b + size_t(std::min(tid - id[b], last)) + 1;
+  auto it = std::lower_bound(id.begin() + lo, id.begin() + up, tid);
+  return it != id.begin() + up && *it == tid ? int64_t(it - id.begin()) : -1;
 }
 
 static double asDuration(uint64_t bits) {
@@ -315,6 +329,10 @@ struct Analysis::Frame {
   bool cancelled = false;
   int shareLoop = -1;
   size_t shareIdx = 0;
+  size_t im = SIZE_MAX; // its entry in implicit, if it began as one
+  // The loops its task has begun on this thread, once asked (seeded).
+  bool seeded = false;
+  uint64_t begun = 0;
   Frame(uint64_t t, uint64_t p) : task(t), par(p) {}
 };
 
@@ -331,6 +349,33 @@ Analysis::Analysis(const ProcessDir &pd, const Baseline *base)
       bytes += st.st_size;
   }
   chunks.reserve(bytes / RecordBytes);
+  // The tables read likewise (a record makes at most one task, segment,
+  // wait, loop instance, share, region or implicit task): grown, each
+  // would be copied and its pages touched again at every doubling.
+  {
+    size_t n = bytes / RecordBytes;
+    loops.reserve(n);
+    psource.reserve(n);
+    sharePool.reserve(n);
+    shareEnd.reserve(n);
+    shareNext.reserve(n);
+    shareList.reserve(n);
+    regionList.reserve(n);
+    regions.reserve(n);
+    implicit.reserve(n);
+    for (auto &keys : loopKeys)
+      keys.reserve(n);
+    Tasks &T = tasks;
+    for (auto *v :
+         {&T.id, &T.parent, &T.create, &T.codeptr, &T.creator, &T.segTask,
+          &T.segStart, &T.segEnd, &T.waitTask, &T.waitBegin})
+      v->reserve(n);
+    T.creation.reserve(n);
+    T.thread.reserve(n);
+    T.ctx.reserve(n);
+    T.segThread.reserve(n);
+    T.waitTime.reserve(n);
+  }
   readNotes = pd.notes; // where the directory contradicts its meta.txt
   for (int th : pd.threads) {
     threads.push_back(th);
@@ -357,13 +402,19 @@ int Analysis::newLoop(int kind, uint64_t a, uint64_t b) {
   int li = int(loops.size());
   loops.push_back(std::move(lp));
   psource.push_back(0);
-  if (kind < 2) {
-    std::vector<int> &byN = loopKeys[kind][a];
-    if (byN.size() <= b)
-      byN.resize(b + 1, -1);
-    byN[b] = li;
-  }
+  if (kind < 2)
+    loopKeys[kind][a].set(b, li);
   return li;
+}
+
+void Analysis::ByN::set(uint64_t n, int li) {
+  if (!n) {
+    first = li;
+    return;
+  }
+  if (more.size() < n)
+    more.resize(n, -1);
+  more[n - 1] = li;
 }
 
 Analysis::Frame &Analysis::frame(std::vector<Frame> &frames, uint64_t task,
@@ -436,8 +487,72 @@ void Analysis::closeChunk(Frame &fr, bool has, uint64_t t) {
 void Analysis::readThread(int th, ThreadReader &rd) {
   std::vector<Frame> frames; // implicit tasks this thread is in, innermost last
   frames.reserve(16);
-  std::unordered_map<uint64_t, uint64_t> loopSeq;  // task id -> loops begun
-  std::unordered_map<uint64_t, uint64_t> segStart; // task -> running since
+  // The loops each task began on this thread: held by the task's innermost
+  // frame (Frame::begun); a frame that ends passes its count to an outer
+  // frame of the same task, else to ended (ids mostly ascending, as the
+  // thread makes them), read only if its task has a frame again.
+  std::vector<std::pair<uint64_t, uint64_t>> ended;
+  bool endedAscend = true;
+  auto loopsBegun = [&](Frame &fr) -> uint64_t & {
+    if (fr.seeded)
+      return fr.begun;
+    fr.seeded = true;
+    fr.begun = 0;
+    for (size_t i = frames.size(); i-- > 0;)
+      if (&frames[i] != &fr && frames[i].task == fr.task && frames[i].seeded)
+        return fr.begun = frames[i].begun;
+    uint64_t t = fr.task;
+    if (ended.empty() || (endedAscend && t > ended.back().first))
+      return fr.begun;
+    if (endedAscend) {
+      auto it = std::lower_bound(ended.begin(), ended.end(), t,
+                                 [](const std::pair<uint64_t, uint64_t> &e,
+                                    uint64_t x) { return e.first < x; });
+      if (it != ended.end() && it->first == t)
+        fr.begun = it->second;
+      return fr.begun;
+    }
+    for (size_t i = ended.size(); i-- > 0;)
+      if (ended[i].first == t)
+        return fr.begun = ended[i].second;
+    return fr.begun;
+  };
+  auto endFrame = [&]() {
+    Frame &fr = frames.back();
+    if (fr.seeded) {
+      size_t i = frames.size() - 1;
+      while (i-- > 0 && frames[i].task != fr.task)
+        ;
+      if (i != SIZE_MAX) {
+        frames[i].seeded = true;
+        frames[i].begun = fr.begun;
+      } else {
+        if (!ended.empty() && fr.task <= ended.back().first)
+          endedAscend = false;
+        ended.emplace_back(fr.task, fr.begun);
+      }
+    }
+    frames.pop_back();
+  };
+  // Task -> running since: the tasks switched to and not yet away from,
+  // mostly one (the task running), so a short list searched from its end;
+  // beyond Open of them (tasks never seen to stop) the rest in a map.
+  constexpr size_t Open = 64;
+  std::vector<std::pair<uint64_t, uint64_t>> open;
+  std::unordered_map<uint64_t, uint64_t> openMore;
+  // Where task's start is held (its place in open, or in openMore), or
+  // null.
+  auto findOpen = [&](uint64_t task) -> uint64_t * {
+    for (size_t i = open.size(); i-- > 0;)
+      if (open[i].first == task)
+        return &open[i].second;
+    if (!openMore.empty()) {
+      auto it = openMore.find(task);
+      if (it != openMore.end())
+        return &it->second;
+    }
+    return nullptr;
+  };
   struct Wait {
     uint64_t task, begin;
     uint32_t kind;
@@ -447,6 +562,13 @@ void Analysis::readThread(int th, ThreadReader &rd) {
     uint64_t code = 0; // where it waits (its code pointer)
   };
   std::vector<Wait> waiting; // open waits, in the order begun
+  // Task a's implicit task entry: the innermost frame's when it is a's.
+  auto implicitOf = [&](uint64_t a) {
+    if (!frames.empty() && frames.back().task == a &&
+        frames.back().im != SIZE_MAX)
+      return implicit.begin() + frames.back().im;
+    return implicit.find(a);
+  };
   auto findWait = [&](uint64_t task) -> Wait * {
     for (Wait &w : waiting)
       if (w.task == task)
@@ -495,18 +617,20 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       appendChunk(fr, th, t, a, b, r.creation, r.e, d);
       break;
     }
-    case R_IMPLICIT_BEGIN:
-      implicit[a] = Implicit{b, c, d, th, t, 0};
-      frames.emplace_back(a, b);
+    case R_IMPLICIT_BEGIN: {
+      size_t e = implicit.entry(a);
+      (implicit.begin() + e)->second = Implicit{b, c, d, th, t, 0};
+      frames.emplace_back(a, b).im = e;
       running = a;
       break;
+    }
     case R_IMPLICIT_END:
-      if (auto im = implicit.find(a); im != implicit.end())
+      if (auto im = implicitOf(a); im != implicit.end())
         im->second.end = t;
       if (!frames.empty() && frames.back().task == a) {
         release(frames.back(), th);
         closeChunk(frames.back(), true, t);
-        frames.pop_back();
+        endFrame();
       }
       running = frames.empty() ? 0 : frames.back().task;
       break;
@@ -521,15 +645,13 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       break;
     case R_LOOP_BEGIN: {
       Frame &fr = frame(frames, a, b);
-      uint64_t n = loopSeq[a]++;
+      uint64_t n = loopsBegun(fr)++;
       // Every thread of a team meets its worksharing loops in the same
       // order: (region, n) names the instance on all of them.
       int kind = b ? 0 : 1;
       uint64_t k0 = b ? b : a;
       auto it = loopKeys[kind].find(k0);
-      int li = it != loopKeys[kind].end() && n < it->second.size()
-                   ? it->second[n]
-                   : -1;
+      int li = it != loopKeys[kind].end() ? it->second.get(n) : -1;
       if (li < 0) {
         li = newLoop(kind, k0, n);
         LoopCode code;
@@ -615,20 +737,32 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       // other tasks inside a taskwait is theirs. (Tasks may come from
       // threads read later: segments are kept for every task and matched
       // in finishTasks.)
-      auto it = segStart.find(a);
-      if (it != segStart.end()) {
+      if (uint64_t *since = findOpen(a)) {
         T.segTask.push_back(a);
-        T.segStart.push_back(it->second);
+        T.segStart.push_back(*since);
         T.segEnd.push_back(t);
         T.segThread.push_back(th);
-        segStart.erase(it);
+        auto in = std::find_if(open.begin(), open.end(),
+                               [&](const auto &o) { return o.first == a; });
+        if (in != open.end())
+          open.erase(in);
+        else
+          openMore.erase(a);
       }
       if (Wait *w = findWait(a))
         if (w->running) {
           w->time += int64_t(t - w->since);
           w->running = false;
         }
-      segStart[b] = t;
+      if (uint64_t *since = findOpen(b)) {
+        *since = t;
+      } else {
+        if (open.size() == Open) { // the oldest go to the map
+          openMore.insert(open.begin(), open.end());
+          open.clear();
+        }
+        open.emplace_back(b, t);
+      }
       running = b;
       if (Wait *w = findWait(b))
         if (!w->running) {
@@ -661,7 +795,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
         bw.second++;
       }
       if (w.kind == GC_SYNC_BARRIER_IMPLICIT_PARALLEL)
-        if (auto im = implicit.find(a); im != implicit.end()) {
+        if (auto im = implicitOf(a); im != implicit.end()) {
           im->second.joinBegin = w.begin;
           im->second.joinEnd = t;
         }
@@ -829,7 +963,7 @@ static bool endsWithAny(const std::string &s,
 void Analysis::finish() {
   // The recording is read: what only reading needed goes.
   for (auto &keys : loopKeys)
-    std::unordered_map<uint64_t, std::vector<int>>().swap(keys);
+    keys = IdTable<ByN>();
   chunks.packParents();
   packShares();
   orderTasks();
@@ -980,8 +1114,8 @@ void Analysis::siteNames() {
   size_t tu = 0, nt = 0; // task sites without a line, all
   for (size_t k = 0; k < tasks.size(); k++) {
     uint64_t c = tasks.codeptr[k];
-    if (taskSites.count(c))
-      continue;
+    if ((k && c == tasks.codeptr[k - 1]) || taskSites.count(c))
+      continue; // the previous task's code has its site
     auto src = taskSource(k);
     int32_t site = int32_t(nt);
     if (Maps::hasLine(src.second)) {
@@ -1050,10 +1184,17 @@ std::string Analysis::siteFunction(uint64_t codeptr, uint64_t task) const {
 void Analysis::taskContexts() {
   // Where a task's code names no function, the function of the code that
   // made its parent (siteFunction()), once per parent.
+  // Whether the code names a function: asked once per run of one code.
+  bool unnamed = false;
   for (size_t k = 0; k < tasks.size(); k++) {
+    uint64_t c = tasks.codeptr[k];
+    if (!k || c != tasks.codeptr[k - 1])
+      unnamed = maps.get(c).first.empty();
+    if (!unnamed)
+      continue;
     uint64_t p = tasks.parentOf(k);
-    if (!context.count(p) && maps.get(tasks.codeptr[k]).first.empty())
-      context.emplace(p, siteFunction(tasks.codeptr[k], p));
+    if (!context.count(p))
+      context.emplace(p, siteFunction(c, p));
   }
 }
 
@@ -1075,34 +1216,39 @@ std::string Analysis::loopName(const Loop &lp) const {
                             : lc.loc.str();
 }
 
-/// Rows grouped by owner (0..n-1; -1: dropped), each group sorted (as
+/// No owner (groupBy()).
+static constexpr uint32_t Dropped = UINT32_MAX;
+
+/// Rows grouped by owner (0..n-1; Dropped: dropped), each group sorted (as
 /// tuples) where not already in order of the first column: a counting sort.
 template <typename A, typename B, typename C>
-static void groupBy(const std::vector<int64_t> &owner, size_t n,
+static void groupBy(const std::vector<uint32_t> &owner, size_t n,
                     std::vector<uint32_t> &off, std::vector<A> &a,
                     std::vector<B> &b, std::vector<C> *c) {
-  if (owner.size() > UINT32_MAX)
-    throw Error("more than 2^32 task segments or waits: not analysed");
   off.assign(n + 1, 0);
-  for (int64_t k : owner)
-    if (k >= 0)
+  for (uint32_t k : owner)
+    if (k != Dropped)
       off[k + 1]++;
   for (size_t k = 0; k < n; k++)
     off[k + 1] += off[k];
-  std::vector<int64_t> pos(off.begin(), off.end() - 1);
   std::vector<A> oa(off[n]);
   std::vector<B> ob(off[n]);
   std::vector<C> oc(c ? off[n] : 0);
+  // Each row to its group's next place: off[k] moves to group k's end,
+  // then back.
   for (size_t j = 0; j < owner.size(); j++) {
-    int64_t k = owner[j];
-    if (k < 0)
+    uint32_t k = owner[j];
+    if (k == Dropped)
       continue;
-    int64_t p = pos[k]++;
+    uint32_t p = off[k]++;
     oa[p] = a[j];
     ob[p] = b[j];
     if (c)
       oc[p] = (*c)[j];
   }
+  for (size_t k = n; k > 0; k--)
+    off[k] = off[k - 1];
+  off[0] = 0;
   for (size_t k = 0; k < n; k++) {
     int64_t lo = off[k], hi = off[k + 1];
     bool sorted = true;
@@ -1132,10 +1278,17 @@ void Analysis::finishTasks() {
   // (child_number), the parent wait it joins at, as columns.
   Tasks &T = tasks;
   size_t n = T.size();
+  const char *tooMany = "more than 2^32 task segments or waits: not analysed";
+  if (T.segTask.size() > UINT32_MAX)
+    throw Error(tooMany);
+  if (n > UINT32_MAX)
+    throw Error("more than 2^32 tasks and parents: not analysed");
   {
-    std::vector<int64_t> owner(T.segTask.size());
-    for (size_t j = 0; j < owner.size(); j++)
-      owner[j] = T.index(T.segTask[j]);
+    std::vector<uint32_t> owner(T.segTask.size());
+    for (size_t j = 0; j < owner.size(); j++) {
+      int64_t k = T.index(T.segTask[j]);
+      owner[j] = k < 0 ? Dropped : uint32_t(k);
+    }
     std::vector<uint64_t>().swap(T.segTask);
     groupBy(owner, n, T.segOff, T.segStart, T.segEnd, &T.segThread);
   }
@@ -1164,21 +1317,21 @@ void Analysis::finishTasks() {
     throw Error("more than 2^32 tasks and parents: not analysed");
   std::vector<uint64_t>().swap(T.parent); // slotId(pslot[k]) now
   size_t slots = T.slots();
-  T.childNumber.assign(n, 0);
-  std::vector<uint32_t> count(slots, 0);
-  for (uint32_t k : T.order) {
-    int64_t p = T.pslot[k];
-    T.childNumber[k] = count[p]++;
-  }
+  // A slot's children counted in kidOff[p + 1], then its start summed.
+  T.childNumber.resize(n);
   T.kidOff.assign(slots + 1, 0);
+  for (uint32_t k : T.order)
+    T.childNumber[k] = T.kidOff[T.pslot[k] + 1]++;
   for (size_t p = 0; p < slots; p++)
-    T.kidOff[p + 1] = T.kidOff[p] + count[p];
+    T.kidOff[p + 1] += T.kidOff[p];
   T.kids.assign(n, 0);
   for (uint32_t k : T.order)
     T.kids[T.kidOff[T.pslot[k]] + T.childNumber[k]] = k;
   // The join waits of every slot, by begin.
   {
-    std::vector<int64_t> wslot(T.waitTask.size());
+    if (T.waitTask.size() > UINT32_MAX)
+      throw Error(tooMany);
+    std::vector<uint32_t> wslot(T.waitTask.size());
     for (size_t j = 0; j < wslot.size(); j++) {
       uint64_t x = T.waitTask[j];
       int64_t k = T.index(x);
@@ -1186,7 +1339,7 @@ void Analysis::finishTasks() {
         auto it = T.implicitSlot.find(x);
         k = it == T.implicitSlot.end() ? -1 : it->second;
       }
-      wslot[j] = k;
+      wslot[j] = k < 0 ? Dropped : uint32_t(k);
     }
     std::vector<uint64_t>().swap(T.waitTask);
     T.wBegin.swap(T.waitBegin);
@@ -1205,19 +1358,39 @@ void Analysis::finishTasks() {
   }
 }
 
+/// Whether the join points of slot p's children do not decrease (kids are
+/// in creation order, each joins at its parent's first wait after it was
+/// made: always, unless the recording's clocks disagree).
+static bool joinsAscend(const Tasks &T, size_t p) {
+  for (uint32_t j = T.kidOff[p] + 1; j < T.kidOff[p + 1]; j++)
+    if (T.joinsAt[T.kids[j]] < T.joinsAt[T.kids[j - 1]])
+      return false;
+  return true;
+}
+
 double Analysis::joinWait(int64_t p) const {
-  // The parent's waits at the join points of its children.
+  // The parent's waits at the join points of its children, each once, in
+  // ascending order.
   const Tasks &T = tasks;
   int64_t lo = T.waitOff[p], hi = T.waitOff[p + 1];
   std::vector<uint32_t> js;
-  for (int64_t j = T.kidOff[p]; j < T.kidOff[p + 1]; j++)
-    js.push_back(T.joinsAt[T.kids[j]]);
-  std::sort(js.begin(), js.end());
-  js.erase(std::unique(js.begin(), js.end()), js.end());
+  if (!joinsAscend(T, size_t(p))) {
+    for (int64_t j = T.kidOff[p]; j < T.kidOff[p + 1]; j++)
+      js.push_back(T.joinsAt[T.kids[j]]);
+    std::sort(js.begin(), js.end());
+  }
   int64_t s = 0;
-  for (uint32_t j : js)
+  bool any = false;
+  uint32_t last = 0;
+  for (int64_t x = T.kidOff[p]; x < T.kidOff[p + 1]; x++) {
+    uint32_t j = js.empty() ? T.joinsAt[T.kids[x]] : js[x - T.kidOff[p]];
+    if (any && j == last)
+      continue;
+    any = true;
+    last = j;
     if (lo + int64_t(j) < hi)
       s += T.wTime[lo + j];
+  }
   return double(s);
 }
 
@@ -1262,25 +1435,40 @@ void Analysis::metrics() {
       double sum = 0, mx = 0;
       int64_t cnt = 0;
       bool na = false;
+      void add(double w) {
+        if (std::isnan(w))
+          na = true;
+        else {
+          sum += w;
+          mx = cnt ? std::max(mx, w) : w;
+        }
+        cnt++;
+      }
+      double swb() const {
+        double mean = sum / double(cnt);
+        return na || !(mean > 0) ? NAN : mx / mean;
+      }
     };
+    if (joinsAscend(T, p)) { // the kids of a join point are a run
+      for (int64_t a = lo, b; a < hi; a = b) {
+        G g;
+        uint32_t at = T.joinsAt[T.kids[a]];
+        for (b = a; b < hi && T.joinsAt[T.kids[b]] == at; b++)
+          g.add(T.work(T.kids[b]));
+        double v = g.swb();
+        for (int64_t j = a; j < b; j++)
+          T.swb[T.kids[j]] = v;
+      }
+      continue;
+    }
     std::map<uint32_t, G> groups;
     for (int64_t j = lo; j < hi; j++) {
       uint32_t k = T.kids[j];
-      G &g = groups[T.joinsAt[k]];
-      double w = T.work(k);
-      if (std::isnan(w))
-        g.na = true;
-      else {
-        g.sum += w;
-        g.mx = g.cnt ? std::max(g.mx, w) : w;
-      }
-      g.cnt++;
+      groups[T.joinsAt[k]].add(T.work(k));
     }
     for (int64_t j = lo; j < hi; j++) {
       uint32_t k = T.kids[j];
-      const G &g = groups[T.joinsAt[k]];
-      double mean = g.sum / double(g.cnt);
-      T.swb[k] = g.na || !(mean > 0) ? NAN : g.mx / mean;
+      T.swb[k] = groups[T.joinsAt[k]].swb();
     }
   }
   if (baseline) {
@@ -1766,7 +1954,12 @@ void Analysis::lineages() {
   std::stable_sort(idx.begin(), idx.end(), [&](size_t x, size_t y) {
     return regionList[x].t < regionList[y].t;
   });
-  std::map<std::pair<std::string, std::string>, int> counts;
+  // Per (context, location): by context, then location (no pair made
+  // per region); the last code pointer's location kept.
+  std::map<std::string, std::map<std::string, int>> counts;
+  uint64_t locCode = 0;
+  std::string lastLoc;
+  bool haveLoc = false;
   regionLineage.assign(regionList.size(), RL_NONE);
   regionNumber.assign(regionList.size(), 0);
   for (size_t i : idx) {
@@ -1780,8 +1973,9 @@ void Analysis::lineages() {
       continue;
     }
     std::optional<std::string> ctx;
-    if (T.index(r.enc) >= 0) {
-      ctx = taskLineage(size_t(T.index(r.enc)), tlin);
+    int64_t enc = T.index(r.enc);
+    if (enc >= 0) {
+      ctx = taskLineage(size_t(enc), tlin);
     } else {
       auto im = implicit.find(r.enc);
       if (im == implicit.end() || !regions.count(im->second.par))
@@ -1789,9 +1983,13 @@ void Analysis::lineages() {
     }
     if (!ctx)
       continue;
-    std::pair<std::string, std::string> key{*ctx, maps.get(r.codeptr).second};
-    regionLineage[i] = T.index(r.enc) >= 0 ? RL_TASK : RL_ROOT;
-    regionNumber[i] = counts[key]++;
+    if (!haveLoc || r.codeptr != locCode) {
+      lastLoc = maps.get(r.codeptr).second;
+      locCode = r.codeptr;
+      haveLoc = true;
+    }
+    regionLineage[i] = enc >= 0 ? RL_TASK : RL_ROOT;
+    regionNumber[i] = counts[*ctx][lastLoc]++;
   }
 }
 

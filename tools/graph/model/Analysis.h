@@ -503,8 +503,17 @@ private:
   // Per loop: its baseline instance (or null), for work_deviation.
   std::vector<const void *> baseInstance;
   // While the recording is read: the loop instances of a region (kind 0)
-  // or a task (kind 1) by their number n there (-1: none yet).
-  std::unordered_map<uint64_t, std::vector<int>> loopKeys[2];
+  // or a task (kind 1) by their number n there (-1: none yet), the first
+  // (most keys' only one) held in place.
+  struct ByN {
+    int first = -1;
+    std::vector<int> more; // n = 1, 2, ...
+    int get(uint64_t n) const {
+      return !n ? first : n <= more.size() ? more[n - 1] : -1;
+    }
+    void set(uint64_t n, int li);
+  };
+  IdTable<ByN> loopKeys[2];
 };
 
 /// The grains of a one-thread run of the same program, by lineage.

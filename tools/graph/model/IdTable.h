@@ -45,18 +45,23 @@ public:
     return e == NotFound ? end() : entries.begin() + e;
   }
   size_t count(uint64_t id) const { return lookup(id) != NotFound; }
+  /// Room for n entries (not their index): address space until used.
+  void reserve(size_t n) { entries.reserve(n); }
 
   /// id's value, a value-initialized one inserted if id has none.
-  V &operator[](uint64_t id) {
+  V &operator[](uint64_t id) { return entries[entry(id)].second; }
+  /// id's entry number (begin() + it is its entry: entries are never
+  /// erased), a value-initialized entry inserted if id has none.
+  size_t entry(uint64_t id) {
     if (2 * (entries.size() + 1) > slots.size())
       grow();
     size_t s = slotOf(id);
     for (; slots[s] != Empty; s = (s + 1) & (slots.size() - 1))
       if (entries[slots[s]].first == id)
-        return entries[slots[s]].second;
+        return slots[s];
     slots[s] = uint32_t(entries.size());
     entries.emplace_back(id, V());
-    return entries.back().second;
+    return entries.size() - 1;
   }
 
 private:
