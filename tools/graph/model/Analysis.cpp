@@ -489,10 +489,13 @@ void Analysis::readThread(int th, ThreadReader &rd) {
   frames.reserve(16);
   // The loops each task began on this thread: held by the task's innermost
   // frame (Frame::begun); a frame that ends passes its count to an outer
-  // frame of the same task, else to ended (ids mostly ascending, as the
-  // thread makes them), read only if its task has a frame again.
+  // frame of the same task, else to ended (ascending ids, as the thread
+  // makes them; from the first that is not, endedMap), read only if its
+  // task has a frame again. A task above every ended one (a new one) is
+  // not looked for.
   std::vector<std::pair<uint64_t, uint64_t>> ended;
-  bool endedAscend = true;
+  std::unordered_map<uint64_t, uint64_t> endedMap;
+  uint64_t endedMost = 0; // the largest ended task id
   auto loopsBegun = [&](Frame &fr) -> uint64_t & {
     if (fr.seeded)
       return fr.begun;
@@ -502,19 +505,19 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       if (&frames[i] != &fr && frames[i].task == fr.task && frames[i].seeded)
         return fr.begun = frames[i].begun;
     uint64_t t = fr.task;
-    if (ended.empty() || (endedAscend && t > ended.back().first))
+    if ((ended.empty() && endedMap.empty()) || t > endedMost)
       return fr.begun;
-    if (endedAscend) {
-      auto it = std::lower_bound(ended.begin(), ended.end(), t,
-                                 [](const std::pair<uint64_t, uint64_t> &e,
-                                    uint64_t x) { return e.first < x; });
-      if (it != ended.end() && it->first == t)
+    if (!endedMap.empty()) {
+      auto it = endedMap.find(t);
+      if (it != endedMap.end())
         fr.begun = it->second;
       return fr.begun;
     }
-    for (size_t i = ended.size(); i-- > 0;)
-      if (ended[i].first == t)
-        return fr.begun = ended[i].second;
+    auto it = std::lower_bound(ended.begin(), ended.end(), t,
+                               [](const std::pair<uint64_t, uint64_t> &e,
+                                  uint64_t x) { return e.first < x; });
+    if (it != ended.end() && it->first == t)
+      fr.begun = it->second;
     return fr.begun;
   };
   auto endFrame = [&]() {
@@ -526,11 +529,15 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       if (i != SIZE_MAX) {
         frames[i].seeded = true;
         frames[i].begun = fr.begun;
-      } else {
-        if (!ended.empty() && fr.task <= ended.back().first)
-          endedAscend = false;
+      } else if (endedMap.empty() &&
+                 (ended.empty() || fr.task > ended.back().first)) {
         ended.emplace_back(fr.task, fr.begun);
+      } else { // out of order (nested regions end inner first): a map
+        endedMap.insert(ended.begin(), ended.end());
+        std::vector<std::pair<uint64_t, uint64_t>>().swap(ended);
+        endedMap[fr.task] = fr.begun;
       }
+      endedMost = std::max(endedMost, fr.task);
     }
     frames.pop_back();
   };
