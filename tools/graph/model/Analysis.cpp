@@ -254,8 +254,6 @@ int64_t Tasks::execc(size_t k) const {
 }
 
 int32_t Tasks::threadOf(size_t k) const {
-  if (!thread.empty())
-    return thread[k];
   if (segOff[k] < segOff[k + 1])
     return segThread[segOff[k]];
   // The thread whose range holds k (ranges ascend).
@@ -366,12 +364,10 @@ Analysis::Analysis(const ProcessDir &pd, const Baseline *base)
     for (auto &keys : loopKeys)
       keys.reserve(n);
     Tasks &T = tasks;
-    for (auto *v :
-         {&T.id, &T.parent, &T.create, &T.codeptr, &T.creator, &T.segTask,
-          &T.segStart, &T.segEnd, &T.waitTask, &T.waitBegin})
+    for (auto *v : {&T.id, &T.parent, &T.create, &T.codeptr, &T.segTask,
+                    &T.segStart, &T.segEnd, &T.waitTask, &T.waitBegin})
       v->reserve(n);
     T.creation.reserve(n);
-    T.thread.reserve(n);
     T.ctx.reserve(n);
     T.segThread.reserve(n);
     T.waitTime.reserve(n);
@@ -722,14 +718,20 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       T.create.push_back(t);
       T.creation.push_back(asDuration(r.e));
       T.codeptr.push_back(c);
-      T.thread.push_back(th);
       int64_t ctx =
           !frames.empty() && frames.back().task == b ? frames.back().chunk : -1;
       if (ctx > INT32_MAX)
         throw Error("a task made in chunk " + std::to_string(ctx) +
                     ": more than 2^31 chunks, not analysed");
       T.ctx.push_back(int32_t(ctx));
-      T.creator.push_back(running);
+      // The task running (0: none, the implicit task), where it is not
+      // the parent: as the parent, it finds no taskloop helper.
+      if (running && running != b) {
+        if (T.size() > UINT32_MAX)
+          throw Error("more than 2^32 tasks and parents: not analysed");
+        T.creatorAt.push_back(uint32_t(T.size() - 1));
+        T.creatorId.push_back(running);
+      }
       if (makers.empty() || makers.back() != b)
         for (size_t i = frames.size(); i-- > 0;)
           if (frames[i].task == b) {
@@ -925,8 +927,10 @@ void Analysis::taskloopTasks() {
     uint64_t c = T.codeptr[k];
     if (!inner.count(c))
       continue;
-    uint64_t creator = T.creator[k];
-    int64_t ck = creator != T.parentOf(k) ? T.index(creator) : -1;
+    auto at = std::lower_bound(T.creatorAt.begin(), T.creatorAt.end(), k);
+    int64_t ck = at != T.creatorAt.end() && *at == k
+                     ? T.index(T.creatorId[size_t(at - T.creatorAt.begin())])
+                     : -1;
     if (ck >= 0) {
       auto it = site.find(size_t(ck));
       if (it != site.end()) {
@@ -975,8 +979,10 @@ void Analysis::finish() {
   packShares();
   orderTasks();
   taskloopTasks();
-  std::vector<uint64_t>().swap(tasks.creator); // only taskloops' sites
-  std::vector<uint64_t> ptrs;                  // sorted and made unique below
+  // Only taskloops' sites needed the creators.
+  std::vector<uint32_t>().swap(tasks.creatorAt);
+  std::vector<uint64_t>().swap(tasks.creatorId);
+  std::vector<uint64_t> ptrs; // sorted and made unique below
   for (const LoopCode &lc : loopCodes)
     ptrs.push_back(lc.codeptr);
   {
@@ -1226,58 +1232,65 @@ std::string Analysis::loopName(const Loop &lp) const {
 /// No owner (groupBy()).
 static constexpr uint32_t Dropped = UINT32_MAX;
 
+/// Column v with row j moved to place to[j] (Dropped: left out) of m.
+template <typename T>
+static void gather(std::vector<T> &v, const std::vector<uint32_t> &to,
+                   size_t m) {
+  std::vector<T> out(m);
+  for (size_t j = 0; j < to.size(); j++)
+    if (to[j] != Dropped)
+      out[to[j]] = v[j];
+  v.swap(out);
+}
+
 /// Rows grouped by owner (0..n-1; Dropped: dropped), each group sorted (as
-/// tuples) where not already in order of the first column: a counting sort.
-template <typename A, typename B, typename C>
-static void groupBy(const std::vector<uint32_t> &owner, size_t n,
+/// tuples) where not already in order of the first column: a counting sort,
+/// owner made the rows' places, then one column moved at a time (no more
+/// than one column's copy held beside the others).
+template <typename A, typename... C>
+static void groupBy(std::vector<uint32_t> &owner, size_t n,
                     std::vector<uint32_t> &off, std::vector<A> &a,
-                    std::vector<B> &b, std::vector<C> *c) {
+                    std::vector<C> &...c) {
   off.assign(n + 1, 0);
   for (uint32_t k : owner)
     if (k != Dropped)
       off[k + 1]++;
   for (size_t k = 0; k < n; k++)
     off[k + 1] += off[k];
-  std::vector<A> oa(off[n]);
-  std::vector<B> ob(off[n]);
-  std::vector<C> oc(c ? off[n] : 0);
   // Each row to its group's next place: off[k] moves to group k's end,
   // then back.
-  for (size_t j = 0; j < owner.size(); j++) {
-    uint32_t k = owner[j];
-    if (k == Dropped)
-      continue;
-    uint32_t p = off[k]++;
-    oa[p] = a[j];
-    ob[p] = b[j];
-    if (c)
-      oc[p] = (*c)[j];
-  }
+  for (uint32_t &k : owner)
+    if (k != Dropped)
+      k = off[k]++;
   for (size_t k = n; k > 0; k--)
     off[k] = off[k - 1];
   off[0] = 0;
+  size_t m = off[n];
+  gather(a, owner, m);
+  (gather(c, owner, m), ...);
+  std::vector<uint32_t>().swap(owner);
+  std::vector<uint32_t> ix;
   for (size_t k = 0; k < n; k++) {
-    int64_t lo = off[k], hi = off[k + 1];
+    uint32_t lo = off[k], hi = off[k + 1];
     bool sorted = true;
-    for (int64_t j = lo; j + 1 < hi && sorted; j++)
-      sorted = !(oa[j] > oa[j + 1]);
+    for (uint32_t j = lo; j + 1 < hi && sorted; j++)
+      sorted = !(a[j] > a[j + 1]);
     if (sorted)
       continue;
-    std::vector<std::tuple<A, B, C>> rows;
-    for (int64_t j = lo; j < hi; j++)
-      rows.emplace_back(oa[j], ob[j], c ? oc[j] : C());
-    std::sort(rows.begin(), rows.end());
-    for (int64_t j = lo; j < hi; j++) {
-      oa[j] = std::get<0>(rows[j - lo]);
-      ob[j] = std::get<1>(rows[j - lo]);
-      if (c)
-        oc[j] = std::get<2>(rows[j - lo]);
-    }
+    ix.resize(hi - lo);
+    std::iota(ix.begin(), ix.end(), lo);
+    std::sort(ix.begin(), ix.end(), [&](uint32_t x, uint32_t y) {
+      return std::tie(a[x], c[x]...) < std::tie(a[y], c[y]...);
+    });
+    auto place = [&](auto &v) {
+      std::vector<std::remove_reference_t<decltype(v[0])>> g(ix.size());
+      for (size_t j = 0; j < ix.size(); j++)
+        g[j] = v[ix[j]];
+      std::copy(g.begin(), g.end(), v.begin() + lo);
+    };
+    place(a);
+    (place(c), ...);
   }
-  a.swap(oa);
-  b.swap(ob);
-  if (c)
-    c->swap(oc);
 }
 
 void Analysis::finishTasks() {
@@ -1297,11 +1310,8 @@ void Analysis::finishTasks() {
       owner[j] = k < 0 ? Dropped : uint32_t(k);
     }
     std::vector<uint64_t>().swap(T.segTask);
-    groupBy(owner, n, T.segOff, T.segStart, T.segEnd, &T.segThread);
+    groupBy(owner, n, T.segOff, T.segStart, T.segEnd, T.segThread);
   }
-  // A task's execution and the thread it first ran on are its segments'
-  // (execc(), threadOf()); the thread that made it, its range's.
-  std::vector<int32_t>().swap(T.thread);
   // Parents: an explicit task's index, or a slot n + j for the j-th
   // implicit task (or unknown task) that made tasks.
   std::vector<uint64_t> &implicitIds = T.implicitIds;
@@ -1351,8 +1361,7 @@ void Analysis::finishTasks() {
     std::vector<uint64_t>().swap(T.waitTask);
     T.wBegin.swap(T.waitBegin);
     T.wTime.swap(T.waitTime);
-    groupBy<uint64_t, int64_t, int>(wslot, slots, T.waitOff, T.wBegin, T.wTime,
-                                    nullptr);
+    groupBy(wslot, slots, T.waitOff, T.wBegin, T.wTime);
   }
   // A child joins at its parent's first wait that begins after the child
   // was created (taskwait, taskgroup end, barrier).

@@ -201,19 +201,21 @@ private:
 
 /// Every explicit task, in columns. What only reading and finishing the
 /// model need goes once it is made: the as-read segments' and waits' task
-/// ids, creator (taskloops' sites), parent (the parent's slot holds it)
-/// and thread (its range's). Neither a task's execution nor the thread it
-/// first ran on is a column: its segments give both.
+/// ids, creators (taskloops' sites), parent (the parent's slot holds it).
+/// Neither a task's execution nor the thread it first ran on is a column:
+/// its segments give both; the thread that made it is its range's.
 /// Offsets and slots are 32-bit (a task is a 32-bit number in order and kids;
 /// finishTasks() refuses more segments or waits than that). A task's work is
 /// not a column: work(k).
 struct Tasks {
   std::vector<uint64_t> id, create, codeptr;
-  std::vector<uint64_t> parent;  // while the model is made: parentOf()
-  std::vector<uint64_t> creator; // while the model is made
+  std::vector<uint64_t> parent; // while the model is made: parentOf()
+  // While the model is made: the tasks (ascending) made while a task
+  // other than their parent ran, and that task (taskloops' helpers).
+  std::vector<uint32_t> creatorAt;
+  std::vector<uint64_t> creatorId;
   std::vector<double> creation;
-  std::vector<int32_t> thread; // made it (while the model is made)
-  std::vector<int32_t> ctx;    // the chunk its creator was running, or -1
+  std::vector<int32_t> ctx; // the chunk its creator was running, or -1
   // Each thread's tasks [first, end), by thread number (ascending): sized
   // by the threads read, never by their numbers.
   std::vector<uint64_t> rangeThread;
