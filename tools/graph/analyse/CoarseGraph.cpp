@@ -390,8 +390,7 @@ void coarseGraphSize(const Analysis &an, const LoopTable &lt,
   uint64_t tasks = an.tasks.size();
   uint64_t taskNodes = 0;
   if (level.bySite) {
-    std::set<uint64_t> sites(an.tasks.codeptr.begin(), an.tasks.codeptr.end());
-    taskNodes = 3 * sites.size();
+    taskNodes = 3 * an.tasks.codeptr.distinct().size();
   } else if (tasks) {
     // The groups as the builder makes them: a group, its fork and at
     // most one join each.

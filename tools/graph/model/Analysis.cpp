@@ -263,10 +263,101 @@ int32_t Tasks::threadOf(size_t k) const {
   return int32_t(rangeThread[size_t(r - ranges.begin()) - 1]);
 }
 
+void TaskIds::push_back(uint64_t x) {
+  if (col.empty()) {
+    if (n && x == start.back() + (n - first.back())) { // the run goes on
+      n++;
+      return;
+    }
+    if (n < 4096 || first.size() < n / 2) {
+      first.push_back(n++);
+      start.push_back(x);
+      return;
+    }
+    // The runs would take more than the column: the column from here on.
+    col.reserve(std::max(room, n + 1));
+    for (size_t r = 0; r < first.size(); r++)
+      for (size_t k = first[r]; k < (r + 1 < first.size() ? first[r + 1] : n);
+           k++)
+        col.push_back(start[r] + (k - first[r]));
+    std::vector<size_t>().swap(first);
+    std::vector<uint64_t>().swap(start);
+  }
+  col.push_back(x);
+  n++;
+}
+
+int64_t TaskIds::findInRuns(uint64_t x) const {
+  size_t r =
+      size_t(std::upper_bound(start.begin(), start.end(), x) - start.begin());
+  if (!r--)
+    return -1;
+  size_t len = (r + 1 < first.size() ? first[r + 1] : n) - first[r];
+  return x - start[r] < len ? int64_t(first[r] + (x - start[r])) : -1;
+}
+
+uint32_t TaskCodes::codeIndex(uint64_t c) {
+  if (last != UINT32_MAX && codes[last] == c)
+    return last;
+  auto it = index.find(c);
+  if (it == index.end()) {
+    if (codes.size() >= UINT32_MAX)
+      throw Error("more than 2^32 tasks: not analysed");
+    it = index.emplace(c, uint32_t(codes.size())).first;
+    codes.push_back(c);
+  }
+  return last = it->second;
+}
+
+std::vector<uint64_t> TaskCodes::distinct() const {
+  std::vector<uint8_t> has(codes.size(), 0);
+  for (uint32_t a : at)
+    has[a] = 1;
+  std::vector<uint64_t> out;
+  for (size_t i = 0; i < codes.size(); i++)
+    if (has[i])
+      out.push_back(codes[i]);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void TaskChunks::push_back(int32_t c) {
+  if (dense) {
+    col.push_back(c);
+    n++;
+    return;
+  }
+  if (c >= 0) {
+    if (n >= UINT32_MAX)
+      throw Error("more than 2^32 tasks and parents: not analysed");
+    at.push_back(uint32_t(n));
+    val.push_back(c);
+  }
+  n++;
+  if (n >= 4096 && at.size() > n / 2) { // more than the column: made it
+    col.reserve(std::max(room, n));
+    col.assign(n, -1);
+    for (size_t i = 0; i < at.size(); i++)
+      col[at[i]] = val[i];
+    std::vector<uint32_t>().swap(at);
+    std::vector<int32_t>().swap(val);
+    dense = true;
+  }
+}
+
+bool TaskChunks::any() const {
+  return dense ? std::any_of(col.begin(), col.end(),
+                             [](int32_t c) { return c >= 0; })
+               : !at.empty();
+}
+
 int64_t Tasks::index(uint64_t tid) const {
   uint64_t hi = tid >> 40;
   if (hi == 0)
     return -1;
+  if (id.column().empty())
+    return id.findInRuns(tid);
+  const std::vector<uint64_t> &id = this->id.column();
   // Threads are mostly numbered 0, 1, ...: the range at its number first.
   size_t t = hi - 1;
   if (t >= rangeThread.size() || rangeThread[t] != hi - 1) {
@@ -364,9 +455,11 @@ Analysis::Analysis(const ProcessDir &pd, const Baseline *base)
     for (auto &keys : loopKeys)
       keys.reserve(n);
     Tasks &T = tasks;
-    for (auto *v : {&T.id, &T.parent, &T.create, &T.codeptr, &T.segTask,
-                    &T.segStart, &T.segEnd, &T.waitTask, &T.waitBegin})
+    for (auto *v : {&T.parent, &T.create, &T.segTask, &T.segStart, &T.segEnd,
+                    &T.waitTask, &T.waitBegin})
       v->reserve(n);
+    T.id.reserve(n);
+    T.codeptr.reserve(n);
     T.creation.reserve(n);
     T.ctx.reserve(n);
     T.segThread.reserve(n);
@@ -750,7 +843,10 @@ void Analysis::readThread(int th, ThreadReader &rd) {
         T.segTask.push_back(a);
         T.segStart.push_back(*since);
         T.segEnd.push_back(t);
-        T.segThread.push_back(th);
+        if (th > UINT16_MAX)
+          throw Error("tasks run by thread " + std::to_string(th) +
+                      ": a thread number above 65535, not analysed");
+        T.segThread.push_back(uint16_t(th));
         auto in = std::find_if(open.begin(), open.end(),
                                [&](const auto &o) { return o.first == a; });
         if (in != open.end())
@@ -958,7 +1054,7 @@ void Analysis::taskloopTasks() {
       }
   }
   for (auto &kv : site)
-    T.codeptr[kv.first] = kv.second;
+    T.codeptr.set(kv.first, kv.second);
 }
 
 static bool endsWithAny(const std::string &s,
@@ -986,9 +1082,7 @@ void Analysis::finish() {
   for (const LoopCode &lc : loopCodes)
     ptrs.push_back(lc.codeptr);
   {
-    std::vector<uint64_t> tp(tasks.codeptr);
-    std::sort(tp.begin(), tp.end());
-    tp.erase(std::unique(tp.begin(), tp.end()), tp.end());
+    std::vector<uint64_t> tp = tasks.codeptr.distinct();
     ptrs.insert(ptrs.end(), tp.begin(), tp.end());
   }
   for (const Region &r : regionList)
@@ -1232,21 +1326,29 @@ std::string Analysis::loopName(const Loop &lp) const {
 /// No owner (groupBy()).
 static constexpr uint32_t Dropped = UINT32_MAX;
 
-/// Column v with row j moved to place to[j] (Dropped: left out) of m.
+/// Column v permuted in place: row j moves to place to[j] (to: a
+/// permutation; each cycle followed once, done marking the places filled).
 template <typename T>
-static void gather(std::vector<T> &v, const std::vector<uint32_t> &to,
-                   size_t m) {
-  std::vector<T> out(m);
-  for (size_t j = 0; j < to.size(); j++)
-    if (to[j] != Dropped)
-      out[to[j]] = v[j];
-  v.swap(out);
+static void permuteInPlace(std::vector<T> &v, const std::vector<uint32_t> &to,
+                           std::vector<bool> &done) {
+  done.assign(v.size(), false);
+  for (size_t s = 0; s < v.size(); s++) {
+    if (done[s])
+      continue;
+    T carry = v[s];
+    for (size_t j = to[s]; j != s; j = to[j]) {
+      std::swap(carry, v[j]);
+      done[j] = true;
+    }
+    v[s] = carry;
+    done[s] = true;
+  }
 }
 
 /// Rows grouped by owner (0..n-1; Dropped: dropped), each group sorted (as
 /// tuples) where not already in order of the first column: a counting sort,
-/// owner made the rows' places, then one column moved at a time (no more
-/// than one column's copy held beside the others).
+/// owner made the rows' places (the dropped ones' after the groups), then
+/// each column permuted in place and cut to the groups.
 template <typename A, typename... C>
 static void groupBy(std::vector<uint32_t> &owner, size_t n,
                     std::vector<uint32_t> &off, std::vector<A> &a,
@@ -1259,16 +1361,20 @@ static void groupBy(std::vector<uint32_t> &owner, size_t n,
     off[k + 1] += off[k];
   // Each row to its group's next place: off[k] moves to group k's end,
   // then back.
+  uint32_t m = off[n], dropped = m;
   for (uint32_t &k : owner)
-    if (k != Dropped)
-      k = off[k]++;
+    k = k == Dropped ? dropped++ : off[k]++;
   for (size_t k = n; k > 0; k--)
     off[k] = off[k - 1];
   off[0] = 0;
-  size_t m = off[n];
-  gather(a, owner, m);
-  (gather(c, owner, m), ...);
+  {
+    std::vector<bool> done;
+    permuteInPlace(a, owner, done);
+    (permuteInPlace(c, owner, done), ...);
+  }
   std::vector<uint32_t>().swap(owner);
+  a.resize(m);
+  (c.resize(m), ...);
   std::vector<uint32_t> ix;
   for (size_t k = 0; k < n; k++) {
     uint32_t lo = off[k], hi = off[k + 1];
@@ -1316,14 +1422,15 @@ void Analysis::finishTasks() {
   // implicit task (or unknown task) that made tasks.
   std::vector<uint64_t> &implicitIds = T.implicitIds;
   implicitIds.clear();
+  std::unordered_map<uint64_t, int64_t> implicitSlot; // their slots
   T.pslot.resize(n);
   for (size_t k = 0; k < n; k++) {
     uint64_t pid = T.parentOf(k);
     int64_t i = T.index(pid);
     if (i < 0) {
-      auto it = T.implicitSlot.find(pid);
-      if (it == T.implicitSlot.end()) {
-        it = T.implicitSlot.emplace(pid, int64_t(n + implicitIds.size())).first;
+      auto it = implicitSlot.find(pid);
+      if (it == implicitSlot.end()) {
+        it = implicitSlot.emplace(pid, int64_t(n + implicitIds.size())).first;
         implicitIds.push_back(pid);
       }
       i = it->second;
@@ -1333,6 +1440,7 @@ void Analysis::finishTasks() {
   if (T.slots() > UINT32_MAX)
     throw Error("more than 2^32 tasks and parents: not analysed");
   std::vector<uint64_t>().swap(T.parent); // slotId(pslot[k]) now
+  releaseFreed(); // what reading alone needed: not held beside the rest
   size_t slots = T.slots();
   // A slot's children counted in kidOff[p + 1], then its start summed.
   T.childNumber.resize(n);
@@ -1353,8 +1461,8 @@ void Analysis::finishTasks() {
       uint64_t x = T.waitTask[j];
       int64_t k = T.index(x);
       if (k < 0) {
-        auto it = T.implicitSlot.find(x);
-        k = it == T.implicitSlot.end() ? -1 : it->second;
+        auto it = implicitSlot.find(x);
+        k = it == implicitSlot.end() ? -1 : it->second;
       }
       wslot[j] = k < 0 ? Dropped : uint32_t(k);
     }
@@ -1634,8 +1742,7 @@ void Analysis::chunkMetricsPass() {
       s.waitPer = waitsKnown ? double(wait) / double(s.count) : NAN;
     }
   }
-  if (std::none_of(tasks.ctx.begin(), tasks.ctx.end(),
-                   [](int64_t c) { return c >= 0; }))
+  if (!tasks.ctx.any())
     std::vector<uint64_t>().swap(shareEnd); // no task made in a chunk
   // The problem grains per instance.
   lastLi = -1;
@@ -1935,7 +2042,15 @@ void Analysis::lineages() {
   // (iterationOrder()), or per region when one implicit task made them.
   Tasks &T = tasks;
   size_t n = T.size();
-  T.rootk.assign(n, 0);
+  // Per root, where at most half the tasks are roots (rootPlace()).
+  T.rootAt.clear();
+  for (size_t k = 0; k < n; k++)
+    if (T.pslot[k] >= n)
+      T.rootAt.push_back(uint32_t(k));
+  bool perTask = T.rootAt.size() > n / 2;
+  if (perTask)
+    std::vector<uint32_t>().swap(T.rootAt);
+  T.rootk.assign(perTask ? n : T.rootAt.size(), 0);
   std::unordered_map<int64_t, int32_t> perChunk;
   std::map<std::optional<uint64_t>, int32_t> perRegion;
   std::map<std::optional<uint64_t>, std::set<uint64_t>> makers;
@@ -1943,10 +2058,10 @@ void Analysis::lineages() {
     if (T.pslot[k] < int64_t(n))
       continue;
     if (T.ctx[k] >= 0) {
-      T.rootk[k] = perChunk[T.ctx[k]]++;
+      T.rootk[T.rootPlace(k)] = perChunk[T.ctx[k]]++;
     } else {
       auto r = rootRegion(k);
-      T.rootk[k] = perRegion[r]++;
+      T.rootk[T.rootPlace(k)] = perRegion[r]++;
       makers[r].insert(T.parentOf(k));
     }
   }
@@ -1958,8 +2073,8 @@ void Analysis::lineages() {
   for (size_t k = 0; k < n; k++)
     if (T.pslot[k] >= int64_t(n) && T.ctx[k] >= 0) {
       int32_t base = perChunk[T.ctx[k]];
-      T.rootk[k] =
-          base < 0 || T.rootk[k] > INT32_MAX - base ? -1 : base + T.rootk[k];
+      int32_t &rk = T.rootk[T.rootPlace(k)];
+      rk = base < 0 || rk > INT32_MAX - base ? -1 : base + rk;
     }
   // Regions in the order they began: a region's context began before it.
   std::vector<uint64_t> ids(regionList.size());
@@ -2031,22 +2146,22 @@ std::optional<std::string> Analysis::regionLineageOf(uint64_t par) const {
 std::optional<std::string> Analysis::rootLineage(size_t k) const {
   const Tasks &T = tasks;
   if (T.ctx[k] >= 0) {
-    if (T.rootk[k] < 0)
+    if (T.rootk[T.rootPlace(k)] < 0)
       return std::nullopt;
     auto il = instanceLineage(chunks.loop[size_t(T.ctx[k])]);
     if (!il)
       return std::nullopt;
-    return *il + ">t" + std::to_string(T.rootk[k]);
+    return *il + ">t" + std::to_string(T.rootk[T.rootPlace(k)]);
   }
   auto r = rootRegion(k);
   if (std::find(oneMaker.begin(), oneMaker.end(), r) == oneMaker.end())
     return std::nullopt;
   if (!r)
-    return ">t" + std::to_string(T.rootk[k]);
+    return ">t" + std::to_string(T.rootk[T.rootPlace(k)]);
   auto lin = regionLineageOf(*r);
   if (!lin)
     return std::nullopt;
-  return *lin + ">t" + std::to_string(T.rootk[k]);
+  return *lin + ">t" + std::to_string(T.rootk[T.rootPlace(k)]);
 }
 
 std::optional<std::string> Analysis::instanceLineage(int li) const {

@@ -15,6 +15,7 @@
 #include "Names.h"
 #include "Recording.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <deque>
@@ -199,30 +200,109 @@ private:
   void unpackParents(size_t n);
 };
 
+/// The tasks' ids, strictly ascending (a thread's ids ascend, threads are
+/// read in the order of their numbers, which an id's top bits hold): runs
+/// of consecutive ids (a thread hands its ids out one after another), or,
+/// once the runs would take more than it, the column.
+class TaskIds {
+public:
+  uint64_t operator[](size_t k) const {
+    if (!col.empty())
+      return col[k];
+    size_t r = size_t(std::upper_bound(first.begin(), first.end(), k) -
+                      first.begin()) -
+               1;
+    return start[r] + (k - first[r]);
+  }
+  size_t size() const { return n; }
+  /// Room for m ids, should they become the column.
+  void reserve(size_t m) { room = m; }
+  void push_back(uint64_t id);
+  /// The index of id, or -1 (held as runs).
+  int64_t findInRuns(uint64_t id) const;
+  /// The column, or empty (held as runs).
+  const std::vector<uint64_t> &column() const { return col; }
+
+private:
+  size_t n = 0, room = 0;
+  std::vector<uint64_t> col;
+  std::vector<size_t> first; // each run's first index, its first id
+  std::vector<uint64_t> start;
+};
+
+/// The tasks' code pointers: each task's in a table of those met (most
+/// tasks share a few).
+class TaskCodes {
+public:
+  uint64_t operator[](size_t k) const { return codes[at[k]]; }
+  size_t size() const { return at.size(); }
+  void reserve(size_t m) { at.reserve(m); }
+  void push_back(uint64_t c) { at.push_back(codeIndex(c)); }
+  void set(size_t k, uint64_t c) { at[k] = codeIndex(c); }
+  /// The code pointers some task has, ascending.
+  std::vector<uint64_t> distinct() const;
+
+private:
+  uint32_t codeIndex(uint64_t c);
+  std::vector<uint32_t> at;
+  std::vector<uint64_t> codes;
+  std::unordered_map<uint64_t, uint32_t> index; // codes' places
+  uint32_t last = UINT32_MAX;
+};
+
+/// Per task, the loop chunk its creator was running, or -1: the tasks made
+/// in chunks (ascending) and their chunks, or, once they are more than
+/// half the tasks, the column.
+class TaskChunks {
+public:
+  int32_t operator[](size_t k) const {
+    if (dense)
+      return col[k];
+    auto it = std::lower_bound(at.begin(), at.end(), uint32_t(k));
+    return it != at.end() && *it == k ? val[size_t(it - at.begin())] : -1;
+  }
+  size_t size() const { return n; }
+  /// Room for m tasks, should they become the column.
+  void reserve(size_t m) { room = m; }
+  void push_back(int32_t c);
+  /// Whether some task was made in a chunk.
+  bool any() const;
+
+private:
+  bool dense = false;
+  size_t n = 0, room = 0;
+  std::vector<int32_t> col;
+  std::vector<uint32_t> at;
+  std::vector<int32_t> val;
+};
+
 /// Every explicit task, in columns. What only reading and finishing the
 /// model need goes once it is made: the as-read segments' and waits' task
 /// ids, creators (taskloops' sites), parent (the parent's slot holds it).
 /// Neither a task's execution nor the thread it first ran on is a column:
 /// its segments give both; the thread that made it is its range's.
 /// Offsets and slots are 32-bit (a task is a 32-bit number in order and kids;
-/// finishTasks() refuses more segments or waits than that). A task's work is
-/// not a column: work(k).
+/// finishTasks() refuses more segments or waits than that); a segment's
+/// thread number 16-bit (readThread() refuses a thread above 65535 that
+/// runs tasks). A task's work is not a column: work(k).
 struct Tasks {
-  std::vector<uint64_t> id, create, codeptr;
+  TaskIds id;
+  std::vector<uint64_t> create;
+  TaskCodes codeptr;
   std::vector<uint64_t> parent; // while the model is made: parentOf()
   // While the model is made: the tasks (ascending) made while a task
   // other than their parent ran, and that task (taskloops' helpers).
   std::vector<uint32_t> creatorAt;
   std::vector<uint64_t> creatorId;
   std::vector<double> creation;
-  std::vector<int32_t> ctx; // the chunk its creator was running, or -1
+  TaskChunks ctx; // the chunk its creator was running, or -1
   // Each thread's tasks [first, end), by thread number (ascending): sized
   // by the threads read, never by their numbers.
   std::vector<uint64_t> rangeThread;
   std::vector<std::pair<size_t, size_t>> ranges;
   // As read: run segments and join waits.
   std::vector<uint64_t> segTask, segStart, segEnd;
-  std::vector<int32_t> segThread;
+  std::vector<uint16_t> segThread;
   std::vector<uint64_t> waitTask, waitBegin;
   std::vector<int64_t> waitTime;
   // Finished.
@@ -232,15 +312,24 @@ struct Tasks {
   // implicit (or unknown) task that made tasks (implicitIds[j]).
   std::vector<uint32_t> pslot;
   std::vector<uint64_t> implicitIds;
-  std::unordered_map<uint64_t, int64_t> implicitSlot;
   std::vector<uint32_t> childNumber, kids, joinsAt;
   std::vector<uint32_t> kidOff, waitOff;
   std::vector<uint64_t> wBegin;
   std::vector<int64_t> wTime;
   std::vector<double> overhead, sync, swb, deviation;
   // Root tasks: their number in their region, or in the iteration order
-  // of the loop instance they were made in (-1: unknown); lineages().
+  // of the loop instance they were made in (-1: unknown); lineages(). Per
+  // task (rootAt empty), or where at most half the tasks are roots, per
+  // root (rootAt: the roots, ascending).
   std::vector<int32_t> rootk;
+  std::vector<uint32_t> rootAt;
+  /// Root task k's place in rootk.
+  size_t rootPlace(size_t k) const {
+    return rootAt.empty() ? k
+                          : size_t(std::lower_bound(rootAt.begin(),
+                                                    rootAt.end(), uint32_t(k)) -
+                                   rootAt.begin());
+  }
   size_t size() const { return id.size(); }
   /// The parents' slots: the tasks, then the implicit tasks that made
   /// tasks.

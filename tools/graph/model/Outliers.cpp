@@ -37,12 +37,11 @@ size_t teamOf(const Analysis &an, int li) {
 /// than OutlierMads scaled MADs, `material` and the OutlierMinNs floor.
 static void markOutliers(const std::vector<int64_t> &w, double material,
                          double floorTicks, std::vector<uint8_t> &isOut) {
-  std::vector<int64_t> sorted(w);
-  double med = medianOf(sorted);
-  std::vector<int64_t> dev;
-  for (int64_t x : w)
-    dev.push_back(int64_t(std::llround(std::fabs(double(x) - med))));
-  double sigma = 1.4826 * medianOf(dev);
+  std::vector<int64_t> v(w); // the values, then their deviations
+  double med = medianOf(v);
+  for (size_t j = 0; j < w.size(); j++)
+    v[j] = int64_t(std::llround(std::fabs(double(w[j]) - med)));
+  double sigma = 1.4826 * medianOf(v);
   isOut.assign(w.size(), 0);
   for (size_t j = 0; j < w.size(); j++) {
     double excess = double(w[j]) - med;
@@ -140,6 +139,13 @@ std::vector<uint8_t> outlierTasks(const Analysis &an) {
   // siblings have no median to stand out of, and one preempted task among
   // a site's 10^5 is visible there.
   std::map<uint64_t, std::vector<uint32_t>> sites;
+  {
+    std::map<uint64_t, size_t> count; // each site's list made to fit
+    for (size_t k = 0; k < T.size(); k++)
+      count[T.codeptr[k]]++;
+    for (auto &kv : count)
+      sites[kv.first].reserve(kv.second);
+  }
   for (size_t k = 0; k < T.size(); k++)
     if (!std::isnan(T.work(k)))
       sites[T.codeptr[k]].push_back(uint32_t(k));
