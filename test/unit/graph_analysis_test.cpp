@@ -321,7 +321,9 @@ TEST(GraphAnalysis, TasksChildrenJoinsAndMetrics) {
 // What only reading and finishing the model need is not kept per task:
 // parents, threads, creators and executions are read from the parents'
 // slots, the threads' ranges and the segments (12 + 8 + 8 + 8 bytes a task
-// fewer than old main kept, with the same values).
+// fewer than old main kept, with the same values). The ids are one run, no
+// task was made in a chunk, and no other task than its parent ran where a
+// task was made: none of them is a column.
 TEST(GraphAnalysis, TasksKeepNoColumnsTheModelDerives) {
   TempDir d;
   taskRecording(d.path);
@@ -329,8 +331,9 @@ TEST(GraphAnalysis, TasksKeepNoColumnsTheModelDerives) {
   const Tasks &T = run->procs[0]->tasks;
   ASSERT_EQ(T.size(), 4u);
   EXPECT_TRUE(T.parent.empty());
-  EXPECT_TRUE(T.thread.empty());
-  EXPECT_TRUE(T.creator.empty());
+  EXPECT_TRUE(T.creatorAt.empty());
+  EXPECT_TRUE(T.id.column().empty());
+  EXPECT_FALSE(T.ctx.any());
   EXPECT_TRUE(T.segTask.empty());
   EXPECT_TRUE(T.waitTask.empty());
   int64_t k1 = T.index(T1), k3 = T.index(T3), k4 = T.index(T4);
@@ -342,6 +345,90 @@ TEST(GraphAnalysis, TasksKeepNoColumnsTheModelDerives) {
   EXPECT_EQ(T.threadOf(k3), 0); // never ran: the thread that made it
   EXPECT_EQ(T.execc(k4), 0);
   EXPECT_DOUBLE_EQ(T.work(k1), 15.0);
+}
+
+// Ids with gaps (every other one, as when regions take ids between the
+// tasks) are more runs than half the tasks: the column from the 4096th
+// task on. Ids in runs or the column, a task is found by its id alone.
+TEST(GraphAnalysis, TaskIdsInRunsOrTheColumn) {
+  for (uint64_t step : {1, 2}) {
+    TempDir d;
+    writeFile(d.path + "/meta.txt", meta3());
+    Thread t;
+    t.rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 1)
+        .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 1);
+    const uint64_t n = 5000;
+    for (uint64_t i = 0; i < n; i++)
+      t.task(10 + i, tid(0, 1 + step * i), I0, 0, 1.0);
+    t.rec(R_IMPLICIT_END, 10 + n, I0, 0);
+    t.write(d.path + "/thread-0.bin");
+    auto run = analyseRun({d.path}, {});
+    const Tasks &T = run->procs[0]->tasks;
+    ASSERT_EQ(T.size(), n);
+    EXPECT_EQ(T.id.column().size(), step == 1 ? 0 : n) << step;
+    for (uint64_t i = 0; i < n; i += 499) {
+      EXPECT_EQ(T.id[i], tid(0, 1 + step * i));
+      EXPECT_EQ(T.index(tid(0, 1 + step * i)), int64_t(i));
+    }
+    EXPECT_EQ(T.index(tid(0, 1 + step * n)), -1);
+    EXPECT_EQ(T.index(tid(1, 1)), -1);
+    if (step == 2)
+      EXPECT_EQ(T.index(tid(0, 2)), -1); // a gap
+  }
+}
+
+// A task's chunk is held for the tasks made in chunks; once they are more
+// than half the tasks (from the 4096th task on), as the column. Either way
+// the tasks made before the chunk have none.
+TEST(GraphAnalysis, TaskChunksPerTaskMadeInAChunk) {
+  for (uint64_t inChunk : {10, 5000}) {
+    TempDir d;
+    writeFile(d.path + "/meta.txt", meta3());
+    Thread t;
+    t.rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 1)
+        .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 1);
+    const uint64_t before = 100;
+    for (uint64_t i = 0; i < before; i++)
+      t.task(1 + i, tid(0, 1 + i), I0, 0, 1.0);
+    t.rec(R_LOOP_BEGIN, 200, I0, Par, 0, 0).chunk(200, 0, 0, 2);
+    for (uint64_t i = 0; i < inChunk; i++)
+      t.task(300 + i, tid(0, 1 + before + i), I0, 0, 1.0);
+    t.rec(R_LOOP_END, 400 + inChunk, I0, Par)
+        .rec(R_IMPLICIT_END, 500 + inChunk, I0, 0);
+    t.write(d.path + "/thread-0.bin");
+    auto run = analyseRun({d.path}, {});
+    const Analysis &an = *run->procs[0];
+    const Tasks &T = an.tasks;
+    ASSERT_EQ(T.size(), before + inChunk);
+    EXPECT_TRUE(T.ctx.any());
+    for (size_t k = 0; k < T.size(); k++)
+      ASSERT_EQ(T.ctx[k], k < before ? -1 : 0) << k << " of " << T.size();
+    EXPECT_EQ(an.madeInChunk(before - 1), -1);
+    EXPECT_EQ(an.madeInChunk(before + inChunk - 1), 0);
+  }
+}
+
+// A segment's thread is 16-bit: a thread numbered above 65535 that runs a
+// task is refused, named, never cut to another thread's number.
+TEST(GraphAnalysis, TaskThreadAbove65535Refused) {
+  TempDir d;
+  writeFile(d.path + "/meta.txt", meta3());
+  const int th = 65536;
+  Thread t;
+  t.rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 1)
+      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 1)
+      .task(10, tid(th, 1), I0, 0, 1.0)
+      .rec(R_TASK_SWITCH, 20, I0, tid(th, 1))
+      .rec(R_TASK_SWITCH, 30, tid(th, 1), I0, 0, 1)
+      .rec(R_IMPLICIT_END, 40, I0, 0);
+  t.write(d.path + "/thread-" + std::to_string(th) + ".bin");
+  try {
+    analyseRun({d.path}, {});
+    ADD_FAILURE() << "thread " << th << " analysed";
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find("above 65535"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(GraphAnalysis, TasksInChunksNamedInIterationOrder) {

@@ -299,14 +299,25 @@ int64_t TaskIds::findInRuns(uint64_t x) const {
 uint32_t TaskCodes::codeIndex(uint64_t c) {
   if (last != UINT32_MAX && codes[last] == c)
     return last;
-  auto it = index.find(c);
-  if (it == index.end()) {
-    if (codes.size() >= UINT32_MAX)
-      throw Error("more than 2^32 tasks: not analysed");
-    it = index.emplace(c, uint32_t(codes.size())).first;
-    codes.push_back(c);
+  // A few codes are looked for in their list, more in the map.
+  if (index.empty()) {
+    for (size_t i = 0; i < codes.size(); i++)
+      if (codes[i] == c)
+        return last = uint32_t(i);
+  } else if (auto it = index.find(c); it != index.end()) {
+    return last = it->second;
   }
-  return last = it->second;
+  if (codes.size() >= UINT32_MAX)
+    throw Error("more than 2^32 tasks: not analysed");
+  codes.push_back(c);
+  if (codes.size() > 16) { // the map, made once they are more
+    if (index.empty())
+      for (size_t i = 0; i < codes.size(); i++)
+        index.emplace(codes[i], uint32_t(i));
+    else
+      index.emplace(c, uint32_t(codes.size() - 1));
+  }
+  return last = uint32_t(codes.size() - 1);
 }
 
 std::vector<uint64_t> TaskCodes::distinct() const {
@@ -349,6 +360,23 @@ bool TaskChunks::any() const {
   return dense ? std::any_of(col.begin(), col.end(),
                              [](int32_t c) { return c >= 0; })
                : !at.empty();
+}
+
+uint32_t JoinPoints::operator[](size_t k) const {
+  const Tasks &T = *t;
+  uint32_t p = T.pslot[k];
+  auto b = T.wBegin.begin() + T.waitOff[p],
+       e = T.wBegin.begin() + T.waitOff[p + 1];
+  return uint32_t(std::lower_bound(b, e, T.create[k]) - b);
+}
+
+uint32_t ChildNumbers::operator[](size_t k) const {
+  if (!col.empty())
+    return col[k];
+  const Tasks &T = *t;
+  uint32_t p = T.pslot[k];
+  auto b = T.kids.begin() + T.kidOff[p], e = T.kids.begin() + T.kidOff[p + 1];
+  return uint32_t(std::lower_bound(b, e, uint32_t(k)) - b);
 }
 
 int64_t Tasks::index(uint64_t tid) const {
@@ -1440,18 +1468,27 @@ void Analysis::finishTasks() {
   if (T.slots() > UINT32_MAX)
     throw Error("more than 2^32 tasks and parents: not analysed");
   std::vector<uint64_t>().swap(T.parent); // slotId(pslot[k]) now
-  releaseFreed(); // what reading alone needed: not held beside the rest
+  if (n) // what reading alone needed: not held beside the rest
+    releaseFreed();
   size_t slots = T.slots();
   // A slot's children counted in kidOff[p + 1], then its start summed.
-  T.childNumber.resize(n);
+  std::vector<uint32_t> number(n); // each task's among its parent's kids
   T.kidOff.assign(slots + 1, 0);
   for (uint32_t k : T.order)
-    T.childNumber[k] = T.kidOff[T.pslot[k] + 1]++;
+    number[k] = T.kidOff[T.pslot[k] + 1]++;
   for (size_t p = 0; p < slots; p++)
     T.kidOff[p + 1] += T.kidOff[p];
   T.kids.assign(n, 0);
   for (uint32_t k : T.order)
-    T.kids[T.kidOff[T.pslot[k]] + T.childNumber[k]] = k;
+    T.kids[T.kidOff[T.pslot[k]] + number[k]] = k;
+  // Where every slot's kids ascend, a child's number is its place there.
+  bool ascend = true;
+  for (size_t p = 0; p < slots && ascend; p++)
+    for (uint32_t j = T.kidOff[p] + 1; j < T.kidOff[p + 1] && ascend; j++)
+      ascend = T.kids[j] > T.kids[j - 1];
+  T.childNumber.col.clear();
+  if (!ascend)
+    T.childNumber.col.swap(number);
   // The join waits of every slot, by begin.
   {
     if (T.waitTask.size() > UINT32_MAX)
@@ -1472,14 +1509,7 @@ void Analysis::finishTasks() {
     groupBy(wslot, slots, T.waitOff, T.wBegin, T.wTime);
   }
   // A child joins at its parent's first wait that begins after the child
-  // was created (taskwait, taskgroup end, barrier).
-  T.joinsAt.resize(n);
-  for (size_t k = 0; k < n; k++) {
-    int64_t p = T.pslot[k];
-    auto b = T.wBegin.begin() + T.waitOff[p],
-         e = T.wBegin.begin() + T.waitOff[p + 1];
-    T.joinsAt[k] = uint32_t(std::lower_bound(b, e, T.create[k]) - b);
-  }
+  // was created (taskwait, taskgroup end, barrier): joinsAt finds it.
 }
 
 /// Whether the join points of slot p's children do not decrease (kids are

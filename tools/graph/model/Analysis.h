@@ -246,7 +246,7 @@ private:
   uint32_t codeIndex(uint64_t c);
   std::vector<uint32_t> at;
   std::vector<uint64_t> codes;
-  std::unordered_map<uint64_t, uint32_t> index; // codes' places
+  std::unordered_map<uint64_t, uint32_t> index; // their places, past 16
   uint32_t last = UINT32_MAX;
 };
 
@@ -276,6 +276,33 @@ private:
   std::vector<int32_t> val;
 };
 
+struct Tasks;
+
+/// Per task, the place among its parent's waits (Tasks::wBegin) of the one
+/// it joins at: the first that begins after it was made. Found there (a
+/// search of the parent's waits), not held.
+class JoinPoints {
+public:
+  explicit JoinPoints(const Tasks *t) : t(t) {}
+  uint32_t operator[](size_t k) const;
+
+private:
+  const Tasks *t;
+};
+
+/// Per task, its number among its parent's children (in creation order):
+/// its place in its parent's kids where every parent's kids ascend (made on
+/// one thread, whose tasks are numbered in creation order), else col.
+class ChildNumbers {
+public:
+  explicit ChildNumbers(const Tasks *t) : t(t) {}
+  uint32_t operator[](size_t k) const;
+  std::vector<uint32_t> col; // empty: found in kids
+
+private:
+  const Tasks *t;
+};
+
 /// Every explicit task, in columns. What only reading and finishing the
 /// model need goes once it is made: the as-read segments' and waits' task
 /// ids, creators (taskloops' sites), parent (the parent's slot holds it).
@@ -286,6 +313,10 @@ private:
 /// thread number 16-bit (readThread() refuses a thread above 65535 that
 /// runs tasks). A task's work is not a column: work(k).
 struct Tasks {
+  Tasks() = default;
+  // Not copied: childNumber and joinsAt read the other columns.
+  Tasks(const Tasks &) = delete;
+  Tasks &operator=(const Tasks &) = delete;
   TaskIds id;
   std::vector<uint64_t> create;
   TaskCodes codeptr;
@@ -312,7 +343,9 @@ struct Tasks {
   // implicit (or unknown) task that made tasks (implicitIds[j]).
   std::vector<uint32_t> pslot;
   std::vector<uint64_t> implicitIds;
-  std::vector<uint32_t> childNumber, kids, joinsAt;
+  std::vector<uint32_t> kids;
+  ChildNumbers childNumber{this};
+  JoinPoints joinsAt{this};
   std::vector<uint32_t> kidOff, waitOff;
   std::vector<uint64_t> wBegin;
   std::vector<int64_t> wTime;
