@@ -332,44 +332,6 @@ std::vector<uint64_t> TaskCodes::distinct() const {
   return out;
 }
 
-void TaskChunks::push_back(int32_t c) {
-  if (dense) {
-    col.push_back(c);
-    n++;
-    return;
-  }
-  if (c >= 0) {
-    if (n >= UINT32_MAX)
-      throw Error("more than 2^32 tasks and parents: not analysed");
-    at.push_back(uint32_t(n));
-    val.push_back(c);
-  }
-  n++;
-  if (n >= 4096 && at.size() > n / 2) { // more than the column: made it
-    col.reserve(std::max(room, n));
-    col.assign(n, -1);
-    for (size_t i = 0; i < at.size(); i++)
-      col[at[i]] = val[i];
-    std::vector<uint32_t>().swap(at);
-    std::vector<int32_t>().swap(val);
-    dense = true;
-  }
-}
-
-bool TaskChunks::any() const {
-  return dense ? std::any_of(col.begin(), col.end(),
-                             [](int32_t c) { return c >= 0; })
-               : !at.empty();
-}
-
-uint32_t JoinPoints::operator[](size_t k) const {
-  const Tasks &T = *t;
-  uint32_t p = T.pslot[k];
-  auto b = T.wBegin.begin() + T.waitOff[p],
-       e = T.wBegin.begin() + T.waitOff[p + 1];
-  return uint32_t(std::lower_bound(b, e, T.create[k]) - b);
-}
-
 uint32_t ChildNumbers::operator[](size_t k) const {
   if (!col.empty())
     return col[k];
@@ -1354,29 +1316,21 @@ std::string Analysis::loopName(const Loop &lp) const {
 /// No owner (groupBy()).
 static constexpr uint32_t Dropped = UINT32_MAX;
 
-/// Column v permuted in place: row j moves to place to[j] (to: a
-/// permutation; each cycle followed once, done marking the places filled).
+/// Column v with row j moved to place to[j] (Dropped: left out) of m.
 template <typename T>
-static void permuteInPlace(std::vector<T> &v, const std::vector<uint32_t> &to,
-                           std::vector<bool> &done) {
-  done.assign(v.size(), false);
-  for (size_t s = 0; s < v.size(); s++) {
-    if (done[s])
-      continue;
-    T carry = v[s];
-    for (size_t j = to[s]; j != s; j = to[j]) {
-      std::swap(carry, v[j]);
-      done[j] = true;
-    }
-    v[s] = carry;
-    done[s] = true;
-  }
+static void gather(std::vector<T> &v, const std::vector<uint32_t> &to,
+                   size_t m) {
+  std::vector<T> out(m);
+  for (size_t j = 0; j < to.size(); j++)
+    if (to[j] != Dropped)
+      out[to[j]] = v[j];
+  v.swap(out);
 }
 
 /// Rows grouped by owner (0..n-1; Dropped: dropped), each group sorted (as
 /// tuples) where not already in order of the first column: a counting sort,
-/// owner made the rows' places (the dropped ones' after the groups), then
-/// each column permuted in place and cut to the groups.
+/// owner made the rows' places, then one column moved at a time (no more
+/// than one column's copy held beside the others).
 template <typename A, typename... C>
 static void groupBy(std::vector<uint32_t> &owner, size_t n,
                     std::vector<uint32_t> &off, std::vector<A> &a,
@@ -1389,20 +1343,16 @@ static void groupBy(std::vector<uint32_t> &owner, size_t n,
     off[k + 1] += off[k];
   // Each row to its group's next place: off[k] moves to group k's end,
   // then back.
-  uint32_t m = off[n], dropped = m;
   for (uint32_t &k : owner)
-    k = k == Dropped ? dropped++ : off[k]++;
+    if (k != Dropped)
+      k = off[k]++;
   for (size_t k = n; k > 0; k--)
     off[k] = off[k - 1];
   off[0] = 0;
-  {
-    std::vector<bool> done;
-    permuteInPlace(a, owner, done);
-    (permuteInPlace(c, owner, done), ...);
-  }
+  size_t m = off[n];
+  gather(a, owner, m);
+  (gather(c, owner, m), ...);
   std::vector<uint32_t>().swap(owner);
-  a.resize(m);
-  (c.resize(m), ...);
   std::vector<uint32_t> ix;
   for (size_t k = 0; k < n; k++) {
     uint32_t lo = off[k], hi = off[k + 1];
@@ -1509,7 +1459,15 @@ void Analysis::finishTasks() {
     groupBy(wslot, slots, T.waitOff, T.wBegin, T.wTime);
   }
   // A child joins at its parent's first wait that begins after the child
-  // was created (taskwait, taskgroup end, barrier): joinsAt finds it.
+  // was created (taskwait, taskgroup end, barrier).
+  T.joinsAt = JoinPoints();
+  T.joinsAt.reserve(n);
+  for (size_t k = 0; k < n; k++) {
+    int64_t p = T.pslot[k];
+    auto b = T.wBegin.begin() + T.waitOff[p],
+         e = T.wBegin.begin() + T.waitOff[p + 1];
+    T.joinsAt.push_back(uint32_t(std::lower_bound(b, e, T.create[k]) - b));
+  }
 }
 
 /// Whether the join points of slot p's children do not decrease (kids are

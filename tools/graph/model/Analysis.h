@@ -250,45 +250,64 @@ private:
   uint32_t last = UINT32_MAX;
 };
 
-/// Per task, the loop chunk its creator was running, or -1: the tasks made
-/// in chunks (ascending) and their chunks, or, once they are more than
-/// half the tasks, the column.
-class TaskChunks {
+/// A column whose rows mostly hold one value (Default): the rows that do
+/// not (ascending) and their values, or, once they are more than half the
+/// rows (from the 4096th on), the column. Rows are tasks: at most 2^32.
+template <typename T, T Default> class MostlyColumn {
 public:
-  int32_t operator[](size_t k) const {
+  T operator[](size_t k) const {
     if (dense)
       return col[k];
     auto it = std::lower_bound(at.begin(), at.end(), uint32_t(k));
-    return it != at.end() && *it == k ? val[size_t(it - at.begin())] : -1;
+    return it != at.end() && *it == k ? val[size_t(it - at.begin())] : Default;
   }
   size_t size() const { return n; }
-  /// Room for m tasks, should they become the column.
+  /// Room for m rows, should they become the column.
   void reserve(size_t m) { room = m; }
-  void push_back(int32_t c);
-  /// Whether some task was made in a chunk.
-  bool any() const;
+  void push_back(T v) {
+    n++;
+    if (dense) {
+      col.push_back(v);
+      return;
+    }
+    if (v != Default) {
+      if (n > UINT32_MAX)
+        throw Error("more than 2^32 tasks and parents: not analysed");
+      at.push_back(uint32_t(n - 1));
+      val.push_back(v);
+    }
+    if (n >= 4096 && at.size() > n / 2) { // more than the column: made it
+      col.reserve(std::max(room, n));
+      col.assign(n, Default);
+      for (size_t i = 0; i < at.size(); i++)
+        col[at[i]] = val[i];
+      std::vector<uint32_t>().swap(at);
+      std::vector<T>().swap(val);
+      dense = true;
+    }
+  }
+  /// Whether some row holds another value.
+  bool any() const {
+    return dense ? std::any_of(col.begin(), col.end(),
+                               [](T v) { return v != Default; })
+                 : !at.empty();
+  }
 
 private:
   bool dense = false;
   size_t n = 0, room = 0;
-  std::vector<int32_t> col;
+  std::vector<T> col;
   std::vector<uint32_t> at;
-  std::vector<int32_t> val;
+  std::vector<T> val;
 };
+
+/// Per task, the loop chunk its creator was running, or -1.
+using TaskChunks = MostlyColumn<int32_t, -1>;
+/// Per task, the place among its parent's waits (Tasks::wBegin) of the one
+/// it joins at: the first that begins after it was made (mostly the first).
+using JoinPoints = MostlyColumn<uint32_t, 0>;
 
 struct Tasks;
-
-/// Per task, the place among its parent's waits (Tasks::wBegin) of the one
-/// it joins at: the first that begins after it was made. Found there (a
-/// search of the parent's waits), not held.
-class JoinPoints {
-public:
-  explicit JoinPoints(const Tasks *t) : t(t) {}
-  uint32_t operator[](size_t k) const;
-
-private:
-  const Tasks *t;
-};
 
 /// Per task, its number among its parent's children (in creation order):
 /// its place in its parent's kids where every parent's kids ascend (made on
@@ -314,7 +333,7 @@ private:
 /// runs tasks). A task's work is not a column: work(k).
 struct Tasks {
   Tasks() = default;
-  // Not copied: childNumber and joinsAt read the other columns.
+  // Not copied: childNumber reads the other columns.
   Tasks(const Tasks &) = delete;
   Tasks &operator=(const Tasks &) = delete;
   TaskIds id;
@@ -345,7 +364,7 @@ struct Tasks {
   std::vector<uint64_t> implicitIds;
   std::vector<uint32_t> kids;
   ChildNumbers childNumber{this};
-  JoinPoints joinsAt{this};
+  JoinPoints joinsAt;
   std::vector<uint32_t> kidOff, waitOff;
   std::vector<uint64_t> wBegin;
   std::vector<int64_t> wTime;
