@@ -83,6 +83,23 @@ void taskRecording(const std::string &dir) {
 const uint64_t P2 = 300, I2 = 301;
 uint64_t tid(int th, int n) { return (uint64_t(th) + 1) << 40 | uint64_t(n); }
 
+// A one-thread recording's meta.txt in dir, and its region Par and
+// implicit task I0 begun at 0 (the test adds the rest).
+Thread oneRegion(const std::string &dir) {
+  writeFile(dir + "/meta.txt", meta3());
+  Thread t;
+  t.rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 1)
+      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 1);
+  return t;
+}
+
+// Thread 0's tasks tid(0, first + step * i) made by I0 at at + i, i < count.
+void tasksFrom(Thread &t, uint64_t at, uint64_t first, uint64_t count,
+               uint64_t step = 1) {
+  for (uint64_t i = 0; i < count; i++)
+    t.task(at + i, tid(0, int(first + step * i)), I0, 0, 1.0);
+}
+
 // The implicit task it runs the tasks ids, 5 ticks each, from t on.
 void runs(Thread &th, uint64_t it, std::vector<uint64_t> ids, uint64_t t) {
   for (uint64_t id : ids) {
@@ -353,13 +370,9 @@ TEST(GraphAnalysis, TasksKeepNoColumnsTheModelDerives) {
 TEST(GraphAnalysis, TaskIdsInRunsOrTheColumn) {
   for (uint64_t step : {1, 2}) {
     TempDir d;
-    writeFile(d.path + "/meta.txt", meta3());
-    Thread t;
-    t.rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 1)
-        .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 1);
+    Thread t = oneRegion(d.path);
     const uint64_t n = 5000;
-    for (uint64_t i = 0; i < n; i++)
-      t.task(10 + i, tid(0, 1 + step * i), I0, 0, 1.0);
+    tasksFrom(t, 10, 1, n, step);
     t.rec(R_IMPLICIT_END, 10 + n, I0, 0);
     t.write(d.path + "/thread-0.bin");
     auto run = analyseRun({d.path}, {});
@@ -383,16 +396,11 @@ TEST(GraphAnalysis, TaskIdsInRunsOrTheColumn) {
 TEST(GraphAnalysis, TaskChunksPerTaskMadeInAChunk) {
   for (uint64_t inChunk : {10, 5000}) {
     TempDir d;
-    writeFile(d.path + "/meta.txt", meta3());
-    Thread t;
-    t.rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 1)
-        .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 1);
+    Thread t = oneRegion(d.path);
     const uint64_t before = 100;
-    for (uint64_t i = 0; i < before; i++)
-      t.task(1 + i, tid(0, 1 + i), I0, 0, 1.0);
+    tasksFrom(t, 1, 1, before);
     t.rec(R_LOOP_BEGIN, 200, I0, Par, 0, 0).chunk(200, 0, 0, 2);
-    for (uint64_t i = 0; i < inChunk; i++)
-      t.task(300 + i, tid(0, 1 + before + i), I0, 0, 1.0);
+    tasksFrom(t, 300, 1 + before, inChunk);
     t.rec(R_LOOP_END, 400 + inChunk, I0, Par)
         .rec(R_IMPLICIT_END, 500 + inChunk, I0, 0);
     t.write(d.path + "/thread-0.bin");
@@ -412,12 +420,9 @@ TEST(GraphAnalysis, TaskChunksPerTaskMadeInAChunk) {
 // task is refused, named, never cut to another thread's number.
 TEST(GraphAnalysis, TaskThreadAbove65535Refused) {
   TempDir d;
-  writeFile(d.path + "/meta.txt", meta3());
   const int th = 65536;
-  Thread t;
-  t.rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 1)
-      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 1)
-      .task(10, tid(th, 1), I0, 0, 1.0)
+  Thread t = oneRegion(d.path);
+  t.task(10, tid(th, 1), I0, 0, 1.0)
       .rec(R_TASK_SWITCH, 20, I0, tid(th, 1))
       .rec(R_TASK_SWITCH, 30, tid(th, 1), I0, 0, 1)
       .rec(R_IMPLICIT_END, 40, I0, 0);
