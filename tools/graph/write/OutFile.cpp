@@ -105,6 +105,24 @@ static size_t fmtTo(char *b, size_t n, double v) {
   return std::to_chars(b, b + n, v, std::chars_format::general, 6).ptr - b;
 }
 
+char *OutFile::decU(char *p, uint64_t v) {
+  char b[24];
+  char *s = digits(v, b + sizeof b);
+  size_t n = size_t(b + sizeof b - s);
+  std::memcpy(p, s, n);
+  return p + n;
+}
+
+char *OutFile::decI(char *p, int64_t v) {
+  if (v < 0) {
+    *p++ = '-';
+    return decU(p, 0 - uint64_t(v));
+  }
+  return decU(p, uint64_t(v));
+}
+
+char *OutFile::numAt(char *p, double v) { return p + fmtTo(p, 40, v); }
+
 OutFile &OutFile::num(double v) {
   char b[40];
   return put(b, fmtTo(b, sizeof b, v));
