@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <fstream>
 #include <regex>
+#include <spawn.h>
 #include <sstream>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -186,27 +187,31 @@ bool runCapture(const std::vector<std::string> &argv, const std::string &input,
     close(in);
     return false;
   }
-  // The arguments are made before fork: the child of a multithreaded
-  // process may not allocate.
+  // Started with posix_spawn, not fork: the analysis holds its tables by
+  // then, and a fork would copy their page tables and leave every page
+  // this process writes afterwards to fault once more (copy on write).
   std::vector<char *> args;
   for (const std::string &a : argv)
     args.push_back(const_cast<char *>(a.c_str()));
   args.push_back(nullptr);
-  pid_t pid = fork();
-  if (pid < 0) {
+  posix_spawn_file_actions_t fa;
+  pid_t pid = -1;
+  int err = posix_spawn_file_actions_init(&fa);
+  if (!err) {
+    err = posix_spawn_file_actions_adddup2(&fa, in, 0);
+    if (!err)
+      err = posix_spawn_file_actions_adddup2(&fa, pfd[1], 1);
+    if (!err)
+      err = posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    if (!err)
+      err = posix_spawn(&pid, args[0], &fa, nullptr, args.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+  }
+  if (err) {
     close(in);
     close(pfd[0]);
     close(pfd[1]);
     return false;
-  }
-  if (pid == 0) {
-    dup2(in, 0);
-    dup2(pfd[1], 1);
-    int dn = open("/dev/null", O_WRONLY);
-    if (dn >= 0)
-      dup2(dn, 2);
-    execv(args[0], args.data());
-    _exit(127);
   }
   close(in);
   close(pfd[1]);

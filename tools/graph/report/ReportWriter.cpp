@@ -22,10 +22,11 @@
 // count line, per bar and graph member its problem flags, per aggregated bar
 // and group the number of its grains each type flags.
 //
-// writePage tries levels finest first, each measured with its bars held
-// up to the cap (so the page that fits is made once, not measured and made
-// again); the page of every grain is not tried when its bars alone (ten
-// numbers per chunk at least) pass the cap.
+// writePage tries levels finest first: the first only measured (its bars
+// counted, not held), a level chosen from the size of the one before made
+// with its bars held up to the cap and written as it is made when it fits
+// (made once, not measured and made again); the page of every grain is not
+// tried when its bars alone (ten numbers per chunk at least) pass the cap.
 //
 // The page is assembled (reportPage, writePage) from a source of
 // per-process pieces (PageSource, ReportPage.h); here the source of one
@@ -127,6 +128,16 @@ std::string num(double v, int digits = 3) {
 
 std::string str(const std::string &s) { return jsonString(s); }
 
+struct IntArray;
+
+/// The bars' arrays of one page: their text held while it stays within
+/// limit bytes, beyond that (dropped) only counted.
+struct Held {
+  uint64_t bytes = 0, limit = UINT64_MAX;
+  std::vector<IntArray *> arrays;
+  void drop();
+};
+
 /// A growing JSON array of integers.
 /// (measure: only its length counted, done() gives "[]" and extra() the
 /// bytes it leaves out.)
@@ -134,6 +145,7 @@ struct IntArray {
   std::string s = "[";
   bool first = true, measure = false;
   uint64_t bytes = 0; // measured: the numbers and their commas
+  Held *held = nullptr;
   void add(int64_t v) {
     if (measure) { // its digits counted, not written
       uint64_t a = v < 0 ? 0 - uint64_t(v) : uint64_t(v);
@@ -149,11 +161,25 @@ struct IntArray {
     size_t n = size_t(std::to_chars(b, b + sizeof b, v).ptr - b);
     if (!first)
       s += ',';
-    first = false;
     s.append(b, n);
+    if (held && (held->bytes += n + !first) > held->limit)
+      held->drop();
+    first = false;
   }
   uint64_t extra() const { return bytes; }
+  /// From holding its text to counting it.
+  void toMeasure() {
+    bytes = s.size() - 1;
+    std::string("[").swap(s);
+    measure = true;
+  }
 };
+
+void Held::drop() {
+  for (IntArray *a : arrays)
+    a->toMeasure();
+  limit = UINT64_MAX;
+}
 
 } // namespace
 
@@ -971,12 +997,14 @@ namespace {
 
 /// The page with every grain's bar, or (!every) a bar per loop span of
 /// `block` instances (CoarseGraph.h) and per task site and thread; without
-/// the graph when !graph: written to out, or (measured not null) its size
-/// only counted, the bars counted, not held.
-void reportPage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
+/// the graph when !graph. Its size goes to measured (when not null); it
+/// is written to out (when not null) if it is at most cap bytes: the bars'
+/// text is held up to cap bytes, beyond that (and without out) only
+/// counted. Returns whether it was written.
+bool reportPage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
                 const Caps &caps, const std::string &version,
                 std::vector<LeftOut> &leftOut, bool every, uint64_t block,
-                bool graph, uint64_t *measured, OutFile *out = nullptr) {
+                bool graph, uint64_t *measured, OutFile *out, uint64_t cap) {
   uint64_t grains = run.grains;
   // What the aggregated bars merge: the loops' chunks, the tasks, or both.
   GrainKinds kinds;
@@ -1012,8 +1040,13 @@ void reportPage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
   IntArray gPc;
   const std::array<IntArray *, 12> arrays{&gRow, &gS, &gD, &gK,     &gI,  &gLo,
                                           &gHi,  &gC, &gN, &gCount, &gPm, &gPc};
-  for (IntArray *a : arrays)
-    a->measure = measured != nullptr;
+  Held held;
+  held.limit = cap;
+  for (IntArray *a : arrays) {
+    a->measure = !out; // only measured: counted from the start
+    a->held = &held;
+    held.arrays.push_back(a);
+  }
   int64_t nBars = 0;
   int64_t prevS = 0, prevI = 0, prevLo = 0, prevN = 0;
   double endNs = 0;
@@ -1154,13 +1187,16 @@ void reportPage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
   }
   // The data in pieces, in order: the bars' arrays and the graph's lists
   // as they are, not copied into one string.
+  // (The bars' arrays, digits and commas, need no escapes: raw.)
   std::deque<std::string> made; // the pieces made here (never moved)
-  std::vector<std::string_view> parts;
+  std::vector<std::pair<std::string_view, bool>> parts; // text, raw
   auto add = [&](std::string x) {
     made.push_back(std::move(x));
-    parts.emplace_back(made.back());
+    parts.emplace_back(made.back(), false);
   };
-  auto ref = [&](const std::string &x) { parts.emplace_back(x); };
+  auto ref = [&](const std::string &x, bool raw = false) {
+    parts.emplace_back(x, raw);
+  };
   add("{\"version\":" + str(version) + ",\"program\":" + str(run.program) +
       ",\"aggregated\":" + (every ? "false" : "true") +
       ",\"block\":" + std::to_string(every ? 1 : block) + ",\"cap\":" +
@@ -1196,7 +1232,7 @@ void reportPage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
                          {"pm", &gPm},
                          {"pc", &gPc}}) {
     add(a == &gRow ? before : std::string(",\"") + name + "\":");
-    ref(a->s);
+    ref(a->s, true);
     add("]");
   }
   add("},\n\"graph\":{\"groups\":");
@@ -1213,19 +1249,28 @@ void reportPage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
   // The page: its template's, style's and script's text around the data
   // (escaped as it goes), written, or only its size counted.
   auto [head, tail] = pageAround();
-  if (measured) {
-    *measured = head.size() + tail.size();
-    for (std::string_view x : parts)
-      pageSafe(x, [&](const char *, size_t n) { *measured += n; });
-    for (const IntArray *a :
-         {&gRow, &gS, &gD, &gK, &gI, &gLo, &gHi, &gC, &gN, &gCount, &gPm, &gPc})
-      *measured += a->extra();
-    return;
+  uint64_t size = head.size() + tail.size();
+  for (auto [x, raw] : parts) {
+    if (raw)
+      size += x.size();
+    else
+      pageSafe(x, [&](const char *, size_t n) { size += n; });
   }
+  for (const IntArray *a : arrays)
+    size += a->extra();
+  if (measured)
+    *measured = size;
+  if (!out || size > cap)
+    return false;
   *out << head;
-  for (std::string_view x : parts)
-    pageSafe(x, [&](const char *t, size_t n) { out->put(t, n); });
+  for (auto [x, raw] : parts) {
+    if (raw)
+      out->put(x.data(), x.size());
+    else
+      pageSafe(x, [&](const char *t, size_t n) { out->put(t, n); });
+  }
   *out << tail;
+  return true;
 }
 
 } // namespace
@@ -1233,8 +1278,6 @@ void reportPage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
 void writePage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
                const std::string &path, const Caps &caps,
                const std::string &version, std::vector<LeftOut> &leftOut) {
-  // Each level's page measured (its bars counted, not held), the one
-  // chosen made.
   bool every = run.grains <= caps.report, graph = true;
   uint64_t block = 1, cap = caps.reportBudget(run.grains);
   // The page of every grain has a bar per chunk at least, each ten numbers
@@ -1246,13 +1289,23 @@ void writePage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
   if (every && 20 * chunks > cap + 10)
     every = false;
   std::vector<LeftOut> left;
+  // A level's page is measured (its bars counted, not held), or, where
+  // it is expected to fit (the level chosen from the size of the one
+  // before, or measured to fit), made with its bars held up to the cap
+  // and written as it is made if it fits.
+  OutFile o(path);
+  bool written = false, hold = false;
   for (;;) {
     left = leftOut;
     uint64_t size = 0;
-    reportPage(run, src, loops, sites, caps, version, left, every, block, true,
-               &size);
-    if (size <= cap)
+    written = reportPage(run, src, loops, sites, caps, version, left, every,
+                         block, true, &size, hold ? &o : nullptr, cap);
+    if (written)
       break;
+    if (size <= cap) {
+      hold = true;
+      continue;
+    }
     if (!every && block == 0) {
       // The coarsest bars and still too large: without the graph (what
       // is left is the page's script, a bar per loop and thread and per
@@ -1266,11 +1319,13 @@ void writePage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
     }
     // Only the bars shrink: the rest of the page stays.
     block = coarserBlock(block, double(size) / double(cap) * 1.25, run.most);
+    hold = true;
   }
-  left = leftOut;
-  OutFile o(path);
-  reportPage(run, src, loops, sites, caps, version, left, every, block, graph,
-             nullptr, &o);
+  if (!written) {
+    left = leftOut;
+    reportPage(run, src, loops, sites, caps, version, left, every, block, graph,
+               nullptr, &o, UINT64_MAX);
+  }
   leftOut = left;
   o.close();
 }

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "Writers.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace gcg {
@@ -23,11 +24,10 @@ void writeLoopsCsv(const Results &R, const std::string &path) {
     std::string head =
         (pd.pid >= 0 ? std::to_string(pd.pid) : std::string("NA")) + "," +
         Run::rankText(pd) + ",";
-    // A row's loop columns: its name and its location each quoted when it
-    // changes from the row before (not once per instance), its instance
-    // written as it goes.
-    const std::string *nameOf = nullptr, *locOf = nullptr;
-    std::string name, loc;
+    // A row's loop columns: its name and its location, each quoted once
+    // per loop site and code (not per instance), then its instance.
+    std::vector<std::string> nameOf, locOf; // by site, by code; "": not yet
+    locOf.resize(an.loopCodes.size());
     const LoopTable &lt = R.procs[p].loopTable;
     size_t base = 0; // the instance's first row: its share is row - base
     for (size_t row = 0; row < lt.rows.size(); row++) {
@@ -37,34 +37,62 @@ void writeLoopsCsv(const Results &R, const std::string &path) {
       if (!r.chunks)
         continue;
       const Loop &lp = an.loops[r.loop];
-      if (&an.loopName(an.indexOf(lp)) != nameOf) {
-        nameOf = &an.loopName(an.indexOf(lp));
-        name = head + csvField(*nameOf) + ",L";
-      }
-      if (&an.codeOf(lp).loc.str() != locOf) {
-        locOf = &an.codeOf(lp).loc.str();
-        loc = "," + csvField(*locOf) + ",";
-      }
+      int li = an.indexOf(lp);
+      size_t site = size_t(an.loopSite[li]);
+      if (site >= nameOf.size())
+        nameOf.resize(site + 1);
+      std::string &name = nameOf[site];
+      if (name.empty())
+        name = head + csvField(an.loopName(li)) + ",L";
+      std::string &loc = locOf[lp.code];
+      if (loc.empty())
+        loc = "," + csvField(an.codeOf(lp).loc.str()) + ",";
+      // The row formatted in place (its names put as they are): at most
+      // 11 numbers of 40 bytes and their commas.
       o << name;
-      o.i(an.indexOf(lp)) << loc;
-      o.i(r.th) << ',';
-      o.i(r.chunks) << ',';
+      char *at = OutFile::decI(o.room(24), li);
+      o.done(at);
+      o << loc;
+      at = o.room(11 * 41);
+      at = OutFile::decI(at, r.th);
+      *at++ = ',';
+      at = OutFile::decI(at, r.chunks);
+      *at++ = ',';
       if (r.hasWork) {
-        o.i(r.work) << ',';
-        o.i(lt.minWork(row)) << ',';
-        // Exact: an integer or the mean of two (.5).
+        at = OutFile::decI(at, r.work);
+        *at++ = ',';
+        at = OutFile::decI(at, lt.minWork(row));
+        *at++ = ',';
+        // Exact: an integer or the mean of two (.5, as "%.1f" has it).
         double median = lt.median(row);
-        if (median == std::floor(median))
-          o.i(int64_t(median)) << ',';
-        else
-          o.f("%.1f,", median);
-        o.i(lt.maxWork(row)) << ',';
+        if (median == std::floor(median)) {
+          at = OutFile::decI(at, int64_t(median));
+        } else if (2 * median == std::floor(2 * median) &&
+                   std::fabs(median) < 1e15) {
+          if (median < 0)
+            *at++ = '-';
+          at = OutFile::decU(at, uint64_t(std::fabs(median)));
+          *at++ = '.';
+          *at++ = '5';
+        } else {
+          o.done(at);
+          o.f("%.1f", median);
+          at = o.room(11 * 41);
+        }
+        *at++ = ',';
+        at = OutFile::decI(at, lt.maxWork(row));
+        *at++ = ',';
       } else {
-        o << "NA,NA,NA,NA,";
+        at = std::copy_n("NA,NA,NA,NA,", 12, at);
       }
-      o.num(std::round(shareWait(an.loops[r.loop].shares[row - base]))) << ',';
-      o.u(r.first) << ',';
-      o.u(lt.last(row)) << '\n';
+      at = OutFile::numAt(
+          at, std::round(shareWait(an.loops[r.loop].shares[row - base])));
+      *at++ = ',';
+      at = OutFile::decU(at, r.first);
+      *at++ = ',';
+      at = OutFile::decU(at, lt.last(row));
+      *at++ = '\n';
+      o.done(at);
     }
   }
   o.close();

@@ -77,17 +77,13 @@ static char *digits(uint64_t v, char *end) {
 }
 
 OutFile &OutFile::u(uint64_t v) {
-  char b[24];
-  char *s = digits(v, b + sizeof b);
-  return put(s, b + sizeof b - s);
+  done(decU(room(20), v));
+  return *this;
 }
 
 OutFile &OutFile::i(int64_t v) {
-  char b[24];
-  char *s = digits(v < 0 ? 0 - uint64_t(v) : uint64_t(v), b + sizeof b);
-  if (v < 0)
-    *--s = '-';
-  return put(s, b + sizeof b - s);
+  done(decI(room(21), v));
+  return *this;
 }
 
 static size_t fmtTo(char *b, size_t n, double v) {
@@ -104,6 +100,47 @@ static size_t fmtTo(char *b, size_t n, double v) {
   }
   return std::to_chars(b, b + n, v, std::chars_format::general, 6).ptr - b;
 }
+
+char *OutFile::decU(char *p, uint64_t v) {
+  // Its number of digits (from its bit length, then one comparison), its
+  // digits written back from there: no copy.
+  static const uint64_t Pow10[] = {1,
+                                   10,
+                                   100,
+                                   1000,
+                                   10000,
+                                   100000,
+                                   1000000,
+                                   10000000,
+                                   100000000,
+                                   1000000000,
+                                   10000000000,
+                                   100000000000,
+                                   1000000000000,
+                                   10000000000000,
+                                   100000000000000,
+                                   1000000000000000,
+                                   10000000000000000,
+                                   100000000000000000,
+                                   1000000000000000000,
+                                   10000000000000000000u};
+  unsigned bits = 64 - unsigned(__builtin_clzll(v | 1));
+  unsigned n = (bits * 1233) >> 12; // floor(log10(2^bits)), at most 19
+  n += v >= Pow10[n];
+  char *end = p + (n ? n : 1); // 0: one digit
+  digits(v, end);
+  return end;
+}
+
+char *OutFile::decI(char *p, int64_t v) {
+  if (v < 0) {
+    *p++ = '-';
+    return decU(p, 0 - uint64_t(v));
+  }
+  return decU(p, uint64_t(v));
+}
+
+char *OutFile::numAt(char *p, double v) { return p + fmtTo(p, 40, v); }
 
 OutFile &OutFile::num(double v) {
   char b[40];

@@ -58,6 +58,20 @@ public:
   OutFile &jnumRound(double v, int digits);
   /// printf-style, for the few formatted places.
   OutFile &f(const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+  /// Room for n bytes (n at most 4096) at the returned place, for numbers
+  /// formatted in place (decU, decI, numAt); done(end) keeps the bytes
+  /// written up to end.
+  char *room(size_t n) {
+    if (len + n > sizeof buf)
+      flush(n);
+    return buf + len;
+  }
+  void done(const char *end) { len = size_t(end - buf); }
+  /// v's decimal digits (num(v)'s text: at most 40 bytes) at p; return
+  /// their end.
+  static char *decU(char *p, uint64_t v);
+  static char *decI(char *p, int64_t v);
+  static char *numAt(char *p, double v);
   const std::string &path() const { return name; }
   /// Bytes written so far (buffered ones included).
   uint64_t size() const { return written + len; }
