@@ -73,7 +73,7 @@ TEST(GraphScale, LoopThreadsTable) {
   Analysis &an = *run->procs[0];
   ASSERT_EQ(an.chunks.size(), 5u);
   LoopTable lt = loopTable(an);
-  const std::vector<LoopThread> &rows = lt.rows;
+  const LoopRows &rows = lt.rows;
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0].th, 0);
   EXPECT_EQ(rows[0].chunks, 3);

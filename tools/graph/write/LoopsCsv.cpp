@@ -29,11 +29,9 @@ void writeLoopsCsv(const Results &R, const std::string &path) {
     const std::string *nameOf = nullptr, *locOf = nullptr;
     std::string name, loc;
     const LoopTable &lt = R.procs[p].loopTable;
-    size_t base = 0; // the instance's first row: its share is row - base
-    for (size_t row = 0; row < lt.rows.size(); row++) {
-      const LoopThread &r = lt.rows[row];
-      if (row == 0 || r.loop != lt.rows[row - 1].loop)
-        base = row;
+    for (auto it = lt.rows.begin(); it != lt.rows.end(); ++it) {
+      LoopThread r = *it;
+      size_t row = it.row();
       if (!r.chunks)
         continue;
       const Loop &lp = an.loops[r.loop];
@@ -51,20 +49,22 @@ void writeLoopsCsv(const Results &R, const std::string &path) {
       o.i(r.chunks) << ',';
       if (r.hasWork) {
         o.i(r.work) << ',';
-        o.i(lt.minWork(row)) << ',';
+        o.i(r.minWork) << ',';
         // Exact: an integer or the mean of two (.5).
-        double median = lt.median(row);
+        double median = lt.median(row, r);
         if (median == std::floor(median))
           o.i(int64_t(median)) << ',';
         else
           o.f("%.1f,", median);
-        o.i(lt.maxWork(row)) << ',';
+        o.i(r.maxWork) << ',';
       } else {
         o << "NA,NA,NA,NA,";
       }
-      o.num(std::round(shareWait(an.loops[r.loop].shares[row - base]))) << ',';
+      o.num(std::round(shareWait(
+          an.loops[r.loop].shares[row - lt.rows.rowBegin(size_t(r.loop))])))
+          << ',';
       o.u(r.first) << ',';
-      o.u(lt.last(row)) << '\n';
+      o.u(r.last) << '\n';
     }
   }
   o.close();
