@@ -60,26 +60,6 @@ LoopThread LoopRows::operator[](size_t r) const {
   return make(r, li, apartOf(r));
 }
 
-LoopThread LoopRows::make(size_t r, int li, const Apart *a) const {
-  const Share &s = shares()[r];
-  LoopThread x;
-  x.loop = li;
-  x.th = s.th;
-  x.chunks = int32_t(s.count);
-  x.hasWork = !s.unknown;
-  x.first = first[r];
-  if (a) {
-    x.work = a->work, x.minWork = a->minWork, x.maxWork = a->maxWork;
-    x.last = a->last;
-  } else if (x.chunks) { // its one chunk's work and end
-    x.work = x.minWork = x.maxWork = s.work;
-    x.last = x.first + uint64_t(s.work);
-  } else {
-    x.last = x.first;
-  }
-  return x;
-}
-
 bool LoopRows::add(int loop, int th, int64_t chunks, bool hasWork, int64_t work,
                    uint64_t f, uint64_t last) {
   if (chunks < 0 || chunks > int64_t(Share::MaxCount) || loop < 0 ||

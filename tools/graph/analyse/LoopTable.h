@@ -107,7 +107,26 @@ public:
 private:
   const Share *shares() const { return pool ? pool : own.data(); }
   const Apart *apartOf(size_t r) const;
-  LoopThread make(size_t r, int li, const Apart *a) const;
+  /// Row r of instance li, a its Apart or null.
+  LoopThread make(size_t r, int li, const Apart *a) const {
+    const Share &s = shares()[r];
+    LoopThread x;
+    x.loop = li;
+    x.th = s.th;
+    x.chunks = int32_t(s.count);
+    x.hasWork = !s.unknown;
+    x.first = first[r];
+    if (a) {
+      x.work = a->work, x.minWork = a->minWork, x.maxWork = a->maxWork;
+      x.last = a->last;
+    } else if (x.chunks) { // its one chunk's work and end
+      x.work = x.minWork = x.maxWork = s.work;
+      x.last = x.first + uint64_t(s.work);
+    } else {
+      x.last = x.first;
+    }
+    return x;
+  }
   const Share *pool = nullptr;
   std::vector<Share> own; // a part's
   std::vector<uint64_t> first;
