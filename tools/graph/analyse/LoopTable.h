@@ -55,7 +55,6 @@ public:
            std::vector<uint64_t> first, std::vector<Apart> apart);
   LoopRows() : rowStart(1, 0) {}
   size_t size() const { return first.size(); }
-  bool empty() const { return first.empty(); }
   /// Loop instances (the last with rows, or as many as add() was told).
   size_t instances() const { return rowStart.size() - 1; }
   /// Instance li's rows: [rowBegin(li), rowEnd(li)).
@@ -63,8 +62,6 @@ public:
   size_t rowEnd(size_t li) const { return rowStart[li + 1]; }
   /// Row r (its instance looked up).
   LoopThread operator[](size_t r) const;
-  /// Row r of instance li.
-  LoopThread at(size_t r, int li) const { return make(r, li, apartOf(r)); }
   /// Appends a row read from a part (instances ascending, rows of one
   /// instance consecutive); false if it cannot be a row a table wrote.
   bool add(int loop, int th, int64_t chunks, bool hasWork, int64_t work,
