@@ -133,19 +133,21 @@ std::vector<LoopSpan> spansOf(const LoopRows &rows, const Blocks &B) {
   // past the spans made is not touched.
   size_t most = 0;
   std::vector<int> ths;
-  for (const LoopThread &r : rows)
-    if (r.chunks) {
+  for (size_t r = 0; r < rows.size(); r++)
+    if (const Share &s = rows.share(r); s.count) {
       most++;
-      auto at = std::lower_bound(ths.begin(), ths.end(), r.th);
-      if (at == ths.end() || *at != r.th)
-        ths.insert(at, r.th);
+      if (!ths.empty() && ths.back() == s.th)
+        continue; // the last one met, as rows of one instance go
+      auto at = std::lower_bound(ths.begin(), ths.end(), s.th);
+      if (at == ths.end() || *at != s.th)
+        ths.insert(at, s.th);
     }
   std::vector<LoopSpan> spans;
   spans.reserve(std::min(most, B.list.size() * ths.size()));
   SpanFinder find(B.list.size());
-  for (const LoopThread &r : rows) {
+  rows.forEach([&](size_t, const LoopThread &r) {
     if (!r.chunks)
-      continue;
+      return;
     size_t b = size_t(B.of[r.loop]);
     bool added;
     uint32_t k = find.find(b, r.th, added);
@@ -166,7 +168,7 @@ std::vector<LoopSpan> spansOf(const LoopRows &rows, const Blocks &B) {
     s.last = std::max(s.last, r.last);
     s.minWork = std::min(s.minWork, r.minWork);
     s.maxWork = std::max(s.maxWork, r.maxWork);
-  }
+  });
   // Into block order in place (along the permutation's cycles), without a
   // second copy of the spans.
   std::vector<uint32_t> order = find.byBlock(); // the j-th: spans[order[j]]
@@ -193,9 +195,10 @@ std::vector<LoopSpan> spansOf(const LoopRows &rows, const Blocks &B) {
 uint64_t countSpans(const LoopRows &rows, const Blocks &B) {
   SpanFinder find(B.list.size());
   bool added;
-  for (const LoopThread &r : rows)
+  rows.forEach([&](size_t, const LoopThread &r) {
     if (r.chunks)
       find.find(size_t(B.of[r.loop]), r.th, added);
+  });
   return find.size();
 }
 
@@ -248,8 +251,7 @@ uint64_t countLoopSpans(const LoopTable &lt, uint64_t block) {
   const LoopRows &rows = lt.rows;
   if (block == 1) {
     uint64_t n = 0;
-    for (const LoopThread &r : rows)
-      n += r.chunks > 0;
+    rows.forEach([&](size_t, const LoopThread &r) { n += r.chunks > 0; });
     return n;
   }
   return countSpans(rows, blocksOf(lt, block));
@@ -368,11 +370,11 @@ void coarseGraphSize(const Analysis &an, const LoopTable &lt,
   const LoopRows &rows = lt.rows;
   uint64_t spans = 0, blocks = 0;
   if (level.block == 1) {
-    for (const LoopThread &r : rows)
-      spans += r.chunks > 0;
     std::vector<uint8_t> has(an.loops.size(), 0);
-    for (const LoopThread &r : rows)
+    rows.forEach([&](size_t, const LoopThread &r) {
+      spans += r.chunks > 0;
       has[r.loop] |= r.chunks > 0;
+    });
     for (uint8_t h : has)
       blocks += h;
   } else {

@@ -285,22 +285,23 @@ std::vector<int32_t> instancesByStart(const LoopRows &rows) {
       order.push_back(int32_t(cur));
       last = s;
     };
-    for (const LoopThread &r : rows) {
+    rows.forEach([&](size_t, const LoopThread &r) {
       if (r.loop != cur) {
         close();
         cur = r.loop, s = UINT64_MAX;
       }
       if (r.chunks)
         s = std::min(s, r.first);
-    }
+    });
     close();
     if (inOrder)
       return order;
   }
   std::vector<uint64_t> start(instances, UINT64_MAX);
-  for (const LoopThread &r : rows)
+  rows.forEach([&](size_t, const LoopThread &r) {
     if (r.chunks)
       start[r.loop] = std::min(start[r.loop], r.first);
+  });
   std::vector<int32_t> order;
   for (size_t li = 0; li < instances; li++)
     if (start[li] != UINT64_MAX)
@@ -321,7 +322,7 @@ LoopTable loopTable(const Analysis &an) {
 }
 
 InstanceLosses::InstanceLosses(const Analysis &an, const LoopTable &t)
-    : an(an), rows(t.rows), firstCreation(t.firstCreation), it(t.rows.begin()) {
+    : an(an), rows(t.rows), firstCreation(t.firstCreation) {
   // Each thread's implicit task's begin in each region: a thread's late
   // start is a late join as far as its implicit task began after the first
   // of the instance's threads' (the rest it spent in the region before
@@ -365,14 +366,9 @@ InstanceLoss InstanceLosses::operator()(int li) {
   x.loop = li;
   x.team = uint32_t(teamOf(an, li));
   x.known = true;
-  // Its rows: consecutive, instances in order (the iterator goes on from
-  // the last instance asked).
-  size_t b = rows.rowBegin(size_t(li)), e = rows.rowEnd(size_t(li));
-  while (it.row() < b)
-    ++it;
-  mine.clear();
-  for (; it.row() < e; ++it)
-    mine.push_back(*it);
+  // Its rows: consecutive, instances in order.
+  size_t b = rows.rowBegin(size_t(li));
+  rows.rowsOf(size_t(li), mine, ap);
   // The instance's first start and last end over its threads.
   bool seen = false;
   auto begins = [&](size_t k) {

@@ -57,6 +57,8 @@ public:
   size_t size() const { return first.size(); }
   /// Loop instances (the last with rows, or as many as add() was told).
   size_t instances() const { return rowStart.size() - 1; }
+  /// Row r's share: its thread, chunks (count) and flags.
+  const Share &share(size_t r) const { return shares()[r]; }
   /// Instance li's rows: [rowBegin(li), rowEnd(li)).
   size_t rowBegin(size_t li) const { return rowStart[li]; }
   size_t rowEnd(size_t li) const { return rowStart[li + 1]; }
@@ -98,12 +100,34 @@ public:
   };
   Iterator begin() const { return Iterator(this, 0); }
   Iterator end() const { return Iterator(this, size()); }
+  /// f(r, row r) for every row in order (instance by instance: no lookup
+  /// per row).
+  template <class F> void forEach(F &&f) const {
+    size_t ap = 0;
+    for (size_t li = 0; li + 1 < rowStart.size(); li++)
+      for (size_t r = rowStart[li], e = rowStart[li + 1]; r < e; r++)
+        f(r, make(r, int(li), nextApart(r, ap)));
+  }
+  /// Instance li's rows into out; ap: where the rows held apart were left
+  /// (0 at first; li ascends from one call to the next).
+  void rowsOf(size_t li, std::vector<LoopThread> &out, size_t &ap) const {
+    out.clear();
+    for (size_t r = rowStart[li], e = rowStart[li + 1]; r < e; r++)
+      out.push_back(make(r, int(li), nextApart(r, ap)));
+  }
   /// The bytes its columns hold (not its shares').
   size_t heldBytes() const;
 
 private:
   const Share *shares() const { return pool ? pool : own.data(); }
   const Apart *apartOf(size_t r) const;
+  /// Row r's Apart if it is the one at ap (rows asked in order; ap moves
+  /// past the rows before r).
+  const Apart *nextApart(size_t r, size_t &ap) const {
+    while (ap < apart.size() && apart[ap].row < r)
+      ap++;
+    return ap < apart.size() && apart[ap].row == r ? &apart[ap] : nullptr;
+  }
   /// Row r of instance li, a its Apart or null.
   LoopThread make(size_t r, int li, const Apart *a) const {
     const Share &s = shares()[r];
@@ -236,8 +260,8 @@ private:
   const std::vector<double> &firstCreation; // by row
   /// The implicit tasks' (region, thread, begin).
   std::vector<Joined> joined;
-  /// At the first row of the next instance asked.
-  LoopRows::Iterator it;
+  /// Where the rows held apart were left (LoopRows::rowsOf).
+  size_t ap = 0;
   /// The rows of the instance asked, and per row joinedAt's (reused).
   std::vector<LoopThread> mine;
   std::vector<const uint64_t *> at;
