@@ -59,9 +59,8 @@ public:
   size_t instances() const { return rowStart.size() - 1; }
   /// Row r's share: its thread, chunks (count) and flags.
   const Share &share(size_t r) const { return shares()[r]; }
-  /// Instance li's rows: [rowBegin(li), rowEnd(li)).
+  /// Instance li's first row (its rows: consecutive).
   size_t rowBegin(size_t li) const { return rowStart[li]; }
-  size_t rowEnd(size_t li) const { return rowStart[li + 1]; }
   /// Row r (its instance looked up).
   LoopThread operator[](size_t r) const;
   /// Appends a row read from a part (instances ascending, rows of one
