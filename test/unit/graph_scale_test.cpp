@@ -73,7 +73,7 @@ TEST(GraphScale, LoopThreadsTable) {
   Analysis &an = *run->procs[0];
   ASSERT_EQ(an.chunks.size(), 5u);
   LoopTable lt = loopTable(an);
-  const std::vector<LoopThread> &rows = lt.rows;
+  const LoopRows &rows = lt.rows;
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0].th, 0);
   EXPECT_EQ(rows[0].chunks, 3);
@@ -160,6 +160,59 @@ void instancesRecording(const std::string &dir, int n) {
   t1.rec(R_IMPLICIT_END, 100 * uint64_t(n) + 10, I1, 0);
   t0.write(dir + "/thread-0.bin");
   t1.write(dir + "/thread-1.bin");
+}
+
+// The loop table's rows are the model's shares, not a copy of them: a row
+// of one chunk holds its first start alone (8 bytes) and per instance its
+// first row (4); rows of more chunks hold their work, least, most and end
+// apart. A part's rows (read without a model) give the same rows.
+TEST(GraphScale, LoopRowsAreTheShares) {
+  for (int shape = 0; shape < 2; shape++) {
+    TempDir d;
+    if (shape)
+      loopRecording(d.path);
+    else
+      instancesRecording(d.path, 6);
+    auto run = analyseRun({d.path}, {});
+    const Analysis &an = *run->procs[0];
+    LoopTable lt = loopTable(an);
+    const LoopRows &rows = lt.rows;
+    size_t apart = 0;
+    for (const LoopThread &r : rows)
+      apart += r.chunks > 1;
+    EXPECT_EQ(apart, shape ? 2u : 0u);
+    EXPECT_EQ(rows.size(), shape ? 2u : 12u);
+    EXPECT_LE(rows.heldBytes(), 8 * rows.size() + 4 * (an.loops.size() + 1) +
+                                    2 * apart * sizeof(LoopRows::Apart));
+    LoopRows part;
+    for (const LoopThread &r : rows)
+      ASSERT_TRUE(
+          part.add(r.loop, r.th, r.chunks, r.hasWork, r.work, r.first, r.last));
+    ASSERT_TRUE(part.close(an.loops.size()));
+    ASSERT_EQ(part.size(), rows.size());
+    ASSERT_EQ(part.instances(), rows.instances());
+    for (size_t k = 0; k < rows.size(); k++) {
+      LoopThread a = rows[k], b = part[k];
+      EXPECT_EQ(a.loop, b.loop);
+      EXPECT_EQ(a.th, b.th);
+      EXPECT_EQ(a.chunks, b.chunks);
+      EXPECT_EQ(a.hasWork, b.hasWork);
+      EXPECT_EQ(a.work, b.work);
+      EXPECT_EQ(a.first, b.first);
+      EXPECT_EQ(a.last, b.last);
+      if (a.chunks == 1) // a part carries no least and most of more
+        EXPECT_EQ(b.minWork, a.work);
+    }
+    EXPECT_EQ(instancesByStart(part), lt.byStart);
+    // A row of an earlier instance after a later one's, more chunks than a
+    // share counts, or a row past the instances: not a row a table wrote.
+    if (rows.instances() > 1) {
+      EXPECT_FALSE(part.add(0, 0, 1, true, 1, 0, 1));
+      EXPECT_FALSE(part.close(1));
+    }
+    EXPECT_FALSE(part.add(int(rows.instances()), 0,
+                          int64_t(Share::MaxCount) + 1, true, 1, 0, 1));
+  }
 }
 
 /// Whether g has exactly one node without predecessors (start) and one

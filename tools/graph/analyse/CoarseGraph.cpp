@@ -125,28 +125,29 @@ private:
 };
 
 /// Per (block, thread) a span, in the order of the blocks then threads as
-/// met (the rows' spreads: what they hold apart).
-std::vector<LoopSpan> spansOf(const std::vector<LoopThread> &rows,
-                              const Spreads *spreads, const Blocks &B) {
+/// met.
+std::vector<LoopSpan> spansOf(const LoopRows &rows, const Blocks &B) {
   // Room for every span at once, not grown by doubling (which touches
   // about twice the spans' bytes): at most a span per row with chunks, and
   // per block one per thread (the rows' threads, sorted). Address space
   // past the spans made is not touched.
   size_t most = 0;
   std::vector<int> ths;
-  for (const LoopThread &r : rows)
-    if (r.chunks) {
+  for (size_t r = 0; r < rows.size(); r++)
+    if (const Share &s = rows.share(r); s.count) {
       most++;
-      auto at = std::lower_bound(ths.begin(), ths.end(), r.th);
-      if (at == ths.end() || *at != r.th)
-        ths.insert(at, r.th);
+      if (!ths.empty() && ths.back() == s.th)
+        continue; // the last one met, as rows of one instance go
+      auto at = std::lower_bound(ths.begin(), ths.end(), s.th);
+      if (at == ths.end() || *at != s.th)
+        ths.insert(at, s.th);
     }
   std::vector<LoopSpan> spans;
   spans.reserve(std::min(most, B.list.size() * ths.size()));
   SpanFinder find(B.list.size());
-  for (const LoopThread &r : rows) {
+  rows.forEach([&](size_t, const LoopThread &r) {
     if (!r.chunks)
-      continue;
+      return;
     size_t b = size_t(B.of[r.loop]);
     bool added;
     uint32_t k = find.find(b, r.th, added);
@@ -154,8 +155,8 @@ std::vector<LoopSpan> spansOf(const std::vector<LoopThread> &rows,
       LoopSpan s;
       s.loop = B.list[b].first;
       s.th = r.th;
-      s.first = r.first, s.last = r.last(spreads);
-      s.minWork = r.minWork(spreads), s.maxWork = r.maxWork(spreads);
+      s.first = r.first, s.last = r.last;
+      s.minWork = r.minWork, s.maxWork = r.maxWork;
       spans.push_back(s);
     }
     LoopSpan &s = spans[k];
@@ -164,10 +165,10 @@ std::vector<LoopSpan> spansOf(const std::vector<LoopThread> &rows,
     s.hasWork = s.hasWork && r.hasWork;
     s.work += r.work;
     s.first = std::min(s.first, r.first);
-    s.last = std::max(s.last, r.last(spreads));
-    s.minWork = std::min(s.minWork, r.minWork(spreads));
-    s.maxWork = std::max(s.maxWork, r.maxWork(spreads));
-  }
+    s.last = std::max(s.last, r.last);
+    s.minWork = std::min(s.minWork, r.minWork);
+    s.maxWork = std::max(s.maxWork, r.maxWork);
+  });
   // Into block order in place (along the permutation's cycles), without a
   // second copy of the spans.
   std::vector<uint32_t> order = find.byBlock(); // the j-th: spans[order[j]]
@@ -191,12 +192,13 @@ std::vector<LoopSpan> spansOf(const std::vector<LoopThread> &rows,
 }
 
 /// How many spans spansOf(rows, B) gives.
-uint64_t countSpans(const std::vector<LoopThread> &rows, const Blocks &B) {
+uint64_t countSpans(const LoopRows &rows, const Blocks &B) {
   SpanFinder find(B.list.size());
   bool added;
-  for (const LoopThread &r : rows)
+  rows.forEach([&](size_t, const LoopThread &r) {
     if (r.chunks)
       find.find(size_t(B.of[r.loop]), r.th, added);
+  });
   return find.size();
 }
 
@@ -207,11 +209,10 @@ Blocks blocksOf(const LoopTable &lt, uint64_t block) {
 std::vector<LoopSpan> loopSpansAt(const std::vector<int32_t> &loopOf,
                                   size_t nLoops,
                                   const std::vector<int32_t> &byStart,
-                                  const std::vector<LoopThread> &rows,
-                                  const Spreads *spreads, uint64_t block,
+                                  const LoopRows &rows, uint64_t block,
                                   std::vector<int> *spanOf) {
   Blocks B = blocksOf(loopOf, nLoops, byStart, block);
-  std::vector<LoopSpan> spans = spansOf(rows, spreads, B);
+  std::vector<LoopSpan> spans = spansOf(rows, B);
   if (spanOf) {
     // A block's spans are consecutive (block order), each with the
     // block's first instance as its loop.
@@ -234,27 +235,23 @@ std::vector<int> loopKeyIds(const Analysis &an) { return loopIds(an); }
 
 std::vector<LoopSpan> loopSpans(const LoopTable &lt, uint64_t block,
                                 std::vector<int> *spanOf) {
-  return loopSpansAt(lt.loopOf, lt.nLoops, lt.byStart, lt.rows, &lt.spreads,
-                     block, spanOf);
+  return loopSpansAt(lt.loopOf, lt.nLoops, lt.byStart, lt.rows, block, spanOf);
 }
 
 std::vector<LoopSpan> loopSpansOf(const std::vector<int> &keys,
-                                  const std::vector<LoopThread> &rows,
-                                  const Spreads &spreads, uint64_t block,
+                                  const LoopRows &rows, uint64_t block,
                                   std::vector<int> *spanOf) {
   size_t nLoops = 0;
   for (int k : keys)
     nLoops = std::max(nLoops, size_t(k) + 1);
-  return loopSpansAt(keys, nLoops, instancesByStart(rows, keys.size()), rows,
-                     &spreads, block, spanOf);
+  return loopSpansAt(keys, nLoops, instancesByStart(rows), rows, block, spanOf);
 }
 
 uint64_t countLoopSpans(const LoopTable &lt, uint64_t block) {
-  const std::vector<LoopThread> &rows = lt.rows;
+  const LoopRows &rows = lt.rows;
   if (block == 1) {
     uint64_t n = 0;
-    for (const LoopThread &r : rows)
-      n += r.chunks > 0;
+    rows.forEach([&](size_t, const LoopThread &r) { n += r.chunks > 0; });
     return n;
   }
   return countSpans(rows, blocksOf(lt, block));
@@ -370,14 +367,14 @@ void coarseGraphSize(const Analysis &an, const LoopTable &lt,
     nodes = 2, edges = 1;
     return;
   }
-  const std::vector<LoopThread> &rows = lt.rows;
+  const LoopRows &rows = lt.rows;
   uint64_t spans = 0, blocks = 0;
   if (level.block == 1) {
-    for (const LoopThread &r : rows)
-      spans += r.chunks > 0;
     std::vector<uint8_t> has(an.loops.size(), 0);
-    for (const LoopThread &r : rows)
+    rows.forEach([&](size_t, const LoopThread &r) {
+      spans += r.chunks > 0;
       has[r.loop] |= r.chunks > 0;
+    });
     for (uint8_t h : has)
       blocks += h;
   } else {
@@ -427,7 +424,7 @@ CoarseGraph coarseGraph(const Analysis &an, const LoopTable &lt,
   const Chunks &ch = an.chunks;
   // Loops: per block a fork, a node per thread and a join, chained.
   Blocks B = blocksOf(lt, level.block);
-  std::vector<LoopSpan> spans = spansOf(lt.rows, &lt.spreads, B);
+  std::vector<LoopSpan> spans = spansOf(lt.rows, B);
   // Per block its spans (consecutive: block order), per span its node; a
   // (block, thread)'s node found among its block's spans, one per thread.
   std::vector<uint32_t> blockAt(B.list.size() + 1, 0), spanV(spans.size());

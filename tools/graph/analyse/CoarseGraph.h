@@ -88,12 +88,11 @@ uint64_t countLoopSpans(const LoopTable &lt, uint64_t block);
 /// Per loop instance (an.loops index) its loop's id (its name and code
 /// address; ids from 0 in the order met: LoopTable::loopOf).
 std::vector<int> loopKeyIds(const Analysis &an);
-/// loopSpans of a process's loop table rows (loopThreads) and their
-/// spreads, and its instances' loop ids (loopKeyIds): what an MPI rank's
-/// report fragment carries.
+/// loopSpans of a process's loop table rows (loopThreads) and its
+/// instances' loop ids (loopKeyIds): what an MPI rank's report fragment
+/// carries.
 std::vector<LoopSpan> loopSpansOf(const std::vector<int> &keys,
-                                  const std::vector<LoopThread> &rows,
-                                  const Spreads &spreads, uint64_t block,
+                                  const LoopRows &rows, uint64_t block,
                                   std::vector<int> *spanOf = nullptr);
 /// The next coarser block after `block` when the output at it took `over`
 /// times its cap: as many times more instances (with a margin), at least

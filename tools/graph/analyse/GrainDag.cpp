@@ -55,7 +55,22 @@ struct GrainDag::Parts {
   uint32_t lf(size_t li) const { return uint32_t(2 + 2 * nr + 2 * li); }
   uint32_t lj(size_t li) const { return lf(li) + 1; }
   uint32_t tn(size_t k) const { return taskBase + uint32_t(k); }
-  std::vector<uint32_t> cn, tj; // per chunk, per task (UINT32_MAX: none)
+  std::vector<uint32_t> tj; // per task
+  // The chunks with a node of their own, ascending: every chunk (all), or
+  // those something hangs off (anchored); the x-th's node chunkFrom + x
+  // (no column per chunk).
+  bool all = false;
+  std::vector<uint64_t> anchored;
+  uint32_t chunkFrom = 0;
+  /// Chunk c's node (UINT32_MAX: none).
+  uint32_t cn(int64_t c) const {
+    if (all)
+      return chunkFrom + uint32_t(c);
+    auto it = std::lower_bound(anchored.begin(), anchored.end(), uint64_t(c));
+    return it != anchored.end() && *it == uint64_t(c)
+               ? chunkFrom + uint32_t(it - anchored.begin())
+               : UINT32_MAX;
+  }
   // The task forks' and joins' nodes start here, made per slot in kid
   // order: a kid's fork (if it has one), then its join point's join if
   // the slot has none yet. edges() numbers the forks again the same way
@@ -66,10 +81,13 @@ struct GrainDag::Parts {
   std::vector<std::pair<uint32_t, uint32_t>> anchor;
   std::map<uint64_t, std::vector<size_t>> topLevel;
   // The loop instances of each region (or task) in order: per group (in
-  // the order first met) its run of grouped, and the fork and join it
-  // hangs between.
+  // the order first met) its run of grouped (empty: the instances in
+  // order, grouped[x] x), and the fork and join it hangs between.
   std::vector<std::pair<size_t, size_t>> groups;
   std::vector<int> grouped;
+  int groupedAt(size_t x) const {
+    return grouped.empty() ? int(x) : grouped[x];
+  }
   std::vector<std::pair<uint32_t, uint32_t>> groupEnds;
   // Chunk starts per thread, sorted once, where tasks are made in chunks.
   std::vector<std::vector<std::pair<uint64_t, int32_t>>> starts;
@@ -185,32 +203,36 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
   // Chunks. For the critical path alone, the chunks nothing hangs off (no
   // task, no region) of a loop instance are one node: the longest of them
   // (the others cannot be on the path).
-  std::vector<uint8_t> anchored;
+  std::vector<uint64_t> &anchored = p.anchored;
+  p.all = everyGrain;
   if (!everyGrain) {
-    anchored.assign(ch.size(), 0);
     for (size_t k = 0; k < n; k++)
       if (an.madeInChunk(k) >= 0)
-        anchored[an.madeInChunk(k)] = 1;
+        anchored.push_back(uint64_t(an.madeInChunk(k)));
     for (const Region &R : an.regionList)
       if (R.chunk >= 0 && size_t(R.chunk) < ch.size())
-        anchored[R.chunk] = 1;
+        anchored.push_back(uint64_t(R.chunk));
+    std::sort(anchored.begin(), anchored.end());
+    anchored.erase(std::unique(anchored.begin(), anchored.end()),
+                   anchored.end());
+    anchored.shrink_to_fit();
   }
-  p.cn.assign(ch.size(), UINT32_MAX);
   std::vector<int64_t> longest(everyGrain ? 0 : nl, -1);
   std::vector<double> longestW(longest.size(), -1);
-  chunkBase = nv;
+  p.chunkFrom = chunkBase = nv;
   work = 0;
+  size_t at = 0; // the next anchored chunk
   for (size_t i = 0; i < ch.size(); i++) {
     double x = an.chunkUnknown(i) ? 0.0 : double(ch.end[i] - ch.start[i]);
     work += x;
-    if (everyGrain || anchored[i]) {
-      p.cn[i] = node(Chunk, i);
+    if (everyGrain || (at < anchored.size() && anchored[at] == i)) {
+      node(Chunk, i);
+      at++;
     } else if (x > longestW[ch.loop[i]]) {
       longestW[ch.loop[i]] = x;
       longest[ch.loop[i]] = int64_t(i);
     }
   }
-  std::vector<uint8_t>().swap(anchored);
   p.collapsedFrom = nv;
   for (size_t li = 0; li < longest.size(); li++)
     if (longest[li] >= 0)
@@ -233,7 +255,7 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
     for (int64_t j = T.kidOff[s]; j < T.kidOff[s + 1]; j++) {
       uint32_t k = T.kids[j], at = T.joinsAt[k];
       int64_t c = an.madeInChunk(k);
-      if (c < 0 || p.cn[c] == UINT32_MAX)
+      if (c < 0 || p.cn(c) == UINT32_MAX)
         node(TaskFork, k);
       auto it = joinNode.rbegin(); // join points do not decrease: the last
       while (it != joinNode.rend() && it->first != at)
@@ -254,7 +276,7 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
     const Region &R = an.regionList[r];
     int64_t k, pr;
     if (R.chunk >= 0 && size_t(R.chunk) < ch.size())
-      p.anchor[r] = {p.cn[R.chunk], p.lj(ch.loop[R.chunk])};
+      p.anchor[r] = {p.cn(R.chunk), p.lj(ch.loop[R.chunk])};
     else if ((k = T.index(R.enc)) >= 0)
       p.anchor[r] = {p.tn(k), p.tj[k]};
     else if ((pr = regionOfTask(an, R.enc)) >= 0 && size_t(pr) != r)
@@ -310,6 +332,12 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
     p.groupEnds.emplace_back(r >= 0 ? p.rf(r) : uint32_t(Start),
                              r >= 0 ? p.rj(r) : uint32_t(End));
   }
+  // Met in order (the usual): no column of them beside the graph.
+  bool inOrder = true;
+  for (size_t x = 0; x < nl && inOrder; x++)
+    inOrder = g[x] == int(x);
+  if (inOrder)
+    std::vector<int>().swap(g);
 }
 
 template <class Edge> void GrainDag::edges(Parts &p, Edge &&edge) const {
@@ -344,18 +372,20 @@ template <class Edge> void GrainDag::edges(Parts &p, Edge &&edge) const {
   for (size_t gi = 0; gi < p.groups.size(); gi++) {
     auto [prev, last] = p.groupEnds[gi];
     for (size_t x = p.groups[gi].first; x < p.groups[gi].second; x++) {
-      int li = p.grouped[x];
+      int li = p.groupedAt(x);
       edge(prev, p.lf(li), Continuation);
       edge(p.lf(li), p.lj(li), Scope);
       prev = p.lj(li);
     }
     edge(prev, last, Continuation);
   }
-  for (size_t i = 0; i < ch.size(); i++)
-    if (p.cn[i] != UINT32_MAX) {
-      edge(p.lf(ch.loop[i]), p.cn[i], Creation);
-      edge(p.cn[i], p.lj(ch.loop[i]), Synchronization);
-    }
+  size_t own = p.all ? ch.size() : p.anchored.size(); // chunks with nodes
+  for (size_t x = 0; x < own; x++) {
+    size_t i = p.all ? x : size_t(p.anchored[x]);
+    uint32_t c = p.chunkFrom + uint32_t(x);
+    edge(p.lf(ch.loop[i]), c, Creation);
+    edge(c, p.lj(ch.loop[i]), Synchronization);
+  }
   // The loop instance of the last chunk a thread started before t, or -1
   // (chunk starts per thread, sorted once, where tasks are made in chunks).
   auto loopBefore = [&](int32_t th, uint64_t t) -> int64_t {
@@ -379,7 +409,7 @@ template <class Edge> void GrainDag::edges(Parts &p, Edge &&edge) const {
   // The chunk node that made task k, or UINT32_MAX.
   auto maker = [&](size_t k) -> uint32_t {
     int64_t c = an.madeInChunk(k);
-    return c < 0 ? UINT32_MAX : p.cn[c];
+    return c < 0 ? UINT32_MAX : p.cn(c);
   };
   // Each parent's children: forks in creation order, a join per join point.
   // The forks' nodes numbered as nodes() made them (Parts::forkJoinFrom).

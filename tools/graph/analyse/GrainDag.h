@@ -19,10 +19,14 @@
 // as they were made (no table of them), and the queue holds only the nodes
 // ready and not yet taken: per node 20 bytes (successor offset, in-degree,
 // longest path, predecessor), per edge 4, per task 4 (its join), per chunk
-// that makes nothing 5 while the graph is made (measured on bench/shapes:
-// the stage's peak about 72 bytes per task above the model's of fib's task
-// tree, was 77 and before that 124; about 100 per chunk where each loop
-// instance has its own parallel region and two chunks, was 153).
+// something hangs off 8 (the sorted chunks with nodes of their own: a
+// chunk's node is its place among them), per other chunk nothing, per loop
+// instance 4 where they were not met in order while the graph is made
+// (measured on bench/shapes: the stage's peak about 72 bytes per task above
+// the model's of fib's task tree, was 77 and before that 124; about 100
+// per chunk where each loop instance has its own parallel region and two
+// chunks, was 153; 43 per chunk where 10^6 instances of one region have
+// two, was 49).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAINCHUNK_GRAPH_GRAINDAG_H

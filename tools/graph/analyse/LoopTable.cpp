@@ -3,13 +3,15 @@
 //
 // The table behind loops.csv and the aggregated trace and graph: per loop
 // instance and thread, its chunks, their work (sum, min, median, max) and
-// its span; its wait at the loop's end is its share's (shareWait). One pass
-// over the chunks; the median of one or two chunks comes from their least
-// and most when read (LoopTable::median), larger rows group their chunks'
-// work by row (8 bytes per such chunk while it runs) and keep their median.
-// Made once per process (LoopTable) with its loops numbered and its
-// instances in start order, for every level the aggregated outputs try;
-// each instance's losses are made from it one at a time (InstanceLosses).
+// its span; its wait at the loop's end is its share's (shareWait). Its
+// rows are the model's shares (LoopRows: a row holds its first start, and
+// what its share cannot give apart), made in one pass over the chunks; the
+// median of one or two chunks comes from their least and most when read
+// (LoopTable::median), larger rows group their chunks' work by row (8
+// bytes per such chunk while it runs) and keep their median. Made once per
+// process (LoopTable) with its loops numbered and its instances in start
+// order, for every level the aggregated outputs try; each instance's
+// losses are made from it one at a time (InstanceLosses).
 //
 //===----------------------------------------------------------------------===//
 #include "LoopTable.h"
@@ -22,118 +24,207 @@
 
 namespace gcg {
 
-std::vector<LoopThread>
-loopThreads(const Analysis &an, std::vector<std::pair<size_t, double>> *medians,
-            std::vector<double> *firstCreation, Spreads *spreads) {
-  Spreads own;
-  Spreads &sp = spreads ? *spreads : own;
-  // An instance's first row is its first share's place in the model's
-  // pool (one run per instance, in instance order), no table of them.
+LoopRows::LoopRows(const Share *pool, const std::vector<uint32_t> &perInstance,
+                   std::vector<uint64_t> first, std::vector<Apart> apart)
+    : pool(pool), first(std::move(first)), apart(std::move(apart)) {
+  rowStart.reserve(perInstance.size() + 1);
+  rowStart.push_back(0);
+  for (uint32_t n : perInstance)
+    rowStart.push_back(rowStart.back() + n);
+}
+
+LoopRows::Iterator::Iterator(const LoopRows *t, size_t r) : t(t), r(r) {
+  if (r >= t->size())
+    return;
+  li = size_t(std::upper_bound(t->rowStart.begin(), t->rowStart.end(),
+                               uint32_t(r)) -
+              t->rowStart.begin()) -
+       1;
+  ap = size_t(
+      std::lower_bound(t->apart.begin(), t->apart.end(), r,
+                       [](const Apart &a, size_t x) { return a.row < x; }) -
+      t->apart.begin());
+}
+
+const LoopRows::Apart *LoopRows::apartOf(size_t r) const {
+  auto it =
+      std::lower_bound(apart.begin(), apart.end(), r,
+                       [](const Apart &a, size_t x) { return a.row < x; });
+  return it != apart.end() && it->row == r ? &*it : nullptr;
+}
+
+LoopThread LoopRows::operator[](size_t r) const {
+  int li = int(std::upper_bound(rowStart.begin(), rowStart.end(), uint32_t(r)) -
+               rowStart.begin()) -
+           1;
+  return make(r, li, apartOf(r));
+}
+
+bool LoopRows::add(int loop, int th, int64_t chunks, bool hasWork, int64_t work,
+                   uint64_t f, uint64_t last) {
+  if (chunks < 0 || chunks > int64_t(Share::MaxCount) || loop < 0 ||
+      size_t(loop) + 1 < rowStart.size() || first.size() >= UINT32_MAX)
+    return false;
+  while (rowStart.size() < size_t(loop) + 1)
+    rowStart.push_back(uint32_t(first.size()));
+  Share s(th);
+  s.count = uint32_t(chunks);
+  s.unknown = !hasWork;
+  s.hasWork = chunks > 0;
+  s.work = work;
+  // What its share and first start give (make()), or else held apart: a
+  // part carries no least and most of them.
+  bool derived = chunks == 1 ? work >= 0 && last == f + uint64_t(work)
+                             : chunks == 0 && work == 0 && last == f;
+  if (!derived)
+    apart.push_back({uint32_t(first.size()), 0, 0, work, last});
+  own.push_back(s);
+  first.push_back(f);
+  return true;
+}
+
+bool LoopRows::close(size_t instances) {
+  if (rowStart.size() > instances + 1)
+    return false;
+  while (rowStart.size() < instances + 1)
+    rowStart.push_back(uint32_t(first.size()));
+  return true;
+}
+
+size_t LoopRows::heldBytes() const {
+  return own.capacity() * sizeof(Share) + first.capacity() * sizeof(uint64_t) +
+         rowStart.capacity() * sizeof(uint32_t) +
+         apart.capacity() * sizeof(Apart);
+}
+
+LoopRows loopThreads(const Analysis &an,
+                     std::vector<std::pair<size_t, double>> *medians,
+                     std::vector<double> *firstCreation) {
+  // An instance's rows are its shares: one run of the model's pool per
+  // instance, in instance order; a row's index is its share's place in
+  // the pool.
   const Share *pool = an.loops.empty() ? nullptr : an.loops[0].shares.data();
-  auto rowOff = [&](size_t li) {
-    return size_t(an.loops[li].shares.data() - pool);
-  };
+  std::vector<uint32_t> perInstance(an.loops.size());
   size_t nRows = 0;
-  for (const Loop &lp : an.loops)
-    nRows += lp.shares.size();
-  std::vector<LoopThread> rows(nRows);
-  if (firstCreation)
-    firstCreation->assign(rows.size(), 0.0);
   for (size_t li = 0; li < an.loops.size(); li++) {
-    const Loop &lp = an.loops[li];
-    for (size_t s = 0; s < lp.shares.size(); s++) {
-      LoopThread &r = rows[rowOff(li) + s];
-      const Share &sh = lp.shares[s];
-      r.loop = int(li);
-      r.th = sh.th;
-      r.hasWork = !sh.unknown;
-    }
+    const ShareSpan &sp = an.loops[li].shares;
+    if (!sp.empty() && size_t(sp.data() - pool) != nRows)
+      throw Error("the loop table: loop instance " + std::to_string(li) +
+                  "'s threads are not the run after the last's");
+    perInstance[li] = uint32_t(sp.size());
+    nRows += sp.size();
   }
+  if (nRows >= UINT32_MAX)
+    throw Error("more than " + std::to_string(UINT32_MAX - 1) +
+                " loop instance threads in one process (the loop table "
+                "numbers them in 32 bits)");
+  // Held apart: the rows of two chunks or more, and of one chunk ending
+  // before it starts (its share's work, negative, is not the row's).
+  auto heldApart = [](const Share &s) {
+    return s.count > 1 || (s.count == 1 && s.work < 0);
+  };
+  std::vector<LoopRows::Apart> apart;
+  for (size_t r = 0; r < nRows; r++)
+    if (heldApart(pool[r]))
+      apart.push_back({uint32_t(r), INT64_MAX, -1, 0, 0});
+  std::vector<uint64_t> first(nRows, 0);
+  if (firstCreation)
+    firstCreation->assign(nRows, 0.0);
   const Chunks &ch = an.chunks;
-  // Chunk i's row (-1: none); consecutive chunks of a row look it up once.
+  // Chunk i's row (-1: none) and its Apart (null: none); consecutive
+  // chunks of a row look them up once.
   int lastLi = -1, lastTh = 0;
   int64_t row = -1;
+  LoopRows::Apart *ap = nullptr;
   auto rowOf = [&](size_t i) {
     int li = ch.loop[i], th = ch.thread[i];
     if (li != lastLi || th != lastTh) {
-      lastLi = li, lastTh = th, row = -1;
+      lastLi = li, lastTh = th, row = -1, ap = nullptr;
       const Loop &lp = an.loops[li];
       for (size_t s = 0; s < lp.shares.size(); s++)
         if (lp.shares[s].th == th)
-          row = int64_t(rowOff(size_t(li)) + s);
+          row = int64_t(&lp.shares[s] - pool);
+      if (row >= 0 && heldApart(pool[row])) {
+        auto it = std::lower_bound(
+            apart.begin(), apart.end(), uint32_t(row),
+            [](const LoopRows::Apart &a, uint32_t x) { return a.row < x; });
+        ap = &*it;
+      }
     }
     return row;
   };
+  uint64_t seen = 0, counted = 0;
+  for (size_t r = 0; r < nRows; r++)
+    counted += pool[r].count;
   for (size_t i = 0; i < ch.size(); i++) {
     int64_t row = rowOf(i);
     if (row < 0)
       continue; // a chunk of no thread's share (not made by the analysis)
-    LoopThread &r = rows[row];
+    seen++;
     uint64_t s = ch.start[i], e = std::max(ch.end[i], ch.start[i]);
     int64_t w = int64_t(e - s);
-    if (!r.chunks) {
-      r.first = s; // its end: s + w, its work (LoopThread::last())
+    // Its row's first chunk (as read): no Apart, or one with no chunk yet.
+    bool firstMet = !ap || ap->maxWork < 0;
+    if (firstMet) {
+      first[size_t(row)] = s;
       double c = ch.creation[i];
       if (firstCreation)
         (*firstCreation)[size_t(row)] = c > 0 && c <= double(s) ? c : 0;
     } else {
-      if (r.chunks == 1) { // its one chunk's work and end are the row's
-        r.spread = uint32_t(sp.size());
-        sp.push_back({std::min(r.work, w), std::max(r.work, w),
-                      std::max(r.first + uint64_t(r.work), e)});
-      } else {
-        Spread &x = sp[r.spread];
-        x.minWork = std::min(x.minWork, w), x.maxWork = std::max(x.maxWork, w);
-        x.last = std::max(x.last, e);
+      first[size_t(row)] = std::min(first[size_t(row)], s);
+    }
+    if (ap) {
+      ap->minWork = std::min(ap->minWork, w);
+      ap->maxWork = std::max(ap->maxWork, w);
+      ap->last = std::max(ap->last, e);
+      ap->work = satAdd(ap->work, w);
+    }
+  }
+  if (seen != counted)
+    throw Error("the loop table: the loop instances' threads count " +
+                std::to_string(counted) + " chunks, the chunks are " +
+                std::to_string(seen));
+  if (medians) {
+    // The median of one or two chunks' work is their mean
+    // (LoopTable::median). Rows of more (held apart): their chunks' work
+    // grouped by Apart (a counting sort, over those rows' chunks alone),
+    // then each row's middle.
+    std::vector<size_t> off(apart.size() + 1, 0);
+    for (size_t k = 0; k < apart.size(); k++) {
+      uint32_t n = pool[apart[k].row].count;
+      off[k + 1] = off[k] + (n > 2 ? n : 0);
+    }
+    if (off.back()) {
+      std::vector<int64_t> work(off.back());
+      {
+        std::vector<size_t> pos(off.begin(), off.end() - 1);
+        lastLi = -1, lastTh = 0, row = -1, ap = nullptr;
+        for (size_t i = 0; i < ch.size(); i++)
+          if (rowOf(i) >= 0 && ap && pool[ap->row].count > 2)
+            work[pos[size_t(ap - apart.data())]++] =
+                int64_t(std::max(ch.end[i], ch.start[i]) - ch.start[i]);
       }
-      r.first = std::min(r.first, s);
-    }
-    r.work = satAdd(r.work, w);
-    r.chunks++;
-  }
-  if (!medians)
-    return rows;
-  // The median of one or two chunks' work is their mean
-  // (LoopTable::median). Larger rows: their chunks' work grouped by row (a
-  // counting sort, over those rows' chunks alone), then each row's middle.
-  std::vector<size_t> off(rows.size() + 1, 0);
-  for (size_t r = 0; r < rows.size(); r++) {
-    int64_t n = rows[r].chunks;
-    off[r + 1] = off[r] + size_t(n > 2 ? n : 0);
-  }
-  if (!off.back())
-    return rows;
-  std::vector<int64_t> work(off.back());
-  {
-    std::vector<size_t> pos(off.begin(), off.end() - 1);
-    lastLi = -1, lastTh = 0, row = -1;
-    for (size_t i = 0; i < ch.size(); i++) {
-      int64_t r = rowOf(i);
-      if (r >= 0 && rows[r].chunks > 2)
-        work[pos[r]++] =
-            int64_t(std::max(ch.end[i], ch.start[i]) - ch.start[i]);
+      for (size_t k = 0; k < apart.size(); k++) {
+        size_t n = off[k + 1] - off[k];
+        if (!n)
+          continue;
+        auto b = work.begin() + long(off[k]), m = b + long(n / 2);
+        std::nth_element(b, m, b + long(n));
+        double med = double(*m);
+        if (n % 2 == 0)
+          med = (med + double(*std::max_element(b, m))) / 2;
+        medians->push_back({apart[k].row, med});
+      }
     }
   }
-  for (size_t r = 0; r < rows.size(); r++) {
-    size_t n = off[r + 1] - off[r];
-    if (!n)
-      continue;
-    auto b = work.begin() + off[r], m = b + n / 2;
-    std::nth_element(b, m, b + n);
-    double med = double(*m);
-    if (n % 2 == 0)
-      med = (med + double(*std::max_element(b, m))) / 2;
-    medians->push_back({r, med});
-  }
-  return rows;
+  return LoopRows(pool, perInstance, std::move(first), std::move(apart));
 }
 
-double LoopTable::median(size_t r) const {
-  const LoopThread &x = rows[r];
+double LoopTable::median(size_t r, const LoopThread &x) const {
   if (x.chunks == 1)
-    return double(maxWork(r));
+    return double(x.maxWork);
   if (x.chunks == 2) // the larger first, as the middle two of more
-    return (double(maxWork(r)) + double(minWork(r))) / 2;
+    return (double(x.maxWork) + double(x.minWork)) / 2;
   auto it = std::lower_bound(medians.begin(), medians.end(), r,
                              [](const std::pair<size_t, double> &m,
                                 size_t row) { return m.first < row; });
@@ -177,8 +268,8 @@ std::vector<int32_t> loopIds(const Analysis &an, size_t *nLoops,
   return ids;
 }
 
-std::vector<int32_t> instancesByStart(const std::vector<LoopThread> &rows,
-                                      size_t instances) {
+std::vector<int32_t> instancesByStart(const LoopRows &rows) {
+  size_t instances = rows.instances();
   // Mostly in order already (instances are numbered as they begin), and
   // their rows consecutive (loopThreads()): then one pass, without a
   // start per instance.
@@ -194,26 +285,23 @@ std::vector<int32_t> instancesByStart(const std::vector<LoopThread> &rows,
       order.push_back(int32_t(cur));
       last = s;
     };
-    for (const LoopThread &r : rows) {
+    rows.forEach([&](size_t, const LoopThread &r) {
       if (r.loop != cur) {
-        if (r.loop < cur || size_t(r.loop) >= instances) {
-          inOrder = false;
-          break;
-        }
         close();
         cur = r.loop, s = UINT64_MAX;
       }
       if (r.chunks)
         s = std::min(s, r.first);
-    }
+    });
     close();
     if (inOrder)
       return order;
   }
   std::vector<uint64_t> start(instances, UINT64_MAX);
-  for (const LoopThread &r : rows)
+  rows.forEach([&](size_t, const LoopThread &r) {
     if (r.chunks)
       start[r.loop] = std::min(start[r.loop], r.first);
+  });
   std::vector<int32_t> order;
   for (size_t li = 0; li < instances; li++)
     if (start[li] != UINT64_MAX)
@@ -227,14 +315,14 @@ std::vector<int32_t> instancesByStart(const std::vector<LoopThread> &rows,
 
 LoopTable loopTable(const Analysis &an) {
   LoopTable t;
-  t.rows = loopThreads(an, &t.medians, &t.firstCreation, &t.spreads);
+  t.rows = loopThreads(an, &t.medians, &t.firstCreation);
   t.loopOf = loopIds(an, &t.nLoops, &t.most);
-  t.byStart = instancesByStart(t.rows, an.loops.size());
+  t.byStart = instancesByStart(t.rows);
   return t;
 }
 
 InstanceLosses::InstanceLosses(const Analysis &an, const LoopTable &t)
-    : an(an), rows(t.rows), spreads(t.spreads), firstCreation(t.firstCreation) {
+    : an(an), rows(t.rows), firstCreation(t.firstCreation) {
   // Each thread's implicit task's begin in each region: a thread's late
   // start is a late join as far as its implicit task began after the first
   // of the instance's threads' (the rest it spent in the region before
@@ -279,23 +367,19 @@ InstanceLoss InstanceLosses::operator()(int li) {
   x.team = uint32_t(teamOf(an, li));
   x.known = true;
   // Its rows: consecutive, instances in order.
-  while (row < rows.size() && rows[row].loop < li)
-    row++;
-  size_t b = row, e = b;
-  while (e < rows.size() && rows[e].loop == li)
-    e++;
+  size_t b = rows.rowBegin(size_t(li));
+  rows.rowsOf(size_t(li), mine, ap);
   // The instance's first start and last end over its threads.
   bool seen = false;
   auto begins = [&](size_t k) {
-    return rows[k].first - uint64_t(firstCreation[k]);
+    return mine[k].first - uint64_t(firstCreation[b + k]);
   };
-  for (size_t k = b; k < e; k++) {
-    const LoopThread &r = rows[k];
+  for (size_t k = 0; k < mine.size(); k++) {
+    const LoopThread &r = mine[k];
     if (!r.chunks)
       continue;
     x.first = seen ? std::min(x.first, begins(k)) : begins(k);
-    uint64_t last = r.last(&spreads);
-    x.last = seen ? std::max(x.last, last) : last;
+    x.last = seen ? std::max(x.last, r.last) : r.last;
     seen = true;
     x.threads++;
     x.known = x.known && r.hasWork;
@@ -317,29 +401,29 @@ InstanceLoss InstanceLosses::operator()(int li) {
     jb = joined.data() + (lo - joined.begin());
     je = joined.data() + (hi - joined.begin());
   }
-  at.assign(e - b, nullptr);
+  at.assign(mine.size(), nullptr);
   uint64_t firstJoin = UINT64_MAX;
   double maxSpan = 0;
-  for (size_t k = b; k < e; k++) {
-    const LoopThread &r = rows[k];
+  for (size_t k = 0; k < mine.size(); k++) {
+    const LoopThread &r = mine[k];
     if (!r.chunks)
       continue;
-    maxSpan = std::max(maxSpan, double(r.last(&spreads) - begins(k)));
-    if ((at[k - b] = joinedAt(r, jb, je)))
-      firstJoin = std::min(firstJoin, *at[k - b]);
+    maxSpan = std::max(maxSpan, double(r.last - begins(k)));
+    if ((at[k] = joinedAt(r, jb, je)))
+      firstJoin = std::min(firstJoin, *at[k]);
   }
   double uneven = 0;
-  for (size_t k = b; k < e; k++) {
-    const LoopThread &r = rows[k];
+  for (size_t k = 0; k < mine.size(); k++) {
+    const LoopThread &r = mine[k];
     if (!r.chunks)
       continue;
     double late = double(begins(k) - x.first);
     x.lateStart += late;
-    uint64_t last = r.last(&spreads);
+    uint64_t last = r.last;
     x.between += double(last - begins(k)) - double(r.work);
     x.endWait += double(x.last - last);
     uneven += maxSpan - double(last - begins(k));
-    const uint64_t *j = at[k - b];
+    const uint64_t *j = at[k];
     double joinLate = j && *j > firstJoin ? double(*j - firstJoin) : 0.0;
     x.lateJoin += std::min(late, joinLate);
     if (late > x.latest || x.latestThread < 0) {

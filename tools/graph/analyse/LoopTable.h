@@ -17,55 +17,150 @@
 
 namespace gcg {
 
-/// What a row of two chunks or more holds apart (LoopThread::spread): its
-/// least and most chunk work and its last chunk's end.
-struct Spread {
-  int64_t minWork = 0, maxWork = 0;
-  uint64_t last = 0;
-};
-using Spreads = std::vector<Spread>;
-
-/// One loop instance on one thread: its chunks and their work (ticks; NA
-/// when the chunks' own times are unknown): 32 bytes. Of one chunk, its
-/// least and most chunk work are the row's and its last chunk's end its
-/// start and work; of more (or any a part's row cannot hold so), they are
-/// held apart (a Spread; minWork(), maxWork(), last()). Its median chunk
-/// work is LoopTable::median, its first chunk's making
-/// LoopTable::firstCreation (while the losses are made), its wait at the
-/// loop's end shareWait of its share (the row's thread's in the instance).
+/// One loop instance on one thread, as its loop table gives it (a value
+/// made when asked: LoopRows): its chunks, their work (ticks; NA when the
+/// chunks' own times are unknown), least and most, its first chunk's start
+/// and its last chunk's end. Its median chunk work is LoopTable::median,
+/// its wait at the loop's end shareWait of its share (the row's thread's in
+/// the instance).
 struct LoopThread {
-  static constexpr uint32_t NoSpread = UINT32_MAX;
-  LoopThread() : chunks(0), hasWork(false) {}
   int loop = 0, th = 0;
-  int32_t chunks : 31; // at most Share::MaxCount
-  bool hasWork : 1;
-  uint32_t spread = NoSpread; // its entry in its Spreads, or NoSpread
-  int64_t work = 0;
-  uint64_t first = 0; // the first chunk's start
-  /// Its least and most chunk work, and its last chunk's end, of its
-  /// spreads (never null).
-  int64_t minWork(const Spreads *s) const {
-    return spread != NoSpread ? (*s)[spread].minWork : chunks ? work : 0;
-  }
-  int64_t maxWork(const Spreads *s) const {
-    return spread != NoSpread ? (*s)[spread].maxWork : chunks ? work : 0;
-  }
-  uint64_t last(const Spreads *s) const {
-    return spread != NoSpread ? (*s)[spread].last : first + uint64_t(work);
-  }
+  int32_t chunks = 0; // at most Share::MaxCount
+  bool hasWork = false;
+  int64_t work = 0, minWork = 0, maxWork = 0;
+  uint64_t first = 0, last = 0;
 };
-static_assert(sizeof(LoopThread) == 32, "a loop table row is 32 bytes");
+
 /// Every loop instance and thread of a process, by instance then thread
-/// (the order the instance met them: its shares'). medians, when given,
-/// gets the median chunk work of each row of three chunks or more (by row;
-/// a sort of their chunks' work); firstCreation, when given, per row its
-/// first chunk's making (ticks; 0: unmeasured); spreads, when given, the
-/// least and most chunk work of the rows of two chunks or more.
-std::vector<LoopThread>
-loopThreads(const Analysis &an,
-            std::vector<std::pair<size_t, double>> *medians = nullptr,
-            std::vector<double> *firstCreation = nullptr,
-            Spreads *spreads = nullptr);
+/// (the order the instance met them: its shares'), not held twice: a row's
+/// thread, chunks, flags and (of one chunk) work are its share's, of the
+/// model's pool (a part's rows, read without a model, hold shares of their
+/// own). A row holds its first chunk's start alone (8 bytes); a row of two
+/// chunks or more (or whose share cannot give its work: a part's, or one
+/// chunk ending before it starts) holds its work, least, most and last end
+/// apart (an Apart, by row). Per instance its first row (4 bytes).
+class LoopRows {
+public:
+  /// Row r's values held apart from its share.
+  struct Apart {
+    uint32_t row = 0;
+    int64_t minWork = 0, maxWork = 0, work = 0;
+    uint64_t last = 0;
+  };
+  /// The rows over the model's share pool (pool: the first instance's
+  /// shares; every instance's a run of it, in instance order), per instance
+  /// its shares' count; first and apart: per row its first chunk's start,
+  /// and what its rows hold apart (by row).
+  LoopRows(const Share *pool, const std::vector<uint32_t> &perInstance,
+           std::vector<uint64_t> first, std::vector<Apart> apart);
+  LoopRows() : rowStart(1, 0) {}
+  size_t size() const { return first.size(); }
+  /// Loop instances (the last with rows, or as many as add() was told).
+  size_t instances() const { return rowStart.size() - 1; }
+  /// Row r's share: its thread, chunks (count) and flags.
+  const Share &share(size_t r) const { return shares()[r]; }
+  /// Instance li's first row (its rows: consecutive).
+  size_t rowBegin(size_t li) const { return rowStart[li]; }
+  /// Row r (its instance looked up).
+  LoopThread operator[](size_t r) const;
+  /// Appends a row read from a part (instances ascending, rows of one
+  /// instance consecutive); false if it cannot be a row a table wrote.
+  bool add(int loop, int th, int64_t chunks, bool hasWork, int64_t work,
+           uint64_t first, uint64_t last);
+  /// A part's rows read: its instances, as many as it has (false: a row
+  /// of a later one).
+  bool close(size_t instances);
+
+  class Iterator {
+  public:
+    LoopThread operator*() const {
+      return t->make(r, int(li),
+                     ap < t->apart.size() && t->apart[ap].row == r
+                         ? &t->apart[ap]
+                         : nullptr);
+    }
+    Iterator &operator++() {
+      r++;
+      while (li + 1 < t->instances() && t->rowStart[li + 1] <= r)
+        li++;
+      while (ap < t->apart.size() && t->apart[ap].row < r)
+        ap++;
+      return *this;
+    }
+    bool operator!=(const Iterator &o) const { return r != o.r; }
+    /// Its row's number.
+    size_t row() const { return r; }
+
+  private:
+    friend class LoopRows;
+    Iterator(const LoopRows *t, size_t r);
+    const LoopRows *t;
+    size_t r, li = 0, ap = 0;
+  };
+  Iterator begin() const { return Iterator(this, 0); }
+  Iterator end() const { return Iterator(this, size()); }
+  /// f(r, row r) for every row in order (instance by instance: no lookup
+  /// per row).
+  template <class F> void forEach(F &&f) const {
+    size_t ap = 0;
+    for (size_t li = 0; li + 1 < rowStart.size(); li++)
+      for (size_t r = rowStart[li], e = rowStart[li + 1]; r < e; r++)
+        f(r, make(r, int(li), nextApart(r, ap)));
+  }
+  /// Instance li's rows into out; ap: where the rows held apart were left
+  /// (0 at first; li ascends from one call to the next).
+  void rowsOf(size_t li, std::vector<LoopThread> &out, size_t &ap) const {
+    out.clear();
+    for (size_t r = rowStart[li], e = rowStart[li + 1]; r < e; r++)
+      out.push_back(make(r, int(li), nextApart(r, ap)));
+  }
+  /// The bytes its columns hold (not its shares').
+  size_t heldBytes() const;
+
+private:
+  const Share *shares() const { return pool ? pool : own.data(); }
+  const Apart *apartOf(size_t r) const;
+  /// Row r's Apart if it is the one at ap (rows asked in order; ap moves
+  /// past the rows before r).
+  const Apart *nextApart(size_t r, size_t &ap) const {
+    while (ap < apart.size() && apart[ap].row < r)
+      ap++;
+    return ap < apart.size() && apart[ap].row == r ? &apart[ap] : nullptr;
+  }
+  /// Row r of instance li, a its Apart or null.
+  LoopThread make(size_t r, int li, const Apart *a) const {
+    const Share &s = shares()[r];
+    LoopThread x;
+    x.loop = li;
+    x.th = s.th;
+    x.chunks = int32_t(s.count);
+    x.hasWork = !s.unknown;
+    x.first = first[r];
+    if (a) {
+      x.work = a->work, x.minWork = a->minWork, x.maxWork = a->maxWork;
+      x.last = a->last;
+    } else if (x.chunks) { // its one chunk's work and end
+      x.work = x.minWork = x.maxWork = s.work;
+      x.last = x.first + uint64_t(s.work);
+    } else {
+      x.last = x.first;
+    }
+    return x;
+  }
+  const Share *pool = nullptr;
+  std::vector<Share> own; // a part's
+  std::vector<uint64_t> first;
+  std::vector<uint32_t> rowStart; // per instance its first row, then size()
+  std::vector<Apart> apart;       // by row
+};
+
+/// Every loop instance and thread of a process (LoopRows). medians, when
+/// given, gets the median chunk work of each row of three chunks or more
+/// (by row; a sort of their chunks' work); firstCreation, when given, per
+/// row its first chunk's making (ticks; 0: unmeasured).
+LoopRows loopThreads(const Analysis &an,
+                     std::vector<std::pair<size_t, double>> *medians = nullptr,
+                     std::vector<double> *firstCreation = nullptr);
 /// A loop instance's thread's wait at the loop's end (ticks; NaN: NA).
 inline double shareWait(const Share &sh) {
   return std::isnan(sh.waitPer) ? NAN : sh.waitPer * double(sh.count);
@@ -76,15 +171,14 @@ inline double shareWait(const Share &sh) {
 /// by, so that no level they try makes any of it again.
 struct LoopTable {
   /// Every loop instance and thread (loopThreads()).
-  std::vector<LoopThread> rows;
-  /// What its rows of two chunks or more hold apart.
-  Spreads spreads;
-  int64_t minWork(size_t r) const { return rows[r].minWork(&spreads); }
-  int64_t maxWork(size_t r) const { return rows[r].maxWork(&spreads); }
-  uint64_t last(size_t r) const { return rows[r].last(&spreads); }
+  LoopRows rows;
+  int64_t minWork(size_t r) const { return rows[r].minWork; }
+  int64_t maxWork(size_t r) const { return rows[r].maxWork; }
+  uint64_t last(size_t r) const { return rows[r].last; }
   /// Row r's median chunk work (of an even count: the mean of the middle
-  /// two; NaN: no chunks).
-  double median(size_t r) const;
+  /// two; NaN: no chunks); x: row r.
+  double median(size_t r, const LoopThread &x) const;
+  double median(size_t r) const { return median(r, rows[r]); }
   /// The medians of the rows of three chunks or more, by row.
   std::vector<std::pair<size_t, double>> medians;
   /// Per row, its first chunk's making (ticks; 0: unmeasured): what the
@@ -107,10 +201,9 @@ LoopTable loopTable(const Analysis &an);
 /// loops, most the most instances of one.
 std::vector<int32_t> loopIds(const Analysis &an, size_t *nLoops = nullptr,
                              uint64_t *most = nullptr);
-/// The instances (of `instances`) with chunks in rows, in the order their
-/// first chunk started (LoopTable::byStart).
-std::vector<int32_t> instancesByStart(const std::vector<LoopThread> &rows,
-                                      size_t instances);
+/// The instances (of rows.instances()) with chunks in rows, in the order
+/// their first chunk started (LoopTable::byStart).
+std::vector<int32_t> instancesByStart(const LoopRows &rows);
 
 /// One loop instance's thread time lost, as the recording measured it: its
 /// team x (its last chunk's end - its first chunk's start) - its chunks'
@@ -162,13 +255,14 @@ private:
   const uint64_t *joinedAt(const LoopThread &r, const Joined *b,
                            const Joined *e) const;
   const Analysis &an;
-  const std::vector<LoopThread> &rows;
-  const Spreads &spreads;
+  const LoopRows &rows;
   const std::vector<double> &firstCreation; // by row
-  size_t row = 0; // the first row of the next instance asked
   /// The implicit tasks' (region, thread, begin).
   std::vector<Joined> joined;
-  /// Per row of the instance asked, joinedAt's (reused).
+  /// Where the rows held apart were left (LoopRows::rowsOf).
+  size_t ap = 0;
+  /// The rows of the instance asked, and per row joinedAt's (reused).
+  std::vector<LoopThread> mine;
   std::vector<const uint64_t *> at;
 };
 

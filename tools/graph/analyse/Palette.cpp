@@ -122,14 +122,22 @@ std::vector<std::pair<std::string, double>> loopWork(const Analysis &an) {
   instanceWork(an, work, ran);
   std::vector<std::pair<std::string, double>> loops;
   std::unordered_map<std::string_view, size_t> index; // views of an's names
+  // A name (unique per site) looked up once per site, not per instance.
+  std::vector<size_t> siteAt;
   for (size_t li = 0; li < an.loops.size(); li++) {
     if (!ran[li])
       continue;
-    const std::string &name = an.loopName(int(li));
-    auto ins = index.emplace(name, loops.size());
-    if (ins.second)
-      loops.emplace_back(name, 0.0);
-    loops[ins.first->second].second += work[li];
+    size_t site = size_t(an.loopSite[li]);
+    if (siteAt.size() <= site)
+      siteAt.resize(site + 1, SIZE_MAX);
+    if (siteAt[site] == SIZE_MAX) {
+      const std::string &name = an.loopName(int(li));
+      auto ins = index.emplace(name, loops.size());
+      if (ins.second)
+        loops.emplace_back(name, 0.0);
+      siteAt[site] = ins.first->second;
+    }
+    loops[siteAt[site]].second += work[li];
   }
   return loops;
 }

@@ -100,10 +100,8 @@ void byKey(FlagCounts &f, bool add);
 /// table a byte: the mask of its one flagged chunk, or that it has more,
 /// whose counts are held apart (a byte per row, no sort).
 struct LoopSource {
-  std::vector<LoopThread> own;
-  const std::vector<LoopThread> *rows = &own;
-  Spreads ownSpreads; // what own's rows hold apart
-  const Spreads *spreads = &ownSpreads;
+  LoopRows own; // a part's
+  const LoopRows *rows = &own;
   /// Results': the loop table (rows, loop ids and start order: keys then
   /// empty); a part's: its keys (per instance its loop's id).
   const LoopTable *table = nullptr;

@@ -250,19 +250,17 @@ LoopSource readLoops(PartReader &r) {
     if (L.legend[li] < 0 || L.keys[li] < 0 || size_t(L.keys[li]) >= ni)
       r.fail();
   }
-  L.own.resize(nr);
-  for (LoopThread &x : L.own) {
-    x.loop = int(r.i()), x.th = int(r.i()), x.chunks = r.i();
-    x.hasWork = r.i() != 0, x.work = r.i();
-    x.first = r.u();
-    uint64_t last = r.u();
-    if (x.chunks > 1 || last != x.first + uint64_t(x.work)) {
-      x.spread = uint32_t(L.ownSpreads.size());
-      L.ownSpreads.push_back({0, 0, last}); // a part carries no least, most
-    }
-    if (x.loop < 0 || size_t(x.loop) >= ni)
+  for (size_t j = 0; j < nr; j++) {
+    int64_t loop = r.i(), th = r.i(), chunks = r.i();
+    bool hasWork = r.i() != 0;
+    int64_t work = r.i();
+    uint64_t first = r.u(), last = r.u();
+    if (loop < 0 || size_t(loop) >= ni || th < INT_MIN || th > INT_MAX ||
+        !L.own.add(int(loop), int(th), chunks, hasWork, work, first, last))
       r.fail();
   }
+  if (!L.own.close(ni))
+    r.fail();
   for (size_t j = 0; j < nf; j++) {
     int li = int(r.i()), th = int(r.i());
     if (li < 0 || size_t(li) >= ni)
@@ -509,7 +507,7 @@ void writeReportPart(const Results &R, const std::string &path,
       o << std::to_string(x.loop) << " " << std::to_string(x.th) << " "
         << std::to_string(x.chunks) << " " << (x.hasWork ? "1 " : "0 ")
         << std::to_string(x.work) << " " << std::to_string(x.first) << " "
-        << std::to_string(x.last(L.spreads)) << "\n";
+        << std::to_string(x.last) << "\n";
     for (const auto &[key, fc] : flags) {
       o << std::to_string(key.first) << " " << std::to_string(key.second);
       for (uint32_t v : fc)

@@ -350,7 +350,7 @@ void byKey(FlagCounts &f, bool add) {
 std::array<uint32_t, P_COUNT> LoopSource::rowFlags(size_t r) const {
   std::array<uint32_t, P_COUNT> fc{};
   if (!chunkMasks) {
-    const LoopThread &x = (*rows)[r];
+    LoopThread x = (*rows)[r];
     if (const auto *f = flagsOf(flags, {x.loop, x.th}))
       fc = *f;
     return fc;
@@ -370,9 +370,11 @@ FlagCounts LoopSource::keyedFlags() const {
   if (!chunkMasks)
     return flags;
   FlagCounts f;
-  for (size_t r = 0; r < rowMask.size(); r++)
-    if (rowMask[r])
-      f.push_back({{(*rows)[r].loop, (*rows)[r].th}, rowFlags(r)});
+  for (auto it = rows->begin(); it != rows->end(); ++it)
+    if (rowMask[it.row()]) {
+      LoopThread x = *it;
+      f.push_back({{x.loop, x.th}, rowFlags(it.row())});
+    }
   byKey(f, true);
   return f;
 }
@@ -404,18 +406,17 @@ void loopBars(const LoopSource &L, uint64_t block, const BarFn &bar) {
         maskOf(fc), fc.data());
   };
   if (block == 1) {
-    const std::vector<LoopThread> &rows = *L.rows;
-    for (size_t j = 0; j < rows.size(); j++) {
-      const LoopThread &r = rows[j];
-      emit(r.loop, r.th, r.chunks, r.hasWork, r.work, r.first,
-           r.last(L.spreads), L.rowFlags(j));
+    for (auto it = L.rows->begin(); it != L.rows->end(); ++it) {
+      LoopThread r = *it;
+      emit(r.loop, r.th, r.chunks, r.hasWork, r.work, r.first, r.last,
+           L.rowFlags(it.row()));
     }
     return;
   }
   std::vector<int> spanOf;
   std::vector<LoopSpan> spans =
       L.table ? loopSpans(*L.table, block, &spanOf)
-              : loopSpansOf(L.keys, *L.rows, *L.spreads, block, &spanOf);
+              : loopSpansOf(L.keys, *L.rows, block, &spanOf);
   // Per span (its first instance and thread: one each), the chunks each
   // problem type flags: each (instance, thread)'s added into its block's,
   // found among its block's spans (one per thread).
@@ -433,9 +434,11 @@ void loopBars(const LoopSource &L, uint64_t block, const BarFn &bar) {
       }
   };
   if (L.chunkMasks) { // by row: a row's key is its (instance, thread)
-    for (size_t r = 0; r < L.rowMask.size(); r++)
-      if (L.rowMask[r])
-        add((*L.rows)[r].loop, (*L.rows)[r].th, L.rowFlags(r));
+    for (auto it = L.rows->begin(); it != L.rows->end(); ++it)
+      if (L.rowMask[it.row()]) {
+        LoopThread r = *it;
+        add(r.loop, r.th, L.rowFlags(it.row()));
+      }
   } else {
     for (const auto &[key, fc] : L.flags)
       add(key.first, key.second, fc);
@@ -819,7 +822,6 @@ LoopSource loopSourceOf(const Results &R, size_t p, Names &loops) {
   LoopSource L;
   L.table = &R.procs[p].loopTable;
   L.rows = &L.table->rows;
-  L.spreads = &L.table->spreads;
   // An instance's legend index is its site's (a name looked up once per
   // site), not held per instance.
   std::vector<int> &siteLegend = L.siteLegend;
@@ -834,7 +836,7 @@ LoopSource loopSourceOf(const Results &R, size_t p, Names &loops) {
   // Per row of the loop table (per instance its shares, one run of the
   // model's pool per instance in instance order: loopThreads()), its
   // flagged chunks: the mask of its one, or their counts apart.
-  const std::vector<LoopThread> &rows = *L.rows;
+  const LoopRows &rows = *L.rows;
   const Share *pool = an.loops.empty() ? nullptr : an.loops[0].shares.data();
   int lastLi = -1, lastTh = 0;
   uint32_t row = 0;

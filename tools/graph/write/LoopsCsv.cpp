@@ -29,11 +29,9 @@ void writeLoopsCsv(const Results &R, const std::string &path) {
     std::vector<std::string> nameOf, locOf; // by site, by code; "": not yet
     locOf.resize(an.loopCodes.size());
     const LoopTable &lt = R.procs[p].loopTable;
-    size_t base = 0; // the instance's first row: its share is row - base
-    for (size_t row = 0; row < lt.rows.size(); row++) {
-      const LoopThread &r = lt.rows[row];
-      if (row == 0 || r.loop != lt.rows[row - 1].loop)
-        base = row;
+    for (auto it = lt.rows.begin(); it != lt.rows.end(); ++it) {
+      LoopThread r = *it;
+      size_t row = it.row();
       if (!r.chunks)
         continue;
       const Loop &lp = an.loops[r.loop];
@@ -61,10 +59,10 @@ void writeLoopsCsv(const Results &R, const std::string &path) {
       if (r.hasWork) {
         at = OutFile::decI(at, r.work);
         *at++ = ',';
-        at = OutFile::decI(at, lt.minWork(row));
+        at = OutFile::decI(at, r.minWork);
         *at++ = ',';
         // Exact: an integer or the mean of two (.5, as "%.1f" has it).
-        double median = lt.median(row);
+        double median = lt.median(row, r);
         if (median == std::floor(median)) {
           at = OutFile::decI(at, int64_t(median));
         } else if (2 * median == std::floor(2 * median) &&
@@ -80,17 +78,19 @@ void writeLoopsCsv(const Results &R, const std::string &path) {
           at = o.room(11 * 41);
         }
         *at++ = ',';
-        at = OutFile::decI(at, lt.maxWork(row));
+        at = OutFile::decI(at, r.maxWork);
         *at++ = ',';
       } else {
         at = std::copy_n("NA,NA,NA,NA,", 12, at);
       }
       at = OutFile::numAt(
-          at, std::round(shareWait(an.loops[r.loop].shares[row - base])));
+          at, std::round(shareWait(
+                  an.loops[r.loop]
+                      .shares[row - lt.rows.rowBegin(size_t(r.loop))])));
       *at++ = ',';
       at = OutFile::decU(at, r.first);
       *at++ = ',';
-      at = OutFile::decU(at, lt.last(row));
+      at = OutFile::decU(at, r.last);
       *at++ = '\n';
       o.done(at);
     }

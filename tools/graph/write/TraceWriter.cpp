@@ -261,19 +261,18 @@ TraceWritten writeTraceAggregated(const Results &R, const std::string &path,
         workArgs(r.hasWork, r.work, r.minWork, r.maxWork);
       }
     }
-    static const std::vector<LoopThread> NoRows;
-    const Spreads *spreads = &R.procs[p].loopTable.spreads;
+    static const LoopRows NoRows;
     for (const LoopThread &r :
          block == 1 ? R.procs[p].loopTable.rows : NoRows) {
       if (!r.chunks)
         continue;
       if (full())
         break;
-      event(names[r.loop], "loop instance", r.th, r.first, r.last(spreads));
+      event(names[r.loop], "loop instance", r.th, r.first, r.last);
       o << "\"loop_instance\": \"L";
       o.i(r.loop) << "\", \"chunks\": ";
       o.i(r.chunks);
-      workArgs(r.hasWork, r.work, r.minWork(spreads), r.maxWork(spreads));
+      workArgs(r.hasWork, r.work, r.minWork, r.maxWork);
     }
     // Tasks: per creation site and thread, a track of its own (tasks of
     // several sites overlap in time on a thread): from the first run
