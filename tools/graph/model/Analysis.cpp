@@ -111,10 +111,12 @@ PooledName Analysis::pooled(const std::string &s) {
 }
 
 uint32_t Analysis::codeId(const LoopCode &c) {
-  auto key = std::make_tuple(c.codeptr, c.sched, &c.fn.str(), &c.loc.str());
+  auto key =
+      std::make_tuple(c.codeptr, c.sched, c.psource, &c.fn.str(), &c.loc.str());
   if (lastCode != UINT32_MAX) {
     const LoopCode &l = loopCodes[lastCode];
-    if (std::make_tuple(l.codeptr, l.sched, &l.fn.str(), &l.loc.str()) == key)
+    if (std::make_tuple(l.codeptr, l.sched, l.psource, &l.fn.str(),
+                        &l.loc.str()) == key)
       return lastCode;
   }
   auto it = codeIds.emplace(key, uint32_t(loopCodes.size())).first;
@@ -128,56 +130,51 @@ uint32_t Analysis::codeId(const LoopCode &c) {
 }
 
 Share &Analysis::readShare(int li, int th) {
+  // Threads are read one at a time, each making its own shares only: the
+  // share of th (the thread read), if the instance has one, is the one it
+  // made last.
   constexpr uint32_t None = UINT32_MAX;
-  if (shareList.size() <= size_t(li))
-    shareList.resize(loops.size(), {None, None});
-  auto &[first, last] = shareList[li];
-  for (uint32_t x = first; x != None; x = shareNext[x])
-    if (sharePool[x].th == th)
-      return sharePool[x];
+  ShareSpan &sp = loops[size_t(li)].shares;
+  if (sp.n && sharePool[sp.last].th == th)
+    return sharePool[sp.last];
+  if (sharePool.size() >= None)
+    throw Error("more than " + std::to_string(None) +
+                " loop instances' threads");
   uint32_t x = uint32_t(sharePool.size());
   sharePool.push_back(Share{th});
+  sharePool.back().endRead = 0;
   sharePool.back().syncRead = 0;
-  shareEnd.push_back(0);
-  shareNext.push_back(None);
-  (first == None ? first : shareNext[last]) = x;
-  last = x;
+  sharePrev.push_back(sp.n ? uint32_t(sp.last) : None);
+  sp.last = x;
+  sp.n++;
   return sharePool[x];
 }
 
-/// v permuted: its element x moves to to[x]. One column at a time, so
-/// that no more than one copy of one column is held beside the others.
-template <typename T>
-static void permute(std::vector<T> &v, const std::vector<uint32_t> &to) {
-  std::vector<T> out(v.size());
-  for (size_t x = 0; x < v.size(); x++)
-    out[to[x]] = v[x];
-  v.swap(out);
-}
-
 void Analysis::packShares() {
-  // Each instance's list becomes one run of the pool, in the order met:
-  // the pool and its read-time columns permuted one at a time.
-  constexpr uint32_t None = UINT32_MAX;
-  shareList.resize(loops.size(), {None, None});
-  std::vector<uint32_t> &to = shareNext; // becomes each share's place
-  uint32_t pos = 0;
-  for (size_t li = 0; li < loops.size(); li++) {
-    uint32_t from = pos;
-    for (uint32_t x = shareList[li].first; x != None;) {
-      uint32_t next = shareNext[x];
-      to[x] = pos++;
-      x = next;
-    }
-    loops[li].shares.n = pos - from;
-  }
-  std::vector<std::pair<uint32_t, uint32_t>>().swap(shareList);
-  // What reading left freed (its columns' old buffers) goes back first:
-  // the permutation's copies then do not add to it.
+  // Each instance's list becomes one run of the pool, in the order met
+  // (the order made): each share's place, then the pool permuted in
+  // place, a cycle at a time. What reading left freed goes back first.
   releaseFreed();
-  permute(sharePool, to);
-  permute(shareEnd, to);
-  std::vector<uint32_t>().swap(shareNext);
+  constexpr uint32_t None = UINT32_MAX;
+  std::vector<uint32_t> &to = sharePrev; // becomes each share's place
+  uint32_t pos = 0;
+  for (Loop &lp : loops) {
+    pos += lp.shares.n;
+    uint32_t at = pos;
+    for (uint32_t x = lp.shares.n ? uint32_t(lp.shares.last) : None;
+         x != None;) {
+      uint32_t prev = to[x];
+      to[x] = --at;
+      x = prev;
+    }
+  }
+  for (uint32_t x = 0; x < to.size(); x++)
+    while (to[x] != x) {
+      uint32_t y = to[x];
+      std::swap(sharePool[x], sharePool[y]);
+      std::swap(to[x], to[y]);
+    }
+  std::vector<uint32_t>().swap(sharePrev);
   Share *at = sharePool.data();
   for (Loop &lp : loops) {
     lp.shares.b = at;
@@ -355,11 +352,8 @@ Analysis::Analysis(const ProcessDir &pd, const Baseline *base)
   {
     size_t n = bytes / RecordBytes;
     loops.reserve(n);
-    psource.reserve(n);
     sharePool.reserve(n);
-    shareEnd.reserve(n);
-    shareNext.reserve(n);
-    shareList.reserve(n);
+    sharePrev.reserve(n);
     regionList.reserve(n);
     regions.reserve(n);
     implicit.reserve(n);
@@ -401,7 +395,6 @@ int Analysis::newLoop(int kind, uint64_t a, uint64_t b) {
     throw Error("more than " + std::to_string(INT_MAX) + " loop instances");
   int li = int(loops.size());
   loops.push_back(std::move(lp));
-  psource.push_back(0);
   if (kind < 2)
     loopKeys[kind][a].set(b, li);
   return li;
@@ -449,8 +442,12 @@ void Analysis::appendChunk(Frame &fr, int th, uint64_t t, uint64_t a,
   chunks.pushParent(size_t(fr.chunk), fr.task);
   chunks.flags.push_back(uint8_t(d & 0xff));
   chunks.creation.push_back(c);
-  if (e && !psource[size_t(indexOf(lp))])
-    psource[size_t(indexOf(lp))] = e;
+  // The instance's source location: its first chunk's that names one.
+  if (e && (loopCodes.empty() || !codeOf(lp).psource)) {
+    LoopCode code = loopCodes.empty() ? LoopCode() : codeOf(lp);
+    code.psource = e;
+    lp.code = codeId(code);
+  }
 }
 
 void Analysis::release(Frame &fr, int th) {
@@ -684,7 +681,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
         lp.end = lp.hasEnd ? std::max(lp.end, t) : t;
         lp.hasEnd = true;
         Share &s = readShare(fr.loop, th);
-        shareEnd[size_t(&s - sharePool.data())] = t;
+        s.endRead = t;
         s.hasEnd = true;
         fr.shareLoop = -1;
       }
@@ -999,58 +996,63 @@ void Analysis::finish() {
   extChunk = m.get("ext_chunk") == "1";
   extTaskCreate = m.get("ext_task_create") == "1";
   // Loop names: psource (grainchunk) or the code pointer's line, found
-  // once per (code pointer, psource).
-  std::map<std::pair<uint64_t, uint64_t>, std::pair<std::string, std::string>>
-      sourceNames;
-  // Each instance's code is made again with its name: the codes as read
-  // go.
+  // once per code as read; its instances' code named once where that
+  // names a function.
   std::vector<LoopCode> read;
   read.swap(loopCodes);
   codeIds.clear();
   lastCode = UINT32_MAX;
+  std::vector<std::pair<std::string, std::string>> sourceNames(read.size());
+  std::vector<uint8_t> found(read.size(), 0);
+  std::vector<uint32_t> namedAs(read.size(), UINT32_MAX);
   for (Loop &lp : loops) {
-    LoopCode lc = read[lp.code];
-    uint64_t ps = psource[size_t(indexOf(lp))];
-    auto named = sourceNames.find({lc.codeptr, ps});
-    if (named != sourceNames.end() && !named->second.first.empty()) {
-      lc.fn = pooled(named->second.first);
-      lc.loc = pooled(named->second.second);
-      lp.code = codeId(lc);
+    uint32_t rc = lp.code;
+    if (namedAs[rc] != UINT32_MAX) {
+      lp.code = namedAs[rc];
       continue;
     }
-    auto [fn, loc] = maps.get(lc.codeptr);
-    if (ps) {
-      auto s = strings.find(ps);
-      if (s != strings.end()) {
-        auto [pfn, ploc] = psourceLocation(s->second);
-        // flang's source locations name no file ("FIRModule"), and
-        // without line tables Clang's and flang's name nothing
-        // (";unknown;unknown;0;0;;"): the code's line then, which is the
-        // same, with its file; without one, the code's file or object
-        // (never "FIRModule" or "unknown").
-        bool fir = ploc.compare(0, 10, "FIRModule:") == 0 ||
-                   ploc.compare(0, 8, "unknown:") == 0;
-        if (!fir || (!Maps::hasLine(loc) && Maps::hasLine(ploc))) {
-          fn = pfn;
-          loc = ploc;
-        } else if ((fn.empty() || fn == "?") && pfn != "unknown") {
-          fn = pfn;
+    LoopCode lc = read[rc];
+    if (!found[rc]) {
+      found[rc] = 1;
+      auto [fn, loc] = maps.get(lc.codeptr);
+      uint64_t ps = lc.psource;
+      if (ps) {
+        auto s = strings.find(ps);
+        if (s != strings.end()) {
+          auto [pfn, ploc] = psourceLocation(s->second);
+          // flang's source locations name no file ("FIRModule"), and
+          // without line tables Clang's and flang's name nothing
+          // (";unknown;unknown;0;0;;"): the code's line then, which is the
+          // same, with its file; without one, the code's file or object
+          // (never "FIRModule" or "unknown").
+          bool fir = ploc.compare(0, 10, "FIRModule:") == 0 ||
+                     ploc.compare(0, 8, "unknown:") == 0;
+          if (!fir || (!Maps::hasLine(loc) && Maps::hasLine(ploc))) {
+            fn = pfn;
+            loc = ploc;
+          } else if ((fn.empty() || fn == "?") && pfn != "unknown") {
+            fn = pfn;
+          }
         }
       }
+      sourceNames[rc] = {fn, loc};
     }
-    sourceNames.emplace(std::make_pair(lc.codeptr, ps),
-                        std::make_pair(fn, loc));
-    if (fn.empty()) {
-      fn = "?";
-      if (lp.keyKind == 0) {
-        auto r = regions.find(lp.k0);
-        if (r != regions.end())
-          fn = siteFunction(regionList[r->second].codeptr,
-                            regionList[r->second].enc);
-      }
-    }
-    lc.fn = pooled(fn);
+    const auto &[fn, loc] = sourceNames[rc];
     lc.loc = pooled(loc);
+    if (!fn.empty()) {
+      lc.fn = pooled(fn);
+      lp.code = namedAs[rc] = codeId(lc);
+      continue;
+    }
+    // No function: the region's code's, per instance.
+    std::string f = "?";
+    if (lp.keyKind == 0) {
+      auto r = regions.find(lp.k0);
+      if (r != regions.end())
+        f = siteFunction(regionList[r->second].codeptr,
+                         regionList[r->second].enc);
+    }
+    lc.fn = pooled(f);
     lp.code = codeId(lc);
   }
   decltype(codeIds)().swap(codeIds);
@@ -1058,7 +1060,6 @@ void Analysis::finish() {
   finishTasks();
   taskContexts();
   siteNames();
-  std::vector<uint64_t>().swap(psource); // named
   lineages();
   metrics();
   LineageMemo().swap(tlin); // the model's walks: not kept
@@ -1096,10 +1097,9 @@ void Analysis::siteNames() {
     }
     std::string nm = loopName(lp);
     bool lined = Maps::hasLine(lc.loc);
-    auto key = lc.codeptr ? std::make_tuple(0, lc.codeptr)
-               : psource[size_t(indexOf(lp))]
-                   ? std::make_tuple(1, psource[size_t(indexOf(lp))])
-                   : std::make_tuple(2, uint64_t(indexOf(lp)));
+    auto key = lc.codeptr   ? std::make_tuple(0, lc.codeptr)
+               : lc.psource ? std::make_tuple(1, lc.psource)
+                            : std::make_tuple(2, uint64_t(indexOf(lp)));
     int32_t next = int32_t(names.size());
     int32_t site = lined ? byLine.emplace(nm, next).first->second
                          : byCode.emplace(key, next).first->second;
@@ -1577,11 +1577,42 @@ double Loop::cpu() const {
 }
 
 void Analysis::chunkMetricsPass() {
-  // Chunks: the parent is the thread's share of the loop instance. Two
-  // passes over the columns: the per-instance and per-thread sums, then
-  // each chunk's metrics, counted per instance.
+  // Chunks: the parent is the thread's share of the loop instance. The
+  // shares' waits (per chunk), then two passes over the columns: the
+  // per-instance and per-thread sums, then each chunk's metrics, counted
+  // per instance.
   const Chunks &ch = chunks;
   size_t nc = ch.size();
+  // Where each thread left its loop (the shares' endRead) is kept for the
+  // tasks made in chunks alone; the shares' bytes become their work.
+  if (std::any_of(tasks.ctx.begin(), tasks.ctx.end(),
+                  [](int64_t c) { return c >= 0; })) {
+    shareEnd.reserve(sharePool.size());
+    for (const Share &s : sharePool)
+      shareEnd.push_back(s.endRead);
+  }
+  for (Loop &lp : loops) {
+    int64_t nn = lp.n();
+    for (Share &s : lp.shares) {
+      int64_t sync = s.syncRead; // read: its bytes become waitPer's
+      uint64_t left = s.endRead; // and work's
+      s.waitPer = NAN;
+      s.work = 0;
+      if (!nn || !s.count)
+        continue;
+      // The thread's wait at the barrier after the loop; no barrier
+      // (nowait): 0; no wait events: NA. libomp ends a worker's wait at the
+      // end of a parallel region only when the next region starts, so the
+      // wait is capped by how long the loop's last thread ran on after
+      // this one.
+      int64_t wait = 0;
+      if (lp.hasEnd && lp.end) {
+        int64_t after = int64_t(lp.end - (s.hasEnd ? left : lp.end));
+        wait = std::min(sync, after);
+      }
+      s.waitPer = waitsKnown ? double(wait) / double(s.count) : NAN;
+    }
+  }
   int lastLi = -1, lastTh = -1;
   Share *sh = nullptr;
   for (size_t i = 0; i < nc; i++) {
@@ -1605,29 +1636,6 @@ void Analysis::chunkMetricsPass() {
     if (ch.flags[i] & CH_AHEAD)
       sh->unknown = true;
   }
-  for (Loop &lp : loops) {
-    int64_t nn = lp.n();
-    for (Share &s : lp.shares) {
-      int64_t sync = s.syncRead; // read: its bytes become waitPer's
-      s.waitPer = NAN;
-      if (!nn || !s.count)
-        continue;
-      // The thread's wait at the barrier after the loop; no barrier
-      // (nowait): 0; no wait events: NA. libomp ends a worker's wait at the
-      // end of a parallel region only when the next region starts, so the
-      // wait is capped by how long the loop's last thread ran on after
-      // this one.
-      int64_t wait = 0;
-      if (lp.hasEnd && lp.end) {
-        int64_t after = int64_t(lp.end - (s.hasEnd ? threadEnd(s) : lp.end));
-        wait = std::min(sync, after);
-      }
-      s.waitPer = waitsKnown ? double(wait) / double(s.count) : NAN;
-    }
-  }
-  if (std::none_of(tasks.ctx.begin(), tasks.ctx.end(),
-                   [](int64_t c) { return c >= 0; }))
-    std::vector<uint64_t>().swap(shareEnd); // no task made in a chunk
   // The problem grains per instance.
   lastLi = -1;
   for (size_t i = 0; i < nc; i++) {

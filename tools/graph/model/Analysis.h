@@ -78,7 +78,13 @@ struct Share {
   static constexpr uint32_t MaxCount = (1u << 29) - 1;
   uint32_t count : 29;
   bool hasEnd : 1, hasWork : 1, unknown : 1;
-  int64_t work = 0;
+  union {
+    int64_t work = 0; // once the model is made
+    /// While the recording is read: where the thread left the loop (ticks;
+    /// with hasEnd), which threadEnd() gives once the model is made
+    /// (Analysis::chunkMetricsPass()).
+    uint64_t endRead;
+  };
   union {
     double waitPer = NAN; // once the model is made (NaN: NA)
     /// While the recording is read: the thread's wait at the barrier
@@ -91,8 +97,9 @@ static_assert(sizeof(Share) == 24, "a share is 24 bytes");
 
 /// A loop instance's threads: a run of the process's share pool
 /// (Analysis::sharePool), in the order the instance met them. Set when the
-/// recording has been read. Packed (12 bytes, 4-aligned) so that Loop holds
-/// it without padding.
+/// recording has been read; while it is read, n counts the instance's
+/// shares and last is the pool index of the one made last. Packed (12
+/// bytes, 4-aligned) so that Loop holds it without padding.
 class __attribute__((packed, aligned(4))) ShareSpan {
 public:
   Share *begin() { return b; }
@@ -108,8 +115,14 @@ public:
 
 private:
   friend class Analysis;
-  Share *b = nullptr;
+  union {
+    Share *b;
+    uint64_t last; // while the recording is read
+  };
   uint32_t n = 0;
+
+public:
+  ShareSpan() : b(nullptr) {}
 };
 
 /// A name held once per process (Analysis's name pool): read as the
@@ -131,10 +144,13 @@ private:
 };
 
 /// What a loop instance's code says of it: its code pointer, schedule
-/// (the loop-begin record's) and name. Held once per distinct value
-/// (Analysis::loopCodes), most instances of a loop sharing one.
+/// (the loop-begin record's), the source location its chunks name
+/// (grainchunk's psource: a string id of the recording, 0: none) and its
+/// name. Held once per distinct value (Analysis::loopCodes), most
+/// instances of a loop sharing one.
 struct LoopCode {
   uint64_t codeptr = 0;
+  uint64_t psource = 0;
   PooledName fn, loc; // its name (set once the recording is read)
   uint32_t sched = 0;
 };
@@ -428,9 +444,9 @@ private:
   // The code of a new or renamed instance: an index in loopCodes, the
   // last one asked for found again without a look-up.
   uint32_t codeId(const LoopCode &c);
-  std::map<
-      std::tuple<uint64_t, uint32_t, const std::string *, const std::string *>,
-      uint32_t>
+  std::map<std::tuple<uint64_t, uint32_t, uint64_t, const std::string *,
+                      const std::string *>,
+           uint32_t>
       codeIds;
   uint32_t lastCode = UINT32_MAX;
   struct Frame;
@@ -467,17 +483,14 @@ private:
   std::unordered_map<uint64_t, std::string> context;
   std::vector<std::string> siteLoopNames; // per loop site
   // Every loop instance's threads (ShareSpan); while the recording is
-  // read, each instance's shares are a list through shareNext from
-  // shareList's (first, last), made one run per instance when it has been
-  // read (packShares()).
+  // read, each instance's shares are a list through sharePrev from its
+  // span's last, made one run per instance when it has been read
+  // (packShares()).
   std::vector<Share> sharePool;
-  std::vector<uint32_t> shareNext;
-  std::vector<std::pair<uint32_t, uint32_t>> shareList;
-  // Per share, where its thread left the loop (threadEnd()).
+  std::vector<uint32_t> sharePrev;
+  // Per share, where its thread left the loop (threadEnd()), made of the
+  // shares' endRead once the model is made.
   std::vector<uint64_t> shareEnd;
-  // Per loop instance, its loop's source location string (grainchunk's
-  // psource, 0: none) while it is named (finish(), siteNames()).
-  std::vector<uint64_t> psource;
   Share &readShare(int li, int th);
   void packShares();
   // The loops' function names and locations, each held once.
