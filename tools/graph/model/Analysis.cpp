@@ -327,6 +327,10 @@ struct Analysis::Frame {
   int shareLoop = -1;
   size_t shareIdx = 0;
   size_t im = SIZE_MAX; // its entry in implicit, if it began as one
+  // Where its waits begin in Tasks' wait columns, and whether it made a
+  // task (an implicit task's frame).
+  size_t firstWait = 0;
+  bool made = false;
   // The loops its task has begun on this thread, once asked (seeded).
   bool seeded = false;
   uint64_t begun = 0;
@@ -396,18 +400,42 @@ int Analysis::newLoop(int kind, uint64_t a, uint64_t b) {
   int li = int(loops.size());
   loops.push_back(std::move(lp));
   if (kind < 2)
-    loopKeys[kind][a].set(b, li);
+    setLoop(loopKeys[kind][a], b, li);
   return li;
 }
 
-void Analysis::ByN::set(uint64_t n, int li) {
+int Analysis::loopOf(const ByN &k, uint64_t n) const {
+  if (!n)
+    return k.first;
+  if (!k.more)
+    return -1;
+  const MoreN &m = loopKeyMore[k.more - 1];
+  if (n <= m.run)
+    return k.first + int(n);
+  n -= m.run;
+  return n <= m.rest.size() ? m.rest[n - 1] : -1;
+}
+
+void Analysis::setLoop(ByN &k, uint64_t n, int li) {
+  // Called for an n that has no instance yet.
   if (!n) {
-    first = li;
+    k.first = li;
     return;
   }
-  if (more.size() < n)
-    more.resize(n, -1);
-  more[n - 1] = li;
+  if (!k.more) {
+    loopKeyMore.emplace_back();
+    k.more = uint32_t(loopKeyMore.size());
+  }
+  MoreN &m = loopKeyMore[k.more - 1];
+  if (m.rest.empty() && k.first >= 0 && n == uint64_t(m.run) + 1 &&
+      int64_t(li) == int64_t(k.first) + int64_t(n) && m.run < UINT32_MAX) {
+    m.run++;
+    return;
+  }
+  n -= m.run;
+  if (m.rest.size() < n)
+    m.rest.resize(n, -1);
+  m.rest[n - 1] = li;
 }
 
 Analysis::Frame &Analysis::frame(std::vector<Frame> &frames, uint64_t task,
@@ -592,6 +620,25 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       T.waitTime.push_back(w.time);
     }
   };
+  // An implicit task that ends having made no task is no task's parent:
+  // its waits (kept since it began, its task's only frame) join nothing
+  // and go now, not held to the thread's end (below).
+  auto dropWaits = [&](const Frame &fr) {
+    for (const Frame &o : frames)
+      if (&o != &fr && o.task == fr.task)
+        return;
+    size_t o = fr.firstWait;
+    for (size_t j = fr.firstWait; j < T.waitTask.size(); j++) {
+      if (T.waitTask[j] == fr.task)
+        continue;
+      T.waitTask[o] = T.waitTask[j];
+      T.waitBegin[o] = T.waitBegin[j];
+      T.waitTime[o++] = T.waitTime[j];
+    }
+    T.waitTask.resize(o);
+    T.waitBegin.resize(o);
+    T.waitTime.resize(o);
+  };
   std::vector<uint64_t> &ends = chunks.end, &starts = chunks.start;
   Record r;
   while (rd.next(r)) {
@@ -624,7 +671,9 @@ void Analysis::readThread(int th, ThreadReader &rd) {
     case R_IMPLICIT_BEGIN: {
       size_t e = implicit.entry(a);
       (implicit.begin() + e)->second = Implicit{b, c, d, th, t, 0};
-      frames.emplace_back(a, b).im = e;
+      Frame &fr = frames.emplace_back(a, b);
+      fr.im = e;
+      fr.firstWait = T.waitTask.size();
       running = a;
       break;
     }
@@ -632,8 +681,11 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       if (auto im = implicitOf(a); im != implicit.end())
         im->second.end = t;
       if (!frames.empty() && frames.back().task == a) {
-        release(frames.back(), th);
-        closeChunk(frames.back(), true, t);
+        Frame &fr = frames.back();
+        release(fr, th);
+        closeChunk(fr, true, t);
+        if (a && fr.im != SIZE_MAX && !fr.made)
+          dropWaits(fr);
         endFrame();
       }
       running = frames.empty() ? 0 : frames.back().task;
@@ -655,7 +707,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       int kind = b ? 0 : 1;
       uint64_t k0 = b ? b : a;
       auto it = loopKeys[kind].find(k0);
-      int li = it != loopKeys[kind].end() ? it->second.get(n) : -1;
+      int li = it != loopKeys[kind].end() ? loopOf(it->second, n) : -1;
       if (li < 0) {
         li = newLoop(kind, k0, n);
         LoopCode code;
@@ -727,12 +779,13 @@ void Analysis::readThread(int th, ThreadReader &rd) {
                     ": more than 2^31 chunks, not analysed");
       T.ctx.push_back(int32_t(ctx));
       T.creator.push_back(running);
-      if (makers.empty() || makers.back() != b)
-        for (size_t i = frames.size(); i-- > 0;)
-          if (frames[i].task == b) {
+      for (size_t i = frames.size(); i-- > 0;)
+        if (frames[i].task == b) {
+          frames[i].made = true;
+          if (makers.empty() || makers.back() != b)
             makers.push_back(b);
-            break;
-          }
+          break;
+        }
       break;
     }
     case R_TASK_SWITCH: {
@@ -968,6 +1021,7 @@ void Analysis::finish() {
   // The recording is read: what only reading needed goes.
   for (auto &keys : loopKeys)
     keys = IdTable<ByN>();
+  std::vector<MoreN>().swap(loopKeyMore);
   chunks.packParents();
   packShares();
   orderTasks();

@@ -517,15 +517,23 @@ private:
   std::vector<const void *> baseInstance;
   // While the recording is read: the loop instances of a region (kind 0)
   // or a task (kind 1) by their number n there (-1: none yet), the first
-  // (most keys' only one) held in place.
+  // (most keys' only one) held in place (8 bytes), the others in
+  // loopKeyMore.
   struct ByN {
     int first = -1;
-    std::vector<int> more; // n = 1, 2, ...
-    int get(uint64_t n) const {
-      return !n ? first : n <= more.size() ? more[n - 1] : -1;
-    }
-    void set(uint64_t n, int li);
+    uint32_t more = 0; // 0: none; else its loopKeyMore, less one
   };
+  // A key's instances n = 1, 2, ...: while each is the instance after
+  // the one before (as a team's first thread read makes them, when no
+  // other loop comes between), a run (n = 1..run: first + n); then the
+  // others one by one (n = run + 1, ...).
+  struct MoreN {
+    uint32_t run = 0;
+    std::vector<int> rest;
+  };
+  std::vector<MoreN> loopKeyMore;
+  int loopOf(const ByN &k, uint64_t n) const;
+  void setLoop(ByN &k, uint64_t n, int li);
   IdTable<ByN> loopKeys[2];
 };
 
