@@ -470,9 +470,13 @@ void Analysis::appendChunk(Frame &fr, int th, uint64_t t, uint64_t a,
   chunks.pushParent(size_t(fr.chunk), fr.task);
   chunks.flags.push_back(uint8_t(d & 0xff));
   chunks.creation.push_back(c);
-  // The instance's source location: its first chunk's that names one.
-  if (e && (loopCodes.empty() || !codeOf(lp).psource)) {
-    LoopCode code = loopCodes.empty() ? LoopCode() : codeOf(lp);
+  // The instance's source location: its first chunk's that names one (a
+  // loop not seen to begin has the first code, 0, whatever comes first:
+  // its own aside).
+  if (e && lp.keyKind == 2) {
+    orphanSource.emplace(indexOf(lp), e);
+  } else if (e && !codeOf(lp).psource) {
+    LoopCode code = codeOf(lp);
     code.psource = e;
     lp.code = codeId(code);
   }
@@ -1056,46 +1060,56 @@ void Analysis::finish() {
   read.swap(loopCodes);
   codeIds.clear();
   lastCode = UINT32_MAX;
+  auto sourceName = [&](uint64_t codeptr, uint64_t ps) {
+    auto [fn, loc] = maps.get(codeptr);
+    if (ps) {
+      auto s = strings.find(ps);
+      if (s != strings.end()) {
+        auto [pfn, ploc] = psourceLocation(s->second);
+        // flang's source locations name no file ("FIRModule"), and
+        // without line tables Clang's and flang's name nothing
+        // (";unknown;unknown;0;0;;"): the code's line then, which is the
+        // same, with its file; without one, the code's file or object
+        // (never "FIRModule" or "unknown").
+        bool fir = ploc.compare(0, 10, "FIRModule:") == 0 ||
+                   ploc.compare(0, 8, "unknown:") == 0;
+        if (!fir || (!Maps::hasLine(loc) && Maps::hasLine(ploc))) {
+          fn = pfn;
+          loc = ploc;
+        } else if ((fn.empty() || fn == "?") && pfn != "unknown") {
+          fn = pfn;
+        }
+      }
+    }
+    return std::make_pair(fn, loc);
+  };
   std::vector<std::pair<std::string, std::string>> sourceNames(read.size());
   std::vector<uint8_t> found(read.size(), 0);
   std::vector<uint32_t> namedAs(read.size(), UINT32_MAX);
+  std::pair<std::string, std::string> orphanName;
   for (Loop &lp : loops) {
     uint32_t rc = lp.code;
-    if (namedAs[rc] != UINT32_MAX) {
+    bool orphan = lp.keyKind == 2;
+    if (!orphan && namedAs[rc] != UINT32_MAX) {
       lp.code = namedAs[rc];
       continue;
     }
     LoopCode lc = read[rc];
-    if (!found[rc]) {
+    if (orphan) {
+      auto o = orphanSource.find(indexOf(lp));
+      lc.psource = o != orphanSource.end() ? o->second : 0;
+      orphanName = sourceName(lc.codeptr, lc.psource);
+    } else if (!found[rc]) {
       found[rc] = 1;
-      auto [fn, loc] = maps.get(lc.codeptr);
-      uint64_t ps = lc.psource;
-      if (ps) {
-        auto s = strings.find(ps);
-        if (s != strings.end()) {
-          auto [pfn, ploc] = psourceLocation(s->second);
-          // flang's source locations name no file ("FIRModule"), and
-          // without line tables Clang's and flang's name nothing
-          // (";unknown;unknown;0;0;;"): the code's line then, which is the
-          // same, with its file; without one, the code's file or object
-          // (never "FIRModule" or "unknown").
-          bool fir = ploc.compare(0, 10, "FIRModule:") == 0 ||
-                     ploc.compare(0, 8, "unknown:") == 0;
-          if (!fir || (!Maps::hasLine(loc) && Maps::hasLine(ploc))) {
-            fn = pfn;
-            loc = ploc;
-          } else if ((fn.empty() || fn == "?") && pfn != "unknown") {
-            fn = pfn;
-          }
-        }
-      }
-      sourceNames[rc] = {fn, loc};
+      sourceNames[rc] = sourceName(lc.codeptr, lc.psource);
     }
-    const auto &[fn, loc] = sourceNames[rc];
+    const auto &[fn, loc] = orphan ? orphanName : sourceNames[rc];
     lc.loc = pooled(loc);
     if (!fn.empty()) {
       lc.fn = pooled(fn);
-      lp.code = namedAs[rc] = codeId(lc);
+      lp.code = codeId(lc);
+      if (!orphan)
+        namedAs[rc] = lp.code;
       continue;
     }
     // No function: the region's code's, per instance.
@@ -1109,6 +1123,7 @@ void Analysis::finish() {
     lc.fn = pooled(f);
     lp.code = codeId(lc);
   }
+  decltype(orphanSource)().swap(orphanSource);
   decltype(codeIds)().swap(codeIds);
   std::vector<LoopCode>().swap(read);
   finishTasks();

@@ -449,6 +449,10 @@ private:
            uint32_t>
       codeIds;
   uint32_t lastCode = UINT32_MAX;
+  // While the recording is read: the source location (psource) of each
+  // loop instance not seen to begin that has one, by its index (the
+  // others' is their code's).
+  std::unordered_map<int, uint64_t> orphanSource;
   struct Frame;
   Frame &frame(std::vector<Frame> &frames, uint64_t task, uint64_t par);
   void release(Frame &fr, int th);
