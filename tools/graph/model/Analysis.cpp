@@ -17,6 +17,10 @@
 #include <queue>
 #include <set>
 #include <sys/stat.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 namespace gcg {
 
@@ -150,31 +154,60 @@ Share &Analysis::readShare(int li, int th) {
   return sharePool[x];
 }
 
+/// Gives the whole pages inside [p, p + n) back to the system (read again,
+/// they are zeros): the part of a buffer no longer read, before the buffer
+/// itself goes.
+static void releasePages(const void *p, size_t n) {
+#ifdef __linux__
+  static const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
+  uintptr_t b = (uintptr_t(p) + page - 1) / page * page;
+  uintptr_t e = (uintptr_t(p) + n) / page * page;
+  if (e > b)
+    madvise(reinterpret_cast<void *>(b), e - b, MADV_DONTNEED);
+#else
+  (void)p;
+  (void)n;
+#endif
+}
+
 void Analysis::packShares() {
   // Each instance's list becomes one run of the pool, in the order met
-  // (the order made): each share's place, then the pool permuted in
-  // place, a cycle at a time. What reading left freed goes back first.
+  // (the order made). What reading left freed goes back first.
   releaseFreed();
   constexpr uint32_t None = UINT32_MAX;
-  std::vector<uint32_t> &to = sharePrev; // becomes each share's place
+  size_t n = sharePool.size();
+  // The share at each place: each instance's list, made backwards through
+  // sharePrev, laid out in the order made.
+  std::vector<uint32_t> from(n);
   uint32_t pos = 0;
   for (Loop &lp : loops) {
     pos += lp.shares.n;
     uint32_t at = pos;
-    for (uint32_t x = lp.shares.n ? uint32_t(lp.shares.last) : None;
-         x != None;) {
-      uint32_t prev = to[x];
-      to[x] = --at;
-      x = prev;
+    for (uint32_t x = lp.shares.n ? uint32_t(lp.shares.last) : None; x != None;
+         x = sharePrev[x])
+      from[--at] = x;
+  }
+  std::vector<uint32_t>().swap(sharePrev);
+  // The pool gathered in place order into a new one; the old one's pages
+  // go back as the shares on them have all moved (counted per block), so
+  // that the two are not held whole at once.
+  constexpr size_t Block = 4096;
+  std::vector<uint16_t> left((n + Block - 1) / Block, uint16_t(Block));
+  if (n % Block)
+    left.back() = uint16_t(n % Block);
+  std::vector<Share> out;
+  out.reserve(n);
+  for (uint32_t x : from) {
+    out.push_back(sharePool[x]);
+    if (!--left[x / Block]) {
+      size_t b = x / Block * Block;
+      releasePages(sharePool.data() + b,
+                   std::min(Block, n - b) * sizeof(Share));
     }
   }
-  for (uint32_t x = 0; x < to.size(); x++)
-    while (to[x] != x) {
-      uint32_t y = to[x];
-      std::swap(sharePool[x], sharePool[y]);
-      std::swap(to[x], to[y]);
-    }
-  std::vector<uint32_t>().swap(sharePrev);
+  std::vector<uint32_t>().swap(from);
+  std::vector<Share>().swap(sharePool);
+  sharePool.swap(out);
   Share *at = sharePool.data();
   for (Loop &lp : loops) {
     lp.shares.b = at;
