@@ -525,7 +525,7 @@ private:
   // loopKeyMore.
   struct ByN {
     int first = -1;
-    uint32_t more = 0; // 0: none; else its loopKeyMore, less one
+    uint32_t more = 0; // 0: none; else its place in loopKeyMore, plus one
   };
   // A key's instances n = 1, 2, ...: while each is the instance after
   // the one before (as a team's first thread read makes them, when no
