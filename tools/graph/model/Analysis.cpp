@@ -17,6 +17,10 @@
 #include <queue>
 #include <set>
 #include <sys/stat.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 namespace gcg {
 
@@ -111,10 +115,12 @@ PooledName Analysis::pooled(const std::string &s) {
 }
 
 uint32_t Analysis::codeId(const LoopCode &c) {
-  auto key = std::make_tuple(c.codeptr, c.sched, &c.fn.str(), &c.loc.str());
+  auto key =
+      std::make_tuple(c.codeptr, c.sched, c.psource, &c.fn.str(), &c.loc.str());
   if (lastCode != UINT32_MAX) {
     const LoopCode &l = loopCodes[lastCode];
-    if (std::make_tuple(l.codeptr, l.sched, &l.fn.str(), &l.loc.str()) == key)
+    if (std::make_tuple(l.codeptr, l.sched, l.psource, &l.fn.str(),
+                        &l.loc.str()) == key)
       return lastCode;
   }
   auto it = codeIds.emplace(key, uint32_t(loopCodes.size())).first;
@@ -128,56 +134,80 @@ uint32_t Analysis::codeId(const LoopCode &c) {
 }
 
 Share &Analysis::readShare(int li, int th) {
+  // Threads are read one at a time, each making its own shares only: the
+  // share of th (the thread read), if the instance has one, is the one it
+  // made last.
   constexpr uint32_t None = UINT32_MAX;
-  if (shareList.size() <= size_t(li))
-    shareList.resize(loops.size(), {None, None});
-  auto &[first, last] = shareList[li];
-  for (uint32_t x = first; x != None; x = shareNext[x])
-    if (sharePool[x].th == th)
-      return sharePool[x];
+  ShareSpan &sp = loops[size_t(li)].shares;
+  if (sp.n && sharePool[sp.last].th == th)
+    return sharePool[sp.last];
+  if (sharePool.size() >= None)
+    throw Error("more than " + std::to_string(None) +
+                " loop instances' threads");
   uint32_t x = uint32_t(sharePool.size());
   sharePool.push_back(Share{th});
+  sharePool.back().endRead = 0;
   sharePool.back().syncRead = 0;
-  shareEnd.push_back(0);
-  shareNext.push_back(None);
-  (first == None ? first : shareNext[last]) = x;
-  last = x;
+  sharePrev.push_back(sp.n ? uint32_t(sp.last) : None);
+  sp.last = x;
+  sp.n++;
   return sharePool[x];
 }
 
-/// v permuted: its element x moves to to[x]. One column at a time, so
-/// that no more than one copy of one column is held beside the others.
-template <typename T>
-static void permute(std::vector<T> &v, const std::vector<uint32_t> &to) {
-  std::vector<T> out(v.size());
-  for (size_t x = 0; x < v.size(); x++)
-    out[to[x]] = v[x];
-  v.swap(out);
+/// Gives the whole pages inside [p, p + n) back to the system (read again,
+/// they are zeros): the part of a buffer no longer read, before the buffer
+/// itself goes.
+static void releasePages(const void *p, size_t n) {
+#ifdef __linux__
+  static const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
+  uintptr_t b = (uintptr_t(p) + page - 1) / page * page;
+  uintptr_t e = (uintptr_t(p) + n) / page * page;
+  if (e > b)
+    madvise(reinterpret_cast<void *>(b), e - b, MADV_DONTNEED);
+#else
+  (void)p;
+  (void)n;
+#endif
 }
 
 void Analysis::packShares() {
-  // Each instance's list becomes one run of the pool, in the order met:
-  // the pool and its read-time columns permuted one at a time.
-  constexpr uint32_t None = UINT32_MAX;
-  shareList.resize(loops.size(), {None, None});
-  std::vector<uint32_t> &to = shareNext; // becomes each share's place
-  uint32_t pos = 0;
-  for (size_t li = 0; li < loops.size(); li++) {
-    uint32_t from = pos;
-    for (uint32_t x = shareList[li].first; x != None;) {
-      uint32_t next = shareNext[x];
-      to[x] = pos++;
-      x = next;
-    }
-    loops[li].shares.n = pos - from;
-  }
-  std::vector<std::pair<uint32_t, uint32_t>>().swap(shareList);
-  // What reading left freed (its columns' old buffers) goes back first:
-  // the permutation's copies then do not add to it.
+  // Each instance's list becomes one run of the pool, in the order met
+  // (the order made). What reading left freed goes back first.
   releaseFreed();
-  permute(sharePool, to);
-  permute(shareEnd, to);
-  std::vector<uint32_t>().swap(shareNext);
+  constexpr uint32_t None = UINT32_MAX;
+  size_t n = sharePool.size();
+  // The share at each place: each instance's list, made backwards through
+  // sharePrev, laid out in the order made.
+  std::vector<uint32_t> from(n);
+  uint32_t pos = 0;
+  for (Loop &lp : loops) {
+    pos += lp.shares.n;
+    uint32_t at = pos;
+    for (uint32_t x = lp.shares.n ? uint32_t(lp.shares.last) : None; x != None;
+         x = sharePrev[x])
+      from[--at] = x;
+  }
+  std::vector<uint32_t>().swap(sharePrev);
+  // The pool gathered in place order into a new one; the old one's pages
+  // go back as the shares on them have all moved (counted per block), so
+  // that the two are not held whole at once.
+  constexpr size_t Block = 4096;
+  std::vector<uint16_t> left((n + Block - 1) / Block, uint16_t(Block));
+  if (n % Block)
+    left.back() = uint16_t(n % Block);
+  std::vector<Share> out;
+  out.reserve(n);
+  for (uint32_t x : from) {
+    out.push_back(sharePool[x]);
+    if (!--left[x / Block]) {
+      size_t b = x / Block * Block;
+      releasePages(sharePool.data() + b,
+                   std::min(Block, n - b) * sizeof(Share));
+    }
+  }
+  std::vector<uint32_t>().swap(from);
+  std::vector<Share>().swap(sharePool);
+  sharePool.swap(out);
   Share *at = sharePool.data();
   for (Loop &lp : loops) {
     lp.shares.b = at;
@@ -409,6 +439,10 @@ struct Analysis::Frame {
   int shareLoop = -1;
   size_t shareIdx = 0;
   size_t im = SIZE_MAX; // its entry in implicit, if it began as one
+  // Where its waits begin in Tasks' wait columns, and whether it made a
+  // task (an implicit task's frame).
+  size_t firstWait = 0;
+  bool made = false;
   // The loops its task has begun on this thread, once asked (seeded).
   bool seeded = false;
   uint64_t begun = 0;
@@ -434,11 +468,8 @@ Analysis::Analysis(const ProcessDir &pd, const Baseline *base)
   {
     size_t n = bytes / RecordBytes;
     loops.reserve(n);
-    psource.reserve(n);
     sharePool.reserve(n);
-    shareEnd.reserve(n);
-    shareNext.reserve(n);
-    shareList.reserve(n);
+    sharePrev.reserve(n);
     regionList.reserve(n);
     regions.reserve(n);
     implicit.reserve(n);
@@ -480,20 +511,43 @@ int Analysis::newLoop(int kind, uint64_t a, uint64_t b) {
     throw Error("more than " + std::to_string(INT_MAX) + " loop instances");
   int li = int(loops.size());
   loops.push_back(std::move(lp));
-  psource.push_back(0);
   if (kind < 2)
-    loopKeys[kind][a].set(b, li);
+    setLoop(loopKeys[kind][a], b, li);
   return li;
 }
 
-void Analysis::ByN::set(uint64_t n, int li) {
+int Analysis::loopOf(const ByN &k, uint64_t n) const {
+  if (!n)
+    return k.first;
+  if (!k.more)
+    return -1;
+  const MoreN &m = loopKeyMore[k.more - 1];
+  if (n <= m.run)
+    return k.first + int(n);
+  n -= m.run;
+  return n <= m.rest.size() ? m.rest[n - 1] : -1;
+}
+
+void Analysis::setLoop(ByN &k, uint64_t n, int li) {
+  // Called for an n that has no instance yet.
   if (!n) {
-    first = li;
+    k.first = li;
     return;
   }
-  if (more.size() < n)
-    more.resize(n, -1);
-  more[n - 1] = li;
+  if (!k.more) {
+    loopKeyMore.emplace_back();
+    k.more = uint32_t(loopKeyMore.size());
+  }
+  MoreN &m = loopKeyMore[k.more - 1];
+  if (m.rest.empty() && k.first >= 0 && n == uint64_t(m.run) + 1 &&
+      int64_t(li) == int64_t(k.first) + int64_t(n) && m.run < UINT32_MAX) {
+    m.run++;
+    return;
+  }
+  n -= m.run;
+  if (m.rest.size() < n)
+    m.rest.resize(n, -1);
+  m.rest[n - 1] = li;
 }
 
 Analysis::Frame &Analysis::frame(std::vector<Frame> &frames, uint64_t task,
@@ -528,8 +582,16 @@ void Analysis::appendChunk(Frame &fr, int th, uint64_t t, uint64_t a,
   chunks.pushParent(size_t(fr.chunk), fr.task);
   chunks.flags.push_back(uint8_t(d & 0xff));
   chunks.creation.push_back(c);
-  if (e && !psource[size_t(indexOf(lp))])
-    psource[size_t(indexOf(lp))] = e;
+  // The instance's source location: its first chunk's that names one (a
+  // loop not seen to begin has the first code, 0, whatever comes first:
+  // its own aside).
+  if (e && lp.keyKind == 2) {
+    orphanSource.emplace(indexOf(lp), e);
+  } else if (e && !codeOf(lp).psource) {
+    LoopCode code = codeOf(lp);
+    code.psource = e;
+    lp.code = codeId(code);
+  }
 }
 
 void Analysis::release(Frame &fr, int th) {
@@ -674,6 +736,25 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       T.waitTime.push_back(w.time);
     }
   };
+  // An implicit task that ends having made no task is no task's parent:
+  // its waits (kept since it began, its task's only frame) join nothing
+  // and go now, not held to the thread's end (below).
+  auto dropWaits = [&](const Frame &fr) {
+    for (const Frame &o : frames)
+      if (&o != &fr && o.task == fr.task)
+        return;
+    size_t o = fr.firstWait;
+    for (size_t j = fr.firstWait; j < T.waitTask.size(); j++) {
+      if (T.waitTask[j] == fr.task)
+        continue;
+      T.waitTask[o] = T.waitTask[j];
+      T.waitBegin[o] = T.waitBegin[j];
+      T.waitTime[o++] = T.waitTime[j];
+    }
+    T.waitTask.resize(o);
+    T.waitBegin.resize(o);
+    T.waitTime.resize(o);
+  };
   std::vector<uint64_t> &ends = chunks.end, &starts = chunks.start;
   Record r;
   while (rd.next(r)) {
@@ -706,7 +787,9 @@ void Analysis::readThread(int th, ThreadReader &rd) {
     case R_IMPLICIT_BEGIN: {
       size_t e = implicit.entry(a);
       (implicit.begin() + e)->second = Implicit{b, c, d, th, t, 0};
-      frames.emplace_back(a, b).im = e;
+      Frame &fr = frames.emplace_back(a, b);
+      fr.im = e;
+      fr.firstWait = T.waitTask.size();
       running = a;
       break;
     }
@@ -714,8 +797,11 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       if (auto im = implicitOf(a); im != implicit.end())
         im->second.end = t;
       if (!frames.empty() && frames.back().task == a) {
-        release(frames.back(), th);
-        closeChunk(frames.back(), true, t);
+        Frame &fr = frames.back();
+        release(fr, th);
+        closeChunk(fr, true, t);
+        if (a && fr.im != SIZE_MAX && !fr.made)
+          dropWaits(fr);
         endFrame();
       }
       running = frames.empty() ? 0 : frames.back().task;
@@ -737,7 +823,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       int kind = b ? 0 : 1;
       uint64_t k0 = b ? b : a;
       auto it = loopKeys[kind].find(k0);
-      int li = it != loopKeys[kind].end() ? it->second.get(n) : -1;
+      int li = it != loopKeys[kind].end() ? loopOf(it->second, n) : -1;
       if (li < 0) {
         li = newLoop(kind, k0, n);
         LoopCode code;
@@ -763,7 +849,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
         lp.end = lp.hasEnd ? std::max(lp.end, t) : t;
         lp.hasEnd = true;
         Share &s = readShare(fr.loop, th);
-        shareEnd[size_t(&s - sharePool.data())] = t;
+        s.endRead = t;
         s.hasEnd = true;
         fr.shareLoop = -1;
       }
@@ -815,12 +901,13 @@ void Analysis::readThread(int th, ThreadReader &rd) {
         T.creatorAt.push_back(uint32_t(T.size() - 1));
         T.creatorId.push_back(running);
       }
-      if (makers.empty() || makers.back() != b)
-        for (size_t i = frames.size(); i-- > 0;)
-          if (frames[i].task == b) {
+      for (size_t i = frames.size(); i-- > 0;)
+        if (frames[i].task == b) {
+          frames[i].made = true;
+          if (makers.empty() || makers.back() != b)
             makers.push_back(b);
-            break;
-          }
+          break;
+        }
       break;
     }
     case R_TASK_SWITCH: {
@@ -1061,6 +1148,7 @@ void Analysis::finish() {
   // The recording is read: what only reading needed goes.
   for (auto &keys : loopKeys)
     keys = IdTable<ByN>();
+  std::vector<MoreN>().swap(loopKeyMore);
   chunks.packParents();
   packShares();
   orderTasks();
@@ -1089,26 +1177,14 @@ void Analysis::finish() {
   extChunk = m.get("ext_chunk") == "1";
   extTaskCreate = m.get("ext_task_create") == "1";
   // Loop names: psource (grainchunk) or the code pointer's line, found
-  // once per (code pointer, psource).
-  std::map<std::pair<uint64_t, uint64_t>, std::pair<std::string, std::string>>
-      sourceNames;
-  // Each instance's code is made again with its name: the codes as read
-  // go.
+  // once per code as read; its instances' code named once where that
+  // names a function.
   std::vector<LoopCode> read;
   read.swap(loopCodes);
   codeIds.clear();
   lastCode = UINT32_MAX;
-  for (Loop &lp : loops) {
-    LoopCode lc = read[lp.code];
-    uint64_t ps = psource[size_t(indexOf(lp))];
-    auto named = sourceNames.find({lc.codeptr, ps});
-    if (named != sourceNames.end() && !named->second.first.empty()) {
-      lc.fn = pooled(named->second.first);
-      lc.loc = pooled(named->second.second);
-      lp.code = codeId(lc);
-      continue;
-    }
-    auto [fn, loc] = maps.get(lc.codeptr);
+  auto sourceName = [&](uint64_t codeptr, uint64_t ps) {
+    auto [fn, loc] = maps.get(codeptr);
     if (ps) {
       auto s = strings.find(ps);
       if (s != strings.end()) {
@@ -1128,27 +1204,54 @@ void Analysis::finish() {
         }
       }
     }
-    sourceNames.emplace(std::make_pair(lc.codeptr, ps),
-                        std::make_pair(fn, loc));
-    if (fn.empty()) {
-      fn = "?";
-      if (lp.keyKind == 0) {
-        auto r = regions.find(lp.k0);
-        if (r != regions.end())
-          fn = siteFunction(regionList[r->second].codeptr,
-                            regionList[r->second].enc);
-      }
+    return std::make_pair(fn, loc);
+  };
+  std::vector<std::pair<std::string, std::string>> sourceNames(read.size());
+  std::vector<uint8_t> found(read.size(), 0);
+  std::vector<uint32_t> namedAs(read.size(), UINT32_MAX);
+  std::pair<std::string, std::string> orphanName;
+  for (Loop &lp : loops) {
+    uint32_t rc = lp.code;
+    bool orphan = lp.keyKind == 2;
+    if (!orphan && namedAs[rc] != UINT32_MAX) {
+      lp.code = namedAs[rc];
+      continue;
     }
-    lc.fn = pooled(fn);
+    LoopCode lc = read[rc];
+    if (orphan) {
+      auto o = orphanSource.find(indexOf(lp));
+      lc.psource = o != orphanSource.end() ? o->second : 0;
+      orphanName = sourceName(lc.codeptr, lc.psource);
+    } else if (!found[rc]) {
+      found[rc] = 1;
+      sourceNames[rc] = sourceName(lc.codeptr, lc.psource);
+    }
+    const auto &[fn, loc] = orphan ? orphanName : sourceNames[rc];
     lc.loc = pooled(loc);
+    if (!fn.empty()) {
+      lc.fn = pooled(fn);
+      lp.code = codeId(lc);
+      if (!orphan)
+        namedAs[rc] = lp.code;
+      continue;
+    }
+    // No function: the region's code's, per instance.
+    std::string f = "?";
+    if (lp.keyKind == 0) {
+      auto r = regions.find(lp.k0);
+      if (r != regions.end())
+        f = siteFunction(regionList[r->second].codeptr,
+                         regionList[r->second].enc);
+    }
+    lc.fn = pooled(f);
     lp.code = codeId(lc);
   }
+  decltype(orphanSource)().swap(orphanSource);
   decltype(codeIds)().swap(codeIds);
   std::vector<LoopCode>().swap(read);
   finishTasks();
   taskContexts();
   siteNames();
-  std::vector<uint64_t>().swap(psource); // named
   lineages();
   metrics();
   LineageMemo().swap(tlin); // the model's walks: not kept
@@ -1186,10 +1289,9 @@ void Analysis::siteNames() {
     }
     std::string nm = loopName(lp);
     bool lined = Maps::hasLine(lc.loc);
-    auto key = lc.codeptr ? std::make_tuple(0, lc.codeptr)
-               : psource[size_t(indexOf(lp))]
-                   ? std::make_tuple(1, psource[size_t(indexOf(lp))])
-                   : std::make_tuple(2, uint64_t(indexOf(lp)));
+    auto key = lc.codeptr   ? std::make_tuple(0, lc.codeptr)
+               : lc.psource ? std::make_tuple(1, lc.psource)
+                            : std::make_tuple(2, uint64_t(indexOf(lp)));
     int32_t next = int32_t(names.size());
     int32_t site = lined ? byLine.emplace(nm, next).first->second
                          : byCode.emplace(key, next).first->second;
@@ -1682,11 +1784,41 @@ double Loop::cpu() const {
 }
 
 void Analysis::chunkMetricsPass() {
-  // Chunks: the parent is the thread's share of the loop instance. Two
-  // passes over the columns: the per-instance and per-thread sums, then
-  // each chunk's metrics, counted per instance.
+  // Chunks: the parent is the thread's share of the loop instance. The
+  // shares' waits (per chunk), then two passes over the columns: the
+  // per-instance and per-thread sums, then each chunk's metrics, counted
+  // per instance.
   const Chunks &ch = chunks;
   size_t nc = ch.size();
+  // Where each thread left its loop (the shares' endRead) is kept for the
+  // tasks made in chunks alone; the shares' bytes become their work.
+  if (tasks.ctx.any()) {
+    shareEnd.reserve(sharePool.size());
+    for (const Share &s : sharePool)
+      shareEnd.push_back(s.endRead);
+  }
+  for (Loop &lp : loops) {
+    int64_t nn = lp.n();
+    for (Share &s : lp.shares) {
+      int64_t sync = s.syncRead; // read: its bytes become waitPer's
+      uint64_t left = s.endRead; // and work's
+      s.waitPer = NAN;
+      s.work = 0;
+      if (!nn || !s.count)
+        continue;
+      // The thread's wait at the barrier after the loop; no barrier
+      // (nowait): 0; no wait events: NA. libomp ends a worker's wait at the
+      // end of a parallel region only when the next region starts, so the
+      // wait is capped by how long the loop's last thread ran on after
+      // this one.
+      int64_t wait = 0;
+      if (lp.hasEnd && lp.end) {
+        int64_t after = int64_t(lp.end - (s.hasEnd ? left : lp.end));
+        wait = std::min(sync, after);
+      }
+      s.waitPer = waitsKnown ? double(wait) / double(s.count) : NAN;
+    }
+  }
   int lastLi = -1, lastTh = -1;
   Share *sh = nullptr;
   for (size_t i = 0; i < nc; i++) {
@@ -1710,28 +1842,6 @@ void Analysis::chunkMetricsPass() {
     if (ch.flags[i] & CH_AHEAD)
       sh->unknown = true;
   }
-  for (Loop &lp : loops) {
-    int64_t nn = lp.n();
-    for (Share &s : lp.shares) {
-      int64_t sync = s.syncRead; // read: its bytes become waitPer's
-      s.waitPer = NAN;
-      if (!nn || !s.count)
-        continue;
-      // The thread's wait at the barrier after the loop; no barrier
-      // (nowait): 0; no wait events: NA. libomp ends a worker's wait at the
-      // end of a parallel region only when the next region starts, so the
-      // wait is capped by how long the loop's last thread ran on after
-      // this one.
-      int64_t wait = 0;
-      if (lp.hasEnd && lp.end) {
-        int64_t after = int64_t(lp.end - (s.hasEnd ? threadEnd(s) : lp.end));
-        wait = std::min(sync, after);
-      }
-      s.waitPer = waitsKnown ? double(wait) / double(s.count) : NAN;
-    }
-  }
-  if (!tasks.ctx.any())
-    std::vector<uint64_t>().swap(shareEnd); // no task made in a chunk
   // The problem grains per instance.
   lastLi = -1;
   for (size_t i = 0; i < nc; i++) {

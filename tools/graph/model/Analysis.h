@@ -79,7 +79,13 @@ struct Share {
   static constexpr uint32_t MaxCount = (1u << 29) - 1;
   uint32_t count : 29;
   bool hasEnd : 1, hasWork : 1, unknown : 1;
-  int64_t work = 0;
+  union {
+    int64_t work = 0; // once the model is made
+    /// While the recording is read: where the thread left the loop (ticks;
+    /// with hasEnd), which threadEnd() gives once the model is made
+    /// (Analysis::chunkMetricsPass()).
+    uint64_t endRead;
+  };
   union {
     double waitPer = NAN; // once the model is made (NaN: NA)
     /// While the recording is read: the thread's wait at the barrier
@@ -92,8 +98,9 @@ static_assert(sizeof(Share) == 24, "a share is 24 bytes");
 
 /// A loop instance's threads: a run of the process's share pool
 /// (Analysis::sharePool), in the order the instance met them. Set when the
-/// recording has been read. Packed (12 bytes, 4-aligned) so that Loop holds
-/// it without padding.
+/// recording has been read; while it is read, n counts the instance's
+/// shares and last is the pool index of the one made last. Packed (12
+/// bytes, 4-aligned) so that Loop holds it without padding.
 class __attribute__((packed, aligned(4))) ShareSpan {
 public:
   Share *begin() { return b; }
@@ -109,8 +116,14 @@ public:
 
 private:
   friend class Analysis;
-  Share *b = nullptr;
+  union {
+    Share *b;
+    uint64_t last; // while the recording is read
+  };
   uint32_t n = 0;
+
+public:
+  ShareSpan() : b(nullptr) {}
 };
 
 /// A name held once per process (Analysis's name pool): read as the
@@ -132,10 +145,13 @@ private:
 };
 
 /// What a loop instance's code says of it: its code pointer, schedule
-/// (the loop-begin record's) and name. Held once per distinct value
-/// (Analysis::loopCodes), most instances of a loop sharing one.
+/// (the loop-begin record's), the source location its chunks name
+/// (grainchunk's psource: a string id of the recording, 0: none) and its
+/// name. Held once per distinct value (Analysis::loopCodes), most
+/// instances of a loop sharing one.
 struct LoopCode {
   uint64_t codeptr = 0;
+  uint64_t psource = 0;
   PooledName fn, loc; // its name (set once the recording is read)
   uint32_t sched = 0;
 };
@@ -571,11 +587,15 @@ private:
   // The code of a new or renamed instance: an index in loopCodes, the
   // last one asked for found again without a look-up.
   uint32_t codeId(const LoopCode &c);
-  std::map<
-      std::tuple<uint64_t, uint32_t, const std::string *, const std::string *>,
-      uint32_t>
+  std::map<std::tuple<uint64_t, uint32_t, uint64_t, const std::string *,
+                      const std::string *>,
+           uint32_t>
       codeIds;
   uint32_t lastCode = UINT32_MAX;
+  // While the recording is read: the source location (psource) of each
+  // loop instance not seen to begin that has one, by its index (the
+  // others' is their code's).
+  std::unordered_map<int, uint64_t> orphanSource;
   struct Frame;
   Frame &frame(std::vector<Frame> &frames, uint64_t task, uint64_t par);
   void release(Frame &fr, int th);
@@ -610,17 +630,14 @@ private:
   std::unordered_map<uint64_t, std::string> context;
   std::vector<std::string> siteLoopNames; // per loop site
   // Every loop instance's threads (ShareSpan); while the recording is
-  // read, each instance's shares are a list through shareNext from
-  // shareList's (first, last), made one run per instance when it has been
-  // read (packShares()).
+  // read, each instance's shares are a list through sharePrev from its
+  // span's last, made one run per instance when it has been read
+  // (packShares()).
   std::vector<Share> sharePool;
-  std::vector<uint32_t> shareNext;
-  std::vector<std::pair<uint32_t, uint32_t>> shareList;
-  // Per share, where its thread left the loop (threadEnd()).
+  std::vector<uint32_t> sharePrev;
+  // Per share, where its thread left the loop (threadEnd()), made of the
+  // shares' endRead once the model is made.
   std::vector<uint64_t> shareEnd;
-  // Per loop instance, its loop's source location string (grainchunk's
-  // psource, 0: none) while it is named (finish(), siteNames()).
-  std::vector<uint64_t> psource;
   Share &readShare(int li, int th);
   void packShares();
   // The loops' function names and locations, each held once.
@@ -647,15 +664,23 @@ private:
   std::vector<const void *> baseInstance;
   // While the recording is read: the loop instances of a region (kind 0)
   // or a task (kind 1) by their number n there (-1: none yet), the first
-  // (most keys' only one) held in place.
+  // (most keys' only one) held in place (8 bytes), the others in
+  // loopKeyMore.
   struct ByN {
     int first = -1;
-    std::vector<int> more; // n = 1, 2, ...
-    int get(uint64_t n) const {
-      return !n ? first : n <= more.size() ? more[n - 1] : -1;
-    }
-    void set(uint64_t n, int li);
+    uint32_t more = 0; // 0: none; else its place in loopKeyMore, plus one
   };
+  // A key's instances n = 1, 2, ...: while each is the instance after
+  // the one before (as a team's first thread read makes them, when no
+  // other loop comes between), a run (n = 1..run: first + n); then the
+  // others one by one (n = run + 1, ...).
+  struct MoreN {
+    uint32_t run = 0;
+    std::vector<int> rest;
+  };
+  std::vector<MoreN> loopKeyMore;
+  int loopOf(const ByN &k, uint64_t n) const;
+  void setLoop(ByN &k, uint64_t n, int li);
   IdTable<ByN> loopKeys[2];
 };
 
