@@ -206,6 +206,31 @@ TEST(GraphAnalysis, ChunksLoopsAndMetrics) {
   EXPECT_EQ(an.chunkLineage(2).value(), "/p?#0/L0:1-1");
 }
 
+// Chunks with no loop seen to begin anywhere in the recording (a thread's
+// file that begins inside a loop, or a tool that lost the record): their
+// instance has no loop code read, and is named without one.
+TEST(GraphAnalysis, ChunksOfNoLoopSeenToBegin) {
+  TempDir d;
+  writeFile(d.path + "/meta.txt", meta3());
+  Thread t0, t1;
+  t0.rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 2)
+      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 2)
+      .chunk(10, 0, 3, 2)
+      .rec(R_IMPLICIT_END, 60, I0, 0);
+  t1.rec(R_IMPLICIT_BEGIN, 0, I1, Par, 1, 2).rec(R_IMPLICIT_END, 60, I1, 0);
+  t0.write(d.path + "/thread-0.bin");
+  t1.write(d.path + "/thread-1.bin");
+  auto run = analyseRun({d.path}, {});
+  Analysis &an = *run->procs[0];
+  ASSERT_EQ(an.loops.size(), 1u);
+  EXPECT_EQ(an.loops[0].n(), 1);
+  EXPECT_EQ(an.codeOf(an.loops[0]).codeptr, 0u);
+  EXPECT_EQ(an.chunks.size(), 1u);
+  // The outputs are made of it: the summary names its one loop.
+  std::string s = summary(*computeResults(*run));
+  EXPECT_NE(s.find("1 instance(s), 1 chunks"), std::string::npos) << s;
+}
+
 // A loop instance's model is small where a program runs millions of them
 // (bench/shapes.sh (a)): no vector or string of its own; its threads are
 // one run of the process's pool, in the order met. The loop table's

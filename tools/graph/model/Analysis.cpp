@@ -1181,6 +1181,10 @@ void Analysis::finish() {
   // names a function.
   std::vector<LoopCode> read;
   read.swap(loopCodes);
+  // Instances not seen to begin take the first code read (code 0); where
+  // no loop was seen to begin at all, a code of no code pointer.
+  if (read.empty() && !loops.empty())
+    read.emplace_back();
   codeIds.clear();
   lastCode = UINT32_MAX;
   auto sourceName = [&](uint64_t codeptr, uint64_t ps) {
