@@ -2179,9 +2179,6 @@ void Analysis::lineages() {
       rk = base < 0 || rk > INT32_MAX - base ? -1 : base + rk;
     }
   // Regions in the order they began: a region's context began before it.
-  std::vector<uint64_t> ids(regionList.size());
-  for (auto &kv : regions)
-    ids[kv.second] = kv.first;
   std::vector<size_t> idx(regionList.size());
   std::iota(idx.begin(), idx.end(), 0);
   std::stable_sort(idx.begin(), idx.end(), [&](size_t x, size_t y) {
