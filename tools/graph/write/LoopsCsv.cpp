@@ -83,10 +83,7 @@ void writeLoopsCsv(const Results &R, const std::string &path) {
       } else {
         at = std::copy_n("NA,NA,NA,NA,", 12, at);
       }
-      at = OutFile::numAt(
-          at, std::round(shareWait(
-                  an.loops[r.loop]
-                      .shares[row - lt.rows.rowBegin(size_t(r.loop))])));
+      at = OutFile::numAt(at, std::round(shareWait(lt.rows.share(row))));
       *at++ = ',';
       at = OutFile::decU(at, r.first);
       *at++ = ',';

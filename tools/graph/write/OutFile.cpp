@@ -53,29 +53,6 @@ void OutFile::close() {
     throw Error("cannot write " + name + ": " + std::strerror(errno));
 }
 
-/// v's decimal digits, written backwards from end (two at a time);
-/// returns where they start.
-static char *digits(uint64_t v, char *end) {
-  static const char Pairs[] =
-      "00010203040506070809101112131415161718192021222324"
-      "25262728293031323334353637383940414243444546474849"
-      "50515253545556575859606162636465666768697071727374"
-      "75767778798081828384858687888990919293949596979899";
-  while (v >= 100) {
-    unsigned r = unsigned(v % 100);
-    v /= 100;
-    end -= 2;
-    std::memcpy(end, Pairs + 2 * r, 2);
-  }
-  if (v >= 10) {
-    end -= 2;
-    std::memcpy(end, Pairs + 2 * v, 2);
-  } else {
-    *--end = char('0' + v);
-  }
-  return end;
-}
-
 OutFile &OutFile::u(uint64_t v) {
   done(decU(room(20), v));
   return *this;
@@ -101,43 +78,14 @@ static size_t fmtTo(char *b, size_t n, double v) {
   return std::to_chars(b, b + n, v, std::chars_format::general, 6).ptr - b;
 }
 
+// std::to_chars writes the digits in place (their count found first): no
+// copy. 20 bytes hold any 64-bit integer with its sign.
 char *OutFile::decU(char *p, uint64_t v) {
-  // Its number of digits (from its bit length, then one comparison), its
-  // digits written back from there: no copy.
-  static const uint64_t Pow10[] = {1,
-                                   10,
-                                   100,
-                                   1000,
-                                   10000,
-                                   100000,
-                                   1000000,
-                                   10000000,
-                                   100000000,
-                                   1000000000,
-                                   10000000000,
-                                   100000000000,
-                                   1000000000000,
-                                   10000000000000,
-                                   100000000000000,
-                                   1000000000000000,
-                                   10000000000000000,
-                                   100000000000000000,
-                                   1000000000000000000,
-                                   10000000000000000000u};
-  unsigned bits = 64 - unsigned(__builtin_clzll(v | 1));
-  unsigned n = (bits * 1233) >> 12; // floor(log10(2^bits)), at most 19
-  n += v >= Pow10[n];
-  char *end = p + (n ? n : 1); // 0: one digit
-  digits(v, end);
-  return end;
+  return std::to_chars(p, p + 20, v).ptr;
 }
 
 char *OutFile::decI(char *p, int64_t v) {
-  if (v < 0) {
-    *p++ = '-';
-    return decU(p, 0 - uint64_t(v));
-  }
-  return decU(p, uint64_t(v));
+  return std::to_chars(p, p + 20, v).ptr;
 }
 
 char *OutFile::numAt(char *p, double v) { return p + fmtTo(p, 40, v); }
