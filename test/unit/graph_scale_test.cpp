@@ -215,6 +215,31 @@ TEST(GraphScale, LoopRowsAreTheShares) {
   }
 }
 
+// An instance's rows asked in any order are its rows: where the instances
+// do not ascend from one call to the next, the place of the rows held apart
+// (two chunks or more) is found again.
+TEST(GraphScale, LoopRowsOfInstancesInAnyOrder) {
+  LoopRows t;
+  ASSERT_TRUE(t.add(0, 0, 2, true, 10, 0, 12));
+  ASSERT_TRUE(t.add(0, 1, 1, true, 5, 1, 6));
+  ASSERT_TRUE(t.add(1, 0, 3, true, 20, 100, 130));
+  ASSERT_TRUE(t.add(2, 1, 2, true, 7, 200, 210));
+  ASSERT_TRUE(t.close(3));
+  std::vector<LoopThread> got;
+  size_t ap = 0;
+  for (size_t li : {2, 0, 1, 0, 2}) {
+    t.rowsOf(li, got, ap);
+    size_t e = li + 1 < t.instances() ? t.rowBegin(li + 1) : t.size();
+    ASSERT_EQ(got.size(), e - t.rowBegin(li));
+    for (size_t j = 0; j < got.size(); j++) {
+      LoopThread want = t[t.rowBegin(li) + j];
+      EXPECT_EQ(got[j].loop, int(li));
+      EXPECT_EQ(got[j].work, want.work) << li << " " << j;
+      EXPECT_EQ(got[j].last, want.last) << li << " " << j;
+    }
+  }
+}
+
 /// Whether g has exactly one node without predecessors (start) and one
 /// without successors (end).
 bool oneSourceOneSink(const CoarseGraph &g) {

@@ -10,6 +10,7 @@
 
 #include "Analysis.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <utility>
@@ -108,9 +109,15 @@ public:
         f(r, make(r, int(li), nextApart(r, ap)));
   }
   /// Instance li's rows into out; ap: where the rows held apart were left
-  /// (0 at first; li ascends from one call to the next).
+  /// (0 at first; found again when li does not ascend from one call to the
+  /// next).
   void rowsOf(size_t li, std::vector<LoopThread> &out, size_t &ap) const {
     out.clear();
+    if (ap > apart.size() || (ap && apart[ap - 1].row >= rowStart[li]))
+      ap = size_t(
+          std::lower_bound(apart.begin(), apart.end(), rowStart[li],
+                           [](const Apart &a, size_t r) { return a.row < r; }) -
+          apart.begin());
     for (size_t r = rowStart[li], e = rowStart[li + 1]; r < e; r++)
       out.push_back(make(r, int(li), nextApart(r, ap)));
   }
