@@ -37,6 +37,7 @@
 #include <climits>
 #include <iterator>
 #include <map>
+#include <string>
 #include <tuple>
 #include <unordered_map>
 
@@ -94,6 +95,9 @@ struct GrainDag::Parts {
 };
 
 uint32_t GrainDag::node(Kind k, uint64_t r) {
+  if (nv == MaxNodes)
+    throw Error("the critical path's graph: more than " +
+                std::to_string(MaxNodes) + " nodes in one process");
   uint32_t v = nv++;
   if (keep)
     kind.push_back(k), ref.push_back(r);
@@ -134,12 +138,14 @@ GrainDag::GrainDag(const Analysis &an, bool everyGrain, bool keep)
     Parts p; // gone before the critical path's tables are made
     nodes(p, everyGrain);
     off.assign(nv + 1, 0);
-    reach.assign(nv, Reach());
+    link.assign(nv, 0);
     // The edges by source (a counting sort), each source's in the order
-    // made.
+    // made; link counts each node's in-edges.
+    size_t ne = 0;
     auto count = [&](uint32_t s, uint32_t t) {
       off[s + 1]++;
-      reach[t].indeg++;
+      link[t]++;
+      ne++;
     };
     auto place = [&](uint32_t s, uint32_t t) { adj[off[s]++] = t; };
     if (keep) {
@@ -161,6 +167,9 @@ GrainDag::GrainDag(const Analysis &an, bool everyGrain, bool keep)
     } else {
       edges(p, [&](uint32_t s, uint32_t t, EdgeKind) { count(s, t); });
     }
+    if (ne > MaxNodes)
+      throw Error("the critical path's graph: more than " +
+                  std::to_string(MaxNodes) + " edges in one process");
     for (size_t v = 1; v <= nv; v++)
       off[v] += off[v - 1];
     adj.resize(off[nv]);
@@ -472,36 +481,18 @@ template <class Edge> void GrainDag::edges(Parts &p, Edge &&edge) const {
     edge(Start, End, Continuation);
 }
 
-namespace {
-/// A first-in first-out queue of node numbers, as long as the most nodes
-/// waiting in it at once.
-class Fifo {
-public:
-  bool empty() const { return !n; }
-  void push(uint32_t v) {
-    if (n == buf.size())
-      grow();
-    buf[(head + n++) & (buf.size() - 1)] = v;
+void detail::ReadyQueue::grow() {
+  size_t len = std::max<size_t>(1024, 2 * node.size());
+  std::vector<uint32_t> v(len);
+  std::vector<double> d(len);
+  for (size_t i = 0; i < n; i++) {
+    v[i] = node[(head + i) & (node.size() - 1)];
+    d[i] = best[(head + i) & (node.size() - 1)];
   }
-  uint32_t pop() {
-    uint32_t v = buf[head];
-    head = (head + 1) & (buf.size() - 1);
-    n--;
-    return v;
-  }
-
-private:
-  void grow() {
-    std::vector<uint32_t> b(std::max<size_t>(1024, 2 * buf.size()));
-    for (size_t i = 0; i < n; i++)
-      b[i] = buf[(head + i) & (buf.size() - 1)];
-    buf.swap(b);
-    head = 0;
-  }
-  std::vector<uint32_t> buf; // a power of two long
-  size_t head = 0, n = 0;
-};
-} // namespace
+  node.swap(v);
+  best.swap(d);
+  head = 0;
+}
 
 void GrainDag::prefetchWeight(uint32_t v) const {
   // A task's weight reads its columns at random (the path's order): asked
@@ -515,46 +506,35 @@ void GrainDag::prefetchWeight(uint32_t v) const {
 }
 
 void GrainDag::criticalPath() {
-  // Kahn's order; best: the longest path ending just before the node,
-  // with it once it is taken.
-  Fifo queue;
-  for (size_t v = 0; v < nv; v++)
-    if (!reach[v].indeg)
-      queue.push(uint32_t(v));
+  // Kahn's order (longestPaths); link becomes each node's predecessor.
   if (keep)
     earliest.assign(nv, 0);
-  size_t taken = 0;
-  while (!queue.empty()) {
-    uint32_t u = queue.pop();
-    taken++;
-    if (keep)
-      earliest[u] = reach[u].best;
-    double du = reach[u].best += weight(u);
-    for (uint32_t x = off[u]; x < off[u + 1]; x++) {
-      Reach &r = reach[adj[x]];
-      if (r.pred == UINT32_MAX || du > r.best) {
-        r.best = du;
-        r.pred = u;
-      }
-      if (--r.indeg == 0) {
-        queue.push(adj[x]);
-        prefetchWeight(adj[x]);
-      }
-    }
-  }
+  double endBest = 0;
+  size_t taken = longestPaths(
+      nv, off.data(), adj.data(), link.data(),
+      [this](uint32_t v) { return weight(v); },
+      [this](uint32_t v) { prefetchWeight(v); },
+      [&](uint32_t v, double before, double after) {
+        if (keep)
+          earliest[v] = before;
+        if (v == End)
+          endBest = after;
+      });
   std::vector<uint32_t>().swap(off);
   std::vector<uint32_t>().swap(adj);
   acyclic = taken == nv;
   std::vector<uint32_t> path; // end first
   if (acyclic) {
-    span = reach[End].best;
-    for (uint32_t v = End; v != UINT32_MAX; v = reach[v].pred)
+    span = endBest;
+    for (uint32_t v = End; v != UINT32_MAX; v = link[v])
       path.push_back(v);
   }
-  std::vector<Reach>().swap(reach);
-  onPath.assign(nv, 0);
+  std::vector<uint32_t>().swap(link);
+  if (keep)
+    onPath.assign(nv, 0);
   for (uint32_t v : path) {
-    onPath[v] = 1;
+    if (keep)
+      onPath[v] = 1;
     if (kindOf(v) == Chunk)
       pathChunks.push_back(grainRef(v));
     else if (kindOf(v) == Task)

@@ -74,7 +74,7 @@ struct GrainDag {
 
   // The critical path (computed by the constructor).
   bool acyclic = false;
-  std::vector<uint8_t> onPath; // per node
+  std::vector<uint8_t> onPath; // per node (kept graphs only)
   // Per node (every-grain graphs only): its earliest start, the longest
   // path weight before it from the start node (the prototype's root_dist).
   std::vector<double> earliest;
@@ -93,6 +93,11 @@ struct GrainDag {
   GrainDag(const Analysis &an, bool everyGrain, bool keep);
   /// A node's weight: a grain's work (ticks), 0 for the others.
   double weight(uint32_t v) const;
+  /// The number of nodes.
+  uint32_t nodeCount() const { return nv; }
+  /// The most nodes, and edges, a graph may have (node numbers and
+  /// in-degrees have 31 bits in longestPaths).
+  static constexpr uint32_t MaxNodes = (1u << 31) - 1;
 
 private:
   struct Parts; // the tables the edges are made from (GrainDag.cpp)
@@ -120,15 +125,117 @@ private:
   std::vector<uint32_t> chunkRef;
   // The edges by source: off[v] .. off[v + 1] in adj.
   std::vector<uint32_t> off, adj;
-  // Per node, what Kahn's order reads of it together: the longest path
-  // before it (with it once taken), its predecessor on that path, and its
-  // in-degree (the edges from nodes not yet taken).
-  struct Reach {
-    double best = 0;
-    uint32_t pred = UINT32_MAX, indeg = 0;
-  };
-  std::vector<Reach> reach;
+  // Per node: its in-degree, then (longestPaths) its predecessor on the
+  // longest path into it.
+  std::vector<uint32_t> link;
 };
+
+namespace detail {
+/// A first-in first-out queue of nodes and the longest path before each, as
+/// long as the most nodes waiting in it at once.
+class ReadyQueue {
+public:
+  bool empty() const { return !n; }
+  void push(uint32_t v, double before) {
+    if (n == node.size())
+      grow();
+    size_t at = (head + n++) & (node.size() - 1);
+    node[at] = v;
+    best[at] = before;
+  }
+  uint32_t pop(double &before) {
+    uint32_t v = node[head];
+    before = best[head];
+    head = (head + 1) & (node.size() - 1);
+    n--;
+    return v;
+  }
+
+private:
+  void grow();
+  std::vector<uint32_t> node; // a power of two long
+  std::vector<double> best;
+  size_t head = 0, n = 0;
+};
+} // namespace detail
+
+/// The longest paths through a DAG in Kahn's order (GrainDag's critical
+/// path; apart, to be tested on graphs made by hand). Nodes 0 .. nv - 1,
+/// their edges by source: off[v] .. off[v + 1] in adj. The nodes without
+/// in-edges are queued first, ascending; the queue is first in first out;
+/// a node taken relaxes its successors in their order in adj, and each is
+/// queued when its last in-edge is relaxed. A node's predecessor is the
+/// first node taken whose path into it is the longest (a later one only if
+/// its path is longer).
+/// link: per node, its in-degree on entry (below 2^31: nv and the edges at
+/// most MaxNodes); on return, each node's predecessor (UINT32_MAX: none;
+/// nodes not taken, on or behind a cycle: undefined).
+/// weight(v): v's weight; queued(v): v was queued (to prefetch what its
+/// weight reads); taken(v, before, after): v is taken, with the longest
+/// path before it and with it. Returns the number of nodes taken (nv: no
+/// cycle).
+/// The longest path before a node is held only while the node is open:
+/// in its queue entry once it is ready, and before that (reached by some
+/// of its in-edges, not all) in a slot, with its predecessor so far and
+/// its in-edges left, that link names (its top bit set) and that is used
+/// again once the node is queued. Nodes with one in-edge never have one.
+template <class Weight, class Queued, class Taken>
+size_t longestPaths(uint32_t nv, const uint32_t *off, const uint32_t *adj,
+                    uint32_t *link, Weight &&weight, Queued &&queued,
+                    Taken &&taken) {
+  constexpr uint32_t Open = 1u << 31;
+  struct Slot {
+    double best;
+    uint32_t pred, left; // left: the next free slot while free
+  };
+  std::vector<Slot> slots;
+  uint32_t freeSlot = UINT32_MAX;
+  detail::ReadyQueue queue;
+  for (uint32_t v = 0; v < nv; v++)
+    if (!link[v]) {
+      link[v] = UINT32_MAX;
+      queue.push(v, 0);
+    }
+  size_t done = 0;
+  while (!queue.empty()) {
+    double before;
+    uint32_t u = queue.pop(before);
+    done++;
+    double du = before + weight(u);
+    taken(u, before, du);
+    for (uint32_t x = off[u]; x < off[u + 1]; x++) {
+      uint32_t t = adj[x], &l = link[t];
+      if (l == 1) { // its only (or last) in-edge, never open
+        l = u;
+        queue.push(t, du);
+        queued(t);
+      } else if (l & Open) {
+        uint32_t i = l & ~Open;
+        Slot &s = slots[i];
+        if (du > s.best)
+          s.best = du, s.pred = u;
+        if (--s.left == 0) {
+          l = s.pred;
+          queue.push(t, s.best);
+          queued(t);
+          s.left = freeSlot;
+          freeSlot = i;
+        }
+      } else { // reached first: open
+        uint32_t i = freeSlot;
+        if (i != UINT32_MAX) {
+          freeSlot = slots[i].left;
+          slots[i] = Slot{du, u, l - 1};
+        } else {
+          i = uint32_t(slots.size());
+          slots.push_back(Slot{du, u, l - 1});
+        }
+        l = Open | i;
+      }
+    }
+  }
+  return done;
+}
 
 /// The critical path's figures of one process and the grains on it (the
 /// graph is not kept); the Results hold it (diagnose/Results.h).
