@@ -226,26 +226,37 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
                    anchored.end());
     anchored.shrink_to_fit();
   }
-  std::vector<int64_t> longest(everyGrain ? 0 : nl, -1);
-  std::vector<double> longestW(longest.size(), -1);
+  // Chunks are numbered in 32 bits (chunkRef, longest).
+  if (ch.size() >= UINT32_MAX)
+    throw Error("the critical path's graph: more than " +
+                std::to_string(UINT32_MAX - 1) + " chunks in one process");
+  if (!keep)
+    chunkRef.reserve(everyGrain ? ch.size()
+                                : anchored.size() + std::min(nl, ch.size()));
+  // Per loop instance, its longest chunk not anchored (UINT32_MAX: none);
+  // its weight read again from the chunks.
+  std::vector<uint32_t> longest(everyGrain ? 0 : nl, UINT32_MAX);
+  auto chunkWork = [&](size_t i) {
+    return an.chunkUnknown(i) ? 0.0 : double(ch.end[i] - ch.start[i]);
+  };
   p.chunkFrom = chunkBase = nv;
   work = 0;
   size_t at = 0; // the next anchored chunk
   for (size_t i = 0; i < ch.size(); i++) {
-    double x = an.chunkUnknown(i) ? 0.0 : double(ch.end[i] - ch.start[i]);
+    double x = chunkWork(i);
     work += x;
     if (everyGrain || (at < anchored.size() && anchored[at] == i)) {
       node(Chunk, i);
       at++;
-    } else if (x > longestW[ch.loop[i]]) {
-      longestW[ch.loop[i]] = x;
-      longest[ch.loop[i]] = int64_t(i);
+    } else if (longest[ch.loop[i]] == UINT32_MAX ||
+               x > chunkWork(longest[ch.loop[i]])) {
+      longest[ch.loop[i]] = uint32_t(i);
     }
   }
   p.collapsedFrom = nv;
   for (size_t li = 0; li < longest.size(); li++)
-    if (longest[li] >= 0)
-      node(Chunk, uint64_t(longest[li]));
+    if (longest[li] != UINT32_MAX)
+      node(Chunk, longest[li]);
   p.chunksEnd = chunksEnd = nv;
   // Tasks, their forks, and the join points of their parents.
   // A task made inside a loop chunk by its implicit task hangs off that
@@ -481,16 +492,13 @@ template <class Edge> void GrainDag::edges(Parts &p, Edge &&edge) const {
     edge(Start, End, Continuation);
 }
 
-void detail::ReadyQueue::grow() {
-  size_t len = std::max<size_t>(1024, 2 * node.size());
-  std::vector<uint32_t> v(len);
-  std::vector<double> d(len);
-  for (size_t i = 0; i < n; i++) {
-    v[i] = node[(head + i) & (node.size() - 1)];
-    d[i] = best[(head + i) & (node.size() - 1)];
-  }
-  node.swap(v);
-  best.swap(d);
+void detail::ReadyQueue::addBlock() {
+  blocks.push_back(spare ? std::move(spare) : std::make_unique<Entries>());
+}
+
+void detail::ReadyQueue::dropBlock() {
+  spare = std::move(blocks.front());
+  blocks.erase(blocks.begin());
   head = 0;
 }
 
@@ -523,23 +531,25 @@ void GrainDag::criticalPath() {
   std::vector<uint32_t>().swap(off);
   std::vector<uint32_t>().swap(adj);
   acyclic = taken == nv;
-  std::vector<uint32_t> path; // end first
-  if (acyclic) {
-    span = endBest;
-    for (uint32_t v = End; v != UINT32_MAX; v = link[v])
-      path.push_back(v);
-  }
-  std::vector<uint32_t>().swap(link);
   if (keep)
     onPath.assign(nv, 0);
-  for (uint32_t v : path) {
-    if (keep)
-      onPath[v] = 1;
-    if (kindOf(v) == Chunk)
-      pathChunks.push_back(grainRef(v));
-    else if (kindOf(v) == Task)
-      pathTasks.push_back(grainRef(v));
+  if (acyclic) { // the path, end first: its grains counted, then kept
+    span = endBest;
+    size_t nc = 0, nt = 0;
+    for (uint32_t v = End; v != UINT32_MAX; v = link[v])
+      nc += kindOf(v) == Chunk, nt += kindOf(v) == Task;
+    pathChunks.reserve(nc);
+    pathTasks.reserve(nt);
+    for (uint32_t v = End; v != UINT32_MAX; v = link[v]) {
+      if (keep)
+        onPath[v] = 1;
+      if (kindOf(v) == Chunk)
+        pathChunks.push_back(grainRef(v));
+      else if (kindOf(v) == Task)
+        pathTasks.push_back(grainRef(v));
+    }
   }
+  std::vector<uint32_t>().swap(link);
   if (!keep) { // the figures alone: the graph is not read again
     std::vector<uint32_t>().swap(chunkRef);
   }

@@ -35,6 +35,7 @@
 #include "Analysis.h"
 
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -131,31 +132,77 @@ private:
 };
 
 namespace detail {
-/// A first-in first-out queue of nodes and the longest path before each, as
-/// long as the most nodes waiting in it at once.
+/// Blocks of Block entries: grown a block at a time, nothing moved (no
+/// copy while growing, at most a block unused).
+constexpr size_t Block = 4096;
+
+/// A first-in first-out queue of nodes and the longest path before each,
+/// in blocks: as long as the most nodes waiting in it at once and a block.
 class ReadyQueue {
 public:
   bool empty() const { return !n; }
   void push(uint32_t v, double before) {
-    if (n == node.size())
-      grow();
-    size_t at = (head + n++) & (node.size() - 1);
-    node[at] = v;
-    best[at] = before;
+    size_t at = head + n++;
+    if (at == blocks.size() * Block)
+      addBlock();
+    Entries &e = *blocks[at / Block];
+    e.node[at % Block] = v;
+    e.best[at % Block] = before;
   }
   uint32_t pop(double &before) {
-    uint32_t v = node[head];
-    before = best[head];
-    head = (head + 1) & (node.size() - 1);
+    Entries &e = *blocks.front();
+    uint32_t v = e.node[head];
+    before = e.best[head];
     n--;
+    if (++head == Block)
+      dropBlock();
     return v;
   }
 
 private:
-  void grow();
-  std::vector<uint32_t> node; // a power of two long
-  std::vector<double> best;
-  size_t head = 0, n = 0;
+  struct Entries {
+    uint32_t node[Block];
+    double best[Block];
+  };
+  void addBlock();
+  void dropBlock(); // the first, all taken
+  std::vector<std::unique_ptr<Entries>> blocks;
+  std::unique_ptr<Entries> spare; // the last dropped, to add again
+  size_t head = 0, n = 0;         // head: in the first block
+};
+
+/// What longestPaths holds of a node reached by some of its in-edges, not
+/// all: the longest path into it so far, its predecessor on that path, and
+/// its in-edges left (free: the next free slot). In blocks, each used
+/// again once its node is queued (the last freed first).
+class OpenSlots {
+public:
+  struct Slot {
+    double best;
+    uint32_t pred, left;
+  };
+  Slot &operator[](uint32_t i) { return blocks[i / Block][i % Block]; }
+  uint32_t open(double best, uint32_t pred, uint32_t left) {
+    uint32_t i = free;
+    if (i != UINT32_MAX) {
+      free = (*this)[i].left;
+    } else {
+      if (made == blocks.size() * Block)
+        blocks.emplace_back(new Slot[Block]);
+      i = made++;
+    }
+    (*this)[i] = Slot{best, pred, left};
+    return i;
+  }
+  void close(uint32_t i) {
+    (*this)[i].left = free;
+    free = i;
+  }
+  size_t size() const { return made; } // the most open at once
+
+private:
+  std::vector<std::unique_ptr<Slot[]>> blocks;
+  uint32_t made = 0, free = UINT32_MAX;
 };
 } // namespace detail
 
@@ -184,12 +231,7 @@ size_t longestPaths(uint32_t nv, const uint32_t *off, const uint32_t *adj,
                     uint32_t *link, Weight &&weight, Queued &&queued,
                     Taken &&taken) {
   constexpr uint32_t Open = 1u << 31;
-  struct Slot {
-    double best;
-    uint32_t pred, left; // left: the next free slot while free
-  };
-  std::vector<Slot> slots;
-  uint32_t freeSlot = UINT32_MAX;
+  detail::OpenSlots slots;
   detail::ReadyQueue queue;
   for (uint32_t v = 0; v < nv; v++)
     if (!link[v]) {
@@ -211,26 +253,17 @@ size_t longestPaths(uint32_t nv, const uint32_t *off, const uint32_t *adj,
         queued(t);
       } else if (l & Open) {
         uint32_t i = l & ~Open;
-        Slot &s = slots[i];
+        detail::OpenSlots::Slot &s = slots[i];
         if (du > s.best)
           s.best = du, s.pred = u;
         if (--s.left == 0) {
           l = s.pred;
           queue.push(t, s.best);
           queued(t);
-          s.left = freeSlot;
-          freeSlot = i;
+          slots.close(i);
         }
       } else { // reached first: open
-        uint32_t i = freeSlot;
-        if (i != UINT32_MAX) {
-          freeSlot = slots[i].left;
-          slots[i] = Slot{du, u, l - 1};
-        } else {
-          i = uint32_t(slots.size());
-          slots.push_back(Slot{du, u, l - 1});
-        }
-        l = Open | i;
+        l = Open | slots.open(du, u, l - 1);
       }
     }
   }
