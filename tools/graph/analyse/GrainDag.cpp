@@ -78,18 +78,22 @@ struct GrainDag::Parts {
   // (no table of them).
   uint32_t forkJoinFrom = 0;
   // Per region, the fork and join it hangs between (UINT32_MAX: the
-  // process's, chained in time order per encountering task: topLevel).
+  // process's, chained in time order per encountering task: topLevel,
+  // those regions by encountering task, then time).
   std::vector<std::pair<uint32_t, uint32_t>> anchor;
-  std::map<uint64_t, std::vector<size_t>> topLevel;
+  std::vector<uint32_t> topLevel;
   // The loop instances of each region (or task) in order: per group (in
-  // the order first met) its run of grouped (empty: the instances in
-  // order, grouped[x] x), and the fork and join it hangs between.
-  std::vector<std::pair<size_t, size_t>> groups;
+  // the order first met) its run of grouped, from .. to (grouped empty:
+  // the instances in order, grouped[x] x), and the fork and join it hangs
+  // between.
+  struct Group {
+    uint32_t from, to, fork, join;
+  };
+  std::vector<Group> groups;
   std::vector<int> grouped;
   int groupedAt(size_t x) const {
     return grouped.empty() ? int(x) : grouped[x];
   }
-  std::vector<std::pair<uint32_t, uint32_t>> groupEnds;
   // Chunk starts per thread, sorted once, where tasks are made in chunks.
   std::vector<std::vector<std::pair<uint64_t, int32_t>>> starts;
 };
@@ -292,6 +296,8 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
   }
   // Each region's anchor; the top-level ones by encountering task.
   p.anchor.assign(nr, {UINT32_MAX, UINT32_MAX});
+  std::vector<bool> atTop(nr, false);
+  size_t top = 0;
   for (size_t r = 0; r < nr; r++) {
     const Region &R = an.regionList[r];
     int64_t k, pr;
@@ -302,12 +308,18 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
     else if ((pr = regionOfTask(an, R.enc)) >= 0 && size_t(pr) != r)
       p.anchor[r] = {p.rf(pr), p.rj(pr)};
     else
-      p.topLevel[R.enc].push_back(r);
+      atTop[r] = true, top++;
   }
-  for (auto &[enc, rs] : p.topLevel)
-    std::stable_sort(rs.begin(), rs.end(), [&](size_t a, size_t b) {
-      return an.regionList[a].t < an.regionList[b].t;
-    });
+  p.topLevel.reserve(top);
+  for (size_t r = 0; r < nr; r++)
+    if (atTop[r])
+      p.topLevel.push_back(uint32_t(r));
+  auto byEncTime = [&](uint32_t a, uint32_t b) {
+    const Region &A = an.regionList[a], &B = an.regionList[b];
+    return A.enc != B.enc ? A.enc < B.enc : A.t < B.t;
+  };
+  if (!std::is_sorted(p.topLevel.begin(), p.topLevel.end(), byEncTime))
+    std::stable_sort(p.topLevel.begin(), p.topLevel.end(), byEncTime);
   // The loop instances of each region (or task) in order: grouped by key
   // (kind, region or task, thread), the groups in the order first met,
   // each's instances in the order met, sorted by their last key where
@@ -324,24 +336,28 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
   auto byKey = [&](int x, int y) { return keyOf(x) < keyOf(y); };
   if (!std::is_sorted(g.begin(), g.end(), byKey)) // met in order: usual
     std::stable_sort(g.begin(), g.end(), byKey);
+  size_t ng = nl ? 1 : 0; // counted first: no slack
+  for (size_t x = 1; x < nl; x++)
+    ng += keyOf(g[x]) != keyOf(g[x - 1]);
+  p.groups.reserve(ng);
   for (size_t a = 0, b; a < nl; a = b) {
     for (b = a + 1; b < nl && keyOf(g[b]) == keyOf(g[a]); b++)
       ;
-    p.groups.emplace_back(a, b);
+    p.groups.push_back({uint32_t(a), uint32_t(b), 0, 0});
   }
-  auto firstMet = [&](const std::pair<size_t, size_t> &x,
-                      const std::pair<size_t, size_t> &y) {
-    return g[x.first] < g[y.first];
+  auto firstMet = [&](const Parts::Group &x, const Parts::Group &y) {
+    return g[x.from] < g[y.from];
   };
   if (!std::is_sorted(p.groups.begin(), p.groups.end(), firstMet))
     std::sort(p.groups.begin(), p.groups.end(), firstMet);
   auto byLast = [&](int x, int y) {
     return an.loops[x].lastKey(x) < an.loops[y].lastKey(y);
   };
-  for (auto [a, b] : p.groups) {
-    if (!std::is_sorted(g.begin() + a, g.begin() + b, byLast))
-      std::stable_sort(g.begin() + a, g.begin() + b, byLast);
-    const Loop &l0 = an.loops[g[a]];
+  for (Parts::Group &gr : p.groups) {
+    auto a = g.begin() + gr.from, b = g.begin() + gr.to;
+    if (!std::is_sorted(a, b, byLast))
+      std::stable_sort(a, b, byLast);
+    const Loop &l0 = an.loops[*a];
     int64_t r = -1;
     if (l0.keyKind == 0) {
       auto it = an.regions.find(l0.k0);
@@ -349,8 +365,8 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
     } else {
       r = regionOfTask(an, l0.keyKind == 1 ? l0.k0 : l0.k1);
     }
-    p.groupEnds.emplace_back(r >= 0 ? p.rf(r) : uint32_t(Start),
-                             r >= 0 ? p.rj(r) : uint32_t(End));
+    gr.fork = r >= 0 ? p.rf(r) : uint32_t(Start);
+    gr.join = r >= 0 ? p.rj(r) : uint32_t(End);
   }
   // Met in order (the usual): no column of them beside the graph.
   bool inOrder = true;
@@ -380,18 +396,21 @@ template <class Edge> void GrainDag::edges(Parts &p, Edge &&edge) const {
     edge(f, p.rf(r), Continuation);
     edge(p.rj(r), j, Continuation);
   }
-  for (const auto &[enc, rs] : p.topLevel) {
+  for (size_t x = 0, e; x < p.topLevel.size(); x = e) { // per encountering
+    uint64_t enc = an.regionList[p.topLevel[x]].enc;
     uint32_t prev = Start;
-    for (size_t r : rs) {
-      edge(prev, p.rf(r), Continuation);
-      prev = p.rj(r);
+    for (e = x;
+         e < p.topLevel.size() && an.regionList[p.topLevel[e]].enc == enc;
+         e++) {
+      edge(prev, p.rf(p.topLevel[e]), Continuation);
+      prev = p.rj(p.topLevel[e]);
     }
     edge(prev, End, Continuation);
   }
   // The loop instances of each region (or task) in order.
-  for (size_t gi = 0; gi < p.groups.size(); gi++) {
-    auto [prev, last] = p.groupEnds[gi];
-    for (size_t x = p.groups[gi].first; x < p.groups[gi].second; x++) {
+  for (const Parts::Group &gr : p.groups) {
+    uint32_t prev = gr.fork, last = gr.join;
+    for (size_t x = gr.from; x < gr.to; x++) {
       int li = p.groupedAt(x);
       edge(prev, p.lf(li), Continuation);
       edge(p.lf(li), p.lj(li), Scope);
