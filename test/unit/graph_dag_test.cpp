@@ -309,6 +309,8 @@ struct Dag {
   uint32_t nv = 0;
   std::vector<uint32_t> off, adj;
   std::vector<double> w;
+  uint32_t from(uint32_t v) const { return off[v]; }
+  uint32_t to(uint32_t x) const { return adj[x]; }
 };
 
 Dag dagOf(uint32_t nv, const std::vector<std::pair<uint32_t, uint32_t>> &es,
@@ -373,8 +375,8 @@ Taken byLongestPaths(const Dag &g) {
   Taken out;
   size_t queued = 0;
   size_t n = longestPaths(
-      g.nv, g.off.data(), g.adj.data(), link.data(),
-      [&](uint32_t v) { return g.w[v]; }, [&](uint32_t) { queued++; },
+      g.nv, g, link.data(), [&](uint32_t v) { return g.w[v]; },
+      [&](uint32_t) { queued++; },
       [&](uint32_t v, double before, double after) {
         out.order.push_back(v);
         out.before.push_back(before);
@@ -477,4 +479,46 @@ TEST(GraphDag, LongestPathsAsATablePerNodeFindsThem) {
   for (uint32_t i = 1; i <= n; i++)
     w[i] = double(i % 7);
   expectSameAsTable(dagOf(n + 2, es, w));
+}
+
+// EdgesBySource holds a byte per node and a word per 8 nodes (a word per
+// node where 8 nodes have more than 255 edges): the same places and the
+// same order per source as a word per node.
+TEST(GraphDag, EdgesBySourceAsAWordPerNode) {
+  std::mt19937 rng(7);
+  for (uint32_t nv : {0u, 1u, 7u, 8u, 9u, 16u, 1000u, 5003u}) {
+    SCOPED_TRACE(nv);
+    // Out-degrees mostly 0..3; some blocks of more than 255 edges, some
+    // nodes with more than 255, the last node's too.
+    std::vector<uint32_t> deg(nv);
+    for (uint32_t v = 0; v < nv; v++) {
+      uint32_t r = rng() % 100;
+      deg[v] = r < 3 ? 256 + rng() % 300 : r < 8 ? 40 + rng() % 20 : r % 4;
+    }
+    if (nv)
+      deg[nv - 1] = 300;
+    if (nv == 16) // blocks of 255 and 256 edges, all from their first node
+      deg.assign(16, 0), deg[0] = 255, deg[8] = 256;
+    std::vector<uint32_t> start(nv + 1, 0);
+    for (uint32_t v = 0; v < nv; v++)
+      start[v + 1] = start[v] + deg[v];
+    std::vector<uint32_t> want = start;
+    // The edges in a random order of sources, each source's numbered.
+    std::vector<uint32_t> srcs;
+    for (uint32_t v = 0; v < nv; v++)
+      srcs.insert(srcs.end(), deg[v], v);
+    for (size_t i = srcs.size(); i > 1; i--)
+      std::swap(srcs[i - 1], srcs[rng() % i]);
+    EdgesBySource e;
+    e.make(std::move(start));
+    std::vector<uint32_t> made(nv, 0);
+    for (uint32_t s : srcs)
+      e.place(s, s * 1000 + made[s]++);
+    e.placed();
+    for (uint32_t v = 0; v <= nv; v++)
+      ASSERT_EQ(e.from(v), want[v]) << "node " << v;
+    for (uint32_t v = 0; v < nv; v++)
+      for (uint32_t x = e.from(v); x < e.from(v + 1); x++)
+        ASSERT_EQ(e.to(x), v * 1000 + (x - want[v])) << "node " << v;
+  }
 }

@@ -32,6 +32,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "GrainDag.h"
+#include "Run.h"
 
 #include <algorithm>
 #include <climits>
@@ -141,17 +142,17 @@ GrainDag::GrainDag(const Analysis &an, bool everyGrain, bool keep)
   {
     Parts p; // gone before the critical path's tables are made
     nodes(p, everyGrain);
-    off.assign(nv + 1, 0);
+    std::vector<uint32_t> start(nv + 1, 0);
     link.assign(nv, 0);
     // The edges by source (a counting sort), each source's in the order
     // made; link counts each node's in-edges.
     size_t ne = 0;
     auto count = [&](uint32_t s, uint32_t t) {
-      off[s + 1]++;
+      start[s + 1]++;
       link[t]++;
       ne++;
     };
-    auto place = [&](uint32_t s, uint32_t t) { adj[off[s]++] = t; };
+    auto place = [&](uint32_t s, uint32_t t) { out.place(s, t); };
     if (keep) {
       // Reserved, not grown: at most 4 edges per region, 3 per loop (and
       // its collapsed chunks), 2 per chunk node, 4 per task, 4 per join.
@@ -175,16 +176,14 @@ GrainDag::GrainDag(const Analysis &an, bool everyGrain, bool keep)
       throw Error("the critical path's graph: more than " +
                   std::to_string(MaxNodes) + " edges in one process");
     for (size_t v = 1; v <= nv; v++)
-      off[v] += off[v - 1];
-    adj.resize(off[nv]);
+      start[v] += start[v - 1];
+    out.make(std::move(start));
     if (keep)
       for (size_t e = 0; e < src.size(); e++)
         place(src[e], dst[e]);
     else
       edges(p, [&](uint32_t s, uint32_t t, EdgeKind) { place(s, t); });
-    for (size_t v = nv; v > 0; v--) // off[v] was v's end: back to its start
-      off[v] = off[v - 1];
-    off[0] = 0;
+    out.placed();
   }
   criticalPath();
 }
@@ -511,6 +510,58 @@ template <class Edge> void GrainDag::edges(Parts &p, Edge &&edge) const {
     edge(Start, End, Continuation);
 }
 
+void EdgesBySource::make(std::vector<uint32_t> &&start) {
+  size_t n = start.size(), nb = (n + 7) / 8; // the nodes and one past
+  uint32_t ne = start.back();
+  base.assign(nb, 0);
+  rel.assign(n, 0);
+  wide.clear();
+  for (size_t k = 0; k < nb; k++) {
+    size_t first = 8 * k, last = std::min(first + 8, n);
+    uint32_t s0 = start[first], next = last < n ? start[last] : ne;
+    if (next - s0 <= 255) {
+      base[k] = s0;
+      for (size_t v = first; v < last; v++)
+        rel[v] = uint8_t(start[v] - s0);
+    } else { // its nodes' places, the block's end in the rest of the row
+      base[k] = Wide | uint32_t(wide.size() / 8);
+      for (size_t v = first; v < first + 8; v++)
+        wide.push_back(v < last ? start[v] : next);
+    }
+  }
+  std::vector<uint32_t>().swap(start);
+  releaseFreed(); // start's pages back before adj's are touched
+  adj.assign(ne, 0);
+}
+
+void EdgesBySource::placed() {
+  // Each node's place is its end (the next node's start): back to its
+  // start, the last block first (a block's start is the end of the one
+  // before it, not yet moved back).
+  size_t n = rel.size();
+  for (size_t k = base.size(); k-- > 0;) {
+    size_t first = 8 * k, last = std::min(first + 8, n);
+    uint32_t b = base[k];
+    if (b & Wide) {
+      uint32_t *w = &wide[size_t(b & ~Wide) * 8];
+      for (size_t j = last - first - 1; j > 0; j--)
+        w[j] = w[j - 1];
+      w[0] = k ? from(uint32_t(first - 1)) : 0;
+    } else {
+      for (size_t v = last - 1; v > first; v--)
+        rel[v] = rel[v - 1];
+      rel[first] = 0;
+    }
+  }
+}
+
+void EdgesBySource::clear() {
+  std::vector<uint32_t>().swap(base);
+  std::vector<uint32_t>().swap(wide);
+  std::vector<uint32_t>().swap(adj);
+  std::vector<uint8_t>().swap(rel);
+}
+
 void detail::ReadyQueue::addBlock() {
   blocks.push_back(spare ? std::move(spare) : std::make_unique<Entries>());
 }
@@ -538,8 +589,7 @@ void GrainDag::criticalPath() {
     earliest.assign(nv, 0);
   double endBest = 0;
   size_t taken = longestPaths(
-      nv, off.data(), adj.data(), link.data(),
-      [this](uint32_t v) { return weight(v); },
+      nv, out, link.data(), [this](uint32_t v) { return weight(v); },
       [this](uint32_t v) { prefetchWeight(v); },
       [&](uint32_t v, double before, double after) {
         if (keep)
@@ -547,8 +597,7 @@ void GrainDag::criticalPath() {
         if (v == End)
           endBest = after;
       });
-  std::vector<uint32_t>().swap(off);
-  std::vector<uint32_t>().swap(adj);
+  out.clear();
   acyclic = taken == nv;
   if (keep)
     onPath.assign(nv, 0);

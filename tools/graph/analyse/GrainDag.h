@@ -50,6 +50,39 @@ struct CritPath {
   std::vector<uint64_t> chunks, tasks;
 };
 
+/// A graph's edges by source: node v's at from(v) .. from(v + 1) in adj,
+/// each source's in the order placed. Per node a byte, per block of 8
+/// nodes a word: the place of the block's first edge, and each node's from
+/// it; where a block's edges are more than 255, the word names (its top bit
+/// set) a row of wide with a word per node of the block.
+class EdgesBySource {
+public:
+  /// start: per node its first edge's place, then the number of edges
+  /// (below 2^31); freed before the edges' column is made.
+  void make(std::vector<uint32_t> &&start);
+  /// Places the next edge from s (make()'s nodes' edges, each once).
+  void place(uint32_t s, uint32_t t) {
+    uint32_t b = base[s / 8];
+    if (b & Wide)
+      adj[wide[size_t(b & ~Wide) * 8 + s % 8]++] = t;
+    else
+      adj[b + rel[s]++] = t;
+  }
+  /// Once every edge is placed.
+  void placed();
+  uint32_t from(uint32_t v) const {
+    uint32_t b = base[v / 8];
+    return b & Wide ? wide[size_t(b & ~Wide) * 8 + v % 8] : b + rel[v];
+  }
+  uint32_t to(uint32_t x) const { return adj[x]; }
+  void clear();
+
+private:
+  static constexpr uint32_t Wide = 1u << 31;
+  std::vector<uint32_t> base, wide, adj;
+  std::vector<uint8_t> rel; // per node, and one past the last
+};
+
 struct GrainDag {
   enum Kind : uint8_t {
     Start,
@@ -124,8 +157,7 @@ private:
   uint32_t taskBase = 0, chunkBase = 0;
   uint32_t nv = 0, chunksEnd = 0, tasksEnd = 0; // nodes, the blocks' ends
   std::vector<uint32_t> chunkRef;
-  // The edges by source: off[v] .. off[v + 1] in adj.
-  std::vector<uint32_t> off, adj;
+  EdgesBySource out; // the edges by source
   // Per node: its in-degree, then (longestPaths) its predecessor on the
   // longest path into it.
   std::vector<uint32_t> link;
@@ -208,7 +240,8 @@ private:
 
 /// The longest paths through a DAG in Kahn's order (GrainDag's critical
 /// path; apart, to be tested on graphs made by hand). Nodes 0 .. nv - 1,
-/// their edges by source: off[v] .. off[v + 1] in adj. The nodes without
+/// their edges by source: e.to(x) for x in e.from(v) .. e.from(v + 1)
+/// (EdgesBySource). The nodes without
 /// in-edges are queued first, ascending; the queue is first in first out;
 /// a node taken relaxes its successors in their order in adj, and each is
 /// queued when its last in-edge is relaxed. A node's predecessor is the
@@ -226,10 +259,9 @@ private:
 /// of its in-edges, not all) in a slot, with its predecessor so far and
 /// its in-edges left, that link names (its top bit set) and that is used
 /// again once the node is queued. Nodes with one in-edge never have one.
-template <class Weight, class Queued, class Taken>
-size_t longestPaths(uint32_t nv, const uint32_t *off, const uint32_t *adj,
-                    uint32_t *link, Weight &&weight, Queued &&queued,
-                    Taken &&taken) {
+template <class Edges, class Weight, class Queued, class Taken>
+size_t longestPaths(uint32_t nv, const Edges &e, uint32_t *link,
+                    Weight &&weight, Queued &&queued, Taken &&taken) {
   constexpr uint32_t Open = 1u << 31;
   detail::OpenSlots slots;
   detail::ReadyQueue queue;
@@ -245,8 +277,8 @@ size_t longestPaths(uint32_t nv, const uint32_t *off, const uint32_t *adj,
     done++;
     double du = before + weight(u);
     taken(u, before, du);
-    for (uint32_t x = off[u]; x < off[u + 1]; x++) {
-      uint32_t t = adj[x], &l = link[t];
+    for (uint32_t x = e.from(u), end = e.from(u + 1); x < end; x++) {
+      uint32_t t = e.to(x), &l = link[t];
       if (l == 1) { // its only (or last) in-edge, never open
         l = u;
         queue.push(t, du);
