@@ -37,7 +37,6 @@
 #include <algorithm>
 #include <climits>
 #include <iterator>
-#include <map>
 #include <string>
 #include <tuple>
 #include <unordered_map>

@@ -16,17 +16,24 @@
 // to count them per node and once into their places (the node's
 // successors in the order made), task and chunk nodes are numbered in
 // blocks (a node's kind is its block's), the task forks are numbered again
-// as they were made (no table of them), and the queue holds only the nodes
-// ready and not yet taken: per node 20 bytes (successor offset, in-degree,
-// longest path, predecessor), per edge 4, per task 4 (its join), per chunk
-// something hangs off 8 (the sorted chunks with nodes of their own: a
-// chunk's node is its place among them), per other chunk nothing, per loop
-// instance 4 where they were not met in order while the graph is made
-// (measured on bench/shapes: the stage's peak about 72 bytes per task above
-// the model's of fib's task tree, was 77 and before that 124; about 100
-// per chunk where each loop instance has its own parallel region and two
-// chunks, was 153; 43 per chunk where 10^6 instances of one region have
-// two, was 49).
+// as they were made (no table of them). Per node 5.5 bytes: a word, its
+// in-degree and then its predecessor on the path (longestPaths), and where
+// its successors are, a byte per node and a word per 8 nodes
+// (EdgesBySource: made from a word per node whose pages go back before
+// the edges' are touched); per edge 4; per chunk node 4 (its chunk). The
+// longest path before a node is held only while the node is open: 16
+// bytes while some of its in-edges are taken, not all, 12 while it waits
+// in the queue. Gone before the path is found, the parts the edges are
+// made from: per task 4 (its join), per chunk something hangs off 8 (the
+// sorted chunks with nodes of their own: a chunk's node is its place among
+// them), per other chunk nothing, per region 8 (its anchor; 4 more at the
+// top level), per run of loop instances of one region, task or thread 16,
+// per loop instance 4 where they were not met in order. Measured on
+// bench/shapes (RSS, the stage's peak above the model's): 37 bytes per task
+// of fib's task tree (fib(25) and fib(27)), was 72 (77 and 124 before
+// that); 48 per chunk where each loop instance has its own parallel region
+// and two chunks (44 at ten times as many), was 99 (107; 153 before); 18
+// per chunk where 10^6 instances of one region have two, was 44 (49).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAINCHUNK_GRAPH_GRAINDAG_H
@@ -122,8 +129,8 @@ struct GrainDag {
   /// longest of them (the same span and work; for the figures alone).
   explicit GrainDag(const Analysis &an, bool everyGrain = true)
       : GrainDag(an, everyGrain, everyGrain) {}
-  /// keep: the nodes and edges stay after the critical path is found, also
-  /// when everyGrain is false (report.html draws that graph above its cap).
+  /// keep: the nodes and edges stay after the critical path is found
+  /// (grains.graphml's graph), also when everyGrain is false.
   GrainDag(const Analysis &an, bool everyGrain, bool keep);
   /// A node's weight: a grain's work (ticks), 0 for the others.
   double weight(uint32_t v) const;
