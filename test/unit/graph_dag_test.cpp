@@ -8,8 +8,10 @@
 #include "Writers.h"
 #include "graph_recording.h"
 
+#include <deque>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <random>
 #include <sstream>
 
 using namespace gcg;
@@ -227,7 +229,7 @@ TEST(GraphDag, LoopWithTaskIsOneGraph) {
   // (the longer, [1,1]): the same span and work.
   GrainDag f(an, false);
   ASSERT_TRUE(f.acyclic);
-  EXPECT_EQ(f.onPath.size() + 1, g.onPath.size()); // one chunk node less
+  EXPECT_EQ(f.nodeCount() + 1, g.nodeCount()); // one chunk node less
   EXPECT_DOUBLE_EQ(f.span, 24.0);
   EXPECT_DOUBLE_EQ(f.work, 8.0 + 20 + 18 + 4);
   EXPECT_DOUBLE_EQ(computeCritPath(an).span, 24.0);
@@ -294,4 +296,229 @@ TEST(GraphDag, CriticalPathGoesThroughTheCreatingChunk) {
   EXPECT_EQ(cp.tasks, (std::vector<uint64_t>{uint64_t(b)}));
   EXPECT_EQ(g.pathChunks, cp.chunks);
   EXPECT_EQ(g.pathTasks, cp.tasks);
+}
+
+// longestPaths (GrainDag.h) holds the longest path before a node only while
+// the node is open; what it finds must be what one table per node (the
+// longest path, predecessor and in-degree of every node, as before) finds:
+// the same order taken, the same paths, the same predecessor where equal
+// paths meet (the first taken of them).
+namespace {
+
+struct Dag {
+  uint32_t nv = 0;
+  std::vector<uint32_t> off, adj;
+  std::vector<double> w;
+  uint32_t from(uint32_t v) const { return off[v]; }
+  uint32_t to(uint32_t x) const { return adj[x]; }
+};
+
+Dag dagOf(uint32_t nv, const std::vector<std::pair<uint32_t, uint32_t>> &es,
+          std::vector<double> w) {
+  Dag g;
+  g.nv = nv;
+  g.w = std::move(w);
+  g.off.assign(nv + 1, 0);
+  for (auto [s, t] : es)
+    g.off[s + 1]++;
+  for (uint32_t v = 0; v < nv; v++)
+    g.off[v + 1] += g.off[v];
+  std::vector<uint32_t> at(g.off.begin(), g.off.end() - 1);
+  g.adj.resize(es.size());
+  for (auto [s, t] : es) // each source's edges in the order given
+    g.adj[at[s]++] = t;
+  return g;
+}
+
+struct Taken {
+  std::vector<uint32_t> order, pred;
+  std::vector<double> before;
+};
+
+// Kahn's order with a table per node, first in first out.
+Taken byTable(const Dag &g) {
+  struct Reach {
+    double best = 0;
+    uint32_t pred = UINT32_MAX, indeg = 0;
+  };
+  std::vector<Reach> r(g.nv);
+  for (uint32_t t : g.adj)
+    r[t].indeg++;
+  std::deque<uint32_t> q;
+  for (uint32_t v = 0; v < g.nv; v++)
+    if (!r[v].indeg)
+      q.push_back(v);
+  Taken out;
+  while (!q.empty()) {
+    uint32_t u = q.front();
+    q.pop_front();
+    out.order.push_back(u);
+    out.before.push_back(r[u].best);
+    double du = r[u].best += g.w[u];
+    for (uint32_t x = g.off[u]; x < g.off[u + 1]; x++) {
+      Reach &t = r[g.adj[x]];
+      if (t.pred == UINT32_MAX || du > t.best)
+        t.best = du, t.pred = u;
+      if (--t.indeg == 0)
+        q.push_back(g.adj[x]);
+    }
+  }
+  for (const Reach &x : r)
+    out.pred.push_back(x.pred);
+  return out;
+}
+
+Taken byLongestPaths(const Dag &g) {
+  std::vector<uint32_t> link(g.nv, 0);
+  for (uint32_t t : g.adj)
+    link[t]++;
+  Taken out;
+  size_t queued = 0;
+  size_t n = longestPaths(
+      g.nv, g, link.data(), [&](uint32_t v) { return g.w[v]; },
+      [&](uint32_t) { queued++; },
+      [&](uint32_t v, double before, double after) {
+        out.order.push_back(v);
+        out.before.push_back(before);
+        EXPECT_EQ(after, before + g.w[v]);
+      });
+  EXPECT_EQ(n, out.order.size());
+  out.pred = link;
+  return out;
+}
+
+void expectSameAsTable(const Dag &g) {
+  Taken a = byTable(g), b = byLongestPaths(g);
+  ASSERT_EQ(a.order.size(), g.nv); // no cycle
+  EXPECT_EQ(a.order, b.order);
+  EXPECT_EQ(a.before, b.before);
+  EXPECT_EQ(a.pred, b.pred);
+}
+
+// A random DAG: node numbers not in a topological order, edges from a
+// node earlier in one to later ones (some twice), small whole weights
+// (many equal paths), a node with more than 255 in-edges and one with
+// more than 255 out-edges, a layer wider than a block of the queue.
+Dag randomDag(uint32_t seed, uint32_t nv) {
+  std::mt19937 rng(seed);
+  std::vector<uint32_t> topo(nv);
+  for (uint32_t i = 0; i < nv; i++)
+    topo[i] = i;
+  for (uint32_t i = nv - 1; i > 0; i--)
+    std::swap(topo[i], topo[rng() % (i + 1)]);
+  std::vector<std::pair<uint32_t, uint32_t>> es;
+  for (uint32_t i = 1; i < nv; i++) {
+    uint32_t k = 1 + rng() % 3; // in-edges from earlier nodes
+    for (uint32_t e = 0; e < k; e++)
+      es.emplace_back(topo[rng() % i], topo[i]);
+  }
+  uint32_t fanIn = topo[nv - 1], fanOut = topo[0];
+  for (uint32_t i = 0; i < 300; i++) {
+    es.emplace_back(topo[rng() % (nv - 1)], fanIn);
+    es.emplace_back(fanOut, topo[1 + rng() % (nv - 1)]);
+  }
+  std::vector<double> w(nv);
+  for (double &x : w)
+    x = double(rng() % 3);
+  return dagOf(nv, es, w);
+}
+
+} // namespace
+
+TEST(GraphDag, LongestPathsTiesGoToTheFirstTaken) {
+  // 0 -> 2, 3 (in that order); 1 -> 3; 2, 3 -> 4; 4 -> 5; 3 -> 5; all
+  // weights 1 but 1's, 2. Nodes 0 and 1 are ready first (0 first).
+  //  - 2 (from 0, path 1) and 3 (from 0: 1, then from 1: 2, longer) meet at
+  //    4: 3's path (3) is longer than 2's (2): 4's predecessor is 3;
+  //  - 5 is reached from 3 (path 3) then from 4 (path 4): 4.
+  // With 1 weighing 1: 3 is reached from 0 and 1 with equal paths (1):
+  // the first taken, 0; 4 is reached from 2 and 3 with equal paths (2):
+  // 2, taken first.
+  std::vector<std::pair<uint32_t, uint32_t>> es = {
+      {0, 2}, {0, 3}, {1, 3}, {2, 4}, {3, 4}, {4, 5}, {3, 5}};
+  Dag g = dagOf(6, es, {1, 2, 1, 1, 1, 1});
+  Taken t = byLongestPaths(g);
+  EXPECT_EQ(t.order, (std::vector<uint32_t>{0, 1, 2, 3, 4, 5}));
+  EXPECT_EQ(t.pred,
+            (std::vector<uint32_t>{UINT32_MAX, UINT32_MAX, 0, 1, 3, 4}));
+  EXPECT_EQ(t.before, (std::vector<double>{0, 0, 1, 2, 3, 4}));
+  expectSameAsTable(g);
+  Dag h = dagOf(6, es, {1, 1, 1, 1, 1, 1});
+  t = byLongestPaths(h);
+  EXPECT_EQ(t.pred,
+            (std::vector<uint32_t>{UINT32_MAX, UINT32_MAX, 0, 0, 2, 4}));
+  EXPECT_EQ(t.before, (std::vector<double>{0, 0, 1, 1, 2, 3}));
+  expectSameAsTable(h);
+}
+
+TEST(GraphDag, LongestPathsAsATablePerNodeFindsThem) {
+  // Random DAGs, many equal paths, slots used again and again.
+  for (uint32_t seed = 1; seed <= 20; seed++) {
+    SCOPED_TRACE(seed);
+    expectSameAsTable(randomDag(seed, 500 + 97 * seed));
+  }
+  // A layer wider than a block of the queue (and of the slots): a source,
+  // 10000 nodes after it, each with one in-edge from it and one from the
+  // one before in the layer, all into one sink (10000 in-edges).
+  uint32_t n = 10000;
+  std::vector<std::pair<uint32_t, uint32_t>> es;
+  for (uint32_t i = 1; i <= n; i++)
+    es.emplace_back(0, i);
+  for (uint32_t i = 1; i < n; i++)
+    es.emplace_back(i, i + 1);
+  for (uint32_t i = 1; i <= n; i++)
+    es.emplace_back(i, n + 1);
+  std::vector<double> w(n + 2, 1);
+  expectSameAsTable(dagOf(n + 2, es, w));
+  // A layer ready at once: the source into 10000 nodes, each into the
+  // sink, the source also into the sink: the queue holds 10000 nodes.
+  es.clear();
+  for (uint32_t i = 1; i <= n; i++)
+    es.emplace_back(0, i), es.emplace_back(i, n + 1);
+  es.emplace_back(0, n + 1);
+  for (uint32_t i = 1; i <= n; i++)
+    w[i] = double(i % 7);
+  expectSameAsTable(dagOf(n + 2, es, w));
+}
+
+// EdgesBySource holds a byte per node and a word per 8 nodes (a word per
+// node where 8 nodes have more than 255 edges): the same places and the
+// same order per source as a word per node.
+TEST(GraphDag, EdgesBySourceAsAWordPerNode) {
+  std::mt19937 rng(7);
+  for (uint32_t nv : {0u, 1u, 7u, 8u, 9u, 16u, 1000u, 5003u}) {
+    SCOPED_TRACE(nv);
+    // Out-degrees mostly 0..3; some blocks of more than 255 edges, some
+    // nodes with more than 255, the last node's too.
+    std::vector<uint32_t> deg(nv);
+    for (uint32_t v = 0; v < nv; v++) {
+      uint32_t r = rng() % 100;
+      deg[v] = r < 3 ? 256 + rng() % 300 : r < 8 ? 40 + rng() % 20 : r % 4;
+    }
+    if (nv)
+      deg[nv - 1] = 300;
+    if (nv == 16) // blocks of 255 and 256 edges, all from their first node
+      deg.assign(16, 0), deg[0] = 255, deg[8] = 256;
+    std::vector<uint32_t> start(nv + 1, 0);
+    for (uint32_t v = 0; v < nv; v++)
+      start[v + 1] = start[v] + deg[v];
+    std::vector<uint32_t> want = start;
+    // The edges in a random order of sources, each source's numbered.
+    std::vector<uint32_t> srcs;
+    for (uint32_t v = 0; v < nv; v++)
+      srcs.insert(srcs.end(), deg[v], v);
+    for (size_t i = srcs.size(); i > 1; i--)
+      std::swap(srcs[i - 1], srcs[rng() % i]);
+    EdgesBySource e;
+    e.make(std::move(start));
+    std::vector<uint32_t> made(nv, 0);
+    for (uint32_t s : srcs)
+      e.place(s, s * 1000 + made[s]++);
+    e.placed();
+    for (uint32_t v = 0; v <= nv; v++)
+      ASSERT_EQ(e.from(v), want[v]) << "node " << v;
+    for (uint32_t v = 0; v < nv; v++)
+      for (uint32_t x = e.from(v); x < e.from(v + 1); x++)
+        ASSERT_EQ(e.to(x), v * 1000 + (x - want[v])) << "node " << v;
+  }
 }

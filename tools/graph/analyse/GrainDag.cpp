@@ -32,11 +32,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "GrainDag.h"
+#include "Run.h"
 
 #include <algorithm>
 #include <climits>
 #include <iterator>
-#include <map>
+#include <string>
 #include <tuple>
 #include <unordered_map>
 
@@ -77,23 +78,30 @@ struct GrainDag::Parts {
   // (no table of them).
   uint32_t forkJoinFrom = 0;
   // Per region, the fork and join it hangs between (UINT32_MAX: the
-  // process's, chained in time order per encountering task: topLevel).
+  // process's, chained in time order per encountering task: topLevel,
+  // those regions by encountering task, then time).
   std::vector<std::pair<uint32_t, uint32_t>> anchor;
-  std::map<uint64_t, std::vector<size_t>> topLevel;
+  std::vector<uint32_t> topLevel;
   // The loop instances of each region (or task) in order: per group (in
-  // the order first met) its run of grouped (empty: the instances in
-  // order, grouped[x] x), and the fork and join it hangs between.
-  std::vector<std::pair<size_t, size_t>> groups;
+  // the order first met) its run of grouped, from .. to (grouped empty:
+  // the instances in order, grouped[x] x), and the fork and join it hangs
+  // between.
+  struct Group {
+    uint32_t from, to, fork, join;
+  };
+  std::vector<Group> groups;
   std::vector<int> grouped;
   int groupedAt(size_t x) const {
     return grouped.empty() ? int(x) : grouped[x];
   }
-  std::vector<std::pair<uint32_t, uint32_t>> groupEnds;
   // Chunk starts per thread, sorted once, where tasks are made in chunks.
   std::vector<std::vector<std::pair<uint64_t, int32_t>>> starts;
 };
 
 uint32_t GrainDag::node(Kind k, uint64_t r) {
+  if (nv == MaxNodes)
+    throw Error("the critical path's graph: more than " +
+                std::to_string(MaxNodes) + " nodes in one process");
   uint32_t v = nv++;
   if (keep)
     kind.push_back(k), ref.push_back(r);
@@ -133,15 +141,17 @@ GrainDag::GrainDag(const Analysis &an, bool everyGrain, bool keep)
   {
     Parts p; // gone before the critical path's tables are made
     nodes(p, everyGrain);
-    off.assign(nv + 1, 0);
-    reach.assign(nv, Reach());
+    std::vector<uint32_t> start(nv + 1, 0);
+    link.assign(nv, 0);
     // The edges by source (a counting sort), each source's in the order
-    // made.
+    // made; link counts each node's in-edges.
+    size_t ne = 0;
     auto count = [&](uint32_t s, uint32_t t) {
-      off[s + 1]++;
-      reach[t].indeg++;
+      start[s + 1]++;
+      link[t]++;
+      ne++;
     };
-    auto place = [&](uint32_t s, uint32_t t) { adj[off[s]++] = t; };
+    auto place = [&](uint32_t s, uint32_t t) { out.place(s, t); };
     if (keep) {
       // Reserved, not grown: at most 4 edges per region, 3 per loop (and
       // its collapsed chunks), 2 per chunk node, 4 per task, 4 per join.
@@ -161,17 +171,18 @@ GrainDag::GrainDag(const Analysis &an, bool everyGrain, bool keep)
     } else {
       edges(p, [&](uint32_t s, uint32_t t, EdgeKind) { count(s, t); });
     }
+    if (ne > MaxNodes)
+      throw Error("the critical path's graph: more than " +
+                  std::to_string(MaxNodes) + " edges in one process");
     for (size_t v = 1; v <= nv; v++)
-      off[v] += off[v - 1];
-    adj.resize(off[nv]);
+      start[v] += start[v - 1];
+    out.make(std::move(start));
     if (keep)
       for (size_t e = 0; e < src.size(); e++)
         place(src[e], dst[e]);
     else
       edges(p, [&](uint32_t s, uint32_t t, EdgeKind) { place(s, t); });
-    for (size_t v = nv; v > 0; v--) // off[v] was v's end: back to its start
-      off[v] = off[v - 1];
-    off[0] = 0;
+    out.placed();
   }
   criticalPath();
 }
@@ -217,26 +228,37 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
                    anchored.end());
     anchored.shrink_to_fit();
   }
-  std::vector<int64_t> longest(everyGrain ? 0 : nl, -1);
-  std::vector<double> longestW(longest.size(), -1);
+  // Chunks are numbered in 32 bits (chunkRef, longest).
+  if (ch.size() >= UINT32_MAX)
+    throw Error("the critical path's graph: more than " +
+                std::to_string(UINT32_MAX - 1) + " chunks in one process");
+  if (!keep)
+    chunkRef.reserve(everyGrain ? ch.size()
+                                : anchored.size() + std::min(nl, ch.size()));
+  // Per loop instance, its longest chunk not anchored (UINT32_MAX: none);
+  // its weight read again from the chunks.
+  std::vector<uint32_t> longest(everyGrain ? 0 : nl, UINT32_MAX);
+  auto chunkWork = [&](size_t i) {
+    return an.chunkUnknown(i) ? 0.0 : double(ch.end[i] - ch.start[i]);
+  };
   p.chunkFrom = chunkBase = nv;
   work = 0;
   size_t at = 0; // the next anchored chunk
   for (size_t i = 0; i < ch.size(); i++) {
-    double x = an.chunkUnknown(i) ? 0.0 : double(ch.end[i] - ch.start[i]);
+    double x = chunkWork(i);
     work += x;
     if (everyGrain || (at < anchored.size() && anchored[at] == i)) {
       node(Chunk, i);
       at++;
-    } else if (x > longestW[ch.loop[i]]) {
-      longestW[ch.loop[i]] = x;
-      longest[ch.loop[i]] = int64_t(i);
+    } else if (longest[ch.loop[i]] == UINT32_MAX ||
+               x > chunkWork(longest[ch.loop[i]])) {
+      longest[ch.loop[i]] = uint32_t(i);
     }
   }
   p.collapsedFrom = nv;
   for (size_t li = 0; li < longest.size(); li++)
-    if (longest[li] >= 0)
-      node(Chunk, uint64_t(longest[li]));
+    if (longest[li] != UINT32_MAX)
+      node(Chunk, longest[li]);
   p.chunksEnd = chunksEnd = nv;
   // Tasks, their forks, and the join points of their parents.
   // A task made inside a loop chunk by its implicit task hangs off that
@@ -272,6 +294,8 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
   }
   // Each region's anchor; the top-level ones by encountering task.
   p.anchor.assign(nr, {UINT32_MAX, UINT32_MAX});
+  std::vector<bool> atTop(nr, false);
+  size_t top = 0;
   for (size_t r = 0; r < nr; r++) {
     const Region &R = an.regionList[r];
     int64_t k, pr;
@@ -282,12 +306,18 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
     else if ((pr = regionOfTask(an, R.enc)) >= 0 && size_t(pr) != r)
       p.anchor[r] = {p.rf(pr), p.rj(pr)};
     else
-      p.topLevel[R.enc].push_back(r);
+      atTop[r] = true, top++;
   }
-  for (auto &[enc, rs] : p.topLevel)
-    std::stable_sort(rs.begin(), rs.end(), [&](size_t a, size_t b) {
-      return an.regionList[a].t < an.regionList[b].t;
-    });
+  p.topLevel.reserve(top);
+  for (size_t r = 0; r < nr; r++)
+    if (atTop[r])
+      p.topLevel.push_back(uint32_t(r));
+  auto byEncTime = [&](uint32_t a, uint32_t b) {
+    const Region &A = an.regionList[a], &B = an.regionList[b];
+    return A.enc != B.enc ? A.enc < B.enc : A.t < B.t;
+  };
+  if (!std::is_sorted(p.topLevel.begin(), p.topLevel.end(), byEncTime))
+    std::stable_sort(p.topLevel.begin(), p.topLevel.end(), byEncTime);
   // The loop instances of each region (or task) in order: grouped by key
   // (kind, region or task, thread), the groups in the order first met,
   // each's instances in the order met, sorted by their last key where
@@ -304,24 +334,28 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
   auto byKey = [&](int x, int y) { return keyOf(x) < keyOf(y); };
   if (!std::is_sorted(g.begin(), g.end(), byKey)) // met in order: usual
     std::stable_sort(g.begin(), g.end(), byKey);
+  size_t ng = nl ? 1 : 0; // counted first: no slack
+  for (size_t x = 1; x < nl; x++)
+    ng += keyOf(g[x]) != keyOf(g[x - 1]);
+  p.groups.reserve(ng);
   for (size_t a = 0, b; a < nl; a = b) {
     for (b = a + 1; b < nl && keyOf(g[b]) == keyOf(g[a]); b++)
       ;
-    p.groups.emplace_back(a, b);
+    p.groups.push_back({uint32_t(a), uint32_t(b), 0, 0});
   }
-  auto firstMet = [&](const std::pair<size_t, size_t> &x,
-                      const std::pair<size_t, size_t> &y) {
-    return g[x.first] < g[y.first];
+  auto firstMet = [&](const Parts::Group &x, const Parts::Group &y) {
+    return g[x.from] < g[y.from];
   };
   if (!std::is_sorted(p.groups.begin(), p.groups.end(), firstMet))
     std::sort(p.groups.begin(), p.groups.end(), firstMet);
   auto byLast = [&](int x, int y) {
     return an.loops[x].lastKey(x) < an.loops[y].lastKey(y);
   };
-  for (auto [a, b] : p.groups) {
-    if (!std::is_sorted(g.begin() + a, g.begin() + b, byLast))
-      std::stable_sort(g.begin() + a, g.begin() + b, byLast);
-    const Loop &l0 = an.loops[g[a]];
+  for (Parts::Group &gr : p.groups) {
+    auto a = g.begin() + gr.from, b = g.begin() + gr.to;
+    if (!std::is_sorted(a, b, byLast))
+      std::stable_sort(a, b, byLast);
+    const Loop &l0 = an.loops[*a];
     int64_t r = -1;
     if (l0.keyKind == 0) {
       auto it = an.regions.find(l0.k0);
@@ -329,8 +363,8 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
     } else {
       r = regionOfTask(an, l0.keyKind == 1 ? l0.k0 : l0.k1);
     }
-    p.groupEnds.emplace_back(r >= 0 ? p.rf(r) : uint32_t(Start),
-                             r >= 0 ? p.rj(r) : uint32_t(End));
+    gr.fork = r >= 0 ? p.rf(r) : uint32_t(Start);
+    gr.join = r >= 0 ? p.rj(r) : uint32_t(End);
   }
   // Met in order (the usual): no column of them beside the graph.
   bool inOrder = true;
@@ -360,18 +394,21 @@ template <class Edge> void GrainDag::edges(Parts &p, Edge &&edge) const {
     edge(f, p.rf(r), Continuation);
     edge(p.rj(r), j, Continuation);
   }
-  for (const auto &[enc, rs] : p.topLevel) {
+  for (size_t x = 0, e; x < p.topLevel.size(); x = e) { // per encountering
+    uint64_t enc = an.regionList[p.topLevel[x]].enc;
     uint32_t prev = Start;
-    for (size_t r : rs) {
-      edge(prev, p.rf(r), Continuation);
-      prev = p.rj(r);
+    for (e = x;
+         e < p.topLevel.size() && an.regionList[p.topLevel[e]].enc == enc;
+         e++) {
+      edge(prev, p.rf(p.topLevel[e]), Continuation);
+      prev = p.rj(p.topLevel[e]);
     }
     edge(prev, End, Continuation);
   }
   // The loop instances of each region (or task) in order.
-  for (size_t gi = 0; gi < p.groups.size(); gi++) {
-    auto [prev, last] = p.groupEnds[gi];
-    for (size_t x = p.groups[gi].first; x < p.groups[gi].second; x++) {
+  for (const Parts::Group &gr : p.groups) {
+    uint32_t prev = gr.fork, last = gr.join;
+    for (size_t x = gr.from; x < gr.to; x++) {
       int li = p.groupedAt(x);
       edge(prev, p.lf(li), Continuation);
       edge(p.lf(li), p.lj(li), Scope);
@@ -472,36 +509,67 @@ template <class Edge> void GrainDag::edges(Parts &p, Edge &&edge) const {
     edge(Start, End, Continuation);
 }
 
-namespace {
-/// A first-in first-out queue of node numbers, as long as the most nodes
-/// waiting in it at once.
-class Fifo {
-public:
-  bool empty() const { return !n; }
-  void push(uint32_t v) {
-    if (n == buf.size())
-      grow();
-    buf[(head + n++) & (buf.size() - 1)] = v;
+void EdgesBySource::make(std::vector<uint32_t> &&start) {
+  size_t n = start.size(), nb = (n + 7) / 8; // the nodes and one past
+  uint32_t ne = start.back();
+  base.assign(nb, 0);
+  rel.assign(n, 0);
+  wide.clear();
+  for (size_t k = 0; k < nb; k++) {
+    size_t first = 8 * k, last = std::min(first + 8, n);
+    uint32_t s0 = start[first], next = last < n ? start[last] : ne;
+    if (next - s0 <= 255) {
+      base[k] = s0;
+      for (size_t v = first; v < last; v++)
+        rel[v] = uint8_t(start[v] - s0);
+    } else { // its nodes' places, the block's end in the rest of the row
+      base[k] = Wide | uint32_t(wide.size() / 8);
+      for (size_t v = first; v < first + 8; v++)
+        wide.push_back(v < last ? start[v] : next);
+    }
   }
-  uint32_t pop() {
-    uint32_t v = buf[head];
-    head = (head + 1) & (buf.size() - 1);
-    n--;
-    return v;
-  }
+  std::vector<uint32_t>().swap(start);
+  releaseFreed(); // start's pages back before adj's are touched
+  adj.assign(ne, 0);
+}
 
-private:
-  void grow() {
-    std::vector<uint32_t> b(std::max<size_t>(1024, 2 * buf.size()));
-    for (size_t i = 0; i < n; i++)
-      b[i] = buf[(head + i) & (buf.size() - 1)];
-    buf.swap(b);
-    head = 0;
+void EdgesBySource::placed() {
+  // Each node's place is its end (the next node's start): back to its
+  // start, the last block first (a block's start is the end of the one
+  // before it, not yet moved back).
+  size_t n = rel.size();
+  for (size_t k = base.size(); k-- > 0;) {
+    size_t first = 8 * k, last = std::min(first + 8, n);
+    uint32_t b = base[k];
+    if (b & Wide) {
+      uint32_t *w = &wide[size_t(b & ~Wide) * 8];
+      for (size_t j = last - first - 1; j > 0; j--)
+        w[j] = w[j - 1];
+      w[0] = k ? from(uint32_t(first - 1)) : 0;
+    } else {
+      for (size_t v = last - 1; v > first; v--)
+        rel[v] = rel[v - 1];
+      rel[first] = 0;
+    }
   }
-  std::vector<uint32_t> buf; // a power of two long
-  size_t head = 0, n = 0;
-};
-} // namespace
+}
+
+void EdgesBySource::clear() {
+  std::vector<uint32_t>().swap(base);
+  std::vector<uint32_t>().swap(wide);
+  std::vector<uint32_t>().swap(adj);
+  std::vector<uint8_t>().swap(rel);
+}
+
+void detail::ReadyQueue::addBlock() {
+  blocks.push_back(spare ? std::move(spare) : std::make_unique<Entries>());
+}
+
+void detail::ReadyQueue::dropBlock() {
+  spare = std::move(blocks.front());
+  blocks.erase(blocks.begin());
+  head = 0;
+}
 
 void GrainDag::prefetchWeight(uint32_t v) const {
   // A task's weight reads its columns at random (the path's order): asked
@@ -515,51 +583,40 @@ void GrainDag::prefetchWeight(uint32_t v) const {
 }
 
 void GrainDag::criticalPath() {
-  // Kahn's order; best: the longest path ending just before the node,
-  // with it once it is taken.
-  Fifo queue;
-  for (size_t v = 0; v < nv; v++)
-    if (!reach[v].indeg)
-      queue.push(uint32_t(v));
+  // Kahn's order (longestPaths); link becomes each node's predecessor.
   if (keep)
     earliest.assign(nv, 0);
-  size_t taken = 0;
-  while (!queue.empty()) {
-    uint32_t u = queue.pop();
-    taken++;
-    if (keep)
-      earliest[u] = reach[u].best;
-    double du = reach[u].best += weight(u);
-    for (uint32_t x = off[u]; x < off[u + 1]; x++) {
-      Reach &r = reach[adj[x]];
-      if (r.pred == UINT32_MAX || du > r.best) {
-        r.best = du;
-        r.pred = u;
-      }
-      if (--r.indeg == 0) {
-        queue.push(adj[x]);
-        prefetchWeight(adj[x]);
-      }
+  double endBest = 0;
+  size_t taken = longestPaths(
+      nv, out, link.data(), [this](uint32_t v) { return weight(v); },
+      [this](uint32_t v) { prefetchWeight(v); },
+      [&](uint32_t v, double before, double after) {
+        if (keep)
+          earliest[v] = before;
+        if (v == End)
+          endBest = after;
+      });
+  out.clear();
+  acyclic = taken == nv;
+  if (keep)
+    onPath.assign(nv, 0);
+  if (acyclic) { // the path, end first: its grains counted, then kept
+    span = endBest;
+    size_t nc = 0, nt = 0;
+    for (uint32_t v = End; v != UINT32_MAX; v = link[v])
+      nc += kindOf(v) == Chunk, nt += kindOf(v) == Task;
+    pathChunks.reserve(nc);
+    pathTasks.reserve(nt);
+    for (uint32_t v = End; v != UINT32_MAX; v = link[v]) {
+      if (keep)
+        onPath[v] = 1;
+      if (kindOf(v) == Chunk)
+        pathChunks.push_back(grainRef(v));
+      else if (kindOf(v) == Task)
+        pathTasks.push_back(grainRef(v));
     }
   }
-  std::vector<uint32_t>().swap(off);
-  std::vector<uint32_t>().swap(adj);
-  acyclic = taken == nv;
-  std::vector<uint32_t> path; // end first
-  if (acyclic) {
-    span = reach[End].best;
-    for (uint32_t v = End; v != UINT32_MAX; v = reach[v].pred)
-      path.push_back(v);
-  }
-  std::vector<Reach>().swap(reach);
-  onPath.assign(nv, 0);
-  for (uint32_t v : path) {
-    onPath[v] = 1;
-    if (kindOf(v) == Chunk)
-      pathChunks.push_back(grainRef(v));
-    else if (kindOf(v) == Task)
-      pathTasks.push_back(grainRef(v));
-  }
+  std::vector<uint32_t>().swap(link);
   if (!keep) { // the figures alone: the graph is not read again
     std::vector<uint32_t>().swap(chunkRef);
   }

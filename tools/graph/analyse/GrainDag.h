@@ -16,17 +16,24 @@
 // to count them per node and once into their places (the node's
 // successors in the order made), task and chunk nodes are numbered in
 // blocks (a node's kind is its block's), the task forks are numbered again
-// as they were made (no table of them), and the queue holds only the nodes
-// ready and not yet taken: per node 20 bytes (successor offset, in-degree,
-// longest path, predecessor), per edge 4, per task 4 (its join), per chunk
-// something hangs off 8 (the sorted chunks with nodes of their own: a
-// chunk's node is its place among them), per other chunk nothing, per loop
-// instance 4 where they were not met in order while the graph is made
-// (measured on bench/shapes: the stage's peak about 72 bytes per task above
-// the model's of fib's task tree, was 77 and before that 124; about 100
-// per chunk where each loop instance has its own parallel region and two
-// chunks, was 153; 43 per chunk where 10^6 instances of one region have
-// two, was 49).
+// as they were made (no table of them). Per node 5.5 bytes: a word, its
+// in-degree and then its predecessor on the path (longestPaths), and where
+// its successors are, a byte per node and a word per 8 nodes
+// (EdgesBySource: made from a word per node whose pages go back before
+// the edges' are touched); per edge 4; per chunk node 4 (its chunk). The
+// longest path before a node is held only while the node is open: 16
+// bytes while some of its in-edges are taken, not all, 12 while it waits
+// in the queue. Gone before the path is found, the parts the edges are
+// made from: per task 4 (its join), per chunk something hangs off 8 (the
+// sorted chunks with nodes of their own: a chunk's node is its place among
+// them), per other chunk nothing, per region 8 (its anchor; 4 more at the
+// top level), per run of loop instances of one region, task or thread 16,
+// per loop instance 4 where they were not met in order. Measured on
+// bench/shapes (RSS, the stage's peak above the model's): 37 bytes per task
+// of fib's task tree (fib(25) and fib(27)), was 72 (77 and 124 before
+// that); 48 per chunk where each loop instance has its own parallel region
+// and two chunks (44 at ten times as many), was 99 (107; 153 before); 18
+// per chunk where 10^6 instances of one region have two, was 44 (49).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAINCHUNK_GRAPH_GRAINDAG_H
@@ -35,6 +42,7 @@
 #include "Analysis.h"
 
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -47,6 +55,39 @@ struct CritPath {
   bool acyclic = false;
   double span = 0, work = 0;
   std::vector<uint64_t> chunks, tasks;
+};
+
+/// A graph's edges by source: node v's at from(v) .. from(v + 1) in adj,
+/// each source's in the order placed. Per node a byte, per block of 8
+/// nodes a word: the place of the block's first edge, and each node's from
+/// it; where a block's edges are more than 255, the word names (its top bit
+/// set) a row of wide with a word per node of the block.
+class EdgesBySource {
+public:
+  /// start: per node its first edge's place, then the number of edges
+  /// (below 2^31); freed before the edges' column is made.
+  void make(std::vector<uint32_t> &&start);
+  /// Places the next edge from s (make()'s nodes' edges, each once).
+  void place(uint32_t s, uint32_t t) {
+    uint32_t b = base[s / 8];
+    if (b & Wide)
+      adj[wide[size_t(b & ~Wide) * 8 + s % 8]++] = t;
+    else
+      adj[b + rel[s]++] = t;
+  }
+  /// Once every edge is placed.
+  void placed();
+  uint32_t from(uint32_t v) const {
+    uint32_t b = base[v / 8];
+    return b & Wide ? wide[size_t(b & ~Wide) * 8 + v % 8] : b + rel[v];
+  }
+  uint32_t to(uint32_t x) const { return adj[x]; }
+  void clear();
+
+private:
+  static constexpr uint32_t Wide = 1u << 31;
+  std::vector<uint32_t> base, wide, adj;
+  std::vector<uint8_t> rel; // per node, and one past the last
 };
 
 struct GrainDag {
@@ -74,7 +115,7 @@ struct GrainDag {
 
   // The critical path (computed by the constructor).
   bool acyclic = false;
-  std::vector<uint8_t> onPath; // per node
+  std::vector<uint8_t> onPath; // per node (kept graphs only)
   // Per node (every-grain graphs only): its earliest start, the longest
   // path weight before it from the start node (the prototype's root_dist).
   std::vector<double> earliest;
@@ -88,11 +129,16 @@ struct GrainDag {
   /// longest of them (the same span and work; for the figures alone).
   explicit GrainDag(const Analysis &an, bool everyGrain = true)
       : GrainDag(an, everyGrain, everyGrain) {}
-  /// keep: the nodes and edges stay after the critical path is found, also
-  /// when everyGrain is false (report.html draws that graph above its cap).
+  /// keep: the nodes and edges stay after the critical path is found
+  /// (grains.graphml's graph), also when everyGrain is false.
   GrainDag(const Analysis &an, bool everyGrain, bool keep);
   /// A node's weight: a grain's work (ticks), 0 for the others.
   double weight(uint32_t v) const;
+  /// The number of nodes.
+  uint32_t nodeCount() const { return nv; }
+  /// The most nodes, and edges, a graph may have (node numbers and
+  /// in-degrees have 31 bits in longestPaths).
+  static constexpr uint32_t MaxNodes = (1u << 31) - 1;
 
 private:
   struct Parts; // the tables the edges are made from (GrainDag.cpp)
@@ -118,17 +164,150 @@ private:
   uint32_t taskBase = 0, chunkBase = 0;
   uint32_t nv = 0, chunksEnd = 0, tasksEnd = 0; // nodes, the blocks' ends
   std::vector<uint32_t> chunkRef;
-  // The edges by source: off[v] .. off[v + 1] in adj.
-  std::vector<uint32_t> off, adj;
-  // Per node, what Kahn's order reads of it together: the longest path
-  // before it (with it once taken), its predecessor on that path, and its
-  // in-degree (the edges from nodes not yet taken).
-  struct Reach {
-    double best = 0;
-    uint32_t pred = UINT32_MAX, indeg = 0;
-  };
-  std::vector<Reach> reach;
+  EdgesBySource out; // the edges by source
+  // Per node: its in-degree, then (longestPaths) its predecessor on the
+  // longest path into it.
+  std::vector<uint32_t> link;
 };
+
+namespace detail {
+/// Blocks of Block entries: grown a block at a time, nothing moved (no
+/// copy while growing, at most a block unused).
+constexpr size_t Block = 4096;
+
+/// A first-in first-out queue of nodes and the longest path before each,
+/// in blocks: as long as the most nodes waiting in it at once and a block.
+class ReadyQueue {
+public:
+  bool empty() const { return !n; }
+  void push(uint32_t v, double before) {
+    size_t at = head + n++;
+    if (at == blocks.size() * Block)
+      addBlock();
+    Entries &e = *blocks[at / Block];
+    e.node[at % Block] = v;
+    e.best[at % Block] = before;
+  }
+  uint32_t pop(double &before) {
+    Entries &e = *blocks.front();
+    uint32_t v = e.node[head];
+    before = e.best[head];
+    n--;
+    if (++head == Block)
+      dropBlock();
+    return v;
+  }
+
+private:
+  struct Entries {
+    uint32_t node[Block];
+    double best[Block];
+  };
+  void addBlock();
+  void dropBlock(); // the first, all taken
+  std::vector<std::unique_ptr<Entries>> blocks;
+  std::unique_ptr<Entries> spare; // the last dropped, to add again
+  size_t head = 0, n = 0;         // head: in the first block
+};
+
+/// What longestPaths holds of a node reached by some of its in-edges, not
+/// all: the longest path into it so far, its predecessor on that path, and
+/// its in-edges left (free: the next free slot). In blocks, each used
+/// again once its node is queued (the last freed first).
+class OpenSlots {
+public:
+  struct Slot {
+    double best;
+    uint32_t pred, left;
+  };
+  Slot &operator[](uint32_t i) { return blocks[i / Block][i % Block]; }
+  uint32_t open(double best, uint32_t pred, uint32_t left) {
+    uint32_t i = free;
+    if (i != UINT32_MAX) {
+      free = (*this)[i].left;
+    } else {
+      if (made == blocks.size() * Block)
+        blocks.emplace_back(new Slot[Block]);
+      i = made++;
+    }
+    (*this)[i] = Slot{best, pred, left};
+    return i;
+  }
+  void close(uint32_t i) {
+    (*this)[i].left = free;
+    free = i;
+  }
+  size_t size() const { return made; } // the most open at once
+
+private:
+  std::vector<std::unique_ptr<Slot[]>> blocks;
+  uint32_t made = 0, free = UINT32_MAX;
+};
+} // namespace detail
+
+/// The longest paths through a DAG in Kahn's order (GrainDag's critical
+/// path; apart, to be tested on graphs made by hand). Nodes 0 .. nv - 1,
+/// their edges by source: e.to(x) for x in e.from(v) .. e.from(v + 1)
+/// (EdgesBySource). The nodes without
+/// in-edges are queued first, ascending; the queue is first in first out;
+/// a node taken relaxes its successors in their order in adj, and each is
+/// queued when its last in-edge is relaxed. A node's predecessor is the
+/// first node taken whose path into it is the longest (a later one only if
+/// its path is longer).
+/// link: per node, its in-degree on entry (below 2^31: nv and the edges at
+/// most MaxNodes); on return, each node's predecessor (UINT32_MAX: none;
+/// nodes not taken, on or behind a cycle: undefined).
+/// weight(v): v's weight; queued(v): v was queued (to prefetch what its
+/// weight reads); taken(v, before, after): v is taken, with the longest
+/// path before it and with it. Returns the number of nodes taken (nv: no
+/// cycle).
+/// The longest path before a node is held only while the node is open:
+/// in its queue entry once it is ready, and before that (reached by some
+/// of its in-edges, not all) in a slot, with its predecessor so far and
+/// its in-edges left, that link names (its top bit set) and that is used
+/// again once the node is queued. Nodes with one in-edge never have one.
+template <class Edges, class Weight, class Queued, class Taken>
+size_t longestPaths(uint32_t nv, const Edges &e, uint32_t *link,
+                    Weight &&weight, Queued &&queued, Taken &&taken) {
+  constexpr uint32_t Open = 1u << 31;
+  detail::OpenSlots slots;
+  detail::ReadyQueue queue;
+  for (uint32_t v = 0; v < nv; v++)
+    if (!link[v]) {
+      link[v] = UINT32_MAX;
+      queue.push(v, 0);
+    }
+  size_t done = 0;
+  while (!queue.empty()) {
+    double before;
+    uint32_t u = queue.pop(before);
+    done++;
+    double du = before + weight(u);
+    taken(u, before, du);
+    for (uint32_t x = e.from(u), end = e.from(u + 1); x < end; x++) {
+      uint32_t t = e.to(x), &l = link[t];
+      if (l == 1) { // its only (or last) in-edge, never open
+        l = u;
+        queue.push(t, du);
+        queued(t);
+      } else if (l & Open) {
+        uint32_t i = l & ~Open;
+        detail::OpenSlots::Slot &s = slots[i];
+        if (du > s.best)
+          s.best = du, s.pred = u;
+        if (--s.left == 0) {
+          l = s.pred;
+          queue.push(t, s.best);
+          queued(t);
+          slots.close(i);
+        }
+      } else { // reached first: open
+        l = Open | slots.open(du, u, l - 1);
+      }
+    }
+  }
+  return done;
+}
 
 /// The critical path's figures of one process and the grains on it (the
 /// graph is not kept); the Results hold it (diagnose/Results.h).
