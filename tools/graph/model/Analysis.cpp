@@ -785,8 +785,20 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       break;
     }
     case R_IMPLICIT_BEGIN: {
+      if (c >= Implicit::MaxTeam || d > Implicit::MaxTeam)
+        throw Error("thread " + std::to_string(th) +
+                    ": an implicit task of thread number " + std::to_string(c) +
+                    " in a team of " + std::to_string(d) +
+                    " threads: more than " + std::to_string(Implicit::MaxTeam) +
+                    " threads in a team, not analysed");
       size_t e = implicit.entry(a);
-      (implicit.begin() + e)->second = Implicit{b, c, d, th, t, 0};
+      Implicit &im = (implicit.begin() + e)->second;
+      im = Implicit();
+      im.par = b;
+      im.begin = t;
+      im.th = th;
+      im.threadNum = uint16_t(c);
+      im.team = uint16_t(d);
       Frame &fr = frames.emplace_back(a, b);
       fr.im = e;
       fr.firstWait = T.waitTask.size();
@@ -2179,14 +2191,21 @@ void Analysis::lineages() {
       rk = base < 0 || rk > INT32_MAX - base ? -1 : base + rk;
     }
   // Regions in the order they began: a region's context began before it.
+  // Mostly in that order already (one thread starts them, its records in
+  // time order): sorted only if not.
   std::vector<size_t> idx(regionList.size());
   std::iota(idx.begin(), idx.end(), 0);
-  std::stable_sort(idx.begin(), idx.end(), [&](size_t x, size_t y) {
+  auto began = [&](size_t x, size_t y) {
     return regionList[x].t < regionList[y].t;
-  });
+  };
+  if (!std::is_sorted(idx.begin(), idx.end(), began))
+    std::stable_sort(idx.begin(), idx.end(), began);
   // Per (context, location): by context, then location (no pair made
-  // per region); the last code pointer's location kept.
+  // per region); the last code pointer's location kept. The process's own
+  // regions' (context "") counters by code pointer, found again without
+  // naming the location.
   std::map<std::string, std::map<std::string, int>> counts;
+  std::unordered_map<uint64_t, int *> rootCounts;
   uint64_t locCode = 0;
   std::string lastLoc;
   bool haveLoc = false;
@@ -2213,13 +2232,24 @@ void Analysis::lineages() {
     }
     if (!ctx)
       continue;
+    regionLineage[i] = enc >= 0 ? RL_TASK : RL_ROOT;
+    int **root = nullptr;
+    if (ctx->empty()) {
+      root = &rootCounts[r.codeptr];
+      if (*root) {
+        regionNumber[i] = (**root)++;
+        continue;
+      }
+    }
     if (!haveLoc || r.codeptr != locCode) {
       lastLoc = maps.get(r.codeptr).second;
       locCode = r.codeptr;
       haveLoc = true;
     }
-    regionLineage[i] = enc >= 0 ? RL_TASK : RL_ROOT;
-    regionNumber[i] = counts[*ctx][lastLoc]++;
+    int &count = counts[*ctx][lastLoc];
+    if (root)
+      *root = &count;
+    regionNumber[i] = count++;
   }
 }
 

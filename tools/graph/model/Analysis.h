@@ -426,17 +426,22 @@ struct Region {
   int64_t chunk;
   uint64_t end = 0; // its end (0: not seen to end)
 };
+/// An implicit task (48 bytes): its region (parallel id), its thread's
+/// number in the team and the team's size (16-bit: readThread() refuses a
+/// larger one), the thread file it ran in.
 struct Implicit {
-  uint64_t par, threadNum;
-  uint32_t team;
-  int th;
+  uint64_t par;
   uint64_t begin = 0, end = 0; // on its thread (end 0: not seen to end)
   /// Its wait at the region's end barrier (end 0: none seen). libomp
   /// reports a worker's end of it, and its implicit task's end, only when
   /// it is released for the next region: the breakdown clips both to the
   /// region's end.
   uint64_t joinBegin = 0, joinEnd = 0;
+  int32_t th;
+  uint16_t threadNum, team;
+  static constexpr uint32_t MaxTeam = UINT16_MAX;
 };
+static_assert(sizeof(Implicit) == 48, "an implicit task is 48 bytes");
 
 /// A chunk's or task's metrics (NaN: NA).
 struct GrainMetrics {
