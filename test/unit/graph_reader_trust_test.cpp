@@ -299,3 +299,27 @@ TEST(GraphReaderTrust, ManyThreadsOneSpanEach) {
     EXPECT_EQ(countLoopSpans(lt, block), 12u);
   }
 }
+
+// An implicit task's thread number and team size are held in 16 bits
+// (Analysis.h's Implicit): a larger one is refused, naming the limit,
+// never cut to a wrong number; the largest team held is analysed.
+TEST(GraphReaderTrust, TeamAbove65535ThreadsIsRefused) {
+  TempDir d;
+  writeFile(d.path + "/meta.txt", meta4(7, -1, true, 1));
+  share(0, 65535, 1000, 10, 3, 2000).write(d.path + "/thread-0.bin");
+  auto run = analyseRun({d.path}, {});
+  EXPECT_EQ(run->procs[0]->implicit.begin()->second.team, 65535u);
+  share(0, 65536, 1000, 10, 3, 2000).write(d.path + "/thread-0.bin");
+  EXPECT_NE(refusal(d.path).find("more than 65535 threads in a team"),
+            std::string::npos)
+      << refusal(d.path);
+  Thread t;
+  t.rec(R_THREAD, 1000, 0, 1)
+      .rec(R_PARALLEL_BEGIN, 1000, Par, 1, 0, 2)
+      .wide(R_IMPLICIT_BEGIN, 1000, 1000, Par, uint64_t(1) << 32, 0, 2)
+      .rec(R_IMPLICIT_END, 2000, 1000, 0)
+      .rec(R_PARALLEL_END, 2000, Par, 0);
+  t.write(d.path + "/thread-0.bin");
+  EXPECT_NE(refusal(d.path).find("thread number 4294967296"), std::string::npos)
+      << refusal(d.path);
+}
