@@ -117,11 +117,14 @@ PooledName Analysis::pooled(const std::string &s) {
 uint32_t Analysis::codeId(const LoopCode &c) {
   auto key =
       std::make_tuple(c.codeptr, c.sched, c.psource, &c.fn.str(), &c.loc.str());
-  if (lastCode != UINT32_MAX) {
-    const LoopCode &l = loopCodes[lastCode];
+  uint32_t &recent = recentCodes[((c.codeptr ^ c.psource * 31 ^ c.sched) *
+                                  0x9E3779B97F4A7C15ull) >>
+                                 (64 - RecentCodesBits)];
+  if (recent != UINT32_MAX) {
+    const LoopCode &l = loopCodes[recent];
     if (std::make_tuple(l.codeptr, l.sched, l.psource, &l.fn.str(),
                         &l.loc.str()) == key)
-      return lastCode;
+      return recent;
   }
   auto it = codeIds.emplace(key, uint32_t(loopCodes.size())).first;
   if (it->second == loopCodes.size()) {
@@ -130,7 +133,7 @@ uint32_t Analysis::codeId(const LoopCode &c) {
                   " distinct loop codes");
     loopCodes.push_back(c);
   }
-  return lastCode = it->second;
+  return recent = it->second;
 }
 
 Share &Analysis::readShare(int li, int th) {
@@ -785,20 +788,21 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       break;
     }
     case R_IMPLICIT_BEGIN: {
-      if (c >= Implicit::MaxTeam || d > Implicit::MaxTeam)
-        throw Error("thread " + std::to_string(th) +
-                    ": an implicit task of thread number " + std::to_string(c) +
-                    " in a team of " + std::to_string(d) +
-                    " threads: more than " + std::to_string(Implicit::MaxTeam) +
-                    " threads in a team, not analysed");
       size_t e = implicit.entry(a);
       Implicit &im = (implicit.begin() + e)->second;
       im = Implicit();
       im.par = b;
       im.begin = t;
       im.th = th;
-      im.threadNum = uint16_t(c);
-      im.team = uint16_t(d);
+      if (c < Implicit::Apart && d < Implicit::Apart) {
+        im.num16 = uint16_t(c);
+        im.team16 = uint16_t(d);
+        if (!wideImplicit.empty()) // an id given again
+          wideImplicit.erase(a);
+      } else {
+        im.num16 = im.team16 = Implicit::Apart;
+        wideImplicit[a] = {c, d};
+      }
       Frame &fr = frames.emplace_back(a, b);
       fr.im = e;
       fr.firstWait = T.waitTask.size();
@@ -1175,8 +1179,17 @@ void Analysis::finish() {
     std::vector<uint64_t> tp = tasks.codeptr.distinct();
     ptrs.insert(ptrs.end(), tp.begin(), tp.end());
   }
-  for (const Region &r : regionList)
-    ptrs.push_back(r.codeptr);
+  {
+    // Most regions' code pointers are a few, met again and again: those
+    // met lately are not added again (ptrs is made unique below).
+    std::array<uint64_t, 64> lately;
+    lately.fill(0);
+    for (const Region &r : regionList) {
+      uint64_t &l = lately[(r.codeptr * 0x9E3779B97F4A7C15ull) >> 58];
+      if (l != r.codeptr || !r.codeptr)
+        ptrs.push_back(l = r.codeptr);
+    }
+  }
   for (const auto &kv : barrierWaits)
     ptrs.push_back(kv.first);
   std::sort(ptrs.begin(), ptrs.end());
@@ -1198,7 +1211,7 @@ void Analysis::finish() {
   if (read.empty() && !loops.empty())
     read.emplace_back();
   codeIds.clear();
-  lastCode = UINT32_MAX;
+  recentCodes.fill(UINT32_MAX);
   auto sourceName = [&](uint64_t codeptr, uint64_t ps) {
     auto [fn, loc] = maps.get(codeptr);
     if (ps) {
@@ -1885,7 +1898,7 @@ void Analysis::chunkMetricsPass() {
       continue;
     auto it = implicit.find(ch.parentOf(i));
     if (it != implicit.end())
-      ts = it->second.team;
+      ts = teamOf(it);
   }
   outliers = outlierChunks(*this);
   for (size_t i = 0; i < nc; i++)
@@ -2012,7 +2025,7 @@ GrainMetrics Analysis::chunkMetrics(size_t i) const {
 
 int64_t Analysis::threadNum(size_t i) const {
   auto it = implicit.find(chunks.parentOf(i));
-  return it == implicit.end() ? -1 : int64_t(it->second.threadNum);
+  return it == implicit.end() ? -1 : int64_t(threadNumOf(it));
 }
 
 void Analysis::instants() {

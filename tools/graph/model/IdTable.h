@@ -125,9 +125,11 @@ private:
         return id == a ? lo : NotFound;
       if (id >= z)
         return id == z ? hi : NotFound;
-      // a < id < z: lo < at < hi.
-      size_t at = lo + 1 +
-                  size_t((unsigned __int128)(id - a) * (hi - lo - 1) / (z - a));
+      // a < id < z: lo < at < hi (a guess: a double's rounding is fine).
+      size_t at =
+          lo + 1 + size_t(double(id - a) / double(z - a) * double(hi - lo - 1));
+      if (at >= hi)
+        at = hi - 1;
       uint64_t k = b[at].first;
       if (k == id)
         return at;
