@@ -12,15 +12,18 @@
 // an insertion one append. The search goes to the run of entries whose ids
 // share id's top 24 bits (a thread's, up to MaxRuns runs), then guesses
 // id's place from its value (a thread's counter: mostly right at once, a
-// cache line or two), at most a few times, then halves what is left: a
-// look-up in a table of a million costs about what a hash's does, where a
-// binary search would touch 20 places. The first id that comes out of order
-// makes an open-addressing index of entry numbers (linear probing, at most
-// half full: 8 to 16 bytes per entry), used from then on; std::unordered_map
-// would add a node (its pointer and the allocator's header, 16 bytes) and a
-// bucket (8) to each entry, and a pointer to follow per lookup. Entries are
-// never erased; an insertion may move the entries (references to them last
-// until the next one), and an id given again keeps its entry.
+// cache line or two), at most a few times, then halves what is left (a
+// binary search alone would touch 20 places in a table of a million).
+// Measured on a million ids of two threads, 56-byte entries: a look-up in
+// ascending order 11 ns (the index: 17 ns), in random order 92-105 ns
+// (the index: 44-66 ns); most of the model's look-ups go in order. The
+// first id that comes out of order makes an open-addressing index of entry
+// numbers (linear probing, at most half full: 8 to 16 bytes per entry),
+// used from then on; std::unordered_map would add a node (its pointer and
+// the allocator's header, 16 bytes) and a bucket (8) to each entry, and a
+// pointer to follow per lookup. Entries are never erased; an insertion may
+// move the entries (references to them last until the next one), and an id
+// given again keeps its entry.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAINCHUNK_GRAPH_IDTABLE_H
