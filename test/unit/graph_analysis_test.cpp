@@ -646,3 +646,63 @@ TEST(GraphAnalysis, IdTableFindsEveryId) {
   const IdTable<int> empty;
   EXPECT_EQ(empty.find(0), empty.end());
 }
+
+// IdTable.h's ascending mode: ids given in ascending order (a recording's:
+// a thread's counter under its number, runs of many lengths and gaps,
+// uneven steps that make the guesses miss) are found without an index, ids
+// between them and around them are not, an id given again keeps its entry
+// and the order; the first id out of order makes the index, and every id
+// is found as before.
+TEST(GraphAnalysis, IdTableFindsAscendingIdsWithoutAnIndex) {
+  IdTable<int> t;
+  std::vector<uint64_t> ids;
+  uint64_t x = 1;
+  for (uint64_t th = 1; th <= 5; th++)
+    for (uint64_t k = 0; k < 3000 * th; k++) {
+      // Steps of 1, then of a growing size, then 1 again: a guess from
+      // the ends of a range lands far from the id.
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      uint64_t step = k < 1000 ? 1 : k < 2000 ? 1 + (x >> 54) : 2;
+      uint64_t prev =
+          ids.empty() || (ids.back() >> 40) != th ? th << 40 : ids.back();
+      ids.push_back(prev + step);
+    }
+  // Ids with other top bits each (more runs than the table tells apart).
+  for (uint64_t k = 0; k < 2000; k++)
+    ids.push_back((k + 6) << 40 | 5);
+  for (size_t i = 0; i < ids.size(); i++)
+    t[ids[i]] = int(i);
+  ASSERT_EQ(t.size(), ids.size());
+  EXPECT_TRUE(t.ascending());
+  for (size_t i = 0; i < ids.size(); i++) {
+    auto it = t.find(ids[i]);
+    ASSERT_NE(it, t.end()) << i;
+    EXPECT_EQ(it->second, int(i));
+    if (i && ids[i - 1] + 1 < ids[i])
+      EXPECT_EQ(t.count(ids[i] - 1), 0u) << i;
+  }
+  EXPECT_EQ(t.count(0), 0u);
+  EXPECT_EQ(t.count(1), 0u);
+  EXPECT_EQ(t.count(ids.back() + 1), 0u);
+  // Given again: its entry, and the table stays ascending.
+  t[ids[100]] = -100;
+  EXPECT_EQ(t.size(), ids.size());
+  EXPECT_TRUE(t.ascending());
+  EXPECT_EQ(t.find(ids[100])->second, -100);
+  // Out of order: indexed, every id found still, iteration as inserted.
+  size_t gap = 1;
+  while (ids[gap - 1] + 1 == ids[gap])
+    gap++;
+  uint64_t late = ids[gap] - 1;
+  ASSERT_EQ(t.count(late), 0u);
+  t[late] = 7;
+  EXPECT_FALSE(t.ascending());
+  EXPECT_EQ(t.find(late)->second, 7);
+  for (size_t i = 0; i < ids.size(); i++)
+    ASSERT_EQ(t.find(ids[i])->first, ids[i]) << i;
+  size_t n = 0;
+  for (const auto &kv : t)
+    if (n < ids.size())
+      EXPECT_EQ(kv.first, ids[n++]);
+  EXPECT_EQ(t.size(), ids.size() + 1);
+}

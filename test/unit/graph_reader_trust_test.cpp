@@ -299,3 +299,34 @@ TEST(GraphReaderTrust, ManyThreadsOneSpanEach) {
     EXPECT_EQ(countLoopSpans(lt, block), 12u);
   }
 }
+
+// An implicit task's thread number and team size are held in 16 bits
+// where both fit (Analysis.h's Implicit), else apart: a team of 65535
+// threads or more, a thread number above 32 bits, are analysed with their
+// own numbers, never cut to 16 bits.
+TEST(GraphReaderTrust, LargeTeamsKeepTheirNumbers) {
+  TempDir d;
+  writeFile(d.path + "/meta.txt", meta4(7, -1, true, 1));
+  for (uint32_t team : {65534u, 65535u, 65536u, 1u << 20}) {
+    share(0, int(team), 1000, 10, 3, 2000).write(d.path + "/thread-0.bin");
+    auto run = analyseRun({d.path}, {});
+    const Analysis &an = *run->procs[0];
+    EXPECT_EQ(an.teamOf(an.implicit.begin()), team);
+    ASSERT_EQ(an.teamSize.size(), 1u);
+    EXPECT_EQ(an.teamSize[0], team);
+  }
+  Thread t;
+  t.rec(R_THREAD, 1000, 0, 1)
+      .rec(R_PARALLEL_BEGIN, 1000, Par, 1, 0, 2)
+      .wide(R_IMPLICIT_BEGIN, 1000, 1000, Par, (uint64_t(1) << 32) + 3, 0, 2)
+      .rec(R_LOOP_BEGIN, 1000, 1000, Par, 0, 0)
+      .chunk(1010, 0, 0, 2)
+      .rec(R_LOOP_END, 2000, 1000, Par)
+      .rec(R_IMPLICIT_END, 2000, 1000, 0)
+      .rec(R_PARALLEL_END, 2000, Par, 0);
+  t.write(d.path + "/thread-0.bin");
+  auto run = analyseRun({d.path}, {});
+  const Analysis &an = *run->procs[0];
+  EXPECT_EQ(an.threadNum(0), int64_t((uint64_t(1) << 32) + 3));
+  EXPECT_EQ(an.teamOf(an.implicit.begin()), 2u);
+}

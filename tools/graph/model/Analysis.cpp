@@ -117,11 +117,14 @@ PooledName Analysis::pooled(const std::string &s) {
 uint32_t Analysis::codeId(const LoopCode &c) {
   auto key =
       std::make_tuple(c.codeptr, c.sched, c.psource, &c.fn.str(), &c.loc.str());
-  if (lastCode != UINT32_MAX) {
-    const LoopCode &l = loopCodes[lastCode];
+  uint32_t &recent = recentCodes[((c.codeptr ^ c.psource * 31 ^ c.sched) *
+                                  0x9E3779B97F4A7C15ull) >>
+                                 (64 - RecentCodesBits)];
+  if (recent != UINT32_MAX) {
+    const LoopCode &l = loopCodes[recent];
     if (std::make_tuple(l.codeptr, l.sched, l.psource, &l.fn.str(),
                         &l.loc.str()) == key)
-      return lastCode;
+      return recent;
   }
   auto it = codeIds.emplace(key, uint32_t(loopCodes.size())).first;
   if (it->second == loopCodes.size()) {
@@ -130,7 +133,7 @@ uint32_t Analysis::codeId(const LoopCode &c) {
                   " distinct loop codes");
     loopCodes.push_back(c);
   }
-  return lastCode = it->second;
+  return recent = it->second;
 }
 
 Share &Analysis::readShare(int li, int th) {
@@ -786,7 +789,20 @@ void Analysis::readThread(int th, ThreadReader &rd) {
     }
     case R_IMPLICIT_BEGIN: {
       size_t e = implicit.entry(a);
-      (implicit.begin() + e)->second = Implicit{b, c, d, th, t, 0};
+      Implicit &im = (implicit.begin() + e)->second;
+      im = Implicit();
+      im.par = b;
+      im.begin = t;
+      im.th = th;
+      if (c < Implicit::Apart && d < Implicit::Apart) {
+        im.num16 = uint16_t(c);
+        im.team16 = uint16_t(d);
+        if (!wideImplicit.empty()) // an id given again
+          wideImplicit.erase(a);
+      } else {
+        im.num16 = im.team16 = Implicit::Apart;
+        wideImplicit[a] = {c, d};
+      }
       Frame &fr = frames.emplace_back(a, b);
       fr.im = e;
       fr.firstWait = T.waitTask.size();
@@ -1163,8 +1179,17 @@ void Analysis::finish() {
     std::vector<uint64_t> tp = tasks.codeptr.distinct();
     ptrs.insert(ptrs.end(), tp.begin(), tp.end());
   }
-  for (const Region &r : regionList)
-    ptrs.push_back(r.codeptr);
+  {
+    // Most regions' code pointers are a few, met again and again: those
+    // met lately are not added again (ptrs is made unique below).
+    std::array<uint64_t, 64> lately;
+    lately.fill(0);
+    for (const Region &r : regionList) {
+      uint64_t &l = lately[(r.codeptr * 0x9E3779B97F4A7C15ull) >> 58];
+      if (l != r.codeptr || !r.codeptr)
+        ptrs.push_back(l = r.codeptr);
+    }
+  }
   for (const auto &kv : barrierWaits)
     ptrs.push_back(kv.first);
   std::sort(ptrs.begin(), ptrs.end());
@@ -1186,7 +1211,7 @@ void Analysis::finish() {
   if (read.empty() && !loops.empty())
     read.emplace_back();
   codeIds.clear();
-  lastCode = UINT32_MAX;
+  recentCodes.fill(UINT32_MAX);
   auto sourceName = [&](uint64_t codeptr, uint64_t ps) {
     auto [fn, loc] = maps.get(codeptr);
     if (ps) {
@@ -1873,7 +1898,7 @@ void Analysis::chunkMetricsPass() {
       continue;
     auto it = implicit.find(ch.parentOf(i));
     if (it != implicit.end())
-      ts = it->second.team;
+      ts = teamOf(it);
   }
   outliers = outlierChunks(*this);
   for (size_t i = 0; i < nc; i++)
@@ -2000,7 +2025,7 @@ GrainMetrics Analysis::chunkMetrics(size_t i) const {
 
 int64_t Analysis::threadNum(size_t i) const {
   auto it = implicit.find(chunks.parentOf(i));
-  return it == implicit.end() ? -1 : int64_t(it->second.threadNum);
+  return it == implicit.end() ? -1 : int64_t(threadNumOf(it));
 }
 
 void Analysis::instants() {
@@ -2179,14 +2204,21 @@ void Analysis::lineages() {
       rk = base < 0 || rk > INT32_MAX - base ? -1 : base + rk;
     }
   // Regions in the order they began: a region's context began before it.
+  // Mostly in that order already (one thread starts them, its records in
+  // time order): sorted only if not.
   std::vector<size_t> idx(regionList.size());
   std::iota(idx.begin(), idx.end(), 0);
-  std::stable_sort(idx.begin(), idx.end(), [&](size_t x, size_t y) {
+  auto began = [&](size_t x, size_t y) {
     return regionList[x].t < regionList[y].t;
-  });
+  };
+  if (!std::is_sorted(idx.begin(), idx.end(), began))
+    std::stable_sort(idx.begin(), idx.end(), began);
   // Per (context, location): by context, then location (no pair made
-  // per region); the last code pointer's location kept.
+  // per region); the last code pointer's location kept. The process's own
+  // regions' (context "") counters by code pointer, found again without
+  // naming the location.
   std::map<std::string, std::map<std::string, int>> counts;
+  std::unordered_map<uint64_t, int *> rootCounts;
   uint64_t locCode = 0;
   std::string lastLoc;
   bool haveLoc = false;
@@ -2213,13 +2245,24 @@ void Analysis::lineages() {
     }
     if (!ctx)
       continue;
+    regionLineage[i] = enc >= 0 ? RL_TASK : RL_ROOT;
+    int **root = nullptr;
+    if (ctx->empty()) {
+      root = &rootCounts[r.codeptr];
+      if (*root) {
+        regionNumber[i] = (**root)++;
+        continue;
+      }
+    }
     if (!haveLoc || r.codeptr != locCode) {
       lastLoc = maps.get(r.codeptr).second;
       locCode = r.codeptr;
       haveLoc = true;
     }
-    regionLineage[i] = enc >= 0 ? RL_TASK : RL_ROOT;
-    regionNumber[i] = counts[*ctx][lastLoc]++;
+    int &count = counts[*ctx][lastLoc];
+    if (root)
+      *root = &count;
+    regionNumber[i] = count++;
   }
 }
 

@@ -16,6 +16,7 @@
 #include "Recording.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <deque>
@@ -426,17 +427,24 @@ struct Region {
   int64_t chunk;
   uint64_t end = 0; // its end (0: not seen to end)
 };
+/// An implicit task (48 bytes): its region (parallel id), the thread file
+/// it ran in; its thread's number in the team and the team's size are
+/// Analysis::threadNumOf() and teamOf()'s.
 struct Implicit {
-  uint64_t par, threadNum;
-  uint32_t team;
-  int th;
+  uint64_t par;
   uint64_t begin = 0, end = 0; // on its thread (end 0: not seen to end)
   /// Its wait at the region's end barrier (end 0: none seen). libomp
   /// reports a worker's end of it, and its implicit task's end, only when
   /// it is released for the next region: the breakdown clips both to the
   /// region's end.
   uint64_t joinBegin = 0, joinEnd = 0;
+  int32_t th;
+  /// The thread number and team size where both are below Apart, else
+  /// both Apart: held apart (Analysis::wideImplicit), whole.
+  static constexpr uint16_t Apart = UINT16_MAX;
+  uint16_t num16 = 0, team16 = 0;
 };
+static_assert(sizeof(Implicit) == 48, "an implicit task is 48 bytes");
 
 /// A chunk's or task's metrics (NaN: NA).
 struct GrainMetrics {
@@ -503,6 +511,17 @@ public:
   std::vector<Region> regionList;
   IdTable<size_t> regions;    // parallel id -> regionList
   IdTable<Implicit> implicit; // by task id, in the order read
+  /// An implicit task's thread number in its team, and its team's size.
+  uint64_t threadNumOf(IdTable<Implicit>::const_iterator im) const {
+    return im->second.num16 != Implicit::Apart
+               ? im->second.num16
+               : wideImplicit.at(im->first).first;
+  }
+  uint32_t teamOf(IdTable<Implicit>::const_iterator im) const {
+    return im->second.team16 != Implicit::Apart
+               ? im->second.team16
+               : wideImplicit.at(im->first).second;
+  }
 
   double clockNs() const { return tpn; }
   /// The first grain's start and the last one's end (ticks; 0: no grain),
@@ -584,14 +603,21 @@ public:
 private:
   void readThread(int th, ThreadReader &rd);
   int newLoop(int kind, uint64_t a, uint64_t b);
-  // The code of a new or renamed instance: an index in loopCodes, the
-  // last one asked for found again without a look-up.
+  // The code of a new or renamed instance: an index in loopCodes, those
+  // asked for lately found again without a look-up (by a hash of the code
+  // pointer, source and schedule: a loop's code and its code once its first
+  // chunk names its source, of each of a program's loops).
   uint32_t codeId(const LoopCode &c);
   std::map<std::tuple<uint64_t, uint32_t, uint64_t, const std::string *,
                       const std::string *>,
            uint32_t>
       codeIds;
-  uint32_t lastCode = UINT32_MAX;
+  static constexpr unsigned RecentCodesBits = 6;
+  std::array<uint32_t, 1u << RecentCodesBits> recentCodes = [] {
+    std::array<uint32_t, 1u << RecentCodesBits> a;
+    a.fill(UINT32_MAX);
+    return a;
+  }();
   // While the recording is read: the source location (psource) of each
   // loop instance not seen to begin that has one, by its index (the
   // others' is their code's).
@@ -619,6 +645,9 @@ private:
   std::optional<uint64_t> rootRegion(size_t k) const;
   std::optional<std::string> rootLineage(size_t k) const;
 
+  // The implicit tasks whose thread number or team size is Implicit::Apart
+  // or more, by task id: both.
+  std::unordered_map<uint64_t, std::pair<uint64_t, uint32_t>> wideImplicit;
   double tpn = 1.0;
   uint64_t firstAt = 0, lastAt = 0; // firstInstant(), lastInstant()
   void instants();

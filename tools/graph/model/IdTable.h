@@ -2,20 +2,34 @@
 //===- IdTable.h - values by 64-bit id, flat, in the order inserted -------===//
 //
 // A map from 64-bit ids to values, for the model's tables looked up by an
-// id of the recording (Analysis::implicit, the implicit tasks by task id):
-// the entries in one vector, in the order inserted (the order iteration
-// gives), found through an open-addressing index of entry numbers (linear
-// probing, at most half full). Per entry: its id and value, and 8 to 16
-// bytes of index; std::unordered_map adds a node (its pointer and the
-// allocator's header, 16 bytes) and a bucket (8) to each, and a pointer to
-// follow per lookup. Entries are never erased; an insertion may move the
-// entries (references to them last until the next one), and an id given
-// again keeps its entry.
+// id of the recording (Analysis::implicit, the implicit tasks by task id;
+// Analysis::regions): the entries in one vector, in the order inserted (the
+// order iteration gives). While the ids come in ascending order (a thread
+// hands its ids out in ascending order, (thread + 1) << 40 | counter, and
+// threads are read in the order of their numbers: every table of a
+// well-formed recording), that order is the ids' and an id is found by
+// searching the entries: no index, nothing per entry but its id and value,
+// an insertion one append. The search goes to the run of entries whose ids
+// share id's top 24 bits (a thread's, up to MaxRuns runs), then guesses
+// id's place from its value (a thread's counter: mostly right at once, a
+// cache line or two), at most a few times, then halves what is left (a
+// binary search alone would touch 20 places in a table of a million).
+// Measured on a million ids of two threads, 56-byte entries: a look-up in
+// ascending order 11 ns (the index: 17 ns), in random order 92-105 ns
+// (the index: 44-66 ns); most of the model's look-ups go in order. The
+// first id that comes out of order makes an open-addressing index of entry
+// numbers (linear probing, at most half full: 8 to 16 bytes per entry),
+// used from then on; std::unordered_map would add a node (its pointer and
+// the allocator's header, 16 bytes) and a bucket (8) to each entry, and a
+// pointer to follow per lookup. Entries are never erased; an insertion may
+// move the entries (references to them last until the next one), and an id
+// given again keeps its entry.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAINCHUNK_GRAPH_IDTABLE_H
 #define GRAINCHUNK_GRAPH_IDTABLE_H
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -47,12 +61,29 @@ public:
   size_t count(uint64_t id) const { return lookup(id) != NotFound; }
   /// Room for n entries (not their index): address space until used.
   void reserve(size_t n) { entries.reserve(n); }
+  /// Whether the ids are held in ascending order, without an index (every
+  /// id so far came after the ones before it).
+  bool ascending() const { return slots.empty(); }
 
   /// id's value, a value-initialized one inserted if id has none.
   V &operator[](uint64_t id) { return entries[entry(id)].second; }
   /// id's entry number (begin() + it is its entry: entries are never
   /// erased), a value-initialized entry inserted if id has none.
   size_t entry(uint64_t id) {
+    if (slots.empty()) {
+      if (entries.empty() || entries.back().first < id) {
+        if (runs.size() < MaxRuns &&
+            (runs.empty() || (entries.back().first >> 40) != (id >> 40)))
+          runs.push_back(entries.size());
+        entries.emplace_back(id, V());
+        return entries.size() - 1;
+      }
+      size_t e = search(id);
+      if (e != NotFound)
+        return e;
+      std::vector<size_t>().swap(runs);
+      grow(); // out of order: indexed from now on
+    }
     if (2 * (entries.size() + 1) > slots.size())
       grow();
     size_t s = slotOf(id);
@@ -72,9 +103,54 @@ private:
   size_t slotOf(uint64_t id) const {
     return size_t((id * 0x9E3779B97F4A7C15ull) >> shift);
   }
+  // The entry of id among entries in ascending order, or NotFound: the
+  // last one first (most look-ups while reading ask the newest), then in
+  // its run (runs: each one's first entry), a few guesses from the ids at
+  // the ends of what is left, then halving it.
+  size_t search(uint64_t id) const {
+    size_t n = entries.size();
+    if (!n || id > entries[n - 1].first)
+      return NotFound;
+    if (id == entries[n - 1].first)
+      return n - 1;
+    const value_type *b = entries.data();
+    // The last run whose first id is at most id.
+    size_t r = size_t(
+        std::upper_bound(runs.begin(), runs.end(), id,
+                         [b](uint64_t x, size_t e) { return x < b[e].first; }) -
+        runs.begin());
+    if (!r)
+      return NotFound; // below the first id
+    size_t lo = runs[r - 1], hi = r < runs.size() ? runs[r] - 1 : n - 1;
+    for (int guess = 0; guess < 4 && lo < hi; guess++) {
+      uint64_t a = b[lo].first, z = b[hi].first;
+      if (id <= a)
+        return id == a ? lo : NotFound;
+      if (id >= z)
+        return id == z ? hi : NotFound;
+      // a < id < z: lo < at < hi (a guess: a double's rounding is fine).
+      size_t at =
+          lo + 1 + size_t(double(id - a) / double(z - a) * double(hi - lo - 1));
+      if (at >= hi)
+        at = hi - 1;
+      uint64_t k = b[at].first;
+      if (k == id)
+        return at;
+      if (k < id)
+        lo = at + 1;
+      else
+        hi = at - 1;
+    }
+    for (n = hi - lo + 1; n > 1;) {
+      size_t half = n / 2;
+      lo = b[lo + half].first <= id ? lo + half : lo;
+      n -= half;
+    }
+    return b[lo].first == id ? lo : NotFound;
+  }
   size_t lookup(uint64_t id) const {
     if (slots.empty())
-      return NotFound;
+      return search(id);
     for (size_t s = slotOf(id); slots[s] != Empty;
          s = (s + 1) & (slots.size() - 1))
       if (entries[slots[s]].first == id)
@@ -83,6 +159,8 @@ private:
   }
   void grow() {
     size_t n = slots.empty() ? 16 : 2 * slots.size();
+    while (n < 2 * (entries.size() + 1))
+      n *= 2;
     shift = 64;
     for (size_t m = n; m > 1; m >>= 1)
       shift--;
@@ -95,8 +173,12 @@ private:
     }
   }
 
+  // Ascending: the runs' first entries (MaxRuns at most: the last one
+  // then takes every later id).
+  static constexpr size_t MaxRuns = 1024;
+  std::vector<size_t> runs;
   std::vector<value_type> entries;
-  std::vector<uint32_t> slots; // entry numbers; a power of two long
+  std::vector<uint32_t> slots; // entry numbers; a power of two long, or empty
   unsigned shift = 64;
 };
 
