@@ -353,6 +353,27 @@ bool InstanceLosses::byKey(const Joined &a, const Joined &b) {
   return a.par < b.par || (a.par == b.par && a.th < b.th);
 }
 
+size_t InstanceLosses::regionTasks(uint64_t par) {
+  auto before = [](const Joined &x, uint64_t p) { return x.par < p; };
+  // Where the last instance's region's were, when no later region's is
+  // before par (the lower bound from there is the lower bound): then
+  // galloping on from there (instances mostly come in their regions'
+  // order, a few regions apart), else a search of them all.
+  size_t n = joined.size(), at = jat;
+  if (at > n || (at && joined[at - 1].par >= par))
+    at = 0;
+  size_t lo = at, step = 1;
+  while (lo + step < n && joined[lo + step].par < par)
+    lo += step, step *= 2;
+  size_t hi = std::min(n, lo + step + 1);
+  if (lo < n && joined[lo].par < par)
+    lo = size_t(std::lower_bound(joined.begin() + long(lo),
+                                 joined.begin() + long(hi), par, before) -
+                joined.begin());
+  jat = lo;
+  return lo;
+}
+
 const uint64_t *InstanceLosses::joinedAt(const LoopThread &r, const Joined *b,
                                          const Joined *e) const {
   // The last of r's thread's among its region's (b..e, by thread).
@@ -395,11 +416,11 @@ InstanceLoss InstanceLosses::operator()(int li) {
   const Loop &lp = an.loops[size_t(li)];
   const Joined *jb = nullptr, *je = nullptr;
   if (lp.keyKind == 0) {
-    auto [lo, hi] = std::equal_range(
-        joined.begin(), joined.end(), Joined{lp.k0, 0, 0},
-        [](const Joined &x, const Joined &y) { return x.par < y.par; });
-    jb = joined.data() + (lo - joined.begin());
-    je = joined.data() + (hi - joined.begin());
+    size_t lo = regionTasks(lp.k0), hi = lo;
+    while (hi < joined.size() && joined[hi].par == lp.k0)
+      hi++;
+    jb = joined.data() + lo;
+    je = joined.data() + hi;
   }
   at.assign(mine.size(), nullptr);
   uint64_t firstJoin = UINT64_MAX;

@@ -257,6 +257,10 @@ private:
   static bool byKey(const Joined &a, const Joined &b);
   /// Past this many sorted runs of implicit tasks, they are sorted whole.
   static constexpr size_t MaxRuns = 16;
+  /// The first of region par's implicit tasks in joined (the first of a
+  /// later region's, or the end, if it has none): found on from the last
+  /// region asked's (jat).
+  size_t regionTasks(uint64_t par);
   /// Where r's thread's implicit task began in r's region, if known: of
   /// its region's implicit tasks b..e (by thread, then as they came).
   const uint64_t *joinedAt(const LoopThread &r, const Joined *b,
@@ -266,8 +270,9 @@ private:
   const std::vector<double> &firstCreation; // by row
   /// The implicit tasks' (region, thread, begin).
   std::vector<Joined> joined;
-  /// Where the rows held apart were left (LoopRows::rowsOf).
-  size_t ap = 0;
+  /// Where the rows held apart were left (LoopRows::rowsOf), and the last
+  /// region's implicit tasks found (regionTasks).
+  size_t ap = 0, jat = 0;
   /// The rows of the instance asked, and per row joinedAt's (reused).
   std::vector<LoopThread> mine;
   std::vector<const uint64_t *> at;
