@@ -261,6 +261,9 @@ private:
   /// later region's, or the end, if it has none): found on from the last
   /// region asked's (jat).
   size_t regionTasks(uint64_t par);
+  /// Where thread th's implicit task began in region par, if known: found
+  /// in th's run of the implicit tasks, on from the last one asked.
+  const uint64_t *threadJoined(uint64_t par, int th);
   /// Where r's thread's implicit task began in r's region, if known: of
   /// its region's implicit tasks b..e (by thread, then as they came).
   const uint64_t *joinedAt(const LoopThread &r, const Joined *b,
@@ -268,7 +271,16 @@ private:
   const Analysis &an;
   const LoopRows &rows;
   const std::vector<double> &firstCreation; // by row
-  /// The implicit tasks' (region, thread, begin).
+  /// The model's implicit tasks; where each thread's are one run in the
+  /// order of their regions, per thread number its run [b, e) and where
+  /// the last lookup left off (at); else (byThread empty) joined: their
+  /// (region, thread, begin) by region then thread.
+  const std::pair<uint64_t, Implicit> *implicit = nullptr;
+  struct ThreadRun {
+    size_t b, e, at;
+  };
+  static constexpr int MaxThread = 1 << 16;
+  std::vector<ThreadRun> byThread;
   std::vector<Joined> joined;
   /// Where the rows held apart were left (LoopRows::rowsOf), and the last
   /// region's implicit tasks found (regionTasks).
