@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <map>
 #include <set>
 #include <sstream>
 #include <sys/stat.h>
@@ -429,6 +430,53 @@ TEST(GraphScale, Otf2ArchiveWritten) {
     EXPECT_NE(std::string(e.what()).find("trace.otf2"), std::string::npos)
         << e.what();
   }
+}
+
+// Each thread's chunks (one run of the columns, in time order: written as
+// they are, not listed by thread first) are its location's events: an
+// enter and a leave each, in time order, with the chunk's grain id.
+TEST(GraphScale, Otf2EventsPerThread) {
+  TempDir d;
+  loopRecording(d.path);
+  auto run = analyseRun({d.path}, {});
+  std::string out = d.path + "/out";
+  ASSERT_EQ(mkdir(out.c_str(), 0777), 0);
+  writeOtf2(*computeResults(*run), out, "trace");
+  std::string cmd = std::string(OTF2_PRINT) + " '" + out + "/trace.otf2' 2>&1";
+  FILE *f = popen(cmd.c_str(), "r");
+  ASSERT_NE(f, nullptr);
+  std::string text;
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, f)) > 0;)
+    text.append(buf, n);
+  ASSERT_EQ(pclose(f), 0) << text;
+  // Per location, its events: "ENTER <time> <grain id>" or "LEAVE <time>".
+  std::map<int, std::vector<std::string>> events;
+  std::istringstream in(text);
+  std::string line;
+  int lastLoc = -1;
+  while (std::getline(in, line)) {
+    std::istringstream w(line);
+    std::string what;
+    int loc;
+    uint64_t t;
+    if ((w >> what >> loc >> t) && (what == "ENTER" || what == "LEAVE")) {
+      events[loc].push_back(what + " " + std::to_string(t));
+      lastLoc = what == "ENTER" ? loc : -1;
+    } else if (lastLoc >= 0 && line.find("\"grain_id\"") != std::string::npos) {
+      size_t v = line.find("UINT64; ", line.find("\"grain_id\"")) + 8;
+      events[lastLoc].back() += " " + line.substr(v, line.find(')', v) - v);
+      lastLoc = -1;
+    }
+  }
+  ASSERT_EQ(events.size(), 2u) << text;
+  EXPECT_EQ(events[0],
+            (std::vector<std::string>{"ENTER 10 0", "LEAVE 18", "ENTER 20 1",
+                                      "LEAVE 28", "ENTER 30 2", "LEAVE 60"}))
+      << text;
+  EXPECT_EQ(events[1], (std::vector<std::string>{"ENTER 12 3", "LEAVE 18",
+                                                 "ENTER 20 4", "LEAVE 33"}))
+      << text;
 }
 
 TEST(GraphScale, NumberFormatting) {

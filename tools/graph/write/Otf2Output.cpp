@@ -8,7 +8,9 @@
 // last iteration, loop instance, creation time, grain id) and per run
 // segment of a task. Events go out thread by thread in time order; a task
 // segment that runs inside a chunk (or a chunk inside a task) nests in it.
-// Memory: a chunk index per chunk of one thread while it is written.
+// Memory: nothing per grain where there are no task segments and each
+// thread's chunks are one run of the columns (a run not in time order: its
+// chunks' numbers while it is written); else a number (4 bytes) per grain.
 //
 // An MPI job analysed where it ran (Parts.cpp) writes the archive in parts,
 // with the ids one command gives: before the ranks' heads are exchanged,
@@ -37,6 +39,7 @@
 #include <map>
 #include <set>
 #include <sys/stat.h>
+#include <tuple>
 
 namespace gcg {
 
@@ -208,14 +211,28 @@ void writeEvents(Otf2Writer &w, const Analysis &an,
       lastTh = th, lastSlot = slot[th];
     return lastSlot;
   };
-  for (size_t i = 0; i < ch.size(); i++)
-    off[slotOf(ch.thread[i]) + 1]++;
-  for (size_t j = 0; j < T.segStart.size(); j++)
-    off[slotOf(T.segThread[j]) + 1]++;
-  for (size_t t = 0; t < threads.size(); t++)
-    off[t + 1] += off[t];
-  std::vector<uint32_t> items(off.back());
-  {
+  // Where there are no task segments and each thread's chunks are one run
+  // of the columns (each thread's recording read in turn), a thread's
+  // grains are that run (runs[t]), not listed apart: else every grain's
+  // number, by thread (4 bytes a grain).
+  std::vector<std::pair<size_t, size_t>> runs(threads.size(), {0, 0});
+  bool inRuns = T.segStart.empty();
+  for (size_t i = 0, j; i < ch.size() && inRuns; i = j) {
+    for (j = i + 1; j < ch.size() && ch.thread[j] == ch.thread[i]; j++)
+      ;
+    auto &r = runs[slotOf(ch.thread[i])];
+    inRuns = r.first == r.second; // the thread's first run
+    r = {i, j};
+  }
+  std::vector<uint32_t> items;
+  if (!inRuns) {
+    for (size_t i = 0; i < ch.size(); i++)
+      off[slotOf(ch.thread[i]) + 1]++;
+    for (size_t j = 0; j < T.segStart.size(); j++)
+      off[slotOf(T.segThread[j]) + 1]++;
+    for (size_t t = 0; t < threads.size(); t++)
+      off[t + 1] += off[t];
+    items.resize(off.back());
     std::vector<size_t> pos(off.begin(), off.end() - 1);
     for (size_t i = 0; i < ch.size(); i++)
       items[pos[slotOf(ch.thread[i])]++] = uint32_t(i);
@@ -240,14 +257,36 @@ void writeEvents(Otf2Writer &w, const Analysis &an,
     return sa != sb ? sa < sb : endOf(a) > endOf(b);
   };
   std::vector<std::pair<uint32_t, uint64_t>> open; // grain, its end
+  std::vector<uint32_t> mine; // a run's grains, where not in time order
   for (size_t t = 0; t < threads.size() && w.ok(); t++) {
     uint32_t loc = locs[t];
-    auto b = items.begin() + off[t], e = items.begin() + off[t + 1];
-    if (!std::is_sorted(b, e, before))
-      std::stable_sort(b, e, before);
+    // The thread's grains: its run of chunks rb..re as they are (time
+    // order, as they mostly are), else listed (b..e) in time order.
+    size_t rb = 0, re = 0;
+    const uint32_t *b = nullptr, *e = nullptr;
+    if (inRuns) {
+      std::tie(rb, re) = runs[t];
+      size_t i = rb;
+      while (i + 1 < re && !before(uint32_t(i + 1), uint32_t(i)))
+        i++;
+      if (i + 1 < re) {
+        mine.clear();
+        for (size_t k = rb; k < re; k++)
+          mine.push_back(uint32_t(k));
+        std::stable_sort(mine.begin(), mine.end(), before);
+        b = mine.data(), e = b + mine.size();
+        rb = re = 0;
+      }
+    } else {
+      auto ib = items.begin() + long(off[t]),
+           ie = items.begin() + long(off[t + 1]);
+      if (!std::is_sorted(ib, ie, before))
+        std::stable_sort(ib, ie, before);
+      b = items.data() + off[t], e = items.data() + off[t + 1];
+    }
     open.clear();
-    for (auto it = b; it != e; ++it) {
-      uint32_t x = *it;
+    for (size_t n = 0, count = (re - rb) + size_t(e - b); n < count; n++) {
+      uint32_t x = b ? b[n] : uint32_t(rb + n);
       uint64_t s = startOf(x), end = endOf(x);
       while (!open.empty() && open.back().second <= s) {
         w.leave(loc, open.back().second, regionOf(open.back().first));
