@@ -479,6 +479,38 @@ TEST(GraphScale, Otf2EventsPerThread) {
       << text;
 }
 
+// The instances in start order are listed only where they are not the
+// instances 0 .. n - 1 (4 bytes per instance saved where instances begin
+// as they are numbered); an instance without chunks, or one starting
+// before an earlier one, lists them.
+TEST(GraphScale, StartOrderListedOnlyWhereNeeded) {
+  auto order = [](std::vector<std::pair<int64_t, uint64_t>> inst) {
+    LoopRows rows; // per instance: its chunks on thread 0, its first start
+    for (size_t li = 0; li < inst.size(); li++)
+      EXPECT_TRUE(rows.add(int(li), 0, inst[li].first, true, 1, inst[li].second,
+                           inst[li].second + 1));
+    EXPECT_TRUE(rows.close(inst.size()));
+    return instancesByStart(rows);
+  };
+  auto listed = [](const StartOrder &o) {
+    std::vector<int32_t> v;
+    for (size_t k = 0; k < o.size(); k++)
+      v.push_back(o[k]);
+    return v;
+  };
+  StartOrder inOrder = order({{1, 10}, {2, 20}, {1, 30}});
+  EXPECT_TRUE(inOrder.list.empty());
+  EXPECT_EQ(listed(inOrder), (std::vector<int32_t>{0, 1, 2}));
+  StartOrder gap = order({{1, 10}, {0, 20}, {1, 30}});
+  EXPECT_EQ(listed(gap), (std::vector<int32_t>{0, 2}));
+  StartOrder late = order({{1, 10}, {1, 30}, {1, 20}});
+  EXPECT_EQ(listed(late), (std::vector<int32_t>{0, 2, 1}));
+  StartOrder tail = order({{1, 10}, {1, 20}, {0, 0}});
+  EXPECT_EQ(listed(tail), (std::vector<int32_t>{0, 1}));
+  EXPECT_FALSE(inOrder == gap);
+  EXPECT_TRUE(gap == order({{1, 5}, {0, 0}, {1, 7}}));
+}
+
 TEST(GraphScale, NumberFormatting) {
   TempDir d;
   std::string fast = d.path + "/fast.txt", slow = d.path + "/slow.txt";

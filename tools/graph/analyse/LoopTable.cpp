@@ -268,21 +268,30 @@ std::vector<int32_t> loopIds(const Analysis &an, size_t *nLoops,
   return ids;
 }
 
-std::vector<int32_t> instancesByStart(const LoopRows &rows) {
+StartOrder instancesByStart(const LoopRows &rows) {
   size_t instances = rows.instances();
   // Mostly in order already (instances are numbered as they begin), and
   // their rows consecutive (loopThreads()): then one pass, without a
-  // start per instance.
+  // start per instance; and where that order is every instance's, none
+  // listed.
   {
-    std::vector<int32_t> order;
+    StartOrder order;
     bool inOrder = true;
     int cur = -1;
     uint64_t s = UINT64_MAX, last = 0;
     auto close = [&] {
       if (cur < 0 || s == UINT64_MAX)
         return;
-      inOrder = inOrder && (order.empty() || s >= last);
-      order.push_back(int32_t(cur));
+      inOrder = inOrder && (order.size() == 0 || s >= last);
+      if (order.list.empty() && size_t(cur) != order.n) {
+        // Not the next instance: those so far listed.
+        for (size_t k = 0; k < order.n; k++)
+          order.list.push_back(int32_t(k));
+      }
+      if (order.list.empty())
+        order.n++;
+      else
+        order.list.push_back(int32_t(cur));
       last = s;
     };
     rows.forEach([&](size_t, const LoopThread &r) {
@@ -310,7 +319,9 @@ std::vector<int32_t> instancesByStart(const LoopRows &rows) {
   // Mostly in order already (instances are numbered as they begin).
   if (!std::is_sorted(order.begin(), order.end(), before))
     std::stable_sort(order.begin(), order.end(), before);
-  return order;
+  StartOrder o;
+  o.list = std::move(order);
+  return o;
 }
 
 LoopTable loopTable(const Analysis &an) {

@@ -173,6 +173,26 @@ inline double shareWait(const Share &sh) {
   return std::isnan(sh.waitPer) ? NAN : sh.waitPer * double(sh.count);
 }
 
+/// Loop instances in the order their first chunk started, listed only
+/// where they are not the instances 0 .. n - 1 in that order (4 bytes per
+/// instance saved where instances begin as they are numbered).
+struct StartOrder {
+  std::vector<int32_t> list; // empty: the instances 0 .. n - 1
+  size_t n = 0;
+  size_t size() const { return list.empty() ? n : list.size(); }
+  int32_t operator[](size_t k) const {
+    return list.empty() ? int32_t(k) : list[k];
+  }
+  bool operator==(const StartOrder &o) const {
+    if (size() != o.size())
+      return false;
+    for (size_t k = 0; k < size(); k++)
+      if ((*this)[k] != o[k])
+        return false;
+    return true;
+  }
+};
+
 /// A process's loop table, made once (diagnose/Results.h holds it): its
 /// rows, and what the aggregated outputs (CoarseGraph.h) merge instances
 /// by, so that no level they try makes any of it again.
@@ -199,7 +219,7 @@ struct LoopTable {
   size_t nLoops = 0;
   /// The instances with chunks, in the order their first chunk started
   /// (ties in instance order).
-  std::vector<int32_t> byStart;
+  StartOrder byStart;
   /// The most instances one loop has.
   uint64_t most = 0;
 };
@@ -210,7 +230,7 @@ std::vector<int32_t> loopIds(const Analysis &an, size_t *nLoops = nullptr,
                              uint64_t *most = nullptr);
 /// The instances (of rows.instances()) with chunks in rows, in the order
 /// their first chunk started (LoopTable::byStart).
-std::vector<int32_t> instancesByStart(const LoopRows &rows);
+StartOrder instancesByStart(const LoopRows &rows);
 
 /// One loop instance's thread time lost, as the recording measured it: its
 /// team x (its last chunk's end - its first chunk's start) - its chunks'
