@@ -434,10 +434,13 @@ void loopBars(const LoopSource &L, uint64_t block, const BarFn &bar) {
   // Per span (its first instance and thread: one each), the chunks each
   // problem type flags: each (instance, thread)'s added into its block's,
   // found among its block's spans (one per thread).
-  std::vector<std::array<uint32_t, P_COUNT>> spanFc(spans.size());
+  // (Made at the first flagged chunk: 24 bytes a span.)
+  std::vector<std::array<uint32_t, P_COUNT>> spanFc;
   auto add = [&](int loop, int th, const std::array<uint32_t, P_COUNT> &fc) {
     if (size_t(loop) >= spanOf.size() || spanOf[size_t(loop)] < 0)
       return;
+    if (spanFc.empty())
+      spanFc.resize(spans.size());
     size_t j = size_t(spanOf[size_t(loop)]);
     for (int first = spans[j].loop; j < spans.size() && spans[j].loop == first;
          j++)
@@ -458,9 +461,11 @@ void loopBars(const LoopSource &L, uint64_t block, const BarFn &bar) {
       add(key.first, key.second, fc);
   }
   std::vector<int>().swap(spanOf); // not beside the bars made
+  const std::array<uint32_t, P_COUNT> none{};
   for (size_t j = 0; j < spans.size(); j++) {
     const LoopSpan &x = spans[j];
-    emit(x.loop, x.th, x.chunks, x.hasWork, x.work, x.first, x.last, spanFc[j]);
+    emit(x.loop, x.th, x.chunks, x.hasWork, x.work, x.first, x.last,
+         spanFc.empty() ? none : spanFc[j]);
   }
 }
 
