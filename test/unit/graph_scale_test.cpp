@@ -511,6 +511,19 @@ TEST(GraphScale, StartOrderListedOnlyWhereNeeded) {
   EXPECT_TRUE(gap == order({{1, 5}, {0, 0}, {1, 7}}));
 }
 
+// The summary's line of the loop: its work per thread in thread order and
+// the imbalance of the threads' sums (46 and 19 ticks: 46 / 32.5).
+TEST(GraphScale, SummaryWorkPerThread) {
+  TempDir d;
+  loopRecording(d.path);
+  auto run = analyseRun({d.path}, {});
+  std::string text = summaryOf(*computeResults(*run), 0);
+  EXPECT_NE(text.find("1 instance(s), 5 chunks; work per thread (ms) "
+                      "t0=0.000 t1=0.000; imbalance (max/mean) 1.42"),
+            std::string::npos)
+      << text;
+}
+
 TEST(GraphScale, NumberFormatting) {
   TempDir d;
   std::string fast = d.path + "/fast.txt", slow = d.path + "/slow.txt";
