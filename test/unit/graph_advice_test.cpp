@@ -42,15 +42,18 @@ void expectParts(const Breakdown &b) {
 /// joins each 50 ticks late and ends its loop at +561, and libomp reports
 /// its end-of-region wait and its implicit task's end only at the next
 /// fork (+1040) or the program's end.
-void forkedRegions(const std::string &dir, int regions) {
+/// Region `alone` (if any) runs on thread 0 alone (num_threads(1)): thread
+/// 1 has no implicit task in it.
+void forkedRegions(const std::string &dir, int regions, int alone = -1) {
   writeFile(dir + "/meta.txt", meta3());
   Thread t0, t1;
   t0.str(0x77, ";loops.c;work;12;3;;");
   for (int k = 0; k < regions; k++) {
     uint64_t B = uint64_t(k) * 1000, par = 100 + k, i0 = 300 + 2 * k,
              i1 = 301 + 2 * k;
-    t0.rec(R_PARALLEL_BEGIN, B, par, 1, 0, 2)
-        .rec(R_IMPLICIT_BEGIN, B + 1, i0, par, 0, 2)
+    uint32_t team = k == alone ? 1 : 2;
+    t0.rec(R_PARALLEL_BEGIN, B, par, 1, 0, team)
+        .rec(R_IMPLICIT_BEGIN, B + 1, i0, par, 0, team)
         .rec(R_LOOP_BEGIN, B + 10, i0, par, 0, 0)
         .rec(R_SOURCE, 0, 0x77, 0)
         .chunk(B + 11, 0, 9, 1)
@@ -60,6 +63,8 @@ void forkedRegions(const std::string &dir, int regions) {
         .rec(R_SYNC_END, B + 600, i0, par, 0, GC_SYNC_BARRIER_IMPLICIT_PARALLEL)
         .rec(R_IMPLICIT_END, B + 601, i0, 0)
         .rec(R_PARALLEL_END, B + 610, par, 1);
+    if (k == alone)
+      continue;
     uint64_t release = k + 1 < regions ? B + 1040 : B + 1200;
     t1.rec(R_IMPLICIT_BEGIN, B + 50, i1, par, 1, 2)
         .rec(R_LOOP_BEGIN, B + 60, i1, par, 0, 0)
@@ -97,6 +102,38 @@ TEST(GraphBreakdown, WorkerEndsAtTheNextForkAreClipped) {
   EXPECT_DOUBLE_EQ(b.forkJoin, 3 * (1.0 + 9 + 50));
   EXPECT_DOUBLE_EQ(b.inRegions, 3 * (600.0 + 560));
   expectParts(b);
+}
+
+// Thread 1 has no implicit task in the second of four regions: each of
+// its implicit tasks is its region's (found after the thread's last
+// region where it can be, never taken for the entry after it), and it is
+// out of the team through the second.
+TEST(GraphBreakdown, ImplicitTasksFoundInTheirRegions) {
+  TempDir d;
+  forkedRegions(d.path, 4, 1);
+  auto run = analyseRun({d.path}, {});
+  auto res = computeResults(*run);
+  const Breakdown &b = res->procs[0].time;
+  EXPECT_EQ(b.threads, 2u);
+  // Per two-thread region: thread 0's fork 1 and join 9, thread 1's fork
+  // 50; the region of one thread: thread 0's alone.
+  EXPECT_DOUBLE_EQ(b.forkJoin, 3 * (1.0 + 9 + 50) + (1 + 9));
+  EXPECT_DOUBLE_EQ(b.inRegions, 3 * (600.0 + 560) + 600);
+  EXPECT_DOUBLE_EQ(b.notInTeam, 610.0);
+  expectParts(b);
+  // A late join: thread 1 began its implicit task 49 ticks after thread
+  // 0, and its chunk 50 ticks after thread 0's, in each two-thread region
+  // (its implicit task found in the region, after the one it skipped).
+  const Analysis &an = *run->procs[0];
+  LoopTable lt = loopTable(an);
+  InstanceLosses losses(an, lt);
+  ASSERT_EQ(an.loops.size(), 4u);
+  for (int li = 0; li < 4; li++) {
+    InstanceLoss x = losses(li);
+    EXPECT_EQ(x.threads, li == 1 ? 1u : 2u) << "instance " << li;
+    EXPECT_DOUBLE_EQ(x.lateStart, li == 1 ? 0.0 : 50.0) << "instance " << li;
+    EXPECT_DOUBLE_EQ(x.lateJoin, li == 1 ? 0.0 : 49.0) << "instance " << li;
+  }
 }
 
 // A region of two threads, then one of num_threads(1) in a process of

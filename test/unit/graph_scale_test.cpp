@@ -2,7 +2,8 @@
 // The outputs that scale, on a hand-made recording with known answers: the
 // loop-instance-per-thread table (loops.csv: counts, min/median/max chunk
 // work, spans), the aggregated trace.json and grains.graphml, trace.otf2
-// written without error, and the writers' number formatting.
+// (each thread's events), the start order, the summary's loop line, and
+// the writers' number formatting.
 #include "Run.h"
 #include "Writers.h"
 #include "graph_recording.h"
@@ -10,6 +11,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <map>
 #include <set>
 #include <sstream>
 #include <sys/stat.h>
@@ -421,6 +423,44 @@ TEST(GraphScale, Otf2ArchiveWritten) {
   EXPECT_EQ(stat((out + "/trace.def").c_str(), &st), 0);
   EXPECT_EQ(stat((out + "/trace/0.evt").c_str(), &st), 0);
   EXPECT_EQ(stat((out + "/trace/1.evt").c_str(), &st), 0);
+  // Each thread's chunks (one run of the columns, in time order: written
+  // as they are, not listed by thread first) are its location's events:
+  // an enter and a leave each, in time order, with the chunk's grain id.
+  std::string cmd = std::string(OTF2_PRINT) + " '" + out + "/trace.otf2' 2>&1";
+  FILE *f = popen(cmd.c_str(), "r");
+  ASSERT_NE(f, nullptr);
+  std::string text;
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, f)) > 0;)
+    text.append(buf, n);
+  ASSERT_EQ(pclose(f), 0) << text;
+  // Per location, its events: "ENTER <time> <grain id>" or "LEAVE <time>".
+  std::map<int, std::vector<std::string>> events;
+  std::istringstream in(text);
+  std::string line;
+  int lastLoc = -1;
+  while (std::getline(in, line)) {
+    std::istringstream w(line);
+    std::string what;
+    int loc;
+    uint64_t t;
+    if ((w >> what >> loc >> t) && (what == "ENTER" || what == "LEAVE")) {
+      events[loc].push_back(what + " " + std::to_string(t));
+      lastLoc = what == "ENTER" ? loc : -1;
+    } else if (lastLoc >= 0 && line.find("\"grain_id\"") != std::string::npos) {
+      size_t v = line.find("UINT64; ", line.find("\"grain_id\"")) + 8;
+      events[lastLoc].back() += " " + line.substr(v, line.find(')', v) - v);
+      lastLoc = -1;
+    }
+  }
+  ASSERT_EQ(events.size(), 2u) << text;
+  EXPECT_EQ(events[0],
+            (std::vector<std::string>{"ENTER 10 0", "LEAVE 18", "ENTER 20 1",
+                                      "LEAVE 28", "ENTER 30 2", "LEAVE 60"}))
+      << text;
+  EXPECT_EQ(events[1], (std::vector<std::string>{"ENTER 12 3", "LEAVE 18",
+                                                 "ENTER 20 4", "LEAVE 33"}))
+      << text;
   // An archive already there: one error naming it.
   try {
     writeOtf2(*computeResults(*run), out, "trace");
@@ -429,6 +469,51 @@ TEST(GraphScale, Otf2ArchiveWritten) {
     EXPECT_NE(std::string(e.what()).find("trace.otf2"), std::string::npos)
         << e.what();
   }
+}
+
+// The instances in start order are listed only where they are not the
+// instances 0 .. n - 1 (4 bytes per instance saved where instances begin
+// as they are numbered); an instance without chunks, or one starting
+// before an earlier one, lists them.
+TEST(GraphScale, StartOrderListedOnlyWhereNeeded) {
+  auto order = [](std::vector<std::pair<int64_t, uint64_t>> inst) {
+    LoopRows rows; // per instance: its chunks on thread 0, its first start
+    for (size_t li = 0; li < inst.size(); li++)
+      EXPECT_TRUE(rows.add(int(li), 0, inst[li].first, true, 1, inst[li].second,
+                           inst[li].second + 1));
+    EXPECT_TRUE(rows.close(inst.size()));
+    return instancesByStart(rows);
+  };
+  auto listed = [](const StartOrder &o) {
+    std::vector<int32_t> v;
+    for (size_t k = 0; k < o.size(); k++)
+      v.push_back(o[k]);
+    return v;
+  };
+  StartOrder inOrder = order({{1, 10}, {2, 20}, {1, 30}});
+  EXPECT_TRUE(inOrder.list.empty());
+  EXPECT_EQ(listed(inOrder), (std::vector<int32_t>{0, 1, 2}));
+  StartOrder gap = order({{1, 10}, {0, 20}, {1, 30}});
+  EXPECT_EQ(listed(gap), (std::vector<int32_t>{0, 2}));
+  StartOrder late = order({{1, 10}, {1, 30}, {1, 20}});
+  EXPECT_EQ(listed(late), (std::vector<int32_t>{0, 2, 1}));
+  StartOrder tail = order({{1, 10}, {1, 20}, {0, 0}});
+  EXPECT_EQ(listed(tail), (std::vector<int32_t>{0, 1}));
+  EXPECT_FALSE(inOrder == gap);
+  EXPECT_TRUE(gap == order({{1, 5}, {0, 0}, {1, 7}}));
+}
+
+// The summary's line of the loop: its work per thread in thread order and
+// the imbalance of the threads' sums (46 and 19 ticks: 46 / 32.5).
+TEST(GraphScale, SummaryWorkPerThread) {
+  TempDir d;
+  loopRecording(d.path);
+  auto run = analyseRun({d.path}, {});
+  std::string text = summaryOf(*computeResults(*run), 0);
+  EXPECT_NE(text.find("1 instance(s), 5 chunks; work per thread (ms) "
+                      "t0=0.000 t1=0.000; imbalance (max/mean) 1.42"),
+            std::string::npos)
+      << text;
 }
 
 TEST(GraphScale, NumberFormatting) {

@@ -2,7 +2,8 @@
 //===- Breakdown.cpp - where a process's thread time went -----------------===//
 //
 // One pass over the regions (the union of the top-level ones is the
-// parallel time), one over the implicit tasks (in regions, fork and join),
+// parallel time), one over the implicit tasks (in regions, fork and join;
+// each one's region found after its thread's last one where it can be),
 // the grains' work from the columns and the waits the model summed by kind
 // (Breakdown.h).
 //
@@ -12,6 +13,46 @@
 #include <algorithm>
 
 namespace gcg {
+
+namespace {
+/// Each implicit task's region, looked up in the regions' table: a thread
+/// meets its regions in the order they began (the table's), so the few
+/// entries after the thread's last one are tried first, and the table's
+/// index (a cache miss per lookup where there are many regions) only when
+/// none is it.
+class RegionCursor {
+public:
+  explicit RegionCursor(const IdTable<size_t> &t) : t(t) {}
+  /// par's regionList index, or null.
+  const size_t *find(uint64_t par, int th) {
+    size_t *next = nullptr;
+    if (th >= 0 && th < MaxThreads) {
+      if (size_t(th) >= after.size())
+        after.resize(size_t(th) + 1, 0);
+      next = &after[size_t(th)];
+      auto b = t.begin();
+      for (size_t e = *next, n = 0; e < t.size() && n < Ahead; e++, n++)
+        if ((b + long(e))->first == par) {
+          *next = e + 1;
+          return &(b + long(e))->second;
+        }
+    }
+    auto it = t.find(par);
+    if (it == t.end())
+      return nullptr;
+    if (next)
+      *next = size_t(it - t.begin()) + 1;
+    return &it->second;
+  }
+
+private:
+  /// Entries tried after a thread's last one; threads followed.
+  static constexpr size_t Ahead = 4;
+  static constexpr int MaxThreads = 1 << 16;
+  const IdTable<size_t> &t;
+  std::vector<size_t> after; // per thread: the entry after its last one
+};
+} // namespace
 
 /// Whether the region is top level: its encountering task is no implicit
 /// task of a region and no explicit task.
@@ -32,6 +73,7 @@ Breakdown breakdownOf(const Analysis &an) {
   b.threadTime = double(b.threads) * b.span;
   // Top-level regions: their union over time.
   std::vector<std::pair<uint64_t, uint64_t>> iv;
+  iv.reserve(an.regionList.size());
   std::vector<uint8_t> top(an.regionList.size(), 0);
   b.regionsKnown = true;
   for (size_t i = 0; i < an.regionList.size(); i++) {
@@ -63,12 +105,13 @@ Breakdown breakdownOf(const Analysis &an) {
   // counted there). Per region, its time on each thread is its fork, its
   // implicit task and its join; threads not in its team idle through it.
   double pastEnd = 0, teamTime = 0;
+  RegionCursor regionOf(an.regions);
   for (const auto &kv : an.implicit) {
     const Implicit &im = kv.second;
-    auto r = an.regions.find(im.par);
-    if (r == an.regions.end() || !top[r->second])
+    const size_t *r = regionOf.find(im.par, im.th);
+    if (!r || !top[*r])
       continue;
-    const Region &reg = an.regionList[r->second];
+    const Region &reg = an.regionList[*r];
     uint64_t rs = std::clamp(reg.t, first, last);
     uint64_t re = std::clamp(reg.end ? reg.end : last, first, last);
     uint64_t ib = std::clamp(im.begin, rs, re);

@@ -46,12 +46,13 @@ struct Blocks {
 /// block: a loop's block numbers only grow, so a new one starts where its
 /// number changes.
 Blocks blocksOf(const std::vector<int32_t> &loopOf, size_t nLoops,
-                const std::vector<int32_t> &byStart, uint64_t block) {
+                const StartOrder &byStart, uint64_t block) {
   Blocks B;
   B.of.assign(loopOf.size(), -1);
   std::vector<int64_t> seen(nLoops, 0); // per loop: instances so far
   std::vector<int64_t> lastBlock(nLoops, -1), lastAt(nLoops, -1);
-  for (int li : byStart) {
+  for (size_t k = 0; k < byStart.size(); k++) {
+    int li = byStart[k];
     size_t key = size_t(loopOf[li]);
     int64_t n = seen[key]++;
     int64_t b = block ? n / int64_t(block) : 0;
@@ -207,8 +208,7 @@ Blocks blocksOf(const LoopTable &lt, uint64_t block) {
 }
 
 std::vector<LoopSpan> loopSpansAt(const std::vector<int32_t> &loopOf,
-                                  size_t nLoops,
-                                  const std::vector<int32_t> &byStart,
+                                  size_t nLoops, const StartOrder &byStart,
                                   const LoopRows &rows, uint64_t block,
                                   std::vector<int> *spanOf) {
   Blocks B = blocksOf(loopOf, nLoops, byStart, block);

@@ -268,21 +268,30 @@ std::vector<int32_t> loopIds(const Analysis &an, size_t *nLoops,
   return ids;
 }
 
-std::vector<int32_t> instancesByStart(const LoopRows &rows) {
+StartOrder instancesByStart(const LoopRows &rows) {
   size_t instances = rows.instances();
   // Mostly in order already (instances are numbered as they begin), and
   // their rows consecutive (loopThreads()): then one pass, without a
-  // start per instance.
+  // start per instance; and where that order is every instance's, none
+  // listed.
   {
-    std::vector<int32_t> order;
+    StartOrder order;
     bool inOrder = true;
     int cur = -1;
     uint64_t s = UINT64_MAX, last = 0;
     auto close = [&] {
       if (cur < 0 || s == UINT64_MAX)
         return;
-      inOrder = inOrder && (order.empty() || s >= last);
-      order.push_back(int32_t(cur));
+      inOrder = inOrder && (order.size() == 0 || s >= last);
+      if (order.list.empty() && size_t(cur) != order.n) {
+        // Not the next instance: those so far listed.
+        for (size_t k = 0; k < order.n; k++)
+          order.list.push_back(int32_t(k));
+      }
+      if (order.list.empty())
+        order.n++;
+      else
+        order.list.push_back(int32_t(cur));
       last = s;
     };
     rows.forEach([&](size_t, const LoopThread &r) {
@@ -310,7 +319,9 @@ std::vector<int32_t> instancesByStart(const LoopRows &rows) {
   // Mostly in order already (instances are numbered as they begin).
   if (!std::is_sorted(order.begin(), order.end(), before))
     std::stable_sort(order.begin(), order.end(), before);
-  return order;
+  StartOrder o;
+  o.list = std::move(order);
+  return o;
 }
 
 LoopTable loopTable(const Analysis &an) {
@@ -321,6 +332,31 @@ LoopTable loopTable(const Analysis &an) {
   return t;
 }
 
+/// The first i of [b, e) with par(i) >= p, where par ascends over [b,
+/// e): galloped on from at when no one before at is p or later (the lower
+/// bound from there is then the lower bound: instances mostly come in
+/// their regions' order, a few regions apart), else from b.
+template <class Par>
+static size_t lowerFrom(size_t b, size_t e, size_t at, uint64_t p, Par par) {
+  if (at < b || at > e || (at > b && par(at - 1) >= p))
+    at = b;
+  size_t lo = at, step = 1;
+  while (lo + step < e && par(lo + step) < p)
+    lo += step, step *= 2;
+  if (lo < e && par(lo) < p) { // the bound is in (lo, min(e, lo + step)]
+    size_t l = lo + 1, h = std::min(e, lo + step + 1);
+    while (l < h) {
+      size_t m = l + (h - l) / 2;
+      if (par(m) < p)
+        l = m + 1;
+      else
+        h = m;
+    }
+    lo = l;
+  }
+  return lo;
+}
+
 InstanceLosses::InstanceLosses(const Analysis &an, const LoopTable &t)
     : an(an), rows(t.rows), firstCreation(t.firstCreation) {
   // Each thread's implicit task's begin in each region: a thread's late
@@ -328,11 +364,35 @@ InstanceLosses::InstanceLosses(const Analysis &an, const LoopTable &t)
   // of the instance's threads' (the rest it spent in the region before
   // the loop). By region and thread; of two for one region and thread, the
   // later in the implicit tasks' order counts.
-  joined.reserve(an.implicit.size());
+  //
+  // Where each thread's implicit tasks are one run of the table in the
+  // order of their regions (each thread's recording read in turn, regions
+  // numbered as they begin), they are looked up there, per thread (no copy
+  // of them).
+  size_t n = an.implicit.size();
+  implicit = n ? &*an.implicit.begin() : nullptr;
+  bool inPlace = true;
+  for (size_t i = 0, j; i < n && inPlace; i = j) {
+    int th = implicit[i].second.th;
+    for (j = i + 1; j < n && implicit[j].second.th == th; j++)
+      inPlace = inPlace && implicit[j].second.par >= implicit[j - 1].second.par;
+    if (th < 0 || th >= MaxThread) {
+      inPlace = false;
+      break;
+    }
+    if (byThread.size() <= size_t(th))
+      byThread.resize(size_t(th) + 1, ThreadRun{0, 0, 0});
+    ThreadRun &run = byThread[size_t(th)];
+    inPlace = inPlace && run.b == run.e; // its first run
+    run = {i, j, i};
+  }
+  if (inPlace)
+    return;
+  std::vector<ThreadRun>().swap(byThread);
+  joined.reserve(n);
   for (const auto &kv : an.implicit)
     joined.push_back({kv.second.par, kv.second.th, kv.second.begin});
-  // In order already but for a run per thread's recording (regions are
-  // numbered as they begin, each thread's read in turn): the runs merged
+  // In order already but for a run per thread's recording: the runs merged
   // (stably, as a stable sort orders them), else sorted.
   std::vector<size_t> runs{0};
   for (size_t i = 1; i < joined.size() && runs.size() <= MaxRuns; i++)
@@ -351,6 +411,25 @@ InstanceLosses::InstanceLosses(const Analysis &an, const LoopTable &t)
 
 bool InstanceLosses::byKey(const Joined &a, const Joined &b) {
   return a.par < b.par || (a.par == b.par && a.th < b.th);
+}
+
+size_t InstanceLosses::regionTasks(uint64_t par) {
+  jat = lowerFrom(0, joined.size(), jat, par,
+                  [&](size_t i) { return joined[i].par; });
+  return jat;
+}
+
+const uint64_t *InstanceLosses::threadJoined(uint64_t par, int th) {
+  if (th < 0 || size_t(th) >= byThread.size())
+    return nullptr;
+  ThreadRun &run = byThread[size_t(th)];
+  auto parOf = [&](size_t i) { return implicit[i].second.par; };
+  size_t i = run.at = lowerFrom(run.b, run.e, run.at, par, parOf);
+  if (i == run.e || parOf(i) != par)
+    return nullptr;
+  while (i + 1 < run.e && parOf(i + 1) == par) // the later one counts
+    i++;
+  return &implicit[i].second.begin;
 }
 
 const uint64_t *InstanceLosses::joinedAt(const LoopThread &r, const Joined *b,
@@ -394,12 +473,13 @@ InstanceLoss InstanceLosses::operator()(int li) {
   // found once; each row's thread's begin among them, looked up once.
   const Loop &lp = an.loops[size_t(li)];
   const Joined *jb = nullptr, *je = nullptr;
-  if (lp.keyKind == 0) {
-    auto [lo, hi] = std::equal_range(
-        joined.begin(), joined.end(), Joined{lp.k0, 0, 0},
-        [](const Joined &x, const Joined &y) { return x.par < y.par; });
-    jb = joined.data() + (lo - joined.begin());
-    je = joined.data() + (hi - joined.begin());
+  bool inPlace = !byThread.empty();
+  if (lp.keyKind == 0 && !inPlace) {
+    size_t lo = regionTasks(lp.k0), hi = lo;
+    while (hi < joined.size() && joined[hi].par == lp.k0)
+      hi++;
+    jb = joined.data() + lo;
+    je = joined.data() + hi;
   }
   at.assign(mine.size(), nullptr);
   uint64_t firstJoin = UINT64_MAX;
@@ -409,7 +489,10 @@ InstanceLoss InstanceLosses::operator()(int li) {
     if (!r.chunks)
       continue;
     maxSpan = std::max(maxSpan, double(r.last - begins(k)));
-    if ((at[k] = joinedAt(r, jb, je)))
+    at[k] = lp.keyKind != 0 ? nullptr
+            : inPlace       ? threadJoined(lp.k0, r.th)
+                            : joinedAt(r, jb, je);
+    if (at[k])
       firstJoin = std::min(firstJoin, *at[k]);
   }
   double uneven = 0;

@@ -173,6 +173,26 @@ inline double shareWait(const Share &sh) {
   return std::isnan(sh.waitPer) ? NAN : sh.waitPer * double(sh.count);
 }
 
+/// Loop instances in the order their first chunk started, listed only
+/// where they are not the instances 0 .. n - 1 in that order (4 bytes per
+/// instance saved where instances begin as they are numbered).
+struct StartOrder {
+  std::vector<int32_t> list; // empty: the instances 0 .. n - 1
+  size_t n = 0;
+  size_t size() const { return list.empty() ? n : list.size(); }
+  int32_t operator[](size_t k) const {
+    return list.empty() ? int32_t(k) : list[k];
+  }
+  bool operator==(const StartOrder &o) const {
+    if (size() != o.size())
+      return false;
+    for (size_t k = 0; k < size(); k++)
+      if ((*this)[k] != o[k])
+        return false;
+    return true;
+  }
+};
+
 /// A process's loop table, made once (diagnose/Results.h holds it): its
 /// rows, and what the aggregated outputs (CoarseGraph.h) merge instances
 /// by, so that no level they try makes any of it again.
@@ -199,7 +219,7 @@ struct LoopTable {
   size_t nLoops = 0;
   /// The instances with chunks, in the order their first chunk started
   /// (ties in instance order).
-  std::vector<int32_t> byStart;
+  StartOrder byStart;
   /// The most instances one loop has.
   uint64_t most = 0;
 };
@@ -210,7 +230,7 @@ std::vector<int32_t> loopIds(const Analysis &an, size_t *nLoops = nullptr,
                              uint64_t *most = nullptr);
 /// The instances (of rows.instances()) with chunks in rows, in the order
 /// their first chunk started (LoopTable::byStart).
-std::vector<int32_t> instancesByStart(const LoopRows &rows);
+StartOrder instancesByStart(const LoopRows &rows);
 
 /// One loop instance's thread time lost, as the recording measured it: its
 /// team x (its last chunk's end - its first chunk's start) - its chunks'
@@ -257,6 +277,13 @@ private:
   static bool byKey(const Joined &a, const Joined &b);
   /// Past this many sorted runs of implicit tasks, they are sorted whole.
   static constexpr size_t MaxRuns = 16;
+  /// The first of region par's implicit tasks in joined (the first of a
+  /// later region's, or the end, if it has none): found on from the last
+  /// region asked's (jat).
+  size_t regionTasks(uint64_t par);
+  /// Where thread th's implicit task began in region par, if known: found
+  /// in th's run of the implicit tasks, on from the last one asked.
+  const uint64_t *threadJoined(uint64_t par, int th);
   /// Where r's thread's implicit task began in r's region, if known: of
   /// its region's implicit tasks b..e (by thread, then as they came).
   const uint64_t *joinedAt(const LoopThread &r, const Joined *b,
@@ -264,10 +291,20 @@ private:
   const Analysis &an;
   const LoopRows &rows;
   const std::vector<double> &firstCreation; // by row
-  /// The implicit tasks' (region, thread, begin).
+  /// The model's implicit tasks; where each thread's are one run in the
+  /// order of their regions, per thread number its run [b, e) and where
+  /// the last lookup left off (at); else (byThread empty) joined: their
+  /// (region, thread, begin) by region then thread.
+  const std::pair<uint64_t, Implicit> *implicit = nullptr;
+  struct ThreadRun {
+    size_t b, e, at;
+  };
+  static constexpr int MaxThread = 1 << 16;
+  std::vector<ThreadRun> byThread;
   std::vector<Joined> joined;
-  /// Where the rows held apart were left (LoopRows::rowsOf).
-  size_t ap = 0;
+  /// Where the rows held apart were left (LoopRows::rowsOf), and the last
+  /// region's implicit tasks found (regionTasks).
+  size_t ap = 0, jat = 0;
   /// The rows of the instance asked, and per row joinedAt's (reused).
   std::vector<LoopThread> mine;
   std::vector<const uint64_t *> at;

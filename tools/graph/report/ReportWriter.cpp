@@ -138,6 +138,16 @@ struct Held {
   void drop();
 };
 
+/// std::llround(x) (halves away from zero), without the library call
+/// where x is well within int64_t (x less its integer part is exact).
+inline int64_t roundAway(double x) {
+  if (!(std::fabs(x) < 0x1p62))
+    return int64_t(std::llround(x));
+  auto t = int64_t(x); // toward zero
+  double f = x - double(t);
+  return t + (f >= 0.5) - (f <= -0.5);
+}
+
 /// A growing JSON array of integers.
 /// (measure: only its length counted, done() gives "[]" and extra() the
 /// bytes it leaves out.)
@@ -146,23 +156,27 @@ struct IntArray {
   bool first = true, measure = false;
   uint64_t bytes = 0; // measured: the numbers and their commas
   Held *held = nullptr;
+  // The count inline (a bar's dozen numbers, each page measured once at
+  // least), the text apart.
   void add(int64_t v) {
-    if (measure) { // its digits counted, not written
-      uint64_t a = v < 0 ? 0 - uint64_t(v) : uint64_t(v);
-      size_t n = 1 + (v < 0);
-      for (; a >= 10000; a /= 10000)
-        n += 4;
-      n += (a >= 10) + (a >= 100) + (a >= 1000);
-      bytes += (first ? 0 : 1) + n;
-      first = false;
-      return;
-    }
-    char b[24];
-    size_t n = size_t(std::to_chars(b, b + sizeof b, v).ptr - b);
+    if (!measure)
+      return addText(v);
+    // Its digits counted, not written.
+    uint64_t a = v < 0 ? 0 - uint64_t(v) : uint64_t(v);
+    size_t n = 1 + (v < 0);
+    for (; a >= 10000; a /= 10000)
+      n += 4;
+    n += (a >= 10) + (a >= 100) + (a >= 1000);
+    bytes += (first ? 0 : 1) + n;
+    first = false;
+  }
+  __attribute__((noinline)) void addText(int64_t v) {
+    char b[25], *p = b;
     if (!first)
-      s += ',';
-    s.append(b, n);
-    if (held && (held->bytes += n + !first) > held->limit)
+      *p++ = ',';
+    p = std::to_chars(p, b + sizeof b, v).ptr;
+    s.append(b, size_t(p - b));
+    if (held && (held->bytes += size_t(p - b)) > held->limit)
       held->drop();
     first = false;
   }
@@ -392,7 +406,7 @@ unsigned maskOf(const std::array<uint32_t, P_COUNT> &fc) {
 
 void loopBars(const LoopSource &L, uint64_t block, const BarFn &bar) {
   auto ns = [&](uint64_t t) {
-    return int64_t(std::llround(double(int64_t(t - L.t0)) / L.tpn));
+    return roundAway(double(int64_t(t - L.t0)) / L.tpn);
   };
   auto emit = [&](int loop, int th, int64_t chunks, bool hasWork, int64_t work,
                   uint64_t first, uint64_t last,
@@ -402,8 +416,8 @@ void loopBars(const LoopSource &L, uint64_t block, const BarFn &bar) {
     int k = L.legendOf(size_t(loop));
     int64_t s = ns(first), e = ns(last);
     bar(th, s, std::max<int64_t>(e - s, 0), k, loop, -1, -1, hasWork ? 0 : 2,
-        hasWork ? int64_t(std::llround(double(work) / L.tpn)) : -1, chunks,
-        maskOf(fc), fc.data());
+        hasWork ? roundAway(double(work) / L.tpn) : -1, chunks, maskOf(fc),
+        fc.data());
   };
   if (block == 1) {
     for (auto it = L.rows->begin(); it != L.rows->end(); ++it) {
@@ -420,10 +434,13 @@ void loopBars(const LoopSource &L, uint64_t block, const BarFn &bar) {
   // Per span (its first instance and thread: one each), the chunks each
   // problem type flags: each (instance, thread)'s added into its block's,
   // found among its block's spans (one per thread).
-  std::vector<std::array<uint32_t, P_COUNT>> spanFc(spans.size());
+  // (Made at the first flagged chunk: 24 bytes a span.)
+  std::vector<std::array<uint32_t, P_COUNT>> spanFc;
   auto add = [&](int loop, int th, const std::array<uint32_t, P_COUNT> &fc) {
     if (size_t(loop) >= spanOf.size() || spanOf[size_t(loop)] < 0)
       return;
+    if (spanFc.empty())
+      spanFc.resize(spans.size());
     size_t j = size_t(spanOf[size_t(loop)]);
     for (int first = spans[j].loop; j < spans.size() && spans[j].loop == first;
          j++)
@@ -444,9 +461,11 @@ void loopBars(const LoopSource &L, uint64_t block, const BarFn &bar) {
       add(key.first, key.second, fc);
   }
   std::vector<int>().swap(spanOf); // not beside the bars made
+  const std::array<uint32_t, P_COUNT> none{};
   for (size_t j = 0; j < spans.size(); j++) {
     const LoopSpan &x = spans[j];
-    emit(x.loop, x.th, x.chunks, x.hasWork, x.work, x.first, x.last, spanFc[j]);
+    emit(x.loop, x.th, x.chunks, x.hasWork, x.work, x.first, x.last,
+         spanFc.empty() ? none : spanFc[j]);
   }
 }
 
@@ -677,7 +696,7 @@ void everyBars(const Results &R, size_t p, Names &loops, Names &sites,
   uint64_t t0 = R.run.firstInstant();
   double tpn = an.clockNs();
   auto ns = [&](uint64_t t) {
-    return int64_t(std::llround(double(int64_t(t - t0)) / tpn));
+    return roundAway(double(int64_t(t - t0)) / tpn);
   };
   const Chunks &ch = an.chunks;
   const Tasks &T = an.tasks;
@@ -711,7 +730,7 @@ void taskBars(const Results &R, size_t p, Names &sites, const BarFn &bar) {
   uint64_t t0 = R.run.firstInstant();
   double tpn = an.clockNs();
   auto ns = [&](uint64_t t) {
-    return int64_t(std::llround(double(int64_t(t - t0)) / tpn));
+    return roundAway(double(int64_t(t - t0)) / tpn);
   };
   // The segments by (site, thread), each pair's by start: a counting sort
   // of 8 bytes per segment (its number and task), not a copy of it. Sites
@@ -790,8 +809,7 @@ void taskBars(const Results &R, size_t p, Names &sites, const BarFn &bar) {
     if (a.site < 0)
       return;
     bar(a.th, a.s, std::max<int64_t>(a.e - a.s, 0), -1 - a.site, -1, -1, -1, 0,
-        int64_t(std::llround(double(a.exec) / tpn)), a.count, maskOf(a.fc),
-        a.fc.data());
+        roundAway(double(a.exec) / tpn), a.count, maskOf(a.fc), a.fc.data());
   };
   for (size_t x = 0; x < pairList.size(); x++) {
     auto [st, th] = pairList[x];
@@ -893,7 +911,7 @@ PageProc pageProcOf(const Results &R, size_t p, Names &loops) {
   double tpn = an.clockNs();
   uint64_t t0 = run.firstInstant();
   auto ns = [&](uint64_t t) {
-    return int64_t(std::llround(double(int64_t(t - t0)) / tpn));
+    return roundAway(double(int64_t(t - t0)) / tpn);
   };
   PageProc P;
   P.prefix = run.prefix(p);
@@ -911,8 +929,8 @@ PageProc pageProcOf(const Results &R, size_t p, Names &loops) {
       P.instTop.resize(k + 1), P.instN.resize(k + 1);
     P.instN[k] = g.instances;
     for (const InstanceLost &x : g.most)
-      P.instTop[k].push_back({int64_t(std::llround(x.lost / tpn)), ns(x.first),
-                              ns(x.last), int64_t(x.loop)});
+      P.instTop[k].push_back(
+          {roundAway(x.lost / tpn), ns(x.first), ns(x.last), int64_t(x.loop)});
   }
   const CritPath &cp = R.procs[p].crit;
   P.json = "{\"pid\":" + std::to_string(an.proc.pid) +

@@ -8,7 +8,10 @@
 // last iteration, loop instance, creation time, grain id) and per run
 // segment of a task. Events go out thread by thread in time order; a task
 // segment that runs inside a chunk (or a chunk inside a task) nests in it.
-// Memory: a chunk index per chunk of one thread while it is written.
+// Memory: a region id per loop site and per task (4 bytes); nothing per
+// chunk where there are no task segments and each thread's chunks are one
+// run of the columns (a run not in time order: its chunks' numbers while it
+// is written); else a number (4 bytes) per grain.
 //
 // An MPI job analysed where it ran (Parts.cpp) writes the archive in parts,
 // with the ids one command gives: before the ranks' heads are exchanged,
@@ -37,6 +40,7 @@
 #include <map>
 #include <set>
 #include <sys/stat.h>
+#include <tuple>
 
 namespace gcg {
 
@@ -95,9 +99,9 @@ struct Regions {
   }
 };
 
-/// Process an's definitions; with loopIdx and taskIdx, the index in its
-/// regions of each loop and each task.
-ProcDef procDefOf(const Analysis &an, std::vector<uint32_t> *loopIdx = nullptr,
+/// Process an's definitions; with siteIdx and taskIdx, the index in its
+/// regions of each loop site (Analysis::loopSite) and each task.
+ProcDef procDefOf(const Analysis &an, std::vector<uint32_t> *siteIdx = nullptr,
                   std::vector<uint32_t> *taskIdx = nullptr) {
   ProcDef d;
   const ProcessDir &pd = an.proc;
@@ -125,9 +129,9 @@ ProcDef procDefOf(const Analysis &an, std::vector<uint32_t> *loopIdx = nullptr,
     if (bySiteOf[site] < 0)
       bySiteOf[site] = add(an.loopName(an.indexOf(lp)), an.codeOf(lp).loc,
                            RegionKind::LoopChunk);
-    if (loopIdx)
-      loopIdx->push_back(uint32_t(bySiteOf[site]));
   }
+  if (siteIdx)
+    siteIdx->assign(bySiteOf.begin(), bySiteOf.end());
   const Tasks &T = an.tasks;
   if (taskIdx)
     taskIdx->resize(T.size());
@@ -179,11 +183,11 @@ std::vector<uint32_t> defineProcess(Otf2Writer &w, Regions &regions,
 
 /// Process an's events: an enter and a leave per chunk and per task run
 /// segment, on the location of its thread (locs, per thread of threads),
-/// its region the writer's loopRegion[loop] or taskRegion[task].
+/// its region the writer's siteRegion[its loop's site] or taskRegion[task].
 void writeEvents(Otf2Writer &w, const Analysis &an,
                  const std::vector<uint32_t> &threads,
                  const std::vector<uint32_t> &locs,
-                 const std::vector<uint32_t> &loopRegion,
+                 const std::vector<uint32_t> &siteRegion,
                  const std::vector<uint32_t> &taskRegion) {
   const Tasks &T = an.tasks;
   // The segments' owners (segments are grouped per task: segOff).
@@ -208,14 +212,28 @@ void writeEvents(Otf2Writer &w, const Analysis &an,
       lastTh = th, lastSlot = slot[th];
     return lastSlot;
   };
-  for (size_t i = 0; i < ch.size(); i++)
-    off[slotOf(ch.thread[i]) + 1]++;
-  for (size_t j = 0; j < T.segStart.size(); j++)
-    off[slotOf(T.segThread[j]) + 1]++;
-  for (size_t t = 0; t < threads.size(); t++)
-    off[t + 1] += off[t];
-  std::vector<uint32_t> items(off.back());
-  {
+  // Where there are no task segments and each thread's chunks are one run
+  // of the columns (each thread's recording read in turn), a thread's
+  // grains are that run (runs[t]), not listed apart: else every grain's
+  // number, by thread (4 bytes a grain).
+  std::vector<std::pair<size_t, size_t>> runs(threads.size(), {0, 0});
+  bool inRuns = T.segStart.empty();
+  for (size_t i = 0, j; i < ch.size() && inRuns; i = j) {
+    for (j = i + 1; j < ch.size() && ch.thread[j] == ch.thread[i]; j++)
+      ;
+    auto &r = runs[slotOf(ch.thread[i])];
+    inRuns = r.first == r.second; // the thread's first run
+    r = {i, j};
+  }
+  std::vector<uint32_t> items;
+  if (!inRuns) {
+    for (size_t i = 0; i < ch.size(); i++)
+      off[slotOf(ch.thread[i]) + 1]++;
+    for (size_t j = 0; j < T.segStart.size(); j++)
+      off[slotOf(T.segThread[j]) + 1]++;
+    for (size_t t = 0; t < threads.size(); t++)
+      off[t + 1] += off[t];
+    items.resize(off.back());
     std::vector<size_t> pos(off.begin(), off.end() - 1);
     for (size_t i = 0; i < ch.size(); i++)
       items[pos[slotOf(ch.thread[i])]++] = uint32_t(i);
@@ -232,7 +250,7 @@ void writeEvents(Otf2Writer &w, const Analysis &an,
   };
   auto regionOf = [&](uint32_t x) {
     return x & SegBit ? taskRegion[segOwner[x & ~SegBit]]
-                      : loopRegion[ch.loop[x]];
+                      : siteRegion[size_t(an.loopSite[ch.loop[x]])];
   };
   // Time order; an enclosing grain (longer) before what it holds.
   auto before = [&](uint32_t a, uint32_t b) {
@@ -240,14 +258,36 @@ void writeEvents(Otf2Writer &w, const Analysis &an,
     return sa != sb ? sa < sb : endOf(a) > endOf(b);
   };
   std::vector<std::pair<uint32_t, uint64_t>> open; // grain, its end
+  std::vector<uint32_t> mine; // a run's grains, where not in time order
   for (size_t t = 0; t < threads.size() && w.ok(); t++) {
     uint32_t loc = locs[t];
-    auto b = items.begin() + off[t], e = items.begin() + off[t + 1];
-    if (!std::is_sorted(b, e, before))
-      std::stable_sort(b, e, before);
+    // The thread's grains: its run of chunks rb..re as they are (time
+    // order, as they mostly are), else listed (b..e) in time order.
+    size_t rb = 0, re = 0;
+    const uint32_t *b = nullptr, *e = nullptr;
+    if (inRuns) {
+      std::tie(rb, re) = runs[t];
+      size_t i = rb;
+      while (i + 1 < re && !before(uint32_t(i + 1), uint32_t(i)))
+        i++;
+      if (i + 1 < re) {
+        mine.clear();
+        for (size_t k = rb; k < re; k++)
+          mine.push_back(uint32_t(k));
+        std::stable_sort(mine.begin(), mine.end(), before);
+        b = mine.data(), e = b + mine.size();
+        rb = re = 0;
+      }
+    } else {
+      auto ib = items.begin() + long(off[t]),
+           ie = items.begin() + long(off[t + 1]);
+      if (!std::is_sorted(ib, ie, before))
+        std::stable_sort(ib, ie, before);
+      b = items.data() + off[t], e = items.data() + off[t + 1];
+    }
     open.clear();
-    for (auto it = b; it != e; ++it) {
-      uint32_t x = *it;
+    for (size_t n = 0, count = (re - rb) + size_t(e - b); n < count; n++) {
+      uint32_t x = b ? b[n] : uint32_t(rb + n);
       uint64_t s = startOf(x), end = endOf(x);
       while (!open.empty() && open.back().second <= s) {
         w.leave(loc, open.back().second, regionOf(open.back().first));
@@ -291,18 +331,16 @@ void writeEvents(Otf2Writer &w, const Analysis &an,
   }
 }
 
-/// The writer's ids of process an's loops and tasks.
+/// The writer's ids of process an's loop sites and tasks: its regions'
+/// indexes (siteIdx, taskIdx) made the writer's ids in place (no second
+/// number per task).
 void grainRegions(const std::vector<uint32_t> &regionIds,
-                  const std::vector<uint32_t> &loopIdx,
-                  const std::vector<uint32_t> &taskIdx,
-                  std::vector<uint32_t> &loopRegion,
-                  std::vector<uint32_t> &taskRegion) {
-  loopRegion.clear();
-  taskRegion.clear();
-  for (uint32_t i : loopIdx)
-    loopRegion.push_back(regionIds[i]);
-  for (uint32_t i : taskIdx)
-    taskRegion.push_back(regionIds[i]);
+                  std::vector<uint32_t> &siteIdx,
+                  std::vector<uint32_t> &taskIdx) {
+  for (uint32_t &i : siteIdx)
+    i = regionIds[i];
+  for (uint32_t &i : taskIdx)
+    i = regionIds[i];
 }
 
 /// The archive's clock for run: its first grain's start (the job's, for a
@@ -452,16 +490,14 @@ void writeOtf2(const Results &R, const std::string &dir,
   Otf2Writer w(dir, name, clockOf(run, 0));
   Regions regions{w, {}};
   std::set<uint64_t> pidsUsed;
-  std::vector<uint32_t> loopIdx, taskIdx, ids, loopRegion, taskRegion;
+  std::vector<uint32_t> siteIdx, taskIdx, ids;
   for (size_t p = 0; p < run.procs.size() && w.ok(); p++) {
     const Analysis &an = *run.procs[p];
-    loopIdx.clear();
-    taskIdx.clear();
-    ProcDef d = procDefOf(an, &loopIdx, &taskIdx);
+    ProcDef d = procDefOf(an, &siteIdx, &taskIdx);
     std::vector<uint32_t> locs =
         defineProcess(w, regions, d, uniquePid(d.pid, p, pidsUsed), ids);
-    grainRegions(ids, loopIdx, taskIdx, loopRegion, taskRegion);
-    writeEvents(w, an, d.threads, locs, loopRegion, taskRegion);
+    grainRegions(ids, siteIdx, taskIdx);
+    writeEvents(w, an, d.threads, locs, siteIdx, taskIdx);
   }
   // The tables of the events and OTF2's file buffers, freed as each
   // location ended, are not held (by the C library's heap) beside the
@@ -523,7 +559,7 @@ void writeOtf2Part(const Results &R, const std::string &part,
   std::set<uint64_t> pidsUsed;
   std::vector<ProcDef> defs;
   std::vector<std::vector<uint32_t>> locsOf, idsOf;
-  std::vector<uint32_t> loopIdx, taskIdx, loopRegion, taskRegion;
+  std::vector<uint32_t> siteIdx, taskIdx;
   for (size_t p = 0; p < run.procs.size(); p++) {
     defs.push_back(procDefOf(*run.procs[p]));
     idsOf.emplace_back();
@@ -540,12 +576,9 @@ void writeOtf2Part(const Results &R, const std::string &part,
     global.push_back(job.emplace(m.second, uint32_t(job.size())).first->second);
   w.setGlobalIds(uint32_t(locationBase), global);
   for (size_t p = 0; p < run.procs.size() && w.ok(); p++) {
-    loopIdx.clear();
-    taskIdx.clear();
-    procDefOf(*run.procs[p], &loopIdx, &taskIdx);
-    grainRegions(idsOf[p], loopIdx, taskIdx, loopRegion, taskRegion);
-    writeEvents(w, *run.procs[p], defs[p].threads, locsOf[p], loopRegion,
-                taskRegion);
+    procDefOf(*run.procs[p], &siteIdx, &taskIdx);
+    grainRegions(idsOf[p], siteIdx, taskIdx);
+    writeEvents(w, *run.procs[p], defs[p].threads, locsOf[p], siteIdx, taskIdx);
   }
   std::string err;
   if (!w.close(&err))

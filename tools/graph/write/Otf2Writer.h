@@ -29,8 +29,9 @@
 //   events pending holds about 4.3 MiB (a 256 KiB chunk and OTF2's 4 MiB
 //   file buffer) until endLocation() or close(). A caller with many threads
 //   writes location by location and calls endLocation() after each.
-//   close() writes the definitions through one 4 MiB chunk (OTF2's default
-//   size, recorded in the anchor file), reused for each definitions file.
+//   close() writes the definitions through one 256 KiB chunk (its size is
+//   recorded in the anchor file; definitions past it are flushed), reused
+//   for each definitions file.
 // - Enter/leave nest on each location: leave names the innermost open
 //   region. Regions still open at close() are left at that location's last
 //   event time (a recording cut short by a crash); openAtClose() counts them.

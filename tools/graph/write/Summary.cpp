@@ -256,6 +256,46 @@ static std::string problemsText(const Analysis &an,
   return s;
 }
 
+namespace {
+/// Sums by thread number, met in any order, given in ascending order: a
+/// number below Small in a column (no map lookup per instance and thread),
+/// others in a map.
+class ThreadSums {
+public:
+  void add(int th, int64_t v) {
+    if (th >= 0 && th < Small) {
+      if (size_t(th) >= sum.size())
+        sum.resize(size_t(th) + 1, 0), met.resize(size_t(th) + 1, 0);
+      n += !met[size_t(th)];
+      met[size_t(th)] = 1;
+      sum[size_t(th)] += v;
+      return;
+    }
+    auto [it, fresh] = other.try_emplace(th, 0);
+    n += fresh;
+    it->second += v;
+  }
+  size_t size() const { return n; }
+  template <class F> void forEach(F &&f) const {
+    auto it = other.begin();
+    for (; it != other.end() && it->first < 0; ++it)
+      f(it->first, it->second);
+    for (size_t t = 0; t < sum.size(); t++)
+      if (met[t])
+        f(int(t), sum[t]);
+    for (; it != other.end(); ++it)
+      f(it->first, it->second);
+  }
+
+private:
+  static constexpr int Small = 4096;
+  std::vector<int64_t> sum;
+  std::vector<uint8_t> met;
+  std::map<int, int64_t> other;
+  size_t n = 0;
+};
+} // namespace
+
 std::string summaryOf(const Results &R, size_t p) {
   const Analysis &an = *R.run.procs[p];
   const ProcessResults &pr = R.procs[p];
@@ -432,7 +472,9 @@ std::string summaryOf(const Results &R, size_t p) {
     const std::vector<int> &lps = byName[nm];
     // The imbalance counts the instances of multi-thread teams only: an
     // instance run by a one-thread team (nested, serialized) has none.
-    std::map<int, int64_t> perThread, perThreadMulti;
+    // By thread number (those met: of small numbers, in a column; the
+    // others, in a map), in ascending order.
+    ThreadSums perThread, perThreadMulti;
     Counter flagged;
     int64_t chunks = 0, unknown = 0, single = 0, cwbOver = 0, cpuOver = 0;
     size_t team = 0; // the largest team of a multi-thread instance
@@ -444,9 +486,9 @@ std::string summaryOf(const Results &R, size_t p) {
         team = std::max({team, lp.shares.size(), size_t(an.teamSize[li])});
       for (const Share &s : lp.shares) {
         if (s.hasWork) {
-          perThread[s.th] += s.work;
+          perThread.add(s.th, s.work);
           if (!one)
-            perThreadMulti[s.th] += s.work;
+            perThreadMulti.add(s.th, s.work);
         }
         if (s.unknown)
           unknown += s.count;
@@ -457,18 +499,19 @@ std::string summaryOf(const Results &R, size_t p) {
       cpuOver += lp.cpu() > Thresholds[P_CHUNK_WORK_CPU_BALANCE].value;
     }
     double sum = 0, mx = 0;
-    for (auto &[th, v] : perThreadMulti) {
+    perThreadMulti.forEach([&](int, int64_t v) {
       sum += double(v);
       mx = std::max(mx, double(v));
-    }
+    });
     double imb =
-        !perThreadMulti.empty() && sum
+        perThreadMulti.size() && sum
             ? mx / (sum / double(std::max(perThreadMulti.size(), team)))
             : NAN;
     std::string work;
-    for (auto &[th, v] : perThread)
+    perThread.forEach([&](int th, int64_t v) {
       work +=
           fmt("%st%d=%.3f", work.empty() ? "" : " ", th, double(v) / tpn / 1e6);
+    });
     out.push_back(
         fmt("loop %s: %zu instance(s), %lld chunks; work per thread (ms) ",
             nm.c_str(), lps.size(), (long long)chunks) +

@@ -67,13 +67,18 @@ struct LaneSet {
 };
 
 /// The loops' colours (the run's palette, by loop name): the names in the
-/// order of the processes' loops, and per process and loop its colour (one
-/// pointer per name).
+/// order of the processes' loops, and per process and loop site its colour
+/// (one pointer per name; a site's instances share its name).
 struct LoopColours {
   std::deque<std::string> store; // what the pointers below point to
   std::map<std::string, const char *> byName;
   std::vector<std::string> names;
-  std::vector<std::vector<const char *>> of;
+  std::vector<std::vector<const char *>> bySite;
+  std::vector<const std::vector<int32_t> *> site; // per process: loopSite
+  /// Process p's loop instance li's colour.
+  const char *of(size_t p, int li) const {
+    return bySite[p][size_t((*site[p])[size_t(li)])];
+  }
 };
 
 /// The time frame the spans are drawn in (ticks) and the first lane's
@@ -104,12 +109,12 @@ static LaneSet lanesOf(const Run &run) {
 
 static void loopColoursOf(const Run &run, const RunColours &palette,
                           LoopColours &c) {
-  c.of.resize(run.procs.size());
+  c.bySite.resize(run.procs.size());
   for (size_t p = 0; p < run.procs.size(); p++) {
     const Analysis &an = *run.procs[p];
+    c.site.push_back(&an.loopSite);
     // A name (unique per site) looked up once per site, not per instance.
-    std::vector<const char *> siteColour;
-    c.of[p].reserve(an.loops.size());
+    std::vector<const char *> &siteColour = c.bySite[p];
     for (const Loop &lp : an.loops) {
       size_t site = size_t(an.loopSite[an.indexOf(lp)]);
       if (siteColour.size() <= site)
@@ -124,7 +129,6 @@ static void loopColoursOf(const Run &run, const RunColours &palette,
         }
         colour = c.byName[nm];
       }
-      c.of[p].push_back(colour);
     }
   }
 }
@@ -209,7 +213,7 @@ static void writeSpans(OutFile &o, const Run &run, const LaneSet &L,
             " " +
             (an.chunkUnknown(i) ? std::string("time ") + UnknownTime
                                 : std::string(took));
-        rect(x(s), w, laneY(p, ch.thread[i]), C.of[p][ch.loop[i]], title);
+        rect(x(s), w, laneY(p, ch.thread[i]), C.of(p, ch.loop[i]), title);
       }
       const Tasks &T = an.tasks;
       for (uint32_t k : T.order) {
@@ -258,7 +262,7 @@ static void writeSpans(OutFile &o, const Run &run, const LaneSet &L,
         lastTh = ch.thread[i];
         lane = L.index.at({p, lastTh});
       }
-      add(ch.start[i], ch.end[i], lane, C.of[p][ch.loop[i]]);
+      add(ch.start[i], ch.end[i], lane, C.of(p, ch.loop[i]));
     }
     const Tasks &T = an.tasks;
     for (size_t j = 0; j < T.segStart.size(); j++)
