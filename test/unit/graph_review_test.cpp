@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// Review of the engine's memory work (tools/graph): cases the kept
+// recordings do not exercise, each a hand-made input whose right answer is
+// known: the start order (LoopTable.h's StartOrder) where the first
+// instance has no chunks.
+#include "CoarseGraph.h"
+#include "LoopTable.h"
+#include "Run.h"
+#include "graph_recording.h"
+
+#include <cstdlib>
+#include <gtest/gtest.h>
+
+using namespace gcg;
+using namespace gcgtest;
+
+namespace {
+std::vector<int32_t> listed(const StartOrder &o) {
+  std::vector<int32_t> v;
+  for (size_t k = 0; k < o.size(); k++)
+    v.push_back(o[k]);
+  return v;
+}
+} // namespace
+
+// Instance 0 has no chunks (a loop of no iterations, or one whose chunks
+// were cut off), 1 and 2 begin in order: the start order is 1, 2 (the
+// instances with chunks), never instance 0.
+TEST(GraphReview, StartOrderFirstInstanceWithoutChunks) {
+  LoopRows rows;
+  ASSERT_TRUE(rows.add(0, 0, 0, true, 0, 5, 5)); // no chunks
+  ASSERT_TRUE(rows.add(1, 0, 1, true, 1, 10, 11));
+  ASSERT_TRUE(rows.add(2, 0, 1, true, 1, 20, 21));
+  ASSERT_TRUE(rows.close(3));
+  EXPECT_EQ(listed(instancesByStart(rows)), (std::vector<int32_t>{1, 2}));
+  // Instance 0 with no row at all.
+  LoopRows later;
+  ASSERT_TRUE(later.add(1, 0, 1, true, 1, 10, 11));
+  ASSERT_TRUE(later.close(2));
+  EXPECT_EQ(listed(instancesByStart(later)), (std::vector<int32_t>{1}));
+}
+
+// The same through a recording: one thread, its first worksharing loop of
+// no iterations (no chunk), then a loop of two chunks. The aggregated
+// outputs' spans (CoarseGraph.h, from the start order) hold the second
+// loop's instance, not the first's.
+TEST(GraphReview, SpansSkipALoopWithoutChunksFirst) {
+  const uint64_t Par = 100, I0 = 200;
+  TempDir d;
+  writeFile(d.path + "/meta.txt", meta3());
+  Thread t0;
+  t0.str(0x77, ";src/s.c;work;12;3;;")
+      .rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 1)
+      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 1)
+      .rec(R_LOOP_BEGIN, 5, I0, Par, 0, 0)
+      .rec(R_LOOP_END, 8, I0, Par)
+      .rec(R_LOOP_BEGIN, 10, I0, Par, 0, 0)
+      .rec(R_SOURCE, 0, 0x77, 0)
+      .chunk(10, 0, 0, 2)
+      .chunk(20, 1, 1, 2)
+      .rec(R_LOOP_END, 40, I0, Par)
+      .rec(R_IMPLICIT_END, 70, I0, 0);
+  t0.write(d.path + "/thread-0.bin");
+  if (const char *keep = std::getenv("REVIEW_KEEP"))
+    std::system(("cp -r '" + d.path + "/.' '" + keep + "'").c_str());
+  auto run = analyseRun({d.path}, {});
+  const Analysis &an = *run->procs[0];
+  ASSERT_EQ(an.loops.size(), 2u);
+  ASSERT_EQ(an.chunks.size(), 2u);
+  LoopTable lt = loopTable(an);
+  EXPECT_EQ(listed(lt.byStart), (std::vector<int32_t>{1}));
+  std::vector<int> spanOf;
+  std::vector<LoopSpan> spans = loopSpans(lt, 1, &spanOf);
+  int64_t chunks = 0;
+  for (const LoopSpan &s : spans)
+    chunks += s.chunks;
+  EXPECT_EQ(chunks, 2);
+  ASSERT_EQ(spanOf.size(), 2u);
+  EXPECT_EQ(spanOf[0], -1);
+  EXPECT_GE(spanOf[1], 0);
+}
