@@ -276,19 +276,21 @@ StartOrder instancesByStart(const LoopRows &rows) {
   // listed.
   {
     StartOrder order;
-    bool inOrder = true;
+    bool inOrder = true, listing = false;
     int cur = -1;
     uint64_t s = UINT64_MAX, last = 0;
     auto close = [&] {
       if (cur < 0 || s == UINT64_MAX)
         return;
       inOrder = inOrder && (order.size() == 0 || s >= last);
-      if (order.list.empty() && size_t(cur) != order.n) {
-        // Not the next instance: those so far listed.
+      if (!listing && size_t(cur) != order.n) {
+        // Not the next instance (also where the first is not instance 0:
+        // none counted yet, the list still empty): those so far listed.
         for (size_t k = 0; k < order.n; k++)
           order.list.push_back(int32_t(k));
+        listing = true;
       }
-      if (order.list.empty())
+      if (!listing)
         order.n++;
       else
         order.list.push_back(int32_t(cur));
