@@ -10,6 +10,7 @@
 
 #include <cstdlib>
 #include <gtest/gtest.h>
+#include <random>
 
 using namespace gcg;
 using namespace gcgtest;
@@ -78,4 +79,42 @@ TEST(GraphReview, SpansSkipALoopWithoutChunksFirst) {
   ASSERT_EQ(spanOf.size(), 2u);
   EXPECT_EQ(spanOf[0], -1);
   EXPECT_GE(spanOf[1], 0);
+}
+
+// The start order against its definition (the instances with chunks,
+// stably sorted by their first chunk's start) on random rows: instances
+// without rows or without chunks anywhere (first, last, runs of them),
+// several threads per instance, starts mostly ascending.
+TEST(GraphReview, StartOrderAsItsDefinition) {
+  std::mt19937 rng(11);
+  for (int round = 0; round < 2000; round++) {
+    SCOPED_TRACE(round);
+    size_t n = rng() % 12;
+    bool sorted = rng() % 2;
+    LoopRows rows;
+    std::vector<uint64_t> start(n, UINT64_MAX);
+    uint64_t t = 100;
+    for (size_t li = 0; li < n; li++) {
+      int kind = int(rng() % 4); // 0: no rows, 1: rows without chunks
+      int threads = 1 + int(rng() % 3);
+      t += sorted ? rng() % 5 : 0;
+      for (int th = 0; th < threads && kind; th++) {
+        int64_t chunks = kind == 1 ? 0 : int64_t(rng() % 3);
+        uint64_t f = sorted ? t + rng() % 3 : 100 + rng() % 50;
+        ASSERT_TRUE(rows.add(int(li), th, chunks, true, chunks ? 1 : 0, f,
+                             chunks ? f + 1 : f));
+        if (chunks)
+          start[li] = std::min(start[li], f);
+      }
+    }
+    ASSERT_TRUE(rows.close(n));
+    std::vector<int32_t> want;
+    for (size_t li = 0; li < n; li++)
+      if (start[li] != UINT64_MAX)
+        want.push_back(int32_t(li));
+    std::stable_sort(want.begin(), want.end(), [&](int32_t a, int32_t b) {
+      return start[size_t(a)] < start[size_t(b)];
+    });
+    ASSERT_EQ(listed(instancesByStart(rows)), want);
+  }
 }
