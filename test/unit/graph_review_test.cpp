@@ -5,10 +5,13 @@
 // instance has no chunks.
 #include "CoarseGraph.h"
 #include "LoopTable.h"
+#include "ReportWriter.h"
 #include "Run.h"
+#include "Writers.h"
 #include "graph_recording.h"
 
 #include <cstdlib>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <random>
 
@@ -117,4 +120,38 @@ TEST(GraphReview, StartOrderAsItsDefinition) {
     });
     ASSERT_EQ(listed(instancesByStart(rows)), want);
   }
+}
+
+// Outside the change reviewed: report.html's graph at its bare level
+// (start -> end: no node per chunk, CoarseGraph::chunkNode empty) where
+// every grain is drawn. 1100 threads with a chunk each: even a node per
+// (site, thread) is over the page's 1000 nodes. The critical path's
+// chunks were looked up in the empty chunkNode (SIGSEGV).
+TEST(GraphReview, ReportWithABareGraph) {
+  TempDir d;
+  writeFile(d.path + "/meta.txt", meta3());
+  const int N = 1100;
+  const uint64_t Par = (1ull << 40) | 1;
+  std::vector<Thread> th(N);
+  th[0].rec(R_PARALLEL_BEGIN, 0, Par, 1, 0x500, N);
+  for (int k = 0; k < N; k++) {
+    uint64_t id = (uint64_t(k) + 1) << 40 | 10;
+    th[k]
+        .rec(R_IMPLICIT_BEGIN, 1, id, Par, uint32_t(k), N)
+        .rec(R_LOOP_BEGIN, 10, id, Par, 0x600, GC_WORK_LOOP_DYNAMIC)
+        .chunk(11 + k % 7, 2 * k, 2 * k + 1, 2)
+        .rec(R_LOOP_END, 90, id, Par, 0, GC_WORK_LOOP_DYNAMIC)
+        .rec(R_IMPLICIT_END, 95, id, 0);
+  }
+  th[0].rec(R_PARALLEL_END, 99, Par, 1);
+  for (int k = 0; k < N; k++)
+    th[k].write(d.path + "/thread-" + std::to_string(k) + ".bin");
+  auto run = analyseRun({d.path}, {});
+  auto R = computeResults(*run);
+  ASSERT_FALSE(R->procs[0].crit.chunks.empty());
+  Caps caps;
+  std::vector<LeftOut> leftOut;
+  writeReport(*R, d.path + "/report.html", caps, "test", leftOut);
+  std::ifstream f(d.path + "/report.html");
+  EXPECT_TRUE(f.good());
 }
