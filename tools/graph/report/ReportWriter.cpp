@@ -611,13 +611,15 @@ ProcGraph graphOf(const Results &R, size_t p, size_t procs, bool every,
   auto addCrit = [&](uint32_t v, const std::string &id) {
     critIds[v] += (critIds[v].empty() ? "" : ",") + str(id);
   };
-  if (every) {
+  if (every) { // (a bare graph has no node per grain: no members)
     for (uint64_t i : cp.chunks)
-      if (uint32_t v = cg.chunkNode[i]; v != UINT32_MAX)
-        addCrit(v, idOf(true, i));
+      if (i < cg.chunkNode.size())
+        if (uint32_t v = cg.chunkNode[i]; v != UINT32_MAX)
+          addCrit(v, idOf(true, i));
     for (uint64_t k : cp.tasks)
-      if (uint32_t v = cg.taskNode[k]; v != UINT32_MAX)
-        addCrit(v, idOf(false, k));
+      if (k < cg.taskNode.size())
+        if (uint32_t v = cg.taskNode[k]; v != UINT32_MAX)
+          addCrit(v, idOf(false, k));
   }
   std::vector<uint8_t> critChunk(an.chunks.size(), 0),
       critTask(an.tasks.size(), 0);
