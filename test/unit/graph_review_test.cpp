@@ -2,7 +2,7 @@
 // Review of the engine's memory work (tools/graph): cases the kept
 // recordings do not exercise, each a hand-made input whose right answer is
 // known: the start order (LoopTable.h's StartOrder) where the first
-// instance has no chunks.
+// instance has no chunks, and report.html where its graph is bare.
 #include "CoarseGraph.h"
 #include "LoopTable.h"
 #include "ReportWriter.h"
