@@ -251,16 +251,27 @@ struct Timeline {
   std::string rows = "[";
   std::map<std::pair<size_t, int>, int> rowOf;
   int row(size_t p, int th) {
-    if (p == lastP && th == lastTh) // bars come in runs of one thread
-      return lastRow;
+    // A process's bars take turns among its threads (a loop instance's
+    // rows): its rows by thread number kept at hand, not looked up.
+    if (p != lastP) {
+      lastP = p;
+      near.clear();
+    }
+    if (th >= 0 && size_t(th) < near.size() && near[size_t(th)] >= 0)
+      return near[size_t(th)];
     auto it = rowOf.find({p, th});
     if (it == rowOf.end())
       it = rowOf.emplace(std::make_pair(p, th), int(rowOf.size())).first;
-    lastP = p, lastTh = th, lastRow = it->second;
-    return lastRow;
+    if (th >= 0 && th < NearThreads) {
+      if (near.size() <= size_t(th))
+        near.resize(size_t(th) + 1, -1);
+      near[size_t(th)] = it->second;
+    }
+    return it->second;
   }
+  static constexpr int NearThreads = 1024;
   size_t lastP = SIZE_MAX;
-  int lastTh = 0, lastRow = 0;
+  std::vector<int> near; // lastP's rows by thread (-1: not yet)
 };
 
 struct Graph {
@@ -420,11 +431,10 @@ void loopBars(const LoopSource &L, uint64_t block, const BarFn &bar) {
         fc.data());
   };
   if (block == 1) {
-    for (auto it = L.rows->begin(); it != L.rows->end(); ++it) {
-      LoopThread r = *it;
+    L.rows->forEach([&](size_t row, const LoopThread &r) {
       emit(r.loop, r.th, r.chunks, r.hasWork, r.work, r.first, r.last,
-           L.rowFlags(it.row()));
-    }
+           L.rowFlags(row));
+    });
     return;
   }
   std::vector<int> spanOf;
