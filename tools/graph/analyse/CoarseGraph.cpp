@@ -49,15 +49,16 @@ Blocks blocksOf(const std::vector<int32_t> &loopOf, size_t nLoops,
                 const StartOrder &byStart, uint64_t block) {
   Blocks B;
   B.of.assign(loopOf.size(), -1);
-  std::vector<int64_t> seen(nLoops, 0); // per loop: instances so far
-  std::vector<int64_t> lastBlock(nLoops, -1), lastAt(nLoops, -1);
+  // Per loop: its instances so far and its last block. A new block where
+  // the last one holds `block` instances (where n / block changes: no
+  // division per instance).
+  std::vector<int64_t> seen(nLoops, 0), lastAt(nLoops, -1);
   for (size_t k = 0; k < byStart.size(); k++) {
     int li = byStart[k];
     size_t key = size_t(loopOf[li]);
     int64_t n = seen[key]++;
-    int64_t b = block ? n / int64_t(block) : 0;
-    if (lastAt[key] < 0 || lastBlock[key] != b) {
-      lastBlock[key] = b;
+    if (lastAt[key] < 0 ||
+        (block && uint64_t(B.list[size_t(lastAt[key])].instances) == block)) {
       lastAt[key] = int64_t(B.list.size());
       B.list.push_back({li, n, n, 0});
     }
