@@ -78,13 +78,17 @@ public:
     ths.reserve(blocks); // at least a pair per block
     next.reserve(blocks);
   }
-  /// The number of (b, th); added: it is new.
+  /// The number of (b, th); added: it is new. (The walk inline, the
+  /// rest apart: a call per row saved.)
   uint32_t find(size_t b, int th, bool &added) {
     added = false;
     uint32_t at = head[b];
     for (int n = 0; at != None && n < Listed; at = next[at], n++)
       if (ths[at] == th)
         return at;
+    return findMore(b, th, added);
+  }
+  __attribute__((noinline)) uint32_t findMore(size_t b, int th, bool &added) {
     uint64_t key = uint64_t(b) << 32 | uint32_t(th);
     if (listed[b] == Listed) {
       auto it = more.find(key);
