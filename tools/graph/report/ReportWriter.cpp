@@ -174,7 +174,7 @@ struct IntArray {
     char b[25], *p = b;
     if (!first)
       *p++ = ',';
-    p = std::to_chars(p, b + sizeof b, v).ptr;
+    p = OutFile::decI(p, v);
     s.append(b, size_t(p - b));
     if (held && (held->bytes += size_t(p - b)) > held->limit)
       held->drop();
