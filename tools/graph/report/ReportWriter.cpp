@@ -148,6 +148,15 @@ inline int64_t roundAway(double x) {
   return t + (f >= 0.5) - (f <= -0.5);
 }
 
+/// 10^0 .. 10^19.
+constexpr std::array<uint64_t, 20> Pow10 = [] {
+  std::array<uint64_t, 20> p{};
+  uint64_t x = 1;
+  for (uint64_t &e : p)
+    e = x, x *= 10;
+  return p;
+}();
+
 /// A growing JSON array of integers.
 /// (measure: only its length counted, done() gives "[]" and extra() the
 /// bytes it leaves out.)
@@ -161,12 +170,12 @@ struct IntArray {
   void add(int64_t v) {
     if (!measure)
       return addText(v);
-    // Its digits counted, not written.
-    uint64_t a = v < 0 ? 0 - uint64_t(v) : uint64_t(v);
-    size_t n = 1 + (v < 0);
-    for (; a >= 10000; a /= 10000)
-      n += 4;
-    n += (a >= 10) + (a >= 100) + (a >= 1000);
+    // Its digits counted, not written: about log10 of its bits' count,
+    // one more where it reaches the next power of ten (a | 1 has the
+    // digits of a, 0's one included).
+    uint64_t a = (v < 0 ? 0 - uint64_t(v) : uint64_t(v)) | 1;
+    unsigned t = unsigned(64 - __builtin_clzll(a)) * 1233 >> 12;
+    size_t n = (v < 0) + t + 1 - (a < Pow10[t]);
     bytes += (first ? 0 : 1) + n;
     first = false;
   }
