@@ -135,21 +135,29 @@ private:
 std::vector<LoopSpan> spansOf(const LoopRows &rows, const Blocks &B) {
   // Room for every span at once, not grown by doubling (which touches
   // about twice the spans' bytes): at most a span per row with chunks, and
-  // per block one per thread (the rows' threads, sorted). Address space
-  // past the spans made is not touched.
-  size_t most = 0;
+  // per block one per thread (the rows' threads: those numbered below
+  // SmallTh counted by a flag each, not a search per row, the others
+  // sorted). Address space past the spans made is not touched.
+  constexpr int SmallTh = 4096;
+  size_t most = 0, nThs = 0;
+  std::vector<uint8_t> smallTh;
   std::vector<int> ths;
   for (size_t r = 0; r < rows.size(); r++)
     if (const Share &s = rows.share(r); s.count) {
       most++;
-      if (!ths.empty() && ths.back() == s.th)
-        continue; // the last one met, as rows of one instance go
+      if (s.th >= 0 && s.th < SmallTh) {
+        if (size_t(s.th) >= smallTh.size())
+          smallTh.resize(size_t(s.th) + 1, 0);
+        nThs += !smallTh[size_t(s.th)];
+        smallTh[size_t(s.th)] = 1;
+        continue;
+      }
       auto at = std::lower_bound(ths.begin(), ths.end(), s.th);
       if (at == ths.end() || *at != s.th)
-        ths.insert(at, s.th);
+        ths.insert(at, s.th), nThs++;
     }
   std::vector<LoopSpan> spans;
-  spans.reserve(std::min(most, B.list.size() * ths.size()));
+  spans.reserve(std::min(most, B.list.size() * nThs));
   SpanFinder find(B.list.size());
   rows.forEach([&](size_t, const LoopThread &r) {
     if (!r.chunks)
