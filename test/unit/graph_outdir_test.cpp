@@ -8,6 +8,7 @@
 #include "OutputDir.h"
 #include "Writers.h"
 
+#include <charconv>
 #include <dirent.h>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -284,6 +285,36 @@ TEST(OutFile, FullDiskIsAnError) {
     EXPECT_NE(std::string(E.what()).find("No space left on device"),
               std::string::npos)
         << E.what();
+  }
+}
+
+TEST(OutFile, DecimalsAreToCharsText) {
+  // decU/decI write the digits in pieces of eight: every digit count, the
+  // pieces' edges (10^8, 10^16) and the extremes, as std::to_chars has them.
+  std::vector<uint64_t> Vals = {0,
+                                9,
+                                10,
+                                99,
+                                100,
+                                UINT64_MAX,
+                                UINT64_MAX - 1,
+                                uint64_t(INT64_MAX),
+                                uint64_t(INT64_MIN)};
+  for (uint64_t P = 1, I = 0; I < 20; ++I, P *= 10)
+    for (uint64_t D : {P - 1, P, P + 1, 2 * P - 1, 9 * P, 9 * P + 7})
+      Vals.push_back(D);
+  uint64_t X = 0x9E3779B97F4A7C15ull;
+  for (int I = 0; I < 100000; ++I) { // xorshift, shifted to every width
+    X ^= X << 13, X ^= X >> 7, X ^= X << 17;
+    Vals.push_back(X >> (X & 63));
+  }
+  for (uint64_t V : Vals) {
+    char A[24], B[24];
+    std::string Want(A, std::to_chars(A, A + sizeof A, V).ptr);
+    ASSERT_EQ(std::string(B, OutFile::decU(B, V)), Want) << V;
+    auto S = int64_t(V);
+    Want = std::string(A, std::to_chars(A, A + sizeof A, S).ptr);
+    ASSERT_EQ(std::string(B, OutFile::decI(B, S)), Want) << S;
   }
 }
 

@@ -49,15 +49,16 @@ Blocks blocksOf(const std::vector<int32_t> &loopOf, size_t nLoops,
                 const StartOrder &byStart, uint64_t block) {
   Blocks B;
   B.of.assign(loopOf.size(), -1);
-  std::vector<int64_t> seen(nLoops, 0); // per loop: instances so far
-  std::vector<int64_t> lastBlock(nLoops, -1), lastAt(nLoops, -1);
+  // Per loop: its instances so far and its last block. A new block where
+  // the last one holds `block` instances (where n / block changes: no
+  // division per instance).
+  std::vector<int64_t> seen(nLoops, 0), lastAt(nLoops, -1);
   for (size_t k = 0; k < byStart.size(); k++) {
     int li = byStart[k];
     size_t key = size_t(loopOf[li]);
     int64_t n = seen[key]++;
-    int64_t b = block ? n / int64_t(block) : 0;
-    if (lastAt[key] < 0 || lastBlock[key] != b) {
-      lastBlock[key] = b;
+    if (lastAt[key] < 0 ||
+        (block && uint64_t(B.list[size_t(lastAt[key])].instances) == block)) {
       lastAt[key] = int64_t(B.list.size());
       B.list.push_back({li, n, n, 0});
     }
@@ -77,13 +78,17 @@ public:
     ths.reserve(blocks); // at least a pair per block
     next.reserve(blocks);
   }
-  /// The number of (b, th); added: it is new.
+  /// The number of (b, th); added: it is new. (The walk inline, the
+  /// rest apart: a call per row saved.)
   uint32_t find(size_t b, int th, bool &added) {
     added = false;
     uint32_t at = head[b];
     for (int n = 0; at != None && n < Listed; at = next[at], n++)
       if (ths[at] == th)
         return at;
+    return findMore(b, th, added);
+  }
+  __attribute__((noinline)) uint32_t findMore(size_t b, int th, bool &added) {
     uint64_t key = uint64_t(b) << 32 | uint32_t(th);
     if (listed[b] == Listed) {
       auto it = more.find(key);
@@ -130,21 +135,29 @@ private:
 std::vector<LoopSpan> spansOf(const LoopRows &rows, const Blocks &B) {
   // Room for every span at once, not grown by doubling (which touches
   // about twice the spans' bytes): at most a span per row with chunks, and
-  // per block one per thread (the rows' threads, sorted). Address space
-  // past the spans made is not touched.
-  size_t most = 0;
+  // per block one per thread (the rows' threads: those numbered below
+  // SmallTh counted by a flag each, not a search per row, the others
+  // sorted). Address space past the spans made is not touched.
+  constexpr int SmallTh = 4096;
+  size_t most = 0, nThs = 0;
+  std::vector<uint8_t> smallTh;
   std::vector<int> ths;
   for (size_t r = 0; r < rows.size(); r++)
     if (const Share &s = rows.share(r); s.count) {
       most++;
-      if (!ths.empty() && ths.back() == s.th)
-        continue; // the last one met, as rows of one instance go
+      if (s.th >= 0 && s.th < SmallTh) {
+        if (size_t(s.th) >= smallTh.size())
+          smallTh.resize(size_t(s.th) + 1, 0);
+        nThs += !smallTh[size_t(s.th)];
+        smallTh[size_t(s.th)] = 1;
+        continue;
+      }
       auto at = std::lower_bound(ths.begin(), ths.end(), s.th);
       if (at == ths.end() || *at != s.th)
-        ths.insert(at, s.th);
+        ths.insert(at, s.th), nThs++;
     }
   std::vector<LoopSpan> spans;
-  spans.reserve(std::min(most, B.list.size() * ths.size()));
+  spans.reserve(std::min(most, B.list.size() * nThs));
   SpanFinder find(B.list.size());
   rows.forEach([&](size_t, const LoopThread &r) {
     if (!r.chunks)

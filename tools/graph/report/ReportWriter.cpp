@@ -148,6 +148,15 @@ inline int64_t roundAway(double x) {
   return t + (f >= 0.5) - (f <= -0.5);
 }
 
+/// 10^0 .. 10^19.
+constexpr std::array<uint64_t, 20> Pow10 = [] {
+  std::array<uint64_t, 20> p{};
+  uint64_t x = 1;
+  for (uint64_t &e : p)
+    e = x, x *= 10;
+  return p;
+}();
+
 /// A growing JSON array of integers.
 /// (measure: only its length counted, done() gives "[]" and extra() the
 /// bytes it leaves out.)
@@ -161,12 +170,12 @@ struct IntArray {
   void add(int64_t v) {
     if (!measure)
       return addText(v);
-    // Its digits counted, not written.
-    uint64_t a = v < 0 ? 0 - uint64_t(v) : uint64_t(v);
-    size_t n = 1 + (v < 0);
-    for (; a >= 10000; a /= 10000)
-      n += 4;
-    n += (a >= 10) + (a >= 100) + (a >= 1000);
+    // Its digits counted, not written: about log10 of its bits' count,
+    // one more where it reaches the next power of ten (a | 1 has the
+    // digits of a, 0's one included).
+    uint64_t a = (v < 0 ? 0 - uint64_t(v) : uint64_t(v)) | 1;
+    unsigned t = unsigned(64 - __builtin_clzll(a)) * 1233 >> 12;
+    size_t n = (v < 0) + t + 1 - (a < Pow10[t]);
     bytes += (first ? 0 : 1) + n;
     first = false;
   }
@@ -174,7 +183,7 @@ struct IntArray {
     char b[25], *p = b;
     if (!first)
       *p++ = ',';
-    p = std::to_chars(p, b + sizeof b, v).ptr;
+    p = OutFile::decI(p, v);
     s.append(b, size_t(p - b));
     if (held && (held->bytes += size_t(p - b)) > held->limit)
       held->drop();
@@ -251,16 +260,27 @@ struct Timeline {
   std::string rows = "[";
   std::map<std::pair<size_t, int>, int> rowOf;
   int row(size_t p, int th) {
-    if (p == lastP && th == lastTh) // bars come in runs of one thread
-      return lastRow;
+    // A process's bars take turns among its threads (a loop instance's
+    // rows): its rows by thread number kept at hand, not looked up.
+    if (p != lastP) {
+      lastP = p;
+      near.clear();
+    }
+    if (th >= 0 && size_t(th) < near.size() && near[size_t(th)] >= 0)
+      return near[size_t(th)];
     auto it = rowOf.find({p, th});
     if (it == rowOf.end())
       it = rowOf.emplace(std::make_pair(p, th), int(rowOf.size())).first;
-    lastP = p, lastTh = th, lastRow = it->second;
-    return lastRow;
+    if (th >= 0 && th < NearThreads) {
+      if (near.size() <= size_t(th))
+        near.resize(size_t(th) + 1, -1);
+      near[size_t(th)] = it->second;
+    }
+    return it->second;
   }
+  static constexpr int NearThreads = 1024;
   size_t lastP = SIZE_MAX;
-  int lastTh = 0, lastRow = 0;
+  std::vector<int> near; // lastP's rows by thread (-1: not yet)
 };
 
 struct Graph {
@@ -420,11 +440,10 @@ void loopBars(const LoopSource &L, uint64_t block, const BarFn &bar) {
         fc.data());
   };
   if (block == 1) {
-    for (auto it = L.rows->begin(); it != L.rows->end(); ++it) {
-      LoopThread r = *it;
+    L.rows->forEach([&](size_t row, const LoopThread &r) {
       emit(r.loop, r.th, r.chunks, r.hasWork, r.work, r.first, r.last,
-           L.rowFlags(it.row()));
-    }
+           L.rowFlags(row));
+    });
     return;
   }
   std::vector<int> spanOf;

@@ -29,29 +29,35 @@ void writeLoopsCsv(const Results &R, const std::string &path) {
     std::vector<std::string> nameOf, locOf; // by site, by code; "": not yet
     locOf.resize(an.loopCodes.size());
     const LoopTable &lt = R.procs[p].loopTable;
-    for (auto it = lt.rows.begin(); it != lt.rows.end(); ++it) {
-      LoopThread r = *it;
-      size_t row = it.row();
+    // A loop instance's rows (consecutive) share their first columns: made
+    // once per instance.
+    std::string pre;
+    int preLoop = -1;
+    lt.rows.forEach([&](size_t row, const LoopThread &r) {
       if (!r.chunks)
-        continue;
-      const Loop &lp = an.loops[r.loop];
-      int li = an.indexOf(lp);
-      size_t site = size_t(an.loopSite[li]);
-      if (site >= nameOf.size())
-        nameOf.resize(site + 1);
-      std::string &name = nameOf[site];
-      if (name.empty())
-        name = head + csvField(an.loopName(li)) + ",L";
-      std::string &loc = locOf[lp.code];
-      if (loc.empty())
-        loc = "," + csvField(an.codeOf(lp).loc.str()) + ",";
+        return;
+      if (r.loop != preLoop) {
+        const Loop &lp = an.loops[r.loop];
+        int li = an.indexOf(lp);
+        size_t site = size_t(an.loopSite[li]);
+        if (site >= nameOf.size())
+          nameOf.resize(site + 1);
+        std::string &name = nameOf[site];
+        if (name.empty())
+          name = head + csvField(an.loopName(li)) + ",L";
+        std::string &loc = locOf[lp.code];
+        if (loc.empty())
+          loc = "," + csvField(an.codeOf(lp).loc.str()) + ",";
+        char b[24];
+        pre = name;
+        pre.append(b, size_t(OutFile::decI(b, li) - b));
+        pre += loc;
+        preLoop = r.loop;
+      }
       // The row formatted in place (its names put as they are): at most
       // 11 numbers of 40 bytes and their commas.
-      o << name;
-      char *at = OutFile::decI(o.room(24), li);
-      o.done(at);
-      o << loc;
-      at = o.room(11 * 41);
+      o << pre;
+      char *at = o.room(11 * 41);
       at = OutFile::decI(at, r.th);
       *at++ = ',';
       at = OutFile::decI(at, r.chunks);
@@ -83,14 +89,19 @@ void writeLoopsCsv(const Results &R, const std::string &path) {
       } else {
         at = std::copy_n("NA,NA,NA,NA,", 12, at);
       }
-      at = OutFile::numAt(at, std::round(shareWait(lt.rows.share(row))));
+      // The wait rounded: an integer (as numAt has it) but for NA.
+      double wait = std::round(shareWait(lt.rows.share(row)));
+      if (std::fabs(wait) <= 1e15)
+        at = OutFile::decI(at, int64_t(wait));
+      else
+        at = OutFile::numAt(at, wait);
       *at++ = ',';
       at = OutFile::decU(at, r.first);
       *at++ = ',';
       at = OutFile::decU(at, r.last);
       *at++ = '\n';
       o.done(at);
-    }
+    });
   }
   o.close();
 }

@@ -78,14 +78,68 @@ static size_t fmtTo(char *b, size_t n, double v) {
   return std::to_chars(b, b + n, v, std::chars_format::general, 6).ptr - b;
 }
 
-// std::to_chars writes the digits in place (their count found first): no
-// copy. 20 bytes hold any 64-bit integer with its sign.
+namespace {
+// Two digits per entry: "00" .. "99".
+constexpr char Pairs[] = "0001020304050607080910111213141516171819"
+                         "2021222324252627282930313233343536373839"
+                         "4041424344454647484950515253545556575859"
+                         "6061626364656667686970717273747576777879"
+                         "8081828384858687888990919293949596979899";
+
+/// x < 100: its two digits at p.
+inline void pair2(char *p, uint32_t x) { std::memcpy(p, Pairs + 2 * x, 2); }
+
+/// x < 10^8 as exactly eight digits (leading zeros) at p; their end.
+inline char *eight(char *p, uint32_t x) {
+  uint32_t hi = x / 10000, lo = x % 10000;
+  pair2(p, hi / 100), pair2(p + 2, hi % 100);
+  pair2(p + 4, lo / 100), pair2(p + 6, lo % 100);
+  return p + 8;
+}
+
+/// x < 10^8 without leading zeros at p; their end.
+inline char *upTo8(char *p, uint32_t x) {
+  int n = x < 10000
+              ? (x < 100 ? (x < 10 ? 1 : 2) : (x < 1000 ? 3 : 4))
+              : (x < 1000000 ? (x < 100000 ? 5 : 6) : (x < 10000000 ? 7 : 8));
+  char *e = p + n, *q = e;
+  while (x >= 100) {
+    q -= 2;
+    pair2(q, x % 100);
+    x /= 100;
+  }
+  if (x >= 10)
+    pair2(q - 2, x);
+  else
+    q[-1] = char('0' + x);
+  return e;
+}
+} // namespace
+
+// The digits in place, in pieces of eight (32-bit arithmetic, two at a
+// time from a table): std::to_chars's text, about twice as fast on the
+// instants' 16 digits. 20 bytes hold any 64-bit integer with its sign.
 char *OutFile::decU(char *p, uint64_t v) {
-  return std::to_chars(p, p + 20, v).ptr;
+  if (v < 100000000)
+    return upTo8(p, uint32_t(v));
+  uint64_t hi = v / 100000000;
+  auto lo = uint32_t(v - hi * 100000000);
+  if (hi < 100000000) {
+    p = upTo8(p, uint32_t(hi));
+  } else {
+    auto top = uint32_t(hi / 100000000);
+    p = upTo8(p, top);
+    p = eight(p, uint32_t(hi - uint64_t(top) * 100000000));
+  }
+  return eight(p, lo);
 }
 
 char *OutFile::decI(char *p, int64_t v) {
-  return std::to_chars(p, p + 20, v).ptr;
+  if (v < 0) {
+    *p++ = '-';
+    return decU(p, 0 - uint64_t(v));
+  }
+  return decU(p, uint64_t(v));
 }
 
 char *OutFile::numAt(char *p, double v) { return p + fmtTo(p, 40, v); }
