@@ -1776,13 +1776,18 @@ static double maxMeanOf(double mx, double total, int64_t n) {
   return n && total > 0 ? mx / (total / double(n)) : NAN;
 }
 
-/// A loop instance's shares' work: whether any is unknown, their total
-/// (saturated), the largest and how many have work.
+/// A loop instance's shares' work in one pass: whether any is unknown,
+/// their total (saturated), the largest and how many have work; its chunks
+/// (Loop::n()); the share of thread th, if any.
 struct ShareWork {
   bool unknown = false;
-  int64_t total = 0, mx = 0, cnt = 0;
-  explicit ShareWork(const ShareSpan &shares) {
+  int64_t total = 0, mx = 0, cnt = 0, n = 0;
+  const Share *of = nullptr;
+  explicit ShareWork(const ShareSpan &shares, int th = INT_MIN) {
     for (const Share &s : shares) {
+      n += s.count;
+      if (!of && s.th == th)
+        of = &s;
       unknown |= s.unknown;
       if (s.hasWork) {
         total = satAdd(total, s.work);
@@ -1791,26 +1796,25 @@ struct ShareWork {
       }
     }
   }
+  double cwb(int64_t maxWork) const {
+    if (!n || unknown)
+      return NAN;
+    return maxMeanOf(double(maxWork), double(total), n);
+  }
+  double cpu() const {
+    if (!n)
+      return NAN;
+    if (cnt > 1) {
+      double mean = double(total) / double(cnt);
+      return mean > 0 ? double(mx) / mean : NAN;
+    }
+    return 1.0;
+  }
 };
 
-double Loop::cwb() const {
-  int64_t nn = n();
-  if (!nn)
-    return NAN;
-  ShareWork w(shares);
-  return w.unknown ? NAN : maxMeanOf(double(maxWork), double(w.total), nn);
-}
+double Loop::cwb() const { return ShareWork(shares).cwb(maxWork); }
 
-double Loop::cpu() const {
-  if (!n())
-    return NAN;
-  ShareWork w(shares);
-  if (w.cnt > 1) {
-    double mean = double(w.total) / double(w.cnt);
-    return mean > 0 ? double(w.mx) / mean : NAN;
-  }
-  return 1.0;
-}
+double Loop::cpu() const { return ShareWork(shares).cpu(); }
 
 void Analysis::chunkMetricsPass() {
   // Chunks: the parent is the thread's share of the loop instance. The
@@ -1997,13 +2001,8 @@ bool Analysis::chunkUnknown(size_t i) const {
 
 GrainMetrics Analysis::chunkMetrics(size_t i) const {
   const Loop &lp = loops[chunks.loop[i]];
-  int th = chunks.thread[i];
-  const Share *sh = nullptr;
-  for (const Share &s : lp.shares)
-    if (s.th == th) {
-      sh = &s;
-      break;
-    }
+  ShareWork sw(lp.shares, chunks.thread[i]);
+  const Share *sh = sw.of;
   GrainMetrics m;
   bool unknown = sh && sh->unknown;
   m.hasWork = !unknown;
@@ -2011,8 +2010,8 @@ GrainMetrics Analysis::chunkMetrics(size_t i) const {
   m.sync = sh ? sh->waitPer : NAN;
   double cost = chunks.creation[i] + m.sync;
   m.pb = cost > 0 ? m.work / cost : NAN;
-  m.cwb = lp.cwb();
-  m.cpu = lp.cpu();
+  m.cwb = sw.cwb(lp.maxWork);
+  m.cpu = sw.cpu();
   m.dev = chunkDeviation(indexOf(lp), chunks.lower[i], chunks.upper[i],
                          m.hasWork, m.work);
   m.outlier = i < outliers.size() && outliers[i];

@@ -577,7 +577,7 @@ bool ThreadReader::accept(Record &r) {
   return true;
 }
 
-bool ThreadReader::next(Record &r) {
+bool ThreadReader::nextRecord(Record &r) {
   while (!done) {
     if (!fill(RecordBytes)) {
       if (len > pos)
