@@ -1816,6 +1816,13 @@ double Loop::cwb() const { return ShareWork(shares).cwb(maxWork); }
 
 double Loop::cpu() const { return ShareWork(shares).cpu(); }
 
+void Loop::balance(int64_t &n, double &cwb, double &cpu) const {
+  ShareWork w(shares);
+  n = w.n;
+  cwb = w.cwb(maxWork);
+  cpu = w.cpu();
+}
+
 void Analysis::chunkMetricsPass() {
   // Chunks: the parent is the thread's share of the loop instance. The
   // shares' waits (per chunk), then two passes over the columns: the
@@ -1854,6 +1861,9 @@ void Analysis::chunkMetricsPass() {
   }
   int lastLi = -1, lastTh = -1;
   Share *sh = nullptr;
+  // In the same pass: each instance's team size, from the first of its
+  // chunks whose implicit task is known.
+  teamSize.assign(loops.size(), 0);
   for (size_t i = 0; i < nc; i++) {
     int li = ch.loop[i], th = ch.thread[i];
     Loop &lp = loops[li];
@@ -1861,6 +1871,11 @@ void Analysis::chunkMetricsPass() {
       sh = lp.find(th); // every chunk's thread has its share
       lastLi = li;
       lastTh = th;
+    }
+    if (uint32_t &ts = teamSize[size_t(li)]; !ts) {
+      auto it = implicit.find(ch.parentOf(i));
+      if (it != implicit.end())
+        ts = teamOf(it);
     }
     int64_t x = int64_t(ch.end[i] - ch.start[i]);
     sh->work = satAdd(sh->work, x);
@@ -1895,15 +1910,6 @@ void Analysis::chunkMetricsPass() {
   }
   // The outlier chunks (Problems.h), instead of every chunk of an
   // instance past chunk_work_balance or chunk_work_cpu_balance.
-  teamSize.assign(loops.size(), 0);
-  for (size_t i = 0; i < nc; i++) {
-    uint32_t &ts = teamSize[ch.loop[i]];
-    if (ts)
-      continue;
-    auto it = implicit.find(ch.parentOf(i));
-    if (it != implicit.end())
-      ts = teamOf(it);
-  }
   outliers = outlierChunks(*this);
   for (size_t i = 0; i < nc; i++)
     if (outliers[i])

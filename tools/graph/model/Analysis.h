@@ -183,6 +183,8 @@ struct Loop {
   /// NA), from its shares when read.
   double cwb() const;
   double cpu() const;
+  /// n(), cwb() and cpu() in one pass over the shares.
+  void balance(int64_t &n, double &cwb, double &cpu) const;
   Share *find(int th);
   const Share *find(int th) const;
 };
