@@ -1997,14 +1997,6 @@ std::vector<uint32_t> Analysis::chunkNumbers() const {
   return out;
 }
 
-bool Analysis::chunkUnknown(size_t i) const {
-  const Loop &lp = loops[chunks.loop[i]];
-  for (const Share &s : lp.shares)
-    if (s.th == chunks.thread[i])
-      return s.unknown;
-  return false;
-}
-
 GrainMetrics Analysis::chunkMetrics(size_t i) const {
   const Loop &lp = loops[chunks.loop[i]];
   ShareWork sw(lp.shares, chunks.thread[i]);
