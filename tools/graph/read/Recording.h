@@ -152,7 +152,7 @@ public:
   /// not a string, source or thread record, its time within the window)
   /// is read here, inline; the others, and any that fails a check, by
   /// nextRecord().
-  bool next(Record &r) {
+  __attribute__((always_inline)) bool next(Record &r) {
     if (done || len - pos < RecordBytes)
       return nextRecord(r);
     const unsigned char *p = buf.data() + pos;

@@ -145,9 +145,12 @@ std::vector<std::string> breakdownLines(const Analysis &an,
     // sort: the durations are whole ticks, their sums exact in any order.
     std::vector<double> d;
     d.reserve(mostN);
-    for (const Loop &lp : an.loops)
-      if (timed(lp) && size_t(an.loopSite[an.indexOf(lp)]) == mostSite)
+    for (const Loop &lp : an.loops) {
+      size_t li = size_t(an.indexOf(lp));
+      if (li < an.loopSite.size() && size_t(an.loopSite[li]) == mostSite &&
+          timed(lp))
         d.push_back(double(lp.end - lp.begin));
+    }
     size_t n = d.size(), tenth = n - n / 10;
     std::nth_element(d.begin(), d.begin() + long(tenth), d.end());
     std::nth_element(d.begin(), d.begin() + long(n / 2),
