@@ -638,6 +638,9 @@ void Analysis::readThread(int th, ThreadReader &rd) {
   // task has a frame again. A task above every ended one (a new one) is
   // not looked for.
   std::vector<std::pair<uint64_t, uint64_t>> ended;
+  // Room for its most (an entry takes a loop's begin and an implicit
+  // task's end: two records): address space only, never copied as it grows.
+  ended.reserve(size_t(rd.recordsAtMost() / 2));
   std::unordered_map<uint64_t, uint64_t> endedMap;
   uint64_t endedMost = 0; // the largest ended task id
   auto loopsBegun = [&](Frame &fr) -> uint64_t & {

@@ -190,6 +190,8 @@ public:
     any = true;
     return true;
   }
+  /// The most records the thread's files hold (an upper bound).
+  uint64_t recordsAtMost() const { return fileBytes / RecordBytes; }
   /// The largest record time seen so far.
   uint64_t lastTime() const { return last; }
   /// Why the stream ended early ("" when it did not).
