@@ -490,16 +490,20 @@ Analysis::Analysis(const ProcessDir &pd, const Baseline *base)
     T.waitTime.reserve(n);
   }
   readNotes = pd.notes; // where the directory contradicts its meta.txt
+  std::vector<unsigned char> readBuf; // every thread's reader's, in turn
   for (int th : pd.threads) {
     threads.push_back(th);
     ThreadReader rd(pd, th, strings);
+    rd.swapBuffer(readBuf);
     readThread(th, rd);
+    rd.swapBuffer(readBuf);
     lastRecord = std::max(lastRecord, rd.lastTime());
     if (!rd.endNote().empty())
       readNotes.push_back("thread " + std::to_string(th) + ": " + rd.endNote());
     if (rd.corrupt()) // a record that cannot be right, or none at all
       proc.complete = false, proc.contradicts = true;
   }
+  std::vector<unsigned char>().swap(readBuf);
   maps = Maps(pd.dir + "/maps.txt");
   finish();
   instants();

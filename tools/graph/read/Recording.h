@@ -190,6 +190,9 @@ public:
     any = true;
     return true;
   }
+  /// Reads into b's storage, b gets the reader's (swapped): one buffer,
+  /// its pages touched once, for the readers of a process's threads.
+  void swapBuffer(std::vector<unsigned char> &b) { buf.swap(b); }
   /// The most records the thread's files hold (an upper bound).
   uint64_t recordsAtMost() const { return fileBytes / RecordBytes; }
   /// The largest record time seen so far.
