@@ -141,7 +141,16 @@ GrainDag::GrainDag(const Analysis &an, bool everyGrain, bool keep)
   {
     Parts p; // gone before the critical path's tables are made
     nodes(p, everyGrain);
-    std::vector<uint32_t> start(nv + 1, 0);
+    // At most 4 edges per region, 3 per loop (and its collapsed chunks), 2
+    // per chunk node, 4 per task, 4 per join (kept graphs' joins).
+    size_t maxEdges = 4 * p.nr + 3 * an.loops.size() +
+                      2 * size_t(p.chunksEnd - chunkBase) +
+                      4 * an.tasks.size() + 4 * joins.size() + 1;
+    // Room for the edges' column too (EdgesBySource::make: its pages
+    // touched once, by start and then the edges; reserved, not touched).
+    std::vector<uint32_t> start;
+    start.reserve(std::max(size_t(nv) + 1, maxEdges));
+    start.assign(size_t(nv) + 1, 0);
     link.assign(nv, 0);
     // The edges by source (a counting sort), each source's in the order
     // made; link counts each node's in-edges.
@@ -153,11 +162,7 @@ GrainDag::GrainDag(const Analysis &an, bool everyGrain, bool keep)
     };
     auto place = [&](uint32_t s, uint32_t t) { out.place(s, t); };
     if (keep) {
-      // Reserved, not grown: at most 4 edges per region, 3 per loop (and
-      // its collapsed chunks), 2 per chunk node, 4 per task, 4 per join.
-      size_t maxEdges = 4 * p.nr + 3 * an.loops.size() +
-                        2 * size_t(p.chunksEnd - chunkBase) +
-                        4 * an.tasks.size() + 4 * joins.size() + 1;
+      // Reserved, not grown (maxEdges).
       src.reserve(maxEdges);
       dst.reserve(maxEdges);
       ekind.reserve(maxEdges);
@@ -528,8 +533,15 @@ void EdgesBySource::make(std::vector<uint32_t> &&start) {
         wide.push_back(v < last ? start[v] : next);
     }
   }
+  // The edges' column in start's place where it has room (its pages
+  // touched once); else start's pages go back before adj's are touched.
+  adj.clear();
+  adj.swap(start);
+  if (adj.capacity() < ne) {
+    std::vector<uint32_t>().swap(adj);
+    releaseFreed();
+  }
   std::vector<uint32_t>().swap(start);
-  releaseFreed(); // start's pages back before adj's are touched
   adj.assign(ne, 0);
 }
 

@@ -19,8 +19,8 @@
 // as they were made (no table of them). Per node 5.5 bytes: a word, its
 // in-degree and then its predecessor on the path (longestPaths), and where
 // its successors are, a byte per node and a word per 8 nodes
-// (EdgesBySource: made from a word per node whose pages go back before
-// the edges' are touched); per edge 4; per chunk node 4 (its chunk). The
+// (EdgesBySource: made from a word per node whose pages the edges' column
+// takes over); per edge 4; per chunk node 4 (its chunk). The
 // longest path before a node is held only while the node is open: 16
 // bytes while some of its in-edges are taken, not all, 12 while it waits
 // in the queue. Gone before the path is found, the parts the edges are
@@ -65,7 +65,8 @@ struct CritPath {
 class EdgesBySource {
 public:
   /// start: per node its first edge's place, then the number of edges
-  /// (below 2^31); freed before the edges' column is made.
+  /// (below 2^31); the edges' column takes its place where it has room,
+  /// else it is freed before the edges' column is made.
   void make(std::vector<uint32_t> &&start);
   /// Places the next edge from s (make()'s nodes' edges, each once).
   void place(uint32_t s, uint32_t t) {

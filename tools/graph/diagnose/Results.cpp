@@ -129,17 +129,23 @@ public:
         it = at.emplace(nm, out.size()).first;
         out.push_back({nm, 0, {}});
         kept.emplace_back();
+        bar.push_back(SIZE_MAX);
       }
       siteOut[site] = it->second;
     }
     size_t k = siteOut[site];
     std::vector<Kept> &v = kept[k];
-    v.push_back({int64_t(std::llround(l.lost / tpn)), ns(l.first),
-                 out[k].instances++,
-                 InstanceLost{l.loop, l.threads, l.lost, l.first, l.last}});
+    Kept c{int64_t(std::llround(l.lost / tpn)), ns(l.first), out[k].instances++,
+           InstanceLost{l.loop, l.threads, l.lost, l.first, l.last}};
+    // Behind the last of InstanceSteps kept ones (the order is total), it
+    // is never among the most.
+    if (bar[k] < v.size() && !before(c, v[bar[k]]))
+      return;
+    v.push_back(c);
     if (v.size() >= 4 * InstanceSteps) {
       std::nth_element(v.begin(), v.begin() + InstanceSteps, v.end(), before);
       v.resize(InstanceSteps);
+      bar[k] = size_t(std::max_element(v.begin(), v.end(), before) - v.begin());
     }
   }
   std::vector<LoopLosses> done() {
@@ -171,6 +177,9 @@ private:
   double tpn;
   std::vector<LoopLosses> out;
   std::vector<std::vector<Kept>> kept;
+  // Per entry of kept, once trimmed: the place of the last of its kept
+  // ones (SIZE_MAX before).
+  std::vector<size_t> bar;
   std::unordered_map<std::string, size_t> at;
   std::vector<size_t> siteOut; // per loop site: its entry in out
 };

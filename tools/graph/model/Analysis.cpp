@@ -490,16 +490,20 @@ Analysis::Analysis(const ProcessDir &pd, const Baseline *base)
     T.waitTime.reserve(n);
   }
   readNotes = pd.notes; // where the directory contradicts its meta.txt
+  std::vector<unsigned char> readBuf; // every thread's reader's, in turn
   for (int th : pd.threads) {
     threads.push_back(th);
     ThreadReader rd(pd, th, strings);
+    rd.swapBuffer(readBuf);
     readThread(th, rd);
+    rd.swapBuffer(readBuf);
     lastRecord = std::max(lastRecord, rd.lastTime());
     if (!rd.endNote().empty())
       readNotes.push_back("thread " + std::to_string(th) + ": " + rd.endNote());
     if (rd.corrupt()) // a record that cannot be right, or none at all
       proc.complete = false, proc.contradicts = true;
   }
+  std::vector<unsigned char>().swap(readBuf);
   maps = Maps(pd.dir + "/maps.txt");
   finish();
   instants();
@@ -638,6 +642,9 @@ void Analysis::readThread(int th, ThreadReader &rd) {
   // task has a frame again. A task above every ended one (a new one) is
   // not looked for.
   std::vector<std::pair<uint64_t, uint64_t>> ended;
+  // Room for its most (an entry takes a loop's begin and an implicit
+  // task's end: two records): address space only, never copied as it grows.
+  ended.reserve(size_t(rd.recordsAtMost() / 2));
   std::unordered_map<uint64_t, uint64_t> endedMap;
   uint64_t endedMost = 0; // the largest ended task id
   auto loopsBegun = [&](Frame &fr) -> uint64_t & {
@@ -1776,13 +1783,18 @@ static double maxMeanOf(double mx, double total, int64_t n) {
   return n && total > 0 ? mx / (total / double(n)) : NAN;
 }
 
-/// A loop instance's shares' work: whether any is unknown, their total
-/// (saturated), the largest and how many have work.
+/// A loop instance's shares' work in one pass: whether any is unknown,
+/// their total (saturated), the largest and how many have work; its chunks
+/// (Loop::n()); the share of thread th, if any.
 struct ShareWork {
   bool unknown = false;
-  int64_t total = 0, mx = 0, cnt = 0;
-  explicit ShareWork(const ShareSpan &shares) {
+  int64_t total = 0, mx = 0, cnt = 0, n = 0;
+  const Share *of = nullptr;
+  explicit ShareWork(const ShareSpan &shares, int th = INT_MIN) {
     for (const Share &s : shares) {
+      n += s.count;
+      if (!of && s.th == th)
+        of = &s;
       unknown |= s.unknown;
       if (s.hasWork) {
         total = satAdd(total, s.work);
@@ -1791,25 +1803,31 @@ struct ShareWork {
       }
     }
   }
+  double cwb(int64_t maxWork) const {
+    if (!n || unknown)
+      return NAN;
+    return maxMeanOf(double(maxWork), double(total), n);
+  }
+  double cpu() const {
+    if (!n)
+      return NAN;
+    if (cnt > 1) {
+      double mean = double(total) / double(cnt);
+      return mean > 0 ? double(mx) / mean : NAN;
+    }
+    return 1.0;
+  }
 };
 
-double Loop::cwb() const {
-  int64_t nn = n();
-  if (!nn)
-    return NAN;
-  ShareWork w(shares);
-  return w.unknown ? NAN : maxMeanOf(double(maxWork), double(w.total), nn);
-}
+double Loop::cwb() const { return ShareWork(shares).cwb(maxWork); }
 
-double Loop::cpu() const {
-  if (!n())
-    return NAN;
+double Loop::cpu() const { return ShareWork(shares).cpu(); }
+
+void Loop::balance(int64_t &n, double &cwb, double &cpu) const {
   ShareWork w(shares);
-  if (w.cnt > 1) {
-    double mean = double(w.total) / double(w.cnt);
-    return mean > 0 ? double(w.mx) / mean : NAN;
-  }
-  return 1.0;
+  n = w.n;
+  cwb = w.cwb(maxWork);
+  cpu = w.cpu();
 }
 
 void Analysis::chunkMetricsPass() {
@@ -1850,6 +1868,9 @@ void Analysis::chunkMetricsPass() {
   }
   int lastLi = -1, lastTh = -1;
   Share *sh = nullptr;
+  // In the same pass: each instance's team size, from the first of its
+  // chunks whose implicit task is known.
+  teamSize.assign(loops.size(), 0);
   for (size_t i = 0; i < nc; i++) {
     int li = ch.loop[i], th = ch.thread[i];
     Loop &lp = loops[li];
@@ -1857,6 +1878,11 @@ void Analysis::chunkMetricsPass() {
       sh = lp.find(th); // every chunk's thread has its share
       lastLi = li;
       lastTh = th;
+    }
+    if (uint32_t &ts = teamSize[size_t(li)]; !ts) {
+      auto it = implicit.find(ch.parentOf(i));
+      if (it != implicit.end())
+        ts = teamOf(it);
     }
     int64_t x = int64_t(ch.end[i] - ch.start[i]);
     sh->work = satAdd(sh->work, x);
@@ -1891,15 +1917,6 @@ void Analysis::chunkMetricsPass() {
   }
   // The outlier chunks (Problems.h), instead of every chunk of an
   // instance past chunk_work_balance or chunk_work_cpu_balance.
-  teamSize.assign(loops.size(), 0);
-  for (size_t i = 0; i < nc; i++) {
-    uint32_t &ts = teamSize[ch.loop[i]];
-    if (ts)
-      continue;
-    auto it = implicit.find(ch.parentOf(i));
-    if (it != implicit.end())
-      ts = teamOf(it);
-  }
   outliers = outlierChunks(*this);
   for (size_t i = 0; i < nc; i++)
     if (outliers[i])
@@ -1987,23 +2004,10 @@ std::vector<uint32_t> Analysis::chunkNumbers() const {
   return out;
 }
 
-bool Analysis::chunkUnknown(size_t i) const {
-  const Loop &lp = loops[chunks.loop[i]];
-  for (const Share &s : lp.shares)
-    if (s.th == chunks.thread[i])
-      return s.unknown;
-  return false;
-}
-
 GrainMetrics Analysis::chunkMetrics(size_t i) const {
   const Loop &lp = loops[chunks.loop[i]];
-  int th = chunks.thread[i];
-  const Share *sh = nullptr;
-  for (const Share &s : lp.shares)
-    if (s.th == th) {
-      sh = &s;
-      break;
-    }
+  ShareWork sw(lp.shares, chunks.thread[i]);
+  const Share *sh = sw.of;
   GrainMetrics m;
   bool unknown = sh && sh->unknown;
   m.hasWork = !unknown;
@@ -2011,8 +2015,8 @@ GrainMetrics Analysis::chunkMetrics(size_t i) const {
   m.sync = sh ? sh->waitPer : NAN;
   double cost = chunks.creation[i] + m.sync;
   m.pb = cost > 0 ? m.work / cost : NAN;
-  m.cwb = lp.cwb();
-  m.cpu = lp.cpu();
+  m.cwb = sw.cwb(lp.maxWork);
+  m.cpu = sw.cpu();
   m.dev = chunkDeviation(indexOf(lp), chunks.lower[i], chunks.upper[i],
                          m.hasWork, m.work);
   m.outlier = i < outliers.size() && outliers[i];

@@ -183,6 +183,8 @@ struct Loop {
   /// NA), from its shares when read.
   double cwb() const;
   double cpu() const;
+  /// n(), cwb() and cpu() in one pass over the shares.
+  void balance(int64_t &n, double &cwb, double &cpu) const;
   Share *find(int th);
   const Share *find(int th) const;
 };
@@ -571,7 +573,15 @@ public:
   /// child's creation unmeasured) its execution less its waits at its
   /// children's join points; never below 0.
   double taskOwnWork(size_t k) const;
-  bool chunkUnknown(size_t i) const;
+  /// Chunk i's own times are unknown (its thread's share's, Share::unknown).
+  bool chunkUnknown(size_t i) const {
+    const Loop &lp = loops[size_t(chunks.loop[i])];
+    int th = chunks.thread[i];
+    for (const Share &s : lp.shares)
+      if (s.th == th)
+        return s.unknown;
+    return false;
+  }
   /// The loop chunk that made task k, or -1: the chunk its implicit task
   /// was running when it made k (a task made by an explicit task is that
   /// task's child, whatever chunk its thread ran). The grain graph's

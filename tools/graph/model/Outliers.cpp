@@ -26,13 +26,6 @@ double medianOf(std::vector<int64_t> &v) {
 
 /// The threads of loop instance li's team: its team size where known, at
 /// least the threads that ran its chunks.
-size_t teamOf(const Analysis &an, int li) {
-  size_t t = an.loops[li].shares.size();
-  if (size_t(li) < an.teamSize.size())
-    t = std::max(t, size_t(an.teamSize[li]));
-  return t;
-}
-
 /// The members of values (work in ticks) that exceed its median by more
 /// than OutlierMads scaled MADs, `material` and the OutlierMinNs floor.
 static void markOutliers(const std::vector<int64_t> &w, double material,

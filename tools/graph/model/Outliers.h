@@ -9,20 +9,25 @@
 #ifndef GRAINCHUNK_GRAPH_OUTLIERS_H
 #define GRAINCHUNK_GRAPH_OUTLIERS_H
 
+#include "Analysis.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 namespace gcg {
 
-class Analysis;
-
 /// The median of v (of an even count: the mean of the middle two);
 /// reorders v.
 double medianOf(std::vector<int64_t> &v);
 /// The threads of loop instance li's team: its team size where known, at
 /// least the threads that ran its chunks.
-size_t teamOf(const Analysis &an, int li);
+inline size_t teamOf(const Analysis &an, int li) {
+  size_t t = an.loops[size_t(li)].shares.size();
+  if (size_t(li) < an.teamSize.size())
+    t = std::max(t, size_t(an.teamSize[size_t(li)]));
+  return t;
+}
 
 /// A chunk is an outlier of its loop instance when its work exceeds the
 /// instance's median chunk work by more than OutlierMads times the scaled

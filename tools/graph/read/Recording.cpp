@@ -494,8 +494,11 @@ bool ThreadReader::fill(size_t need) {
     return true;
   if (eof)
     return false;
-  if (buf.empty()) // 256 KiB (8,192 records), or what the files hold
-    buf.resize(size_t(std::min<uint64_t>(fileBytes + RecordBytes, 1 << 18)));
+  // 256 KiB (8,192 records), or what the files hold (at least: a lent
+  // buffer may be larger).
+  size_t want = size_t(std::min<uint64_t>(fileBytes + RecordBytes, 1 << 18));
+  if (buf.size() < want)
+    buf.resize(want);
   std::memmove(buf.data(), buf.data() + pos, len - pos);
   len -= pos;
   pos = 0;
@@ -577,7 +580,7 @@ bool ThreadReader::accept(Record &r) {
   return true;
 }
 
-bool ThreadReader::next(Record &r) {
+bool ThreadReader::nextRecord(Record &r) {
   while (!done) {
     if (!fill(RecordBytes)) {
       if (len > pos)

@@ -17,8 +17,11 @@
 
 #include "grainchunk-record-format.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -145,7 +148,53 @@ public:
   ~ThreadReader();
   ThreadReader(const ThreadReader &) = delete;
   ThreadReader &operator=(const ThreadReader &) = delete;
-  bool next(Record &r);
+  /// The next record (false at the stream's end). The common one (narrow,
+  /// not a string, source or thread record, its time within the window)
+  /// is read here, inline; the others, and any that fails a check, by
+  /// nextRecord().
+  __attribute__((always_inline)) bool next(Record &r) {
+    if (done || len - pos < RecordBytes)
+      return nextRecord(r);
+    const unsigned char *p = buf.data() + pos;
+    uint32_t kd, c32;
+    uint64_t t;
+    std::memcpy(&kd, p + 28, 4);
+    uint32_t k = kd & 0xff;
+    if (k == 0 || (kd & R_WIDE) || k == R_SOURCE || k == R_STRING ||
+        k == R_THREAD)
+      return nextRecord(r);
+    std::memcpy(&t, p, 8);
+    static_assert(ProcessDir::MaxSpanTicks > UINT32_MAX,
+                  "a narrow record's creation time needs no check");
+    if (thread >= 0 &&
+        (t < lo || t > hi || (any && t < last && last - t > back)))
+      return nextRecord(r);
+    std::memcpy(&c32, p + 24, 4);
+    r.t = t;
+    std::memcpy(&r.a, p + 8, 8);
+    std::memcpy(&r.b, p + 16, 8);
+    r.kind = k;
+    r.d = kd >> 8;
+    if (k == R_CHUNK) {
+      r.c = 0;
+      r.e = src;
+      r.creation = c32 == NO_TICKS ? NAN : double(c32);
+    } else {
+      r.c = c32;
+      r.e = 0;
+      r.creation = NAN;
+    }
+    pos += RecordBytes;
+    last = std::max(last, t);
+    at++;
+    any = true;
+    return true;
+  }
+  /// Reads into b's storage, b gets the reader's (swapped): one buffer,
+  /// its pages touched once, for the readers of a process's threads.
+  void swapBuffer(std::vector<unsigned char> &b) { buf.swap(b); }
+  /// The most records the thread's files hold (an upper bound).
+  uint64_t recordsAtMost() const { return fileBytes / RecordBytes; }
   /// The largest record time seen so far.
   uint64_t lastTime() const { return last; }
   /// Why the stream ended early ("" when it did not).
@@ -156,7 +205,8 @@ public:
   bool corrupt() const { return bad; }
 
 private:
-  bool fill(size_t need); // at least need bytes available
+  bool nextRecord(Record &r); // next(), every record
+  bool fill(size_t need);     // at least need bytes available
   const unsigned char *take(size_t n);
   bool stop(const std::string &why); // ends the stream, corrupt
   bool accept(Record &r); // checks r (thread >= 0): true to return it

@@ -145,9 +145,12 @@ std::vector<std::string> breakdownLines(const Analysis &an,
     // sort: the durations are whole ticks, their sums exact in any order.
     std::vector<double> d;
     d.reserve(mostN);
-    for (const Loop &lp : an.loops)
-      if (timed(lp) && size_t(an.loopSite[an.indexOf(lp)]) == mostSite)
+    for (const Loop &lp : an.loops) {
+      size_t li = size_t(an.indexOf(lp));
+      if (li < an.loopSite.size() && size_t(an.loopSite[li]) == mostSite &&
+          timed(lp))
         d.push_back(double(lp.end - lp.begin));
+    }
     size_t n = d.size(), tenth = n - n / 10;
     std::nth_element(d.begin(), d.begin() + long(tenth), d.end());
     std::nth_element(d.begin(), d.begin() + long(n / 2),
@@ -439,31 +442,35 @@ std::string summaryOf(const Results &R, size_t p) {
   // Loops by name, in the order the loops first ran.
   std::vector<std::string> order;
   std::map<std::string, std::vector<int>> byName;
-  // A name (unique per site) looked up once per site, not per instance.
-  std::vector<std::vector<int> *> siteLoops;
+  // A name (unique per site) looked up once per site, not per instance;
+  // per name, its earliest instance (begin, then index), found in the same
+  // pass.
+  std::map<std::string, std::pair<double, int>> firstOf;
+  struct Site {
+    std::vector<int> *loops = nullptr;
+    std::pair<double, int> *first = nullptr;
+  };
+  std::vector<Site> siteLoops;
   for (const Loop &lp : an.loops)
     if (lp.n()) {
-      size_t site = size_t(an.loopSite[an.indexOf(lp)]);
+      int li = an.indexOf(lp);
+      size_t site = size_t(an.loopSite[li]);
       if (siteLoops.size() <= site)
-        siteLoops.resize(site + 1, nullptr);
-      std::vector<int> *&v = siteLoops[site];
-      if (!v) {
-        v = &byName[an.loopName(an.indexOf(lp))];
-        if (v->empty())
-          order.push_back(an.loopName(an.indexOf(lp)));
+        siteLoops.resize(site + 1);
+      Site &v = siteLoops[site];
+      if (!v.loops) {
+        std::string nm = an.loopName(li);
+        v.loops = &byName[nm];
+        v.first =
+            &firstOf.emplace(nm, std::pair<double, int>{INFINITY, 1 << 30})
+                 .first->second;
+        if (v.loops->empty())
+          order.push_back(nm);
       }
-      v->push_back(an.indexOf(lp));
+      v.loops->push_back(li);
+      *v.first =
+          std::min(*v.first, {lp.hasBegin ? double(lp.begin) : INFINITY, li});
     }
-  // Per name, its earliest instance (begin, then index), found once.
-  std::map<std::string, std::pair<double, int>> firstOf;
-  for (const std::string &nm : order) {
-    std::pair<double, int> m{INFINITY, 1 << 30};
-    for (int li : byName[nm]) {
-      const Loop &lp = an.loops[li];
-      m = std::min(m, {lp.hasBegin ? double(lp.begin) : INFINITY, li});
-    }
-    firstOf[nm] = m;
-  }
   std::stable_sort(order.begin(), order.end(),
                    [&](const std::string &x, const std::string &y) {
                      return firstOf[x] < firstOf[y];
@@ -494,9 +501,12 @@ std::string summaryOf(const Results &R, size_t p) {
           unknown += s.count;
       }
       flagged.update(an.flagged(li));
-      chunks += lp.n();
-      cwbOver += lp.cwb() > Thresholds[P_CHUNK_WORK_BALANCE].value;
-      cpuOver += lp.cpu() > Thresholds[P_CHUNK_WORK_CPU_BALANCE].value;
+      int64_t n;
+      double cwb, cpu;
+      lp.balance(n, cwb, cpu);
+      chunks += n;
+      cwbOver += cwb > Thresholds[P_CHUNK_WORK_BALANCE].value;
+      cpuOver += cpu > Thresholds[P_CHUNK_WORK_CPU_BALANCE].value;
     }
     double sum = 0, mx = 0;
     perThreadMulti.forEach([&](int, int64_t v) {
