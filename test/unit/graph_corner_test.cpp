@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Review of the engine's memory work (tools/graph): cases the kept
-// recordings do not exercise, each a hand-made input whose right answer is
-// known: the start order (LoopTable.h's StartOrder) where the first
-// instance has no chunks, and report.html where its graph is bare.
+// Hand-made inputs the kept recordings do not exercise, each with a
+// known right answer: the loop instances' start order (LoopTable.h's
+// StartOrder) where the first instance has no chunks, and report.html
+// where its graph is bare but every grain is drawn.
 #include "CoarseGraph.h"
 #include "LoopTable.h"
 #include "ReportWriter.h"
@@ -30,7 +30,7 @@ std::vector<int32_t> listed(const StartOrder &o) {
 // Instance 0 has no chunks (a loop of no iterations, or one whose chunks
 // were cut off), 1 and 2 begin in order: the start order is 1, 2 (the
 // instances with chunks), never instance 0.
-TEST(GraphReview, StartOrderFirstInstanceWithoutChunks) {
+TEST(GraphCorner, StartOrderFirstInstanceWithoutChunks) {
   LoopRows rows;
   ASSERT_TRUE(rows.add(0, 0, 0, true, 0, 5, 5)); // no chunks
   ASSERT_TRUE(rows.add(1, 0, 1, true, 1, 10, 11));
@@ -48,7 +48,7 @@ TEST(GraphReview, StartOrderFirstInstanceWithoutChunks) {
 // no iterations (no chunk), then a loop of two chunks. The aggregated
 // outputs' spans (CoarseGraph.h, from the start order) hold the second
 // loop's instance, not the first's.
-TEST(GraphReview, SpansSkipALoopWithoutChunksFirst) {
+TEST(GraphCorner, SpansSkipALoopWithoutChunksFirst) {
   const uint64_t Par = 100, I0 = 200;
   TempDir d;
   writeFile(d.path + "/meta.txt", meta3());
@@ -88,7 +88,7 @@ TEST(GraphReview, SpansSkipALoopWithoutChunksFirst) {
 // stably sorted by their first chunk's start) on random rows: instances
 // without rows or without chunks anywhere (first, last, runs of them),
 // several threads per instance, starts mostly ascending.
-TEST(GraphReview, StartOrderAsItsDefinition) {
+TEST(GraphCorner, StartOrderAsItsDefinition) {
   std::mt19937 rng(11);
   for (int round = 0; round < 2000; round++) {
     SCOPED_TRACE(round);
@@ -127,7 +127,7 @@ TEST(GraphReview, StartOrderAsItsDefinition) {
 // every grain is drawn. 1100 threads with a chunk each: even a node per
 // (site, thread) is over the page's 1000 nodes. The critical path's
 // chunks were looked up in the empty chunkNode (SIGSEGV).
-TEST(GraphReview, ReportWithABareGraph) {
+TEST(GraphCorner, ReportWithABareGraph) {
   TempDir d;
   writeFile(d.path + "/meta.txt", meta3());
   const int N = 1100;
