@@ -65,8 +65,6 @@ TEST(GraphCorner, SpansSkipALoopWithoutChunksFirst) {
       .rec(R_LOOP_END, 40, I0, Par)
       .rec(R_IMPLICIT_END, 70, I0, 0);
   t0.write(d.path + "/thread-0.bin");
-  if (const char *keep = std::getenv("REVIEW_KEEP"))
-    std::system(("cp -r '" + d.path + "/.' '" + keep + "'").c_str());
   auto run = analyseRun({d.path}, {});
   const Analysis &an = *run->procs[0];
   ASSERT_EQ(an.loops.size(), 2u);
@@ -122,7 +120,7 @@ TEST(GraphCorner, StartOrderAsItsDefinition) {
   }
 }
 
-// Outside the change reviewed: report.html's graph at its bare level
+// report.html's graph at its bare level
 // (start -> end: no node per chunk, CoarseGraph::chunkNode empty) where
 // every grain is drawn. 1100 threads with a chunk each: even a node per
 // (site, thread) is over the page's 1000 nodes. The critical path's
