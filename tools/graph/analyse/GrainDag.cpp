@@ -35,6 +35,7 @@
 #include "Run.h"
 
 #include <algorithm>
+#include <cassert>
 #include <climits>
 #include <iterator>
 #include <string>
@@ -63,14 +64,14 @@ struct GrainDag::Parts {
   bool all = false;
   std::vector<uint64_t> anchored;
   uint32_t chunkFrom = 0;
-  /// Chunk c's node (UINT32_MAX: none).
+  /// Chunk c's node: c made a task or started a region (anchored holds
+  /// every such chunk), or every chunk has one.
   uint32_t cn(int64_t c) const {
     if (all)
       return chunkFrom + uint32_t(c);
     auto it = std::lower_bound(anchored.begin(), anchored.end(), uint64_t(c));
-    return it != anchored.end() && *it == uint64_t(c)
-               ? chunkFrom + uint32_t(it - anchored.begin())
-               : UINT32_MAX;
+    assert(it != anchored.end() && *it == uint64_t(c));
+    return chunkFrom + uint32_t(it - anchored.begin());
   }
   // The task forks' and joins' nodes start here, made per slot in kid
   // order: a kid's fork (if it has one), then its join point's join if
@@ -116,15 +117,17 @@ uint64_t GrainDag::grainRef(uint32_t v) const {
   return kindOf(v) == Task ? v - taskBase : chunkRef[v - chunkBase];
 }
 
+/// Chunk i's weight: its work in ticks (0 where its times are unknown).
+static double chunkWork(const Analysis &an, size_t i) {
+  return an.chunkUnknown(i) ? 0.0
+                            : double(an.chunks.end[i] - an.chunks.start[i]);
+}
+
 double GrainDag::weight(uint32_t v) const {
   Kind k = kindOf(v);
   if (k == Task)
     return an->taskOwnWork(grainRef(v));
-  if (k != Chunk)
-    return 0;
-  size_t i = grainRef(v);
-  const Chunks &ch = an->chunks;
-  return an->chunkUnknown(i) ? 0.0 : double(ch.end[i] - ch.start[i]);
+  return k == Chunk ? chunkWork(*an, grainRef(v)) : 0;
 }
 
 /// The region whose implicit task id is, or -1.
@@ -243,20 +246,17 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
   // Per loop instance, its longest chunk not anchored (UINT32_MAX: none);
   // its weight read again from the chunks.
   std::vector<uint32_t> longest(everyGrain ? 0 : nl, UINT32_MAX);
-  auto chunkWork = [&](size_t i) {
-    return an.chunkUnknown(i) ? 0.0 : double(ch.end[i] - ch.start[i]);
-  };
   p.chunkFrom = chunkBase = nv;
   work = 0;
   size_t at = 0; // the next anchored chunk
   for (size_t i = 0; i < ch.size(); i++) {
-    double x = chunkWork(i);
+    double x = chunkWork(an, i);
     work += x;
     if (everyGrain || (at < anchored.size() && anchored[at] == i)) {
       node(Chunk, i);
       at++;
     } else if (longest[ch.loop[i]] == UINT32_MAX ||
-               x > chunkWork(longest[ch.loop[i]])) {
+               x > chunkWork(an, longest[ch.loop[i]])) {
       longest[ch.loop[i]] = uint32_t(i);
     }
   }
@@ -282,7 +282,7 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
     for (int64_t j = T.kidOff[s]; j < T.kidOff[s + 1]; j++) {
       uint32_t k = T.kids[j], at = T.joinsAt[k];
       int64_t c = an.madeInChunk(k);
-      if (c < 0 || p.cn(c) == UINT32_MAX)
+      if (c < 0) // (a task made in a chunk hangs off the chunk's node)
         node(TaskFork, k);
       auto it = joinNode.rbegin(); // join points do not decrease: the last
       while (it != joinNode.rend() && it->first != at)

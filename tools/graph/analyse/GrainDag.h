@@ -117,7 +117,7 @@ struct GrainDag {
   // The critical path (computed by the constructor).
   bool acyclic = false;
   std::vector<uint8_t> onPath; // per node (kept graphs only)
-  // Per node (every-grain graphs only): its earliest start, the longest
+  // Per node (kept graphs only): its earliest start, the longest
   // path weight before it from the start node (the prototype's root_dist).
   std::vector<double> earliest;
   double span = 0, work = 0; // ticks

@@ -83,8 +83,8 @@ struct Share {
   union {
     int64_t work = 0; // once the model is made
     /// While the recording is read: where the thread left the loop (ticks;
-    /// with hasEnd), which threadEnd() gives once the model is made
-    /// (Analysis::chunkMetricsPass()).
+    /// with hasEnd), which threadEnd() gives once the model is made where
+    /// some task was made in a chunk (Analysis::chunkMetricsPass()).
     uint64_t endRead;
   };
   union {
@@ -675,7 +675,8 @@ private:
   std::vector<Share> sharePool;
   std::vector<uint32_t> sharePrev;
   // Per share, where its thread left the loop (threadEnd()), made of the
-  // shares' endRead once the model is made.
+  // shares' endRead once the model is made; empty where no task was made
+  // in a chunk (Tasks::ctx), the only readers.
   std::vector<uint64_t> shareEnd;
   Share &readShare(int li, int th);
   void packShares();

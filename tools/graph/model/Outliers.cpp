@@ -24,8 +24,6 @@ double medianOf(std::vector<int64_t> &v) {
   return m;
 }
 
-/// The threads of loop instance li's team: its team size where known, at
-/// least the threads that ran its chunks.
 /// The members of values (work in ticks) that exceed its median by more
 /// than OutlierMads scaled MADs, `material` and the OutlierMinNs floor.
 static void markOutliers(const std::vector<int64_t> &w, double material,

@@ -147,8 +147,7 @@ std::vector<std::string> breakdownLines(const Analysis &an,
     d.reserve(mostN);
     for (const Loop &lp : an.loops) {
       size_t li = size_t(an.indexOf(lp));
-      if (li < an.loopSite.size() && size_t(an.loopSite[li]) == mostSite &&
-          timed(lp))
+      if (size_t(an.loopSite[li]) == mostSite && timed(lp))
         d.push_back(double(lp.end - lp.begin));
     }
     size_t n = d.size(), tenth = n - n / 10;
