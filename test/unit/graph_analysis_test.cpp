@@ -177,7 +177,7 @@ TEST(GraphAnalysis, ChunksLoopsAndMetrics) {
   ASSERT_EQ(an.chunks.size(), 3u);
   ASSERT_EQ(an.loops.size(), 1u);
   const Loop &lp = an.loops[0];
-  EXPECT_EQ(lp.n(), 3);
+  EXPECT_EQ(an.nChunks(lp), 3);
   EXPECT_EQ(an.codeOf(lp).fn, "work");
   EXPECT_EQ(an.codeOf(lp).loc, "a,b.c:12");
   EXPECT_EQ(an.loopName(0), "a,b.c:12 (work)");
@@ -188,8 +188,11 @@ TEST(GraphAnalysis, ChunksLoopsAndMetrics) {
   EXPECT_EQ(an.chunks.end[2], 30u);
   // Work 8, 20 and 18: chunk_work_balance = 20 / (46 / 3); per thread
   // 28 and 18: chunk_work_cpu_balance = 28 / 23.
-  EXPECT_NEAR(lp.cwb(), 20.0 / (46.0 / 3), 1e-12);
-  EXPECT_NEAR(lp.cpu(), 28.0 / 23, 1e-12);
+  int64_t n;
+  double cwb, cpu;
+  an.balance(lp, n, cwb, cpu);
+  EXPECT_NEAR(cwb, 20.0 / (46.0 / 3), 1e-12);
+  EXPECT_NEAR(cpu, 28.0 / 23, 1e-12);
   // Waits after the loop, capped by how long the last thread ran on:
   // thread 0 ended last (0 per chunk), thread 1 waited 20 of which 10 count.
   GrainMetrics m0 = an.chunkMetrics(0), m1 = an.chunkMetrics(1),
@@ -223,7 +226,7 @@ TEST(GraphAnalysis, ChunksOfNoLoopSeenToBegin) {
   auto run = analyseRun({d.path}, {});
   Analysis &an = *run->procs[0];
   ASSERT_EQ(an.loops.size(), 1u);
-  EXPECT_EQ(an.loops[0].n(), 1);
+  EXPECT_EQ(an.nChunks(an.loops[0]), 1);
   EXPECT_EQ(an.codeOf(an.loops[0]).codeptr, 0u);
   EXPECT_EQ(an.chunks.size(), 1u);
   // The outputs are made of it: the summary names its one loop.
@@ -236,8 +239,8 @@ TEST(GraphAnalysis, ChunksOfNoLoopSeenToBegin) {
 // one run of the process's pool, in the order met. The loop table's
 // medians of one and two chunks (taken from their least and most).
 TEST(GraphAnalysis, LoopInstanceIsCompact) {
-  static_assert(sizeof(Share) <= 32, "a loop instance's thread: 32 bytes");
-  static_assert(sizeof(Loop) <= 104, "a loop instance: 104 bytes");
+  static_assert(sizeof(Share) <= 16, "a loop instance's thread: 16 bytes");
+  static_assert(sizeof(Loop) <= 40, "a loop instance: 40 bytes");
   static_assert(sizeof(LoopThread) <= 56, "a loop table row: 56 bytes");
   TempDir d;
   loopRecording(d.path);
@@ -245,12 +248,13 @@ TEST(GraphAnalysis, LoopInstanceIsCompact) {
   Analysis &an = *run->procs[0];
   ASSERT_EQ(an.loops.size(), 1u);
   const Loop &lp = an.loops[0];
-  ASSERT_EQ(lp.shares.size(), 2u);
-  EXPECT_EQ(lp.shares[0].th, 0);
-  EXPECT_EQ(lp.shares[0].count, 2);
-  EXPECT_EQ(lp.shares[1].th, 1);
-  EXPECT_EQ(lp.shares[1].count, 1);
-  EXPECT_EQ(lp.shares.end() - lp.shares.begin(), 2);
+  ConstShareSpan sh = an.shares(lp);
+  ASSERT_EQ(sh.size(), 2u);
+  EXPECT_EQ(sh[0].th, 0);
+  EXPECT_EQ(sh[0].count, 2);
+  EXPECT_EQ(sh[1].th, 1);
+  EXPECT_EQ(sh[1].count, 1);
+  EXPECT_EQ(sh.end() - sh.begin(), 2);
   // A chunk's number among its thread's chunks of the instance, counted
   // when asked (not a column): thread 0's two, then thread 1's one.
   EXPECT_EQ(an.chunkNumbers(), (std::vector<uint32_t>{0, 1, 0}));

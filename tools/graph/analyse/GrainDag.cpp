@@ -333,8 +333,8 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
     g[li] = int(li);
   auto keyOf = [&](int x) {
     const Loop &lp = an.loops[x];
-    return std::make_tuple(int(lp.keyKind), lp.k0,
-                           lp.keyKind == 2 ? lp.k1 : uint64_t(0));
+    return std::make_tuple(int(lp.keyKind), lp.k0(),
+                           lp.keyKind == 2 ? lp.k1() : uint64_t(0));
   };
   auto byKey = [&](int x, int y) { return keyOf(x) < keyOf(y); };
   if (!std::is_sorted(g.begin(), g.end(), byKey)) // met in order: usual
@@ -363,10 +363,10 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
     const Loop &l0 = an.loops[*a];
     int64_t r = -1;
     if (l0.keyKind == 0) {
-      auto it = an.regions.find(l0.k0);
+      auto it = an.regions.find(l0.k0());
       r = it == an.regions.end() ? -1 : int64_t(it->second);
     } else {
-      r = regionOfTask(an, l0.keyKind == 1 ? l0.k0 : l0.k1);
+      r = regionOfTask(an, l0.keyKind == 1 ? l0.k0() : l0.k1());
     }
     gr.fork = r >= 0 ? p.rf(r) : uint32_t(Start);
     gr.join = r >= 0 ? p.rj(r) : uint32_t(End);

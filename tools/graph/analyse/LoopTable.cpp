@@ -71,13 +71,18 @@ bool LoopRows::add(int loop, int th, int64_t chunks, bool hasWork, int64_t work,
   s.count = uint32_t(chunks);
   s.unknown = !hasWork;
   s.hasWork = chunks > 0;
-  s.work = work;
   // What its share and first start give (make()), or else held apart: a
-  // part carries no least and most of them.
+  // part carries no least and most of them (of one chunk: its work). Its
+  // share holds a work in [0, Share::Wide) alone.
+  bool inShare = work >= 0 && work < int64_t(Share::Wide);
+  if (inShare)
+    s.work32 = uint32_t(work);
   bool derived = chunks == 1 ? work >= 0 && last == f + uint64_t(work)
                              : chunks == 0 && work == 0 && last == f;
-  if (!derived)
-    apart.push_back({uint32_t(first.size()), 0, 0, work, last});
+  if (!inShare || !derived) {
+    int64_t one = chunks == 1 && derived ? work : 0;
+    apart.push_back({uint32_t(first.size()), one, one, work, last});
+  }
   own.push_back(s);
   first.push_back(f);
   return true;
@@ -103,11 +108,11 @@ LoopRows loopThreads(const Analysis &an,
   // An instance's rows are its shares: one run of the model's pool per
   // instance, in instance order; a row's index is its share's place in
   // the pool.
-  const Share *pool = an.loops.empty() ? nullptr : an.loops[0].shares.data();
+  const Share *pool = an.loops.empty() ? nullptr : an.shares(size_t(0)).data();
   std::vector<uint32_t> perInstance(an.loops.size());
   size_t nRows = 0;
   for (size_t li = 0; li < an.loops.size(); li++) {
-    const ShareSpan &sp = an.loops[li].shares;
+    ConstShareSpan sp = an.shares(li);
     if (!sp.empty() && size_t(sp.data() - pool) != nRows)
       throw Error("the loop table: loop instance " + std::to_string(li) +
                   "'s threads are not the run after the last's");
@@ -119,9 +124,10 @@ LoopRows loopThreads(const Analysis &an,
                 " loop instance threads in one process (the loop table "
                 "numbers them in 32 bits)");
   // Held apart: the rows of two chunks or more, and of one chunk ending
-  // before it starts (its share's work, negative, is not the row's).
+  // before it starts (its share's work, negative, is not the row's) or
+  // whose work its share holds apart (Share::Wide or more).
   auto heldApart = [](const Share &s) {
-    return s.count > 1 || (s.count == 1 && s.work < 0);
+    return s.count > 1 || (s.count == 1 && s.work32 >= Share::Wide);
   };
   std::vector<LoopRows::Apart> apart;
   for (size_t r = 0; r < nRows; r++)
@@ -140,10 +146,9 @@ LoopRows loopThreads(const Analysis &an,
     int li = ch.loop[i], th = ch.thread[i];
     if (li != lastLi || th != lastTh) {
       lastLi = li, lastTh = th, row = -1, ap = nullptr;
-      const Loop &lp = an.loops[li];
-      for (size_t s = 0; s < lp.shares.size(); s++)
-        if (lp.shares[s].th == th)
-          row = int64_t(&lp.shares[s] - pool);
+      for (const Share &s : an.shares(size_t(li)))
+        if (s.th == th)
+          row = int64_t(&s - pool);
       if (row >= 0 && heldApart(pool[row])) {
         auto it = std::lower_bound(
             apart.begin(), apart.end(), uint32_t(row),
@@ -477,8 +482,8 @@ InstanceLoss InstanceLosses::operator()(int li) {
   const Joined *jb = nullptr, *je = nullptr;
   bool inPlace = !byThread.empty();
   if (lp.keyKind == 0 && !inPlace) {
-    size_t lo = regionTasks(lp.k0), hi = lo;
-    while (hi < joined.size() && joined[hi].par == lp.k0)
+    size_t lo = regionTasks(lp.k0()), hi = lo;
+    while (hi < joined.size() && joined[hi].par == lp.k0())
       hi++;
     jb = joined.data() + lo;
     je = joined.data() + hi;
@@ -492,7 +497,7 @@ InstanceLoss InstanceLosses::operator()(int li) {
       continue;
     maxSpan = std::max(maxSpan, double(r.last - begins(k)));
     at[k] = lp.keyKind != 0 ? nullptr
-            : inPlace       ? threadJoined(lp.k0, r.th)
+            : inPlace       ? threadJoined(lp.k0(), r.th)
                             : joinedAt(r, jb, je);
     if (at[k])
       firstJoin = std::min(firstJoin, *at[k]);

@@ -146,9 +146,9 @@ private:
     if (a) {
       x.work = a->work, x.minWork = a->minWork, x.maxWork = a->maxWork;
       x.last = a->last;
-    } else if (x.chunks) { // its one chunk's work and end
-      x.work = x.minWork = x.maxWork = s.work;
-      x.last = x.first + uint64_t(s.work);
+    } else if (x.chunks) { // its one chunk's work and end (in its share)
+      x.work = x.minWork = x.maxWork = s.work32;
+      x.last = x.first + uint64_t(s.work32);
     } else {
       x.last = x.first;
     }
@@ -169,8 +169,9 @@ LoopRows loopThreads(const Analysis &an,
                      std::vector<std::pair<size_t, double>> *medians = nullptr,
                      std::vector<double> *firstCreation = nullptr);
 /// A loop instance's thread's wait at the loop's end (ticks; NaN: NA).
-inline double shareWait(const Share &sh) {
-  return std::isnan(sh.waitPer) ? NAN : sh.waitPer * double(sh.count);
+inline double shareWait(const Analysis &an, const Share &sh) {
+  double per = an.waitPer(sh);
+  return std::isnan(per) ? NAN : per * double(sh.count);
 }
 
 /// Loop instances in the order their first chunk started, listed only

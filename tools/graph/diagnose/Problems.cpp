@@ -99,7 +99,7 @@ double simulateSchedule(const WorkCurve &w, size_t team, uint64_t chunk,
 static bool nestedInstance(const Analysis &an, const Loop &lp) {
   if (lp.keyKind != 0)
     return true;
-  auto r = an.regions.find(lp.k0);
+  auto r = an.regions.find(lp.k0());
   if (r == an.regions.end())
     return true;
   uint64_t enc = an.regionList[r->second].enc;
@@ -485,7 +485,7 @@ static void estimateSchedules(const Analysis &an, std::vector<Acc> &accs,
         dispatchedLoop(an, lp))
       continue;
     bool known = true;
-    for (const Share &s : lp.shares)
+    for (const Share &s : an.shares(lp))
       known = known && !s.unknown;
     inst[an.indexOf(lp)] = known;
   }
@@ -711,7 +711,7 @@ rankProblems(const Analysis &an, InstanceLosses &losses, int process,
   std::vector<uint32_t> loopAcc(an.loops.size(), UINT32_MAX);
   std::vector<size_t> siteAcc;
   for (const Loop &lp : an.loops) {
-    if (!lp.n())
+    if (!an.nChunks(lp))
       continue;
     // Its site's problem, found once per site.
     size_t site = size_t(an.loopSite[an.indexOf(lp)]);
@@ -729,9 +729,9 @@ rankProblems(const Analysis &an, InstanceLosses &losses, int process,
       a.first = std::min(a.first, double(lp.begin));
     size_t team = teamOf(an, an.indexOf(lp));
     double sum = 0, mx = 0;
-    for (const Share &s : lp.shares) {
-      sum += double(s.work);
-      mx = std::max(mx, double(s.work));
+    for (const Share &s : an.shares(lp)) {
+      sum += double(an.workOf(s));
+      mx = std::max(mx, double(an.workOf(s)));
     }
     a.work += sum;
     if (team <= 1) {
@@ -770,12 +770,12 @@ rankProblems(const Analysis &an, InstanceLosses &losses, int process,
       a.endWait += double(team) * mx - sum;
       a.unknownInst++;
     }
-    for (const Share &s : lp.shares) {
-      a.perThread[s.th] += double(s.work);
+    for (const Share &s : an.shares(lp)) {
+      a.perThread[s.th] += double(an.workOf(s));
       a.minCount = std::min(a.minCount, int64_t(s.count));
       a.maxCount = std::max(a.maxCount, int64_t(s.count));
     }
-    if (lp.shares.size() < team)
+    if (an.shares(lp).size() < team)
       a.minCount = 0;
   }
   // Loops: per chunk (creation, iterations, outliers).
@@ -886,7 +886,7 @@ rankProblems(const Analysis &an, InstanceLosses &losses, int process,
       if (T.ctx[k] >= 0 && size_t(T.ctx[k]) < ch.size()) {
         const Loop &lp = an.loops[ch.loop[size_t(T.ctx[k])]];
         int th = ch.thread[size_t(T.ctx[k])];
-        for (const Share &sh : lp.shares)
+        for (const Share &sh : an.shares(lp))
           if (sh.th == th && sh.hasEnd && wb >= an.threadEnd(sh))
             a.joinedAtLoop++;
       }

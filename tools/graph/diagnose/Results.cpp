@@ -31,7 +31,7 @@ static ProcessLoopWork loopWorkOf(const Analysis &an,
   // A name (unique per site) looked up once per site, not per instance.
   std::vector<std::map<int, double> *> siteThreads;
   for (const Loop &lp : an.loops) {
-    if (!lp.n())
+    if (!an.nChunks(lp))
       continue;
     size_t site = size_t(an.loopSite[an.indexOf(lp)]);
     if (siteThreads.size() <= site)
@@ -43,9 +43,9 @@ static ProcessLoopWork loopWorkOf(const Analysis &an,
         order.push_back(nm);
       pt = &perThread[nm];
     }
-    for (const Share &sh : lp.shares)
+    for (const Share &sh : an.shares(lp))
       if (sh.hasWork)
-        (*pt)[sh.th] += double(sh.work);
+        (*pt)[sh.th] += double(an.workOf(sh));
   }
   std::map<std::string, size_t> at;
   for (const std::string &nm : order) {

@@ -10,6 +10,7 @@
 #include "Run.h"
 
 #include <algorithm>
+#include <cassert>
 #include <climits>
 #include <cstring>
 #include <map>
@@ -71,38 +72,28 @@ void Counter::update(const Counter &o) {
     (*this)[it.first] += it.second;
 }
 
-Counter Analysis::flagged(size_t li) const {
-  Counter c;
-  const Loop &lp = loops[li];
-  // Made in this order (chunkMetricsPass): a counter's order.
-  if (lp.nPb)
-    c[P_PARALLEL_BENEFIT] = lp.nPb;
-  if (lp.nOutlier)
-    c[P_OUTLIER] = lp.nOutlier;
-  if (li < loopDeviations.size() && loopDeviations[li])
-    c[P_WORK_DEVIATION] = loopDeviations[li];
-  return c;
-}
-
-int64_t Loop::n() const {
+int64_t Analysis::nChunks(const Loop &lp) const {
   int64_t s = 0;
-  for (const Share &x : shares)
+  for (const Share &x : shares(lp))
     s += x.count;
   return s;
 }
 
-Share *Loop::find(int th) {
-  for (Share &x : shares)
-    if (x.th == th)
-      return &x;
-  return nullptr;
-}
-
-const Share *Loop::find(int th) const {
-  for (const Share &x : shares)
-    if (x.th == th)
-      return &x;
-  return nullptr;
+void Analysis::setWide(uint32_t &f, int64_t v) {
+  if (v >= 0 && v < int64_t(Share::Wide)) {
+    f = uint32_t(v); // a wide value it held stays, unread
+    return;
+  }
+  if (f >= Share::Wide) {
+    shareWide[f - Share::Wide] = v;
+    return;
+  }
+  if (shareWide.size() >= Share::Wide)
+    throw Error("more than " + std::to_string(Share::Wide) +
+                " loop instance threads' work or wait values outside [0, " +
+                std::to_string(Share::Wide) + ") ticks");
+  f = Share::Wide + uint32_t(shareWide.size());
+  shareWide.push_back(v);
 }
 
 const std::string &PooledName::empty() {
@@ -141,19 +132,18 @@ Share &Analysis::readShare(int li, int th) {
   // share of th (the thread read), if the instance has one, is the one it
   // made last.
   constexpr uint32_t None = UINT32_MAX;
-  ShareSpan &sp = loops[size_t(li)].shares;
-  if (sp.n && sharePool[sp.last].th == th)
-    return sharePool[sp.last];
+  Loop &lp = loops[size_t(li)];
+  if (lp.nShares && sharePool[lp.shareAt].th == th)
+    return sharePool[lp.shareAt];
   if (sharePool.size() >= None)
     throw Error("more than " + std::to_string(None) +
                 " loop instances' threads");
   uint32_t x = uint32_t(sharePool.size());
   sharePool.push_back(Share{th});
-  sharePool.back().endRead = 0;
-  sharePool.back().syncRead = 0;
-  sharePrev.push_back(sp.n ? uint32_t(sp.last) : None);
-  sp.last = x;
-  sp.n++;
+  shareEnd.push_back(0);
+  sharePrev.push_back(lp.nShares ? lp.shareAt : None);
+  lp.shareAt = x;
+  lp.nShares++;
   return sharePool[x];
 }
 
@@ -173,6 +163,30 @@ static void releasePages(const void *p, size_t n) {
 #endif
 }
 
+/// v gathered in the order from gives (v[from[0]], v[from[1]], ...; from a
+/// permutation) into a new vector; the old one's pages go back as the
+/// values on them have all moved (counted per block), so that the two are
+/// not held whole at once.
+template <class T>
+static void gather(std::vector<T> &v, const std::vector<uint32_t> &from) {
+  size_t n = v.size();
+  constexpr size_t Block = 4096;
+  std::vector<uint16_t> left((n + Block - 1) / Block, uint16_t(Block));
+  if (n % Block)
+    left.back() = uint16_t(n % Block);
+  std::vector<T> out;
+  out.reserve(n);
+  for (uint32_t x : from) {
+    out.push_back(v[x]);
+    if (!--left[x / Block]) {
+      size_t b = x / Block * Block;
+      releasePages(v.data() + b, std::min(Block, n - b) * sizeof(T));
+    }
+  }
+  std::vector<T>().swap(v);
+  v.swap(out);
+}
+
 void Analysis::packShares() {
   // Each instance's list becomes one run of the pool, in the order met
   // (the order made). What reading left freed goes back first.
@@ -184,38 +198,18 @@ void Analysis::packShares() {
   std::vector<uint32_t> from(n);
   uint32_t pos = 0;
   for (Loop &lp : loops) {
-    pos += lp.shares.n;
+    pos += lp.nShares;
     uint32_t at = pos;
-    for (uint32_t x = lp.shares.n ? uint32_t(lp.shares.last) : None; x != None;
+    for (uint32_t x = lp.nShares ? lp.shareAt : None; x != None;
          x = sharePrev[x])
       from[--at] = x;
+    lp.shareAt = at;
   }
   std::vector<uint32_t>().swap(sharePrev);
-  // The pool gathered in place order into a new one; the old one's pages
-  // go back as the shares on them have all moved (counted per block), so
-  // that the two are not held whole at once.
-  constexpr size_t Block = 4096;
-  std::vector<uint16_t> left((n + Block - 1) / Block, uint16_t(Block));
-  if (n % Block)
-    left.back() = uint16_t(n % Block);
-  std::vector<Share> out;
-  out.reserve(n);
-  for (uint32_t x : from) {
-    out.push_back(sharePool[x]);
-    if (!--left[x / Block]) {
-      size_t b = x / Block * Block;
-      releasePages(sharePool.data() + b,
-                   std::min(Block, n - b) * sizeof(Share));
-    }
-  }
-  std::vector<uint32_t>().swap(from);
-  std::vector<Share>().swap(sharePool);
-  sharePool.swap(out);
-  Share *at = sharePool.data();
-  for (Loop &lp : loops) {
-    lp.shares.b = at;
-    at += lp.shares.n;
-  }
+  // The pool, and where each share's thread left the loop, in place
+  // order.
+  gather(sharePool, from);
+  gather(shareEnd, from);
 }
 
 void Chunks::reserve(size_t n) {
@@ -512,8 +506,14 @@ Analysis::Analysis(const ProcessDir &pd, const Baseline *base)
 int Analysis::newLoop(int kind, uint64_t a, uint64_t b) {
   Loop lp;
   lp.keyKind = uint32_t(kind);
-  lp.k0 = a;
-  lp.k1 = b;
+  // The key's 32-bit part. Kind 2: a, the thread number (an int); kinds 0
+  // and 1: b, n, below the instances' count (a task numbers the loops it
+  // begins on a thread 0, 1, ..., each n an instance of its own), itself
+  // below INT_MAX.
+  assert(kind == 2 ? int64_t(a) == int64_t(int32_t(a))
+                   : b <= uint64_t(loops.size()));
+  lp.id = kind == 2 ? b : a;
+  lp.small = uint32_t(kind == 2 ? a : b);
   if (loops.size() >= size_t(INT_MAX))
     throw Error("more than " + std::to_string(INT_MAX) + " loop instances");
   int li = int(loops.size());
@@ -872,7 +872,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
         lp.end = lp.hasEnd ? std::max(lp.end, t) : t;
         lp.hasEnd = true;
         Share &s = readShare(fr.loop, th);
-        s.endRead = t;
+        shareEnd[size_t(&s - sharePool.data())] = t;
         s.hasEnd = true;
         fr.shareLoop = -1;
       }
@@ -1010,7 +1010,8 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       if (!frames.empty()) {
         Frame &fr = frames.back();
         if (fr.task == a && fr.ended >= 0 && loopBarrier(w.kind)) {
-          readShare(fr.ended, th).syncRead += w.time;
+          Share &s = readShare(fr.ended, th);
+          setWide(s.wait32, waitOf(s) + w.time);
           fr.ended = -1;
         }
       }
@@ -1274,7 +1275,7 @@ void Analysis::finish() {
     // No function: the region's code's, per instance.
     std::string f = "?";
     if (lp.keyKind == 0) {
-      auto r = regions.find(lp.k0);
+      auto r = regions.find(lp.k0());
       if (r != regions.end())
         f = siteFunction(regionList[r->second].codeptr,
                          regionList[r->second].enc);
@@ -1785,20 +1786,21 @@ static double maxMeanOf(double mx, double total, int64_t n) {
 
 /// A loop instance's shares' work in one pass: whether any is unknown,
 /// their total (saturated), the largest and how many have work; its chunks
-/// (Loop::n()); the share of thread th, if any.
+/// (Analysis::nChunks()); the share of thread th, if any.
 struct ShareWork {
   bool unknown = false;
   int64_t total = 0, mx = 0, cnt = 0, n = 0;
   const Share *of = nullptr;
-  explicit ShareWork(const ShareSpan &shares, int th = INT_MIN) {
-    for (const Share &s : shares) {
+  ShareWork(const Analysis &an, const Loop &lp, int th = INT_MIN) {
+    for (const Share &s : an.shares(lp)) {
       n += s.count;
       if (!of && s.th == th)
         of = &s;
       unknown |= s.unknown;
       if (s.hasWork) {
-        total = satAdd(total, s.work);
-        mx = cnt ? std::max(mx, s.work) : s.work;
+        int64_t w = an.workOf(s);
+        total = satAdd(total, w);
+        mx = cnt ? std::max(mx, w) : w;
         cnt++;
       }
     }
@@ -1819,63 +1821,93 @@ struct ShareWork {
   }
 };
 
-double Loop::cwb() const { return ShareWork(shares).cwb(maxWork); }
+int64_t Analysis::maxWorkOf(size_t li, int64_t mx, int64_t cnt) const {
+  if (multiDense)
+    return multiMax[li];
+  auto it = std::lower_bound(multiAt.begin(), multiAt.end(), uint32_t(li));
+  if (it != multiAt.end() && *it == li)
+    return multiMax[size_t(it - multiAt.begin())];
+  // One chunk per thread: a thread's work is its chunk's.
+  return cnt ? std::max<int64_t>(0, mx) : 0;
+}
 
-double Loop::cpu() const { return ShareWork(shares).cpu(); }
-
-void Loop::balance(int64_t &n, double &cwb, double &cpu) const {
-  ShareWork w(shares);
+void Analysis::balance(const Loop &lp, int64_t &n, double &cwb,
+                       double &cpu) const {
+  ShareWork w(*this, lp);
   n = w.n;
-  cwb = w.cwb(maxWork);
+  cwb = w.cwb(maxWorkOf(size_t(indexOf(lp)), w.mx, w.cnt));
   cpu = w.cpu();
 }
 
 void Analysis::chunkMetricsPass() {
   // Chunks: the parent is the thread's share of the loop instance. The
-  // shares' waits (per chunk), then two passes over the columns: the
-  // per-instance and per-thread sums, then each chunk's metrics, counted
-  // per instance.
+  // shares' waits (per chunk), then a pass over the columns: the
+  // per-thread sums, and the largest chunk of the instances that have a
+  // thread of two chunks or more.
   const Chunks &ch = chunks;
   size_t nc = ch.size();
-  // Where each thread left its loop (the shares' endRead) is kept for the
-  // tasks made in chunks alone; the shares' bytes become their work.
-  if (tasks.ctx.any()) {
-    shareEnd.reserve(sharePool.size());
-    for (const Share &s : sharePool)
-      shareEnd.push_back(s.endRead);
-  }
-  for (Loop &lp : loops) {
-    int64_t nn = lp.n();
-    for (Share &s : lp.shares) {
-      int64_t sync = s.syncRead; // read: its bytes become waitPer's
-      uint64_t left = s.endRead; // and work's
-      s.waitPer = NAN;
-      s.work = 0;
-      if (!nn || !s.count)
+  for (Loop &lp : loops)
+    for (Share &s : shares(lp)) {
+      int64_t sync = waitOf(s);      // read: its waits, which make its wait
+      if (!waitsKnown || !s.count) { // its wait per chunk: NA
+        setWide(s.wait32, 0);
         continue;
+      }
       // The thread's wait at the barrier after the loop; no barrier
-      // (nowait): 0; no wait events: NA. libomp ends a worker's wait at the
-      // end of a parallel region only when the next region starts, so the
-      // wait is capped by how long the loop's last thread ran on after
-      // this one.
+      // (nowait): 0. libomp ends a worker's wait at the end of a parallel
+      // region only when the next region starts, so the wait is capped by
+      // how long the loop's last thread ran on after this one.
       int64_t wait = 0;
       if (lp.hasEnd && lp.end) {
-        int64_t after = int64_t(lp.end - (s.hasEnd ? left : lp.end));
+        int64_t after =
+            int64_t(lp.end - (s.hasEnd ? shareEnd[shareIndex(s)] : lp.end));
         wait = std::min(sync, after);
       }
-      s.waitPer = waitsKnown ? double(wait) / double(s.count) : NAN;
+      setWide(s.wait32, wait);
     }
+  // Where each thread left its loop is kept for the tasks made in chunks
+  // alone.
+  if (!tasks.ctx.any())
+    std::vector<uint64_t>().swap(shareEnd);
+  // The instances with a thread of two chunks or more.
+  for (const Loop &lp : loops)
+    for (const Share &s : shares(lp))
+      if (s.count > 1) {
+        multiAt.push_back(uint32_t(indexOf(lp)));
+        break;
+      }
+  if (multiAt.size() > loops.size() / 2) {
+    std::vector<uint32_t>().swap(multiAt);
+    multiDense = true;
+    multiMax.assign(loops.size(), 0);
+  } else {
+    multiMax.assign(multiAt.size(), 0);
   }
+  auto multiOf = [&](size_t li) -> int64_t * {
+    if (multiDense)
+      return &multiMax[li];
+    auto it = std::lower_bound(multiAt.begin(), multiAt.end(), uint32_t(li));
+    return it != multiAt.end() && *it == li
+               ? &multiMax[size_t(it - multiAt.begin())]
+               : nullptr;
+  };
+  auto find = [&](const Loop &lp, int th) {
+    return const_cast<Share *>(shareOf(lp, th));
+  };
   int lastLi = -1, lastTh = -1;
   Share *sh = nullptr;
+  int64_t work = 0, *mx = nullptr; // sh's work so far, its instance's max
   // In the same pass: each instance's team size, from the first of its
   // chunks whose implicit task is known.
   teamSize.assign(loops.size(), 0);
   for (size_t i = 0; i < nc; i++) {
     int li = ch.loop[i], th = ch.thread[i];
-    Loop &lp = loops[li];
     if (li != lastLi || th != lastTh) {
-      sh = lp.find(th); // every chunk's thread has its share
+      if (sh)
+        setWide(sh->work32, work);
+      sh = find(loops[li], th); // every chunk's thread has its share
+      work = workOf(*sh);
+      mx = multiOf(size_t(li));
       lastLi = li;
       lastTh = th;
     }
@@ -1885,10 +1917,10 @@ void Analysis::chunkMetricsPass() {
         ts = teamOf(it);
     }
     int64_t x = int64_t(ch.end[i] - ch.start[i]);
-    sh->work = satAdd(sh->work, x);
+    work = satAdd(work, x);
     sh->hasWork = true;
-    if (x > lp.maxWork)
-      lp.maxWork = x;
+    if (mx && x > *mx)
+      *mx = x;
     // A static loop compiled without the plugin, with grainchunk's runtime
     // library: every chunk of the thread is reported when the init call
     // returns, before any runs, the first at its start and the others
@@ -1897,30 +1929,11 @@ void Analysis::chunkMetricsPass() {
     if (ch.flags[i] & CH_AHEAD)
       sh->unknown = true;
   }
-  // The problem grains per instance.
-  lastLi = -1;
-  for (size_t i = 0; i < nc; i++) {
-    int li = ch.loop[i], th = ch.thread[i];
-    Loop &lp = loops[li];
-    if (li != lastLi || th != lastTh) {
-      sh = lp.find(th);
-      lastLi = li;
-      lastTh = th;
-    }
-    double per = sh->waitPer, c = ch.creation[i];
-    if (std::isnan(per) || std::isnan(c) || sh->unknown)
-      continue;
-    double cost = c + per;
-    if (cost > 0 && double(int64_t(ch.end[i] - ch.start[i])) / cost <
-                        Thresholds[P_PARALLEL_BENEFIT].value)
-      lp.nPb++;
-  }
+  if (sh)
+    setWide(sh->work32, work);
   // The outlier chunks (Problems.h), instead of every chunk of an
   // instance past chunk_work_balance or chunk_work_cpu_balance.
   outliers = outlierChunks(*this);
-  for (size_t i = 0; i < nc; i++)
-    if (outliers[i])
-      loops[ch.loop[i]].nOutlier++;
   if (!baseline)
     return;
   baseInstance.assign(loops.size(), nullptr);
@@ -1940,9 +1953,8 @@ void Analysis::chunkMetricsPass() {
   lastLi = -1;
   for (size_t i = 0; i < nc; i++) {
     int li = ch.loop[i], th = ch.thread[i];
-    Loop &lp = loops[li];
     if (li != lastLi || th != lastTh) {
-      sh = lp.find(th);
+      sh = find(loops[li], th);
       lastLi = li;
       lastTh = th;
     }
@@ -1965,6 +1977,31 @@ void Analysis::chunkMetricsPass() {
   for (double v : tasks.deviation)
     if (!std::isnan(v))
       deviations.push_back(v);
+}
+
+void Analysis::flaggedChunks(const std::function<void(size_t, int)> &f) const {
+  const Chunks &ch = chunks;
+  int lastLi = -1, lastTh = -1;
+  const Share *sh = nullptr;
+  double per = NAN;
+  for (size_t i = 0; i < ch.size(); i++) {
+    int li = ch.loop[i], th = ch.thread[i];
+    if (li != lastLi || th != lastTh) {
+      sh = shareOf(loops[li], th);
+      per = waitPer(*sh);
+      lastLi = li;
+      lastTh = th;
+    }
+    double c = ch.creation[i];
+    if (!std::isnan(per) && !std::isnan(c) && !sh->unknown) {
+      double cost = c + per;
+      if (cost > 0 && double(int64_t(ch.end[i] - ch.start[i])) / cost <
+                          Thresholds[P_PARALLEL_BENEFIT].value)
+        f(i, P_PARALLEL_BENEFIT);
+    }
+    if (i < outliers.size() && outliers[i])
+      f(i, P_OUTLIER);
+  }
 }
 
 double Analysis::chunkDeviation(int li, uint64_t lo, uint64_t up, bool has,
@@ -1996,7 +2033,7 @@ std::vector<uint32_t> Analysis::chunkNumbers() const {
   for (size_t i = 0; i < chunks.size(); i++) {
     int li = chunks.loop[i], th = chunks.thread[i];
     if (li != lastLi || th != lastTh) {
-      at = size_t(loops[size_t(li)].find(th) - sharePool.data());
+      at = shareIndex(*shareOf(loops[size_t(li)], th));
       lastLi = li, lastTh = th;
     }
     out[i] = next[at]++;
@@ -2006,16 +2043,16 @@ std::vector<uint32_t> Analysis::chunkNumbers() const {
 
 GrainMetrics Analysis::chunkMetrics(size_t i) const {
   const Loop &lp = loops[chunks.loop[i]];
-  ShareWork sw(lp.shares, chunks.thread[i]);
+  ShareWork sw(*this, lp, chunks.thread[i]);
   const Share *sh = sw.of;
   GrainMetrics m;
   bool unknown = sh && sh->unknown;
   m.hasWork = !unknown;
   m.work = unknown ? NAN : double(int64_t(chunks.end[i] - chunks.start[i]));
-  m.sync = sh ? sh->waitPer : NAN;
+  m.sync = sh ? waitPer(*sh) : NAN;
   double cost = chunks.creation[i] + m.sync;
   m.pb = cost > 0 ? m.work / cost : NAN;
-  m.cwb = sw.cwb(lp.maxWork);
+  m.cwb = sw.cwb(maxWorkOf(size_t(indexOf(lp)), sw.mx, sw.cnt));
   m.cpu = sw.cpu();
   m.dev = chunkDeviation(indexOf(lp), chunks.lower[i], chunks.upper[i],
                          m.hasWork, m.work);
@@ -2127,7 +2164,7 @@ void Analysis::iterationOrder(std::unordered_map<int64_t, int32_t> &perChunk,
     for (; b < idx.size() && ch.loop[idx[b]] == li; b++)
       if (ch.flags[idx[b]] & (CH_AHEAD | CH_MAY_NOT_RUN))
         ok = false;
-    for (const Share &s : loops[li].shares)
+    for (const Share &s : shares(size_t(li)))
       if (s.unknown)
         ok = false;
     int64_t rank = 0;
@@ -2314,10 +2351,10 @@ std::optional<std::string> Analysis::instanceLineage(int li) const {
   const Loop &lp = loops[li];
   if (lp.keyKind != 0)
     return std::nullopt;
-  auto lin = regionLineageOf(lp.k0);
+  auto lin = regionLineageOf(lp.k0());
   if (!lin)
     return std::nullopt;
-  return *lin + "/L" + std::to_string(lp.k1);
+  return *lin + "/L" + std::to_string(lp.k1());
 }
 
 std::optional<std::string> Analysis::chunkLineage(size_t i) const {
@@ -2364,14 +2401,14 @@ std::optional<std::string> Analysis::taskLineage(size_t k,
 Baseline::Baseline(Analysis &an) {
   const Chunks &ch = an.chunks;
   for (const Loop &lp : an.loops) {
-    if (!lp.n())
+    if (!an.nChunks(lp))
       continue;
     auto il = an.instanceLineage(an.indexOf(lp));
     if (!il)
       continue;
     int64_t w = 0;
-    for (const Share &s : lp.shares)
-      w = satAdd(w, s.work);
+    for (const Share &s : an.shares(lp))
+      w = satAdd(w, an.workOf(s));
     instanceWork[*il] = w;
   }
   std::vector<Instance *> byLoop(an.loops.size(), nullptr);

@@ -20,6 +20,7 @@
 #include <cmath>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -69,10 +70,13 @@ struct Counter {
   void update(const Counter &o);
 };
 
-/// What a loop instance knows of one thread (24 bytes; where it left the
-/// loop Analysis::threadEnd()). Its count of chunks
-/// (at most MaxCount: more is an error while reading) and its flags share
-/// 32 bits.
+/// What a loop instance knows of one thread (16 bytes; where it left the
+/// loop Analysis::threadEnd()). Its count of chunks (at most MaxCount:
+/// more is an error while reading) and its flags share 32 bits. Its work
+/// and its wait at the barrier after the loop (ticks) are 32 bits each: a
+/// value in [0, Wide) held in place, any other in the process's side
+/// column of wide values (its index plus Wide; Analysis::workOf(),
+/// waitOf()).
 struct Share {
   Share(int th = 0)
       : th(th), count(0), hasEnd(false), hasWork(false), unknown(false) {}
@@ -80,52 +84,39 @@ struct Share {
   static constexpr uint32_t MaxCount = (1u << 29) - 1;
   uint32_t count : 29;
   bool hasEnd : 1, hasWork : 1, unknown : 1;
-  union {
-    int64_t work = 0; // once the model is made
-    /// While the recording is read: where the thread left the loop (ticks;
-    /// with hasEnd), which threadEnd() gives once the model is made where
-    /// some task was made in a chunk (Analysis::chunkMetricsPass()).
-    uint64_t endRead;
-  };
-  union {
-    double waitPer = NAN; // once the model is made (NaN: NA)
-    /// While the recording is read: the thread's wait at the barrier
-    /// after the loop (ticks), which waitPer is made of
-    /// (Analysis::chunkMetricsPass()).
-    int64_t syncRead;
-  };
+  static constexpr uint32_t Wide = 1u << 31;
+  /// Its work, once the model is made (0 before).
+  uint32_t work32 = 0;
+  /// Its wait once the model is made (0 where its wait per chunk is NA);
+  /// while the recording is read, the thread's waits at the barrier after
+  /// the loop, which the wait is made of (Analysis::chunkMetricsPass()).
+  uint32_t wait32 = 0;
 };
-static_assert(sizeof(Share) == 24, "a share is 24 bytes");
+static_assert(sizeof(Share) == 16, "a share is 16 bytes");
 
-/// A loop instance's threads: a run of the process's share pool
-/// (Analysis::sharePool), in the order the instance met them. Set when the
-/// recording has been read; while it is read, n counts the instance's
-/// shares and last is the pool index of the one made last. Packed (12
-/// bytes, 4-aligned) so that Loop holds it without padding.
-class __attribute__((packed, aligned(4))) ShareSpan {
+/// A loop instance's threads (Analysis::shares()): a run of the process's
+/// share pool (Analysis::sharePool), in the order the instance met them. A
+/// view, made when asked: the instance holds where its run begins and its
+/// length.
+template <class S> class ShareRun {
 public:
-  Share *begin() { return b; }
-  Share *end() { return b + n; }
-  const Share *begin() const { return b; }
-  const Share *end() const { return b + n; }
-  Share *data() { return b; }
-  const Share *data() const { return b; }
+  ShareRun(S *b, uint32_t n) : b(b), n(n) {}
+  // A run of shares read as const.
+  template <class T>
+  ShareRun(const ShareRun<T> &o) : b(o.begin()), n(uint32_t(o.size())) {}
+  S *begin() const { return b; }
+  S *end() const { return b + n; }
+  S *data() const { return b; }
   size_t size() const { return n; }
   bool empty() const { return !n; }
-  Share &operator[](size_t i) { return b[i]; }
-  const Share &operator[](size_t i) const { return b[i]; }
+  S &operator[](size_t i) const { return b[i]; }
 
 private:
-  friend class Analysis;
-  union {
-    Share *b;
-    uint64_t last; // while the recording is read
-  };
-  uint32_t n = 0;
-
-public:
-  ShareSpan() : b(nullptr) {}
+  S *b;
+  uint32_t n;
 };
+using ShareSpan = ShareRun<Share>;
+using ConstShareSpan = ShareRun<const Share>;
 
 /// A name held once per process (Analysis's name pool): read as the
 /// string it points to.
@@ -158,37 +149,40 @@ struct LoopCode {
 };
 
 /// A loop instance: the same worksharing loop on every thread of a team
-/// (64 bytes). Its index is its place in Analysis::loops (indexOf()).
+/// (40 bytes). Its index is its place in Analysis::loops (indexOf()), its
+/// threads Analysis::shares(). What its chunks give (its chunks' largest
+/// work, those each problem flags) is found when asked
+/// (Analysis::balance(), flaggedChunks()).
 struct Loop {
   Loop() : code(0), keyKind(0), hasBegin(false), hasEnd(false) {}
   // The key: (region, n) (kind 0), ("task", task, n) (kind 1) or
-  // ("orphan", thread, task, k) (kind 2), k the instance's own index.
-  uint64_t k0 = 0, k1 = 0;
+  // ("orphan", thread, task, k) (kind 2), k the instance's own index. Held
+  // as its 64-bit id (the region's or the task's) and a 32-bit part (n,
+  // below the instances' count; the thread number).
+  uint64_t k0() const {
+    return keyKind == 2 ? uint64_t(int64_t(int32_t(small))) : id;
+  }
+  uint64_t k1() const { return keyKind == 2 ? id : small; }
   /// The key's last part, of the instance with that index.
   uint64_t lastKey(int index) const {
-    return keyKind == 2 ? uint64_t(index) : k1;
+    return keyKind == 2 ? uint64_t(index) : small;
   }
   uint64_t begin = 0, end = 0;
-  int64_t maxWork = 0;
-  ShareSpan shares; // threads, in the order met
-  // Its chunks each problem flags: parallel_benefit, outlier
-  // (Analysis::flagged(); work_deviation's: Analysis::loopDeviations).
-  uint32_t nPb = 0, nOutlier = 0;
   static constexpr uint32_t MaxCodes = 1u << 28;
   uint32_t code : 28; // its LoopCode (Analysis::codeOf())
   uint32_t keyKind : 2;
   bool hasBegin : 1, hasEnd : 1;
-  int64_t n() const;
-  /// chunk_work_balance and chunk_work_cpu_balance of the instance (NaN:
-  /// NA), from its shares when read.
-  double cwb() const;
-  double cpu() const;
-  /// n(), cwb() and cpu() in one pass over the shares.
-  void balance(int64_t &n, double &cwb, double &cpu) const;
-  Share *find(int th);
-  const Share *find(int th) const;
+
+private:
+  friend class Analysis;
+  uint32_t small = 0;
+  uint64_t id = 0;
+  // Its threads: their run of the share pool, from shareAt (while the
+  // recording is read: the pool index of the one made last; a list
+  // through Analysis::sharePrev), nShares long.
+  uint32_t shareAt = 0, nShares = 0;
 };
-static_assert(sizeof(Loop) == 64, "a loop instance is 64 bytes");
+static_assert(sizeof(Loop) == 40, "a loop instance is 40 bytes");
 
 /// Every chunk grain, in columns: 49 bytes each, and 8 more for its parent
 /// (its implicit task's id, parentOf()) where that is not held in runs. A
@@ -477,10 +471,42 @@ public:
   /// Per loop instance, its chunks work_deviation flags (empty without a
   /// baseline: none).
   std::vector<uint32_t> loopDeviations;
-  /// The problems instance li's chunks have, as the summary counts them:
-  /// those of parallel_benefit, outlier, work_deviation it has, in that
-  /// order.
-  Counter flagged(size_t li) const;
+  /// f(i, p) for each chunk i and each of parallel_benefit and outlier (p,
+  /// in that order) that flags it, as the summary counts them per instance
+  /// (work_deviation's: loopDeviations).
+  void flaggedChunks(const std::function<void(size_t, int)> &f) const;
+  /// Loop instance lp's threads, in the order met.
+  ShareSpan shares(const Loop &lp) {
+    return ShareSpan(sharePool.data() + lp.shareAt, lp.nShares);
+  }
+  ConstShareSpan shares(const Loop &lp) const {
+    return ConstShareSpan(sharePool.data() + lp.shareAt, lp.nShares);
+  }
+  ConstShareSpan shares(size_t li) const { return shares(loops[li]); }
+  /// The share of thread th in lp, or null.
+  const Share *shareOf(const Loop &lp, int th) const {
+    for (const Share &x : shares(lp))
+      if (x.th == th)
+        return &x;
+    return nullptr;
+  }
+  /// A share's place in the pool (the loop table's row).
+  size_t shareIndex(const Share &s) const {
+    return size_t(&s - sharePool.data());
+  }
+  /// lp's chunks: its shares' counts.
+  int64_t nChunks(const Loop &lp) const;
+  /// A share's work and wait (ticks; the wait once the model is made, 0
+  /// where waitPer() is NA).
+  int64_t workOf(const Share &s) const { return wideValue(s.work32); }
+  int64_t waitOf(const Share &s) const { return wideValue(s.wait32); }
+  /// Its wait per chunk (NaN: NA; no chunk, or no wait events recorded).
+  double waitPer(const Share &s) const {
+    return waitsKnown && s.count ? double(waitOf(s)) / double(s.count) : NAN;
+  }
+  /// chunk_work_balance and chunk_work_cpu_balance of instance lp (NaN:
+  /// NA) and its chunks (nChunks()), in one pass over its shares.
+  void balance(const Loop &lp, int64_t &n, double &cwb, double &cpu) const;
   Chunks chunks;
   int64_t leftOut = 0; // chunks reported ahead of loops cancelled
   Tasks tasks;
@@ -575,12 +601,8 @@ public:
   double taskOwnWork(size_t k) const;
   /// Chunk i's own times are unknown (its thread's share's, Share::unknown).
   bool chunkUnknown(size_t i) const {
-    const Loop &lp = loops[size_t(chunks.loop[i])];
-    int th = chunks.thread[i];
-    for (const Share &s : lp.shares)
-      if (s.th == th)
-        return s.unknown;
-    return false;
+    const Share *s = shareOf(loops[size_t(chunks.loop[i])], chunks.thread[i]);
+    return s && s->unknown;
   }
   /// The loop chunk that made task k, or -1: the chunk its implicit task
   /// was running when it made k (a task made by an explicit task is that
@@ -674,12 +696,31 @@ private:
   // (packShares()).
   std::vector<Share> sharePool;
   std::vector<uint32_t> sharePrev;
-  // Per share, where its thread left the loop (threadEnd()), made of the
-  // shares' endRead once the model is made; empty where no task was made
-  // in a chunk (Tasks::ctx), the only readers.
+  // Per share, where its thread left the loop (threadEnd(); 0: not seen
+  // to), set while the recording is read; dropped once the model is made
+  // where no task was made in a chunk (Tasks::ctx), the only readers then.
   std::vector<uint64_t> shareEnd;
   Share &readShare(int li, int th);
   void packShares();
+  // The shares' work and wait values outside [0, Share::Wide), by the
+  // index their field holds (less Wide).
+  std::vector<int64_t> shareWide;
+  int64_t wideValue(uint32_t f) const {
+    return f < Share::Wide ? int64_t(f) : shareWide[f - Share::Wide];
+  }
+  // Sets a share's work or wait field to v.
+  void setWide(uint32_t &f, int64_t v);
+  // Per loop instance one of whose threads ran two chunks or more: its
+  // largest chunk's work (at least 0; an instance of one chunk per thread:
+  // its threads' largest work). The instances ascending (multiAt) and
+  // their values, or, where they are more than half the instances, per
+  // instance (multiDense).
+  std::vector<uint32_t> multiAt;
+  std::vector<int64_t> multiMax;
+  bool multiDense = false;
+  // The largest chunk work of instance li, whose shares' largest work is
+  // mx (of cnt shares with work).
+  int64_t maxWorkOf(size_t li, int64_t mx, int64_t cnt) const;
   // The loops' function names and locations, each held once.
   std::unordered_set<std::string> namePool;
   PooledName pooled(const std::string &s);

@@ -50,7 +50,7 @@ std::vector<uint8_t> outlierChunks(const Analysis &an) {
   std::vector<size_t> off(nl + 1, 0);
   std::vector<uint8_t> many(nl, 0), known(n, 0);
   for (size_t l = 0; l < nl; l++)
-    many[l] = an.loops[l].n() >= 3;
+    many[l] = an.nChunks(an.loops[l]) >= 3;
   for (size_t i = 0; i < n; i++)
     if (many[size_t(ch.loop[i])] && !an.chunkUnknown(i))
       known[i] = 1, off[ch.loop[i] + 1]++;

@@ -23,7 +23,7 @@ double medianOf(std::vector<int64_t> &v);
 /// The threads of loop instance li's team: its team size where known, at
 /// least the threads that ran its chunks.
 inline size_t teamOf(const Analysis &an, int li) {
-  size_t t = an.loops[size_t(li)].shares.size();
+  size_t t = an.shares(size_t(li)).size();
   if (size_t(li) < an.teamSize.size())
     t = std::max(t, size_t(an.teamSize[size_t(li)]));
   return t;

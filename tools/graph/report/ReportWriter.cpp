@@ -876,18 +876,16 @@ LoopSource loopSourceOf(const Results &R, size_t p, Names &loops) {
   // model's pool per instance in instance order: loopThreads()), its
   // flagged chunks: the mask of its one, or their counts apart.
   const LoopRows &rows = *L.rows;
-  const Share *pool = an.loops.empty() ? nullptr : an.loops[0].shares.data();
   int lastLi = -1, lastTh = 0;
   uint32_t row = 0;
   auto rowOf = [&](size_t i) {
     int li = ch.loop[i], th = ch.thread[i];
     if (li != lastLi || th != lastTh) {
       lastLi = li, lastTh = th;
-      const Loop &lp = an.loops[size_t(li)];
       row = UINT32_MAX;
-      for (const Share &s : lp.shares)
+      for (const Share &s : an.shares(size_t(li)))
         if (s.th == th)
-          row = uint32_t(&s - pool);
+          row = uint32_t(an.shareIndex(s));
     }
     return row;
   };

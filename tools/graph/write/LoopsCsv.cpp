@@ -90,7 +90,7 @@ void writeLoopsCsv(const Results &R, const std::string &path) {
         at = std::copy_n("NA,NA,NA,NA,", 12, at);
       }
       // The wait rounded: an integer (as numAt has it) but for NA.
-      double wait = std::round(shareWait(lt.rows.share(row)));
+      double wait = std::round(shareWait(an, lt.rows.share(row)));
       if (std::fabs(wait) <= 1e15)
         at = OutFile::decI(at, int64_t(wait));
       else

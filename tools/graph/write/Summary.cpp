@@ -20,6 +20,7 @@
 #include "Writers.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdarg>
 #include <map>
@@ -59,6 +60,34 @@ static std::string flaggedText(const Counter &c, bool skipZero) {
   }
   return s.empty() ? "none" : s;
 }
+
+/// Per loop, the problems its instances' chunks have (parallel_benefit,
+/// outlier: Analysis::flaggedChunks(); work_deviation: loopDeviations), in
+/// the order merging the instances' counters (Counter::update(), each
+/// instance's in that order) in ascending order gives: per problem its
+/// count and the first instance that has it.
+struct LoopFlags {
+  int64_t n[P_COUNT] = {};
+  int first[P_COUNT];
+  LoopFlags() { std::fill(first, first + P_COUNT, INT_MAX); }
+  void add(int p, int li, int64_t k = 1) {
+    n[p] += k;
+    first[p] = std::min(first[p], li);
+  }
+  Counter counter() const {
+    static const int order[] = {P_PARALLEL_BENEFIT, P_OUTLIER,
+                                P_WORK_DEVIATION};
+    std::vector<std::pair<int, int>> at; // (first instance, rank)
+    for (int r = 0; r < 3; r++)
+      if (n[order[r]])
+        at.push_back({first[order[r]], r});
+    std::sort(at.begin(), at.end());
+    Counter c;
+    for (auto [f, r] : at)
+      c[order[r]] = n[order[r]];
+    return c;
+  }
+};
 
 /// The critical path: span, work and parallelism (work / span) of the
 /// grain graph (GrainDag.h).
@@ -445,13 +474,15 @@ std::string summaryOf(const Results &R, size_t p) {
   // per name, its earliest instance (begin, then index), found in the same
   // pass.
   std::map<std::string, std::pair<double, int>> firstOf;
+  std::map<std::string, LoopFlags> flagsOf;
   struct Site {
     std::vector<int> *loops = nullptr;
     std::pair<double, int> *first = nullptr;
+    LoopFlags *flags = nullptr;
   };
   std::vector<Site> siteLoops;
   for (const Loop &lp : an.loops)
-    if (lp.n()) {
+    if (an.nChunks(lp)) {
       int li = an.indexOf(lp);
       size_t site = size_t(an.loopSite[li]);
       if (siteLoops.size() <= site)
@@ -463,6 +494,7 @@ std::string summaryOf(const Results &R, size_t p) {
         v.first =
             &firstOf.emplace(nm, std::pair<double, int>{INFINITY, 1 << 30})
                  .first->second;
+        v.flags = &flagsOf[nm];
         if (v.loops->empty())
           order.push_back(nm);
       }
@@ -474,35 +506,41 @@ std::string summaryOf(const Results &R, size_t p) {
                    [&](const std::string &x, const std::string &y) {
                      return firstOf[x] < firstOf[y];
                    });
+  an.flaggedChunks([&](size_t i, int p) {
+    int li = an.chunks.loop[i];
+    siteLoops[size_t(an.loopSite[li])].flags->add(p, li);
+  });
   for (const std::string &nm : order) {
     const std::vector<int> &lps = byName[nm];
+    LoopFlags &fl = flagsOf[nm];
     // The imbalance counts the instances of multi-thread teams only: an
     // instance run by a one-thread team (nested, serialized) has none.
     // By thread number (those met: of small numbers, in a column; the
     // others, in a map), in ascending order.
     ThreadSums perThread, perThreadMulti;
-    Counter flagged;
     int64_t chunks = 0, unknown = 0, single = 0, cwbOver = 0, cpuOver = 0;
     size_t team = 0; // the largest team of a multi-thread instance
     for (int li : lps) {
       const Loop &lp = an.loops[li];
-      bool one = std::max<size_t>(lp.shares.size(), an.teamSize[li]) <= 1;
+      ConstShareSpan shares = an.shares(lp);
+      bool one = std::max<size_t>(shares.size(), an.teamSize[li]) <= 1;
       single += one;
       if (!one)
-        team = std::max({team, lp.shares.size(), size_t(an.teamSize[li])});
-      for (const Share &s : lp.shares) {
+        team = std::max({team, shares.size(), size_t(an.teamSize[li])});
+      for (const Share &s : shares) {
         if (s.hasWork) {
-          perThread.add(s.th, s.work);
+          perThread.add(s.th, an.workOf(s));
           if (!one)
-            perThreadMulti.add(s.th, s.work);
+            perThreadMulti.add(s.th, an.workOf(s));
         }
         if (s.unknown)
           unknown += s.count;
       }
-      flagged.update(an.flagged(li));
+      if (size_t(li) < an.loopDeviations.size() && an.loopDeviations[li])
+        fl.add(P_WORK_DEVIATION, li, an.loopDeviations[li]);
       int64_t n;
       double cwb, cpu;
-      lp.balance(n, cwb, cpu);
+      an.balance(lp, n, cwb, cpu);
       chunks += n;
       cwbOver += cwb > Thresholds[P_CHUNK_WORK_BALANCE].value;
       cpuOver += cpu > Thresholds[P_CHUNK_WORK_CPU_BALANCE].value;
@@ -540,8 +578,8 @@ std::string summaryOf(const Results &R, size_t p) {
         auto it = b->instanceWork.find(*il);
         if (it == b->instanceWork.end() || !it->second)
           continue;
-        for (const Share &s : an.loops[li].shares)
-          here += s.work;
+        for (const Share &s : an.shares(size_t(li)))
+          here += an.workOf(s);
         there += it->second;
         matched++;
       }
@@ -558,7 +596,7 @@ std::string summaryOf(const Results &R, size_t p) {
               "all reported before any ran (their work per thread is "
               "right); build it with the plugin, or use --no-ext",
               (long long)unknown));
-    out.push_back("  flagged: " + flaggedText(flagged, true) +
+    out.push_back("  flagged: " + flaggedText(fl.counter(), true) +
                   fmt("; prototype's instance rules: chunk_work_balance > 2 "
                       "in %lld, chunk_work_cpu_balance > 2 in %lld of %zu "
                       "instance(s)",

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// The loop instance model's narrow fields and their side tables, on
+// hand-made recordings: a share's work and wait held in 32 bits (the
+// values outside [0, 2^31) apart), an instance's largest chunk work found
+// from its threads' shares or, for the instances with a thread of two
+// chunks or more, held apart (sparse or per instance); and the summary's
+// flagged counts, found from the chunks when asked.
+#include "LoopTable.h"
+#include "Run.h"
+#include "Writers.h"
+#include "graph_recording.h"
+
+#include <gtest/gtest.h>
+
+using namespace gcg;
+using namespace gcgtest;
+
+namespace {
+
+const uint64_t Par = 100, I0 = 200, I1 = 201;
+
+// The share of thread th in instance li.
+const Share &shareOf(const Analysis &an, size_t li, int th) {
+  const Share *s = an.shareOf(an.loops[li], th);
+  EXPECT_NE(s, nullptr);
+  return *s;
+}
+
+// The first chunk of thread th in instance li.
+size_t chunkOf(const Analysis &an, size_t li, int th) {
+  for (size_t i = 0; i < an.chunks.size(); i++)
+    if (size_t(an.chunks.loop[i]) == li && an.chunks.thread[i] == th)
+      return i;
+  ADD_FAILURE() << "no chunk of thread " << th << " in instance " << li;
+  return 0;
+}
+
+} // namespace
+
+// Two threads, one loop, a chunk each: thread 0's runs 3e9 ticks (its
+// loop end), thread 1's ends before it starts (its loop end at 30, the
+// chunk at 40: work -10) and waits 5e9 ticks at the barrier, capped by how
+// long thread 0 ran on (3e9 + 10 - 30). Both works and thread 1's wait are
+// outside [0, 2^31): held apart, they read back whole.
+TEST(GraphLoopModel, WideWorkAndWaitAreHeldApart) {
+  static_assert(sizeof(Share) <= 16, "a loop instance's thread: 16 bytes");
+  static_assert(sizeof(Loop) <= 40, "a loop instance: 40 bytes");
+  const uint64_t Long = 3000000000ull, Sync = 5000000000ull;
+  TempDir d;
+  writeFile(d.path + "/meta.txt", meta3());
+  Thread t0, t1;
+  t0.rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 2)
+      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 2)
+      .rec(R_LOOP_BEGIN, 10, I0, Par, 0, 0)
+      .chunk(10, 0, 0, 2)
+      .rec(R_LOOP_END, 10 + Long, I0, Par)
+      .rec(R_IMPLICIT_END, 20 + Long, I0, 0);
+  t1.rec(R_IMPLICIT_BEGIN, 0, I1, Par, 1, 2)
+      .rec(R_LOOP_BEGIN, 12, I1, Par, 0, 0)
+      .chunk(40, 1, 1, 2)
+      .rec(R_LOOP_END, 30, I1, Par)
+      .rec(R_SYNC_BEGIN, 30, I1, Par, 0, 2)
+      .rec(R_SYNC_END, 30 + Sync, I1, Par, 0, 2)
+      .rec(R_IMPLICIT_END, 40 + Sync, I1, 0);
+  t0.write(d.path + "/thread-0.bin");
+  t1.write(d.path + "/thread-1.bin");
+  auto run = analyseRun({d.path}, {});
+  Analysis &an = *run->procs[0];
+  ASSERT_EQ(an.loops.size(), 1u);
+  ASSERT_EQ(an.chunks.size(), 2u);
+  const Share &s0 = shareOf(an, 0, 0), &s1 = shareOf(an, 0, 1);
+  EXPECT_GE(s0.work32, Share::Wide);
+  EXPECT_EQ(an.workOf(s0), int64_t(Long));
+  EXPECT_EQ(an.workOf(s1), -10);
+  EXPECT_EQ(an.waitOf(s0), 0);
+  int64_t wait1 = int64_t(Long) + 10 - 30;
+  EXPECT_EQ(an.waitOf(s1), wait1);
+  EXPECT_EQ(shareWait(an, s1), double(wait1));
+  // The chunks' metrics and the instance's balance are made of them.
+  GrainMetrics m0 = an.chunkMetrics(chunkOf(an, 0, 0)),
+               m1 = an.chunkMetrics(chunkOf(an, 0, 1));
+  EXPECT_EQ(m0.work, double(Long));
+  EXPECT_EQ(m0.sync, 0.0);
+  EXPECT_EQ(m1.sync, double(wait1));
+  double mean = double(int64_t(Long) - 10) / 2;
+  EXPECT_DOUBLE_EQ(m0.cwb, double(Long) / mean);
+  int64_t n;
+  double cwb, cpu;
+  an.balance(an.loops[0], n, cwb, cpu);
+  EXPECT_EQ(n, 2);
+  EXPECT_DOUBLE_EQ(cwb, double(Long) / mean);
+  EXPECT_DOUBLE_EQ(cpu, double(Long) / mean);
+  // The loop table's rows: thread 0's work whole (its share's, apart),
+  // thread 1's chunk of no length.
+  LoopTable lt = loopTable(an);
+  ASSERT_EQ(lt.rows.size(), 2u);
+  EXPECT_EQ(lt.rows[0].work, int64_t(Long));
+  EXPECT_EQ(lt.rows[0].maxWork, int64_t(Long));
+  EXPECT_EQ(lt.rows[0].last, 10 + Long);
+  EXPECT_EQ(lt.rows[1].work, 0);
+  // The summary's work per thread (ms: 2 ticks per ns).
+  std::string s = summary(*computeResults(*run));
+  EXPECT_NE(s.find("work per thread (ms) t0=1500.000 t1=-0.000"),
+            std::string::npos)
+      << s;
+}
+
+// A loop table row read from a part whose one chunk's work its share
+// cannot hold (2^31 ticks or more) keeps it apart, as its least and most.
+TEST(GraphLoopModel, PartRowOfWideWork) {
+  const int64_t Long = int64_t(Share::Wide) + 5;
+  LoopRows rows;
+  ASSERT_TRUE(rows.add(0, 3, 1, true, Long, 100, 100 + uint64_t(Long)));
+  ASSERT_TRUE(rows.add(0, 4, 1, true, 7, 100, 107));
+  ASSERT_TRUE(rows.close(1));
+  LoopThread a = rows[0], b = rows[1];
+  EXPECT_EQ(a.work, Long);
+  EXPECT_EQ(a.minWork, Long);
+  EXPECT_EQ(a.maxWork, Long);
+  EXPECT_EQ(a.last, 100 + uint64_t(Long));
+  EXPECT_EQ(b.work, 7);
+  EXPECT_EQ(b.maxWork, 7);
+  EXPECT_EQ(b.last, 107u);
+}
+
+namespace {
+
+// Three instances of one loop on two threads (creation unmeasured: each
+// chunk ends where the next starts). Instance k begins at 100k + 10;
+// thread 0 runs one chunk to 100k + 40 (work 30), or, in the instances of
+// multi, two: 5 ticks and 25; thread 1 one chunk of 20.
+void threeInstances(const std::string &dir, std::vector<int> multi) {
+  writeFile(dir + "/meta.txt", meta3());
+  Thread t0, t1;
+  t0.rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 2)
+      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 2);
+  t1.rec(R_IMPLICIT_BEGIN, 0, I1, Par, 1, 2);
+  for (uint64_t k = 0; k < 3; k++) {
+    uint64_t b = 100 * k + 10;
+    t0.rec(R_LOOP_BEGIN, b, I0, Par, 0, 0).chunk(b, 0, 0, NO_TICKS);
+    if (std::count(multi.begin(), multi.end(), int(k)))
+      t0.chunk(b + 5, 1, 1, NO_TICKS);
+    t0.rec(R_LOOP_END, b + 30, I0, Par);
+    t1.rec(R_LOOP_BEGIN, b + 1, I1, Par, 0, 0)
+        .chunk(b + 1, 2, 2, NO_TICKS)
+        .rec(R_LOOP_END, b + 21, I1, Par);
+  }
+  t0.rec(R_IMPLICIT_END, 400, I0, 0);
+  t1.rec(R_IMPLICIT_END, 400, I1, 0);
+  t0.write(dir + "/thread-0.bin");
+  t1.write(dir + "/thread-1.bin");
+}
+
+// chunk_work_balance of instance li (the largest chunk over the mean
+// chunk), by its balance and by each of its chunks' metrics.
+void expectCwb(const Analysis &an, size_t li, double want) {
+  int64_t n;
+  double cwb, cpu;
+  an.balance(an.loops[li], n, cwb, cpu);
+  EXPECT_DOUBLE_EQ(cwb, want) << "instance " << li;
+  for (size_t i = 0; i < an.chunks.size(); i++)
+    if (size_t(an.chunks.loop[i]) == li)
+      EXPECT_DOUBLE_EQ(an.chunkMetrics(i).cwb, want) << "chunk " << i;
+}
+
+} // namespace
+
+// Instance 1 alone has a thread of two chunks (of 3 instances: held
+// apart, sparse): its largest chunk is 25, not its thread's 30. The
+// others' is their threads' largest.
+TEST(GraphLoopModel, LargestChunkOfFewInstancesWithManyChunks) {
+  TempDir d;
+  threeInstances(d.path, {1});
+  auto run = analyseRun({d.path}, {});
+  Analysis &an = *run->procs[0];
+  ASSERT_EQ(an.loops.size(), 3u);
+  ASSERT_EQ(an.chunks.size(), 7u);
+  expectCwb(an, 0, 30.0 / (50.0 / 2));
+  expectCwb(an, 1, 25.0 / (50.0 / 3));
+  expectCwb(an, 2, 30.0 / (50.0 / 2));
+}
+
+// Instances 0 and 2 have a thread of two chunks (more than half: held per
+// instance).
+TEST(GraphLoopModel, LargestChunkOfMostInstancesWithManyChunks) {
+  TempDir d;
+  threeInstances(d.path, {0, 2});
+  auto run = analyseRun({d.path}, {});
+  Analysis &an = *run->procs[0];
+  ASSERT_EQ(an.loops.size(), 3u);
+  ASSERT_EQ(an.chunks.size(), 8u);
+  expectCwb(an, 0, 25.0 / (50.0 / 3));
+  expectCwb(an, 1, 30.0 / (50.0 / 2));
+  expectCwb(an, 2, 25.0 / (50.0 / 3));
+}
