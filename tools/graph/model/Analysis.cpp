@@ -466,6 +466,7 @@ Analysis::Analysis(const ProcessDir &pd, const Baseline *base)
     size_t n = bytes / RecordBytes;
     loops.reserve(n);
     sharePool.reserve(n);
+    shareEnd.reserve(n);
     sharePrev.reserve(n);
     regionList.reserve(n);
     regions.reserve(n);
