@@ -10,6 +10,7 @@
 #include "Writers.h"
 #include "graph_recording.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 
 using namespace gcg;
@@ -151,16 +152,28 @@ void threeInstances(const std::string &dir, std::vector<int> multi) {
   t1.write(dir + "/thread-1.bin");
 }
 
-// chunk_work_balance of instance li (the largest chunk over the mean
-// chunk), by its balance and by each of its chunks' metrics.
-void expectCwb(const Analysis &an, size_t li, double want) {
-  int64_t n;
-  double cwb, cpu;
-  an.balance(an.loops[li], n, cwb, cpu);
-  EXPECT_DOUBLE_EQ(cwb, want) << "instance " << li;
-  for (size_t i = 0; i < an.chunks.size(); i++)
-    if (size_t(an.chunks.loop[i]) == li)
-      EXPECT_DOUBLE_EQ(an.chunkMetrics(i).cwb, want) << "chunk " << i;
+// chunk_work_balance of each instance (the largest chunk over the mean
+// chunk), by its balance and by each of its chunks' metrics: 25 / (50 / 3)
+// of those in multi, 30 / (50 / 2) of the others.
+void expectCwb(std::vector<int> multi) {
+  TempDir d;
+  threeInstances(d.path, multi);
+  auto run = analyseRun({d.path}, {});
+  const Analysis &an = *run->procs[0];
+  ASSERT_EQ(an.loops.size(), 3u);
+  ASSERT_EQ(an.chunks.size(), 6 + multi.size());
+  for (size_t li = 0; li < 3; li++) {
+    double want = std::count(multi.begin(), multi.end(), int(li))
+                      ? 25.0 / (50.0 / 3)
+                      : 30.0 / (50.0 / 2);
+    int64_t n;
+    double cwb, cpu;
+    an.balance(an.loops[li], n, cwb, cpu);
+    EXPECT_DOUBLE_EQ(cwb, want) << "instance " << li;
+    for (size_t i = 0; i < an.chunks.size(); i++)
+      if (size_t(an.chunks.loop[i]) == li)
+        EXPECT_DOUBLE_EQ(an.chunkMetrics(i).cwb, want) << "chunk " << i;
+  }
 }
 
 } // namespace
@@ -169,27 +182,61 @@ void expectCwb(const Analysis &an, size_t li, double want) {
 // apart, sparse): its largest chunk is 25, not its thread's 30. The
 // others' is their threads' largest.
 TEST(GraphLoopModel, LargestChunkOfFewInstancesWithManyChunks) {
-  TempDir d;
-  threeInstances(d.path, {1});
-  auto run = analyseRun({d.path}, {});
-  Analysis &an = *run->procs[0];
-  ASSERT_EQ(an.loops.size(), 3u);
-  ASSERT_EQ(an.chunks.size(), 7u);
-  expectCwb(an, 0, 30.0 / (50.0 / 2));
-  expectCwb(an, 1, 25.0 / (50.0 / 3));
-  expectCwb(an, 2, 30.0 / (50.0 / 2));
+  expectCwb({1});
 }
 
 // Instances 0 and 2 have a thread of two chunks (more than half: held per
 // instance).
 TEST(GraphLoopModel, LargestChunkOfMostInstancesWithManyChunks) {
+  expectCwb({0, 2});
+}
+
+// The summary's flagged chunks of a loop, counted when asked (not per
+// instance): in the order its instances first have them. Instance 0's
+// thread 0 runs chunks of 1000, 1000, 1000 and 30000 ticks (the last an
+// outlier), thread 1 one of 1000, all of unmeasured making; instance 1's
+// two chunks of 10 ticks took 100 to make (parallel_benefit 0.1). One
+// loop: one code pointer.
+TEST(GraphLoopModel, FlaggedChunksInTheOrderInstancesHaveThem) {
   TempDir d;
-  threeInstances(d.path, {0, 2});
+  writeFile(d.path + "/meta.txt", meta3());
+  Thread t0, t1;
+  t0.rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 2)
+      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 2)
+      .rec(R_LOOP_BEGIN, 10, I0, Par, 0x1234, 0);
+  for (uint64_t k = 0; k < 4; k++)
+    t0.chunk(10 + 1000 * k, k, k, NO_TICKS);
+  t0.rec(R_LOOP_END, 33010, I0, Par)
+      .rec(R_LOOP_BEGIN, 40000, I0, Par, 0x1234, 0)
+      .chunk(40000, 0, 0, 100)
+      .rec(R_LOOP_END, 40010, I0, Par)
+      .rec(R_IMPLICIT_END, 50000, I0, 0);
+  t1.rec(R_IMPLICIT_BEGIN, 0, I1, Par, 1, 2)
+      .rec(R_LOOP_BEGIN, 10, I1, Par, 0x1234, 0)
+      .chunk(10, 4, 4, NO_TICKS)
+      .rec(R_LOOP_END, 1010, I1, Par)
+      .rec(R_LOOP_BEGIN, 40000, I1, Par, 0x1234, 0)
+      .chunk(40000, 1, 1, 100)
+      .rec(R_LOOP_END, 40010, I1, Par)
+      .rec(R_IMPLICIT_END, 50000, I1, 0);
+  t0.write(d.path + "/thread-0.bin");
+  t1.write(d.path + "/thread-1.bin");
   auto run = analyseRun({d.path}, {});
-  Analysis &an = *run->procs[0];
-  ASSERT_EQ(an.loops.size(), 3u);
-  ASSERT_EQ(an.chunks.size(), 8u);
-  expectCwb(an, 0, 25.0 / (50.0 / 3));
-  expectCwb(an, 1, 30.0 / (50.0 / 2));
-  expectCwb(an, 2, 25.0 / (50.0 / 3));
+  const Analysis &an = *run->procs[0];
+  ASSERT_EQ(an.loops.size(), 2u);
+  ASSERT_EQ(an.chunks.size(), 7u);
+  std::vector<std::pair<size_t, int>> flagged;
+  an.flaggedChunks([&](size_t i, int p) { flagged.push_back({i, p}); });
+  // Thread 0's last chunk of instance 0 (chunk 3), the two of instance 1
+  // (chunks 4 and 6).
+  EXPECT_EQ(flagged,
+            (std::vector<std::pair<size_t, int>>{{3, P_OUTLIER},
+                                                 {4, P_PARALLEL_BENEFIT},
+                                                 {6, P_PARALLEL_BENEFIT}}));
+  std::string s = summary(*computeResults(*run));
+  size_t out = s.find("flagged: 1 outlier grains"),
+         pb = s.find(", 2 grains parallel_benefit < 1");
+  EXPECT_NE(out, std::string::npos) << s;
+  EXPECT_NE(pb, std::string::npos) << s;
+  EXPECT_LT(out, pb) << s;
 }
