@@ -38,8 +38,9 @@ struct LoopThread {
 /// model's pool (a part's rows, read without a model, hold shares of their
 /// own). A row holds its first chunk's start alone (8 bytes); a row of two
 /// chunks or more (or whose share cannot give its work: a part's, or one
-/// chunk ending before it starts) holds its work, least, most and last end
-/// apart (an Apart, by row). Per instance its first row (4 bytes).
+/// chunk ending before it starts or of Share::Wide ticks or more) holds its
+/// work, least, most and last end apart (an Apart, by row). Per instance
+/// its first row (4 bytes).
 class LoopRows {
 public:
   /// Row r's values held apart from its share.

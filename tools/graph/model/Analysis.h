@@ -690,10 +690,10 @@ private:
   std::vector<uint64_t> taskloopOrder;
   std::unordered_map<uint64_t, std::string> context;
   std::vector<std::string> siteLoopNames; // per loop site
-  // Every loop instance's threads (ShareSpan); while the recording is
-  // read, each instance's shares are a list through sharePrev from its
-  // span's last, made one run per instance when it has been read
-  // (packShares()).
+  // Every loop instance's threads (shares()); while the recording is
+  // read, each instance's shares are a list through sharePrev from the
+  // one made last (Loop::shareAt), made one run per instance when it has
+  // been read (packShares()).
   std::vector<Share> sharePool;
   std::vector<uint32_t> sharePrev;
   // Per share, where its thread left the loop (threadEnd(); 0: not seen
