@@ -128,7 +128,7 @@ void streamLoopSpans(const std::vector<int32_t> &loopOf, size_t nLoops,
   struct Open {
     LoopSpan s;
     Extra extra{};
-    size_t firstRow = 0;
+    size_t firstRow = 0; // its first row in row order
   };
   struct Blk {
     int first = 0;
@@ -194,6 +194,7 @@ void streamLoopSpans(const std::vector<int32_t> &loopOf, size_t nLoops,
         o = &b.spans.back();
       }
       addSpanRow(o->s, x);
+      o->firstRow = std::min(o->firstRow, r);
       row(r, x, o->extra);
     }
     if (block && ++b.instances == block) {

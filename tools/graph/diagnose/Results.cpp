@@ -207,7 +207,7 @@ std::unique_ptr<Results> computeResults(const Run &run) {
       pr.losses = keep.done();
     }
     // What only the losses needed of the loop table goes.
-    std::vector<double>().swap(pr.loopTable.firstCreation);
+    pr.loopTable.firstCreation.clear();
     releaseFreed();
     pr.time = breakdownOf(an);
     pr.masks = problemMasks(an);
