@@ -679,9 +679,9 @@ ProcGraph graphOf(const Results &R, size_t p, size_t procs, bool every,
   // page of every grain) alone.
   std::vector<uint8_t> critChunk(every ? an.chunks.size() : 0, 0),
       critTask(every ? an.tasks.size() : 0, 0);
-  for (uint64_t i : every ? cp.chunks : std::vector<uint64_t>())
+  for (uint64_t i : every ? cp.chunks : std::vector<uint32_t>())
     critChunk[i] = 1;
-  for (uint64_t k : every ? cp.tasks : std::vector<uint64_t>())
+  for (uint64_t k : every ? cp.tasks : std::vector<uint32_t>())
     critTask[k] = 1;
   for (uint32_t v = 0; v < nv; v++) {
     const CoarseGraph::Node &n = cg.nodes[v];
