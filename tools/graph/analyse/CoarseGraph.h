@@ -153,54 +153,86 @@ void streamLoopSpans(const std::vector<int32_t> &loopOf, size_t nLoops,
       base++;
     }
   };
-  std::vector<LoopThread> mine;
-  size_t ap = 0;
-  for (size_t k = 0; k < byStart.size(); k++) {
-    int li = byStart[k];
+  // Instance li's block (opened at its first instance).
+  auto blockOf = [&](int li) -> Blk & {
     size_t key = size_t(loopOf[size_t(li)]);
     if (cur[key] == SIZE_MAX) {
       cur[key] = base + pending.size();
       pending.emplace_back();
       pending.back().first = li;
     }
-    Blk &b = pending[cur[key] - base];
-    rows.rowsOf(size_t(li), mine, ap);
-    size_t r = rows.rowBegin(size_t(li));
-    for (size_t j = 0; j < mine.size(); j++, r++) {
-      const LoopThread &x = mine[j];
-      if (!x.chunks)
-        continue;
-      Open *o = nullptr;
-      if (j < b.spans.size() && b.spans[j].s.th == x.th) {
-        o = &b.spans[j];
-      } else if (b.spans.size() <= Listed) {
-        for (Open &c : b.spans)
-          if (c.s.th == x.th) {
-            o = &c;
-            break;
-          }
-      } else {
-        auto it = b.byThread.find(x.th);
-        if (it != b.byThread.end())
-          o = &b.spans[it->second];
-      }
-      if (!o) {
-        if (b.spans.size() == Listed)
-          for (uint32_t i = 0; i < Listed; i++)
-            b.byThread.emplace(b.spans[i].s.th, i);
-        if (b.spans.size() >= Listed)
-          b.byThread.emplace(x.th, uint32_t(b.spans.size()));
-        b.spans.push_back({firstSpanRow(b.first, x), Extra{}, r});
-        o = &b.spans.back();
-      }
-      addSpanRow(o->s, x);
-      o->firstRow = std::min(o->firstRow, r);
-      row(r, x, o->extra);
+    return pending[cur[key] - base];
+  };
+  // Row r of its instance's rows (its j-th) into block b's span of its
+  // thread.
+  auto add = [&](Blk &b, size_t j, size_t r, const LoopThread &x) {
+    if (!x.chunks)
+      return;
+    Open *o = nullptr;
+    if (j < b.spans.size() && b.spans[j].s.th == x.th) {
+      o = &b.spans[j];
+    } else if (b.spans.size() <= Listed) {
+      for (Open &c : b.spans)
+        if (c.s.th == x.th) {
+          o = &c;
+          break;
+        }
+    } else {
+      auto it = b.byThread.find(x.th);
+      if (it != b.byThread.end())
+        o = &b.spans[it->second];
     }
+    if (!o) {
+      if (b.spans.size() == Listed)
+        for (uint32_t i = 0; i < Listed; i++)
+          b.byThread.emplace(b.spans[i].s.th, i);
+      if (b.spans.size() >= Listed)
+        b.byThread.emplace(x.th, uint32_t(b.spans.size()));
+      b.spans.push_back({firstSpanRow(b.first, x), Extra{}, r});
+      o = &b.spans.back();
+    }
+    addSpanRow(o->s, x);
+    o->firstRow = std::min(o->firstRow, r);
+    row(r, x, o->extra);
+  };
+  // An instance done: its block closed at `block` instances.
+  auto done1 = [&](int li, Blk &b) {
     if (block && ++b.instances == block) {
       b.closed = true;
-      cur[key] = SIZE_MAX;
+      cur[size_t(loopOf[size_t(li)])] = SIZE_MAX;
       flush();
+    }
+  };
+  if (byStart.list.empty()) {
+    // The instances 0 .. n - 1 in their own order (each with chunks; any
+    // after them without): the rows in row order, not copied per instance.
+    int li = -1;
+    Blk *b = nullptr;
+    size_t j = 0;
+    rows.forEach([&](size_t r, const LoopThread &x) {
+      if (size_t(x.loop) >= byStart.size())
+        return; // after the last with chunks: none
+      if (x.loop != li) {
+        if (b)
+          done1(li, *b);
+        li = x.loop, j = 0;
+        b = &blockOf(li);
+      }
+      add(*b, j++, r, x);
+    });
+    if (b)
+      done1(li, *b);
+  } else {
+    std::vector<LoopThread> mine;
+    size_t ap = 0;
+    for (size_t k = 0; k < byStart.size(); k++) {
+      int li = byStart[k];
+      Blk &b = blockOf(li);
+      rows.rowsOf(size_t(li), mine, ap);
+      size_t r = rows.rowBegin(size_t(li));
+      for (size_t j = 0; j < mine.size(); j++, r++)
+        add(b, j, r, mine[j]);
+      done1(li, b);
     }
   }
   for (Blk &b : pending)

@@ -449,18 +449,24 @@ static bool dispatchedLoop(const Analysis &an, const Loop &lp) {
 
 /// Per loop instance its problem's place in accs (UINT32_MAX: none, an
 /// instance without chunks): its site's, found when asked (no table per
-/// instance).
+/// instance; asked once siteAcc is complete, the last answer kept).
 namespace {
 struct LoopAccs {
   const Analysis &an;
   std::vector<size_t> siteAcc; // per loop site (SIZE_MAX: none yet)
   uint32_t operator[](size_t li) const {
+    if (li == lastLi) // consecutive chunks of one instance: found once
+      return lastAcc;
     auto site = size_t(an.loopSite[li]);
-    if (site >= siteAcc.size() || siteAcc[site] == SIZE_MAX ||
-        !an.loops[li].n())
-      return UINT32_MAX;
-    return uint32_t(siteAcc[site]);
+    uint32_t k =
+        site >= siteAcc.size() || siteAcc[site] == SIZE_MAX || !an.loops[li].n()
+            ? UINT32_MAX
+            : uint32_t(siteAcc[site]);
+    lastLi = li, lastAcc = k;
+    return k;
   }
+  mutable size_t lastLi = SIZE_MAX;
+  mutable uint32_t lastAcc = UINT32_MAX;
 };
 } // namespace
 

@@ -22,14 +22,14 @@
 // count line, per bar and graph member its problem flags, per aggregated bar
 // and group the number of its grains each type flags.
 //
-// writePage tries levels finest first, each measured (its bars counted,
-// not held: their arrays' places and sizes found), a coarser one chosen
-// from the size of the one before; the one that fits is made again and
-// written in place (PageFile): each bars' array at its place in the file
-// as its numbers come, the rest around them after. The bars are never
-// held, nor the loop spans (streamLoopSpans); the page of every grain is
-// not tried when its bars alone (ten numbers per chunk at least) pass the
-// cap.
+// writePage tries levels finest first: the first only measured (its bars
+// counted, not held), a level chosen from the size of the one before made
+// with its bars' arrays spilled to temporary files beside the page (up to
+// the cap; Spill) and, when it fits, written with each array copied into
+// its place (made once, not measured and made again). The bars are never
+// held in memory, nor the loop spans (streamLoopSpans); the page of every
+// grain is not tried when its bars alone (ten numbers per chunk at least)
+// pass the cap.
 //
 // The page is assembled (reportPage, writePage) from a source of
 // per-process pieces (PageSource, ReportPage.h); here the source of one
@@ -154,79 +154,84 @@ inline int64_t roundAway(double x) {
   return t + (f >= 0.5) - (f <= -0.5);
 }
 
-/// report.html written in place: each of the bars' arrays at its place in
-/// the file (found by measuring the page first) as its numbers come, the
-/// rest of the page around them once the bars are made; through a buffer
-/// per place (pwrite), nothing of the page held whole.
-class PageFile {
+/// A bars' array's text, not held: appended to a temporary file beside
+/// the page (unlinked: gone with the process) through a buffer, then
+/// copied into the page in its place. Opened at its first byte.
+class Spill {
 public:
-  explicit PageFile(const std::string &path)
-      : name(path), fd(::open(path.c_str(),
-                              O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) {
-    if (fd < 0)
-      fail();
-  }
-  ~PageFile() {
+  explicit Spill(std::string dir) : dir(std::move(dir)) {}
+  ~Spill() {
     if (fd >= 0)
       ::close(fd);
   }
-  PageFile(const PageFile &) = delete;
-  const std::string &path() const { return name; }
-  /// Writes the bytes put to it from a place on.
-  class At {
-  public:
-    At(PageFile &f, uint64_t at) : f(f), at(at) {}
-    At(const At &) = delete;
-    ~At() = default;
-    void put(const char *s, size_t n) {
-      if (len + n > sizeof buf)
-        flush();
-      if (n > sizeof buf)
-        return f.write(s, n, at), void(at += n);
-      std::memcpy(buf + len, s, n);
-      len += n;
-    }
-    void flush() {
-      f.write(buf, len, at);
-      at += len, len = 0;
-    }
-    /// The place the next byte goes.
-    uint64_t tell() const { return at + len; }
-    /// On from place to (flushed first).
-    void skipTo(uint64_t to) {
+  Spill(const Spill &) = delete;
+  void put(const char *s, size_t n) {
+    if (len + n > sizeof buf)
       flush();
-      at = to;
+    std::memcpy(buf + len, s, n); // n: a number and its comma
+    len += n;
+  }
+  /// Its bytes to out, in order.
+  void copyTo(OutFile &out) {
+    flush();
+    for (uint64_t at = 0; at < size;) {
+      ssize_t n = ::pread(fd, buf, sizeof buf, off_t(at));
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        fail();
+      out.put(buf, size_t(n));
+      at += uint64_t(n);
     }
-
-  private:
-    PageFile &f;
-    uint64_t at;
-    size_t len = 0;
-    char buf[1 << 14];
-  };
-  void close() {
-    int d = fd;
-    fd = -1;
-    if (::close(d) != 0)
-      fail();
   }
 
 private:
   [[noreturn]] void fail() {
-    throw Error("cannot write " + name + ": " + std::strerror(errno));
+    throw Error("cannot write a temporary file in " + dir + ": " +
+                std::strerror(errno));
   }
-  void write(const char *s, size_t n, uint64_t at) {
-    while (n) {
-      ssize_t w = ::pwrite(fd, s, n, off_t(at));
+  void flush() {
+    if (!len)
+      return;
+    if (fd < 0)
+      open();
+    for (size_t from = 0; from < len;) {
+      ssize_t w = ::pwrite(fd, buf + from, len - from, off_t(size));
       if (w < 0 && errno == EINTR)
         continue;
       if (w <= 0)
         fail();
-      s += w, n -= size_t(w), at += uint64_t(w);
+      from += size_t(w), size += uint64_t(w);
+    }
+    len = 0;
+  }
+  void open() {
+#ifdef O_TMPFILE
+    fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+#endif
+    if (fd < 0) { // no O_TMPFILE there: a named one, unlinked at once
+      std::string name = dir + "/.report-bars-XXXXXX";
+      fd = ::mkostemp(name.data(), O_CLOEXEC);
+      if (fd < 0)
+        fail();
+      ::unlink(name.c_str());
     }
   }
-  std::string name;
-  int fd;
+  std::string dir;
+  int fd = -1;
+  uint64_t size = 0; // in the file
+  size_t len = 0;    // in buf
+  char buf[1 << 14];
+};
+
+struct IntArray;
+
+/// The bars' arrays of one page: their text written (spilled) while it
+/// stays within limit bytes, beyond that only counted.
+struct Held {
+  uint64_t bytes = 0, limit = UINT64_MAX;
+  std::vector<IntArray *> arrays;
+  void drop();
 };
 
 /// A JSON array of integers as its numbers come: only counted (its
@@ -234,9 +239,10 @@ private:
 struct IntArray {
   bool first = true;
   uint64_t bytes = 0; // the numbers and their commas
-  PageFile::At *to = nullptr;
-  // The count inline (a bar's dozen numbers, each page measured once),
-  // the text apart.
+  Spill *to = nullptr;
+  Held *held = nullptr;
+  // The count inline (a bar's dozen numbers, each page measured once at
+  // least), the text apart.
   void add(int64_t v) {
     if (to)
       return addText(v);
@@ -257,8 +263,16 @@ struct IntArray {
     to->put(b, size_t(p - b));
     bytes += size_t(p - b);
     first = false;
+    if ((held->bytes += size_t(p - b)) > held->limit)
+      held->drop();
   }
 };
+
+void Held::drop() {
+  for (IntArray *a : arrays)
+    a->to = nullptr;
+  limit = UINT64_MAX;
+}
 
 } // namespace
 
@@ -1073,24 +1087,16 @@ void ResultsSource::bars(size_t p, bool every, uint64_t block, const BarFn &f) {
 
 namespace {
 
-/// Where a page's bars' arrays are in it (the place of each one's first
-/// number) and their bytes (numbers and commas), and its size: what
-/// measuring it finds, for writing it in place.
-struct Layout {
-  static constexpr size_t Arrays = 12;
-  uint64_t size = 0;
-  std::array<uint64_t, Arrays> at{}, bytes{};
-};
-
 /// The page with every grain's bar, or (!every) a bar per loop span of
 /// `block` instances (CoarseGraph.h) and per task site and thread; without
-/// the graph when !graph. Without out: measured (its bars counted, not
-/// held) into lay. With out: written, each bars' array in place as it is
-/// made (lay: this page's, measured), then the rest around them.
-void reportPage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
+/// the graph when !graph. Its size goes to measured (when not null); it
+/// is written to out (when not null) if it is at most cap bytes: the bars'
+/// text is spilled (Spill) up to cap bytes, beyond that (and without out)
+/// only counted. Returns whether it was written.
+bool reportPage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
                 const Caps &caps, const std::string &version,
                 std::vector<LeftOut> &leftOut, bool every, uint64_t block,
-                bool graph, Layout &lay, PageFile *out) {
+                bool graph, uint64_t *measured, OutFile *out, uint64_t cap) {
   uint64_t grains = run.grains;
   // What the aggregated bars merge: the loops' chunks, the tasks, or both.
   GrainKinds kinds;
@@ -1124,12 +1130,21 @@ void reportPage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
   IntArray gRow, gS, gD, gK, gI, gLo, gHi, gC, gN, gCount, gPm;
   // Aggregated bars: [bar, flag, grains it flags, ...].
   IntArray gPc;
-  const std::array<IntArray *, Layout::Arrays> arrays{
-      &gRow, &gS, &gD, &gK, &gI, &gLo, &gHi, &gC, &gN, &gCount, &gPm, &gPc};
-  // Written: each array from its place on, as its numbers come.
-  std::deque<PageFile::At> places;
-  for (size_t a = 0; out && a < arrays.size(); a++)
-    arrays[a]->to = &places.emplace_back(*out, lay.at[a]);
+  const std::array<IntArray *, 12> arrays{&gRow, &gS, &gD, &gK,     &gI,  &gLo,
+                                          &gHi,  &gC, &gN, &gCount, &gPm, &gPc};
+  // Written: each array spilled beside the page as its numbers come, up
+  // to the cap; only measured: counted from the start.
+  std::string dir = out ? out->path() : std::string();
+  dir =
+      dir.find('/') == std::string::npos ? "." : dir.substr(0, dir.rfind('/'));
+  std::deque<Spill> spills;
+  Held held;
+  held.limit = cap;
+  for (IntArray *a : arrays) {
+    a->to = out ? &spills.emplace_back(dir) : nullptr;
+    a->held = &held;
+    held.arrays.push_back(a);
+  }
   int64_t nBars = 0;
   int64_t prevS = 0, prevI = 0, prevLo = 0, prevN = 0;
   double endNs = 0;
@@ -1303,7 +1318,7 @@ void reportPage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
   ref(instJson);
   add("],\"across\":");
   ref(run.across);
-  static const char *const ArrayNames[Layout::Arrays] = {
+  static const char *const ArrayNames[12] = {
       "row", "s", "d", "k", "inst", "lo", "hi", "c", "n", "count", "pm", "pc"};
   for (size_t a = 0; a < arrays.size(); a++) {
     add(a == 0 ? std::string("],\"bars\":{\"row\":[")
@@ -1323,46 +1338,28 @@ void reportPage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
   ref(leftJson);
   add("]}");
   // The page: its template's, style's and script's text around the data
-  // (escaped as it goes), its size counted and the bars' arrays' places
-  // found, or written around the arrays written (the same places: the
-  // same page).
+  // (escaped as it goes), written, or only its size counted.
   auto [head, tail] = pageAround();
-  if (!out) {
-    uint64_t size = head.size();
-    for (const Part &x : parts) {
-      if (x.array >= 0) {
-        lay.at[size_t(x.array)] = size;
-        lay.bytes[size_t(x.array)] = arrays[size_t(x.array)]->bytes;
-        size += arrays[size_t(x.array)]->bytes;
-      } else {
-        pageSafe(x.text, [&](const char *, size_t n) { size += n; });
-      }
-    }
-    lay.size = size + tail.size();
-    return;
-  }
-  auto changed = [&] {
-    return Error("report.html changed between its measuring and its writing "
-                 "(" +
-                 out->path() + ")");
-  };
-  PageFile::At rest(*out, 0);
-  rest.put(head.data(), head.size());
+  uint64_t size = head.size() + tail.size();
   for (const Part &x : parts) {
-    if (x.array < 0) {
-      pageSafe(x.text, [&](const char *t, size_t n) { rest.put(t, n); });
-      continue;
-    }
-    auto a = size_t(x.array);
-    if (rest.tell() != lay.at[a] || arrays[a]->bytes != lay.bytes[a])
-      throw changed();
-    places[a].flush();
-    rest.skipTo(lay.at[a] + lay.bytes[a]);
+    if (x.array >= 0)
+      size += arrays[size_t(x.array)]->bytes;
+    else
+      pageSafe(x.text, [&](const char *, size_t n) { size += n; });
   }
-  rest.put(tail.data(), tail.size());
-  rest.flush();
-  if (rest.tell() != lay.size)
-    throw changed();
+  if (measured)
+    *measured = size;
+  if (!out || size > cap)
+    return false;
+  *out << head;
+  for (const Part &x : parts) {
+    if (x.array >= 0)
+      spills[size_t(x.array)].copyTo(*out);
+    else
+      pageSafe(x.text, [&](const char *t, size_t n) { out->put(t, n); });
+  }
+  *out << tail;
+  return true;
 }
 
 } // namespace
@@ -1381,25 +1378,28 @@ void writePage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
   if (every && 20 * chunks > cap + 10)
     every = false;
   std::vector<LeftOut> left;
-  // Each level's page is measured (its bars counted, not held); the one
-  // that fits is then made again and written in place (PageFile): its
-  // bars are never held.
-  PageFile o(path);
-  Layout lay;
+  // A level's page is measured (its bars counted, not held), or, where
+  // it is expected to fit (the level chosen from the size of the one
+  // before, or measured to fit), made with its bars spilled beside the
+  // page up to the cap (not held) and written if it fits.
+  OutFile o(path);
+  bool written = false, hold = false;
   for (;;) {
     left = leftOut;
-    reportPage(run, src, loops, sites, caps, version, left, every, block, graph,
-               lay, nullptr);
-    if (lay.size <= cap)
+    uint64_t size = 0;
+    written = reportPage(run, src, loops, sites, caps, version, left, every,
+                         block, true, &size, hold ? &o : nullptr, cap);
+    if (written)
       break;
+    if (size <= cap) {
+      hold = true;
+      continue;
+    }
     if (!every && block == 0) {
       // The coarsest bars and still too large: without the graph (what
       // is left is the page's script, a bar per loop and thread and per
       // task site and thread, and the problems).
       graph = false;
-      left = leftOut;
-      reportPage(run, src, loops, sites, caps, version, left, every, block,
-                 graph, lay, nullptr);
       break;
     }
     if (every) {
@@ -1407,12 +1407,14 @@ void writePage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
       continue;
     }
     // Only the bars shrink: the rest of the page stays.
-    block =
-        coarserBlock(block, double(lay.size) / double(cap) * 1.25, run.most);
+    block = coarserBlock(block, double(size) / double(cap) * 1.25, run.most);
+    hold = true;
   }
-  left = leftOut;
-  reportPage(run, src, loops, sites, caps, version, left, every, block, graph,
-             lay, &o);
+  if (!written) {
+    left = leftOut;
+    reportPage(run, src, loops, sites, caps, version, left, every, block, graph,
+               nullptr, &o, UINT64_MAX);
+  }
   leftOut = left;
   o.close();
 }
