@@ -266,13 +266,14 @@ bool barsArray(const std::string &page, const std::string &name,
 }
 } // namespace
 
-// report.html is written in place: each level measured, the one that
-// fits made again with each bars' array written at the place measuring
-// found. At caps from every grain down to the coarsest blocks: the page
-// whole (no byte left unwritten), its bars' arrays whole JSON arrays of
-// one length (the bars'), their chunks every chunk, each loop bar's
-// instance a block's first (block > 1: bars streamed by streamLoopSpans).
-TEST(GraphCorner, ReportWrittenInPlace) {
+// report.html's bars are not held: a level measured (counted), or made
+// with each bars' array spilled to a temporary file (Spill) up to the cap
+// and copied into its place in the page. At caps from every grain down to
+// the coarsest blocks: the page whole (no byte missing), its bars' arrays
+// whole JSON arrays of one length (the bars'), their chunks every chunk,
+// blocks of several instances among the levels (block > 1: bars streamed
+// by streamLoopSpans).
+TEST(GraphCorner, ReportBarsSpilledNotHeld) {
   TempDir d;
   const uint64_t Par = 100, I0 = 200, I1 = 201;
   const int N = 3000;
