@@ -180,7 +180,7 @@ TEST(GraphDag, TaskTreeSpanIsRootPlusLongestChild) {
   EXPECT_DOUBLE_EQ(sum, 85.0);
   // critPath names the same grains on it: R and C1 (end first).
   EXPECT_EQ(computeCritPath(an).tasks,
-            (std::vector<uint64_t>{uint64_t(c1), uint64_t(r)}));
+            (std::vector<uint32_t>{uint32_t(c1), uint32_t(r)}));
   EXPECT_TRUE(computeCritPath(an).chunks.empty());
   // The summary and run.json (ticks: 2 per ns).
   std::string s = summary(*computeResults(*run));
@@ -235,8 +235,8 @@ TEST(GraphDag, LoopWithTaskIsOneGraph) {
   EXPECT_DOUBLE_EQ(computeCritPath(an).span, 24.0);
   // The grains on it: the chunk that made the task, and the task.
   EXPECT_EQ(computeCritPath(an).chunks,
-            (std::vector<uint64_t>{uint64_t(an.tasks.ctx[0])}));
-  EXPECT_EQ(computeCritPath(an).tasks, (std::vector<uint64_t>{0}));
+            (std::vector<uint32_t>{uint32_t(an.tasks.ctx[0])}));
+  EXPECT_EQ(computeCritPath(an).tasks, (std::vector<uint32_t>{0}));
 }
 
 TEST(GraphDag, CriticalPathGoesThroughTheCreatingChunk) {
@@ -292,10 +292,23 @@ TEST(GraphDag, CriticalPathGoesThroughTheCreatingChunk) {
   // same when only the figures are computed.
   CritPath cp = computeCritPath(an);
   EXPECT_DOUBLE_EQ(cp.span, 35.0);
-  EXPECT_EQ(cp.chunks, (std::vector<uint64_t>{uint64_t(B)}));
-  EXPECT_EQ(cp.tasks, (std::vector<uint64_t>{uint64_t(b)}));
-  EXPECT_EQ(g.pathChunks, cp.chunks);
-  EXPECT_EQ(g.pathTasks, cp.tasks);
+  EXPECT_EQ(cp.chunks, (std::vector<uint32_t>{uint32_t(B)}));
+  EXPECT_EQ(cp.tasks, (std::vector<uint32_t>{uint32_t(b)}));
+  EXPECT_EQ(g.pathChunks,
+            std::vector<uint64_t>(cp.chunks.begin(), cp.chunks.end()));
+  EXPECT_EQ(g.pathTasks,
+            std::vector<uint64_t>(cp.tasks.begin(), cp.tasks.end()));
+  // Indices past 32 bits: an Error naming the limit, never cut.
+  EXPECT_EQ(grainIndices32({0, UINT32_MAX}, "chunk"),
+            (std::vector<uint32_t>{0, UINT32_MAX}));
+  try {
+    grainIndices32({3, uint64_t(UINT32_MAX) + 1}, "chunk");
+    ADD_FAILURE() << "no Error";
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find("at most 2^32 chunks"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 // longestPaths (GrainDag.h) holds the longest path before a node only while

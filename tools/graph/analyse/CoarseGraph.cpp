@@ -165,23 +165,9 @@ std::vector<LoopSpan> spansOf(const LoopRows &rows, const Blocks &B) {
     size_t b = size_t(B.of[r.loop]);
     bool added;
     uint32_t k = find.find(b, r.th, added);
-    if (added) {
-      LoopSpan s;
-      s.loop = B.list[b].first;
-      s.th = r.th;
-      s.first = r.first, s.last = r.last;
-      s.minWork = r.minWork, s.maxWork = r.maxWork;
-      spans.push_back(s);
-    }
-    LoopSpan &s = spans[k];
-    s.instances++;
-    s.chunks += r.chunks;
-    s.hasWork = s.hasWork && r.hasWork;
-    s.work += r.work;
-    s.first = std::min(s.first, r.first);
-    s.last = std::max(s.last, r.last);
-    s.minWork = std::min(s.minWork, r.minWork);
-    s.maxWork = std::max(s.maxWork, r.maxWork);
+    if (added)
+      spans.push_back(firstSpanRow(B.list[b].first, r));
+    addSpanRow(spans[k], r);
   });
   // Into block order in place (along the permutation's cycles), without a
   // second copy of the spans.
@@ -254,10 +240,15 @@ std::vector<LoopSpan> loopSpans(const LoopTable &lt, uint64_t block,
 std::vector<LoopSpan> loopSpansOf(const std::vector<int> &keys,
                                   const LoopRows &rows, uint64_t block,
                                   std::vector<int> *spanOf) {
+  return loopSpansAt(keys, loopCount(keys), instancesByStart(rows), rows, block,
+                     spanOf);
+}
+
+size_t loopCount(const std::vector<int> &keys) {
   size_t nLoops = 0;
   for (int k : keys)
     nLoops = std::max(nLoops, size_t(k) + 1);
-  return loopSpansAt(keys, nLoops, instancesByStart(rows), rows, block, spanOf);
+  return nLoops;
 }
 
 uint64_t countLoopSpans(const LoopTable &lt, uint64_t block) {
@@ -413,7 +404,8 @@ void coarseGraphSize(const Analysis &an, const LoopTable &lt,
 
 CoarseGraph coarseGraph(const Analysis &an, const LoopTable &lt,
                         const CritPath &cp, const CoarseLevel &level,
-                        const std::string &pre, int view) {
+                        const std::string &pre, int view,
+                        const GrainNodeFn *each) {
   CoarseGraph g;
   using Node = CoarseGraph::Node;
   auto node = [&](CoarseGraph::Kind kind, std::string id, std::string label) {
@@ -499,11 +491,16 @@ CoarseGraph coarseGraph(const Analysis &an, const LoopTable &lt,
     edge(forkOf[b], v, CoarseGraph::Creation);
     edge(v, joinOf[b], CoarseGraph::Synchronization);
   }
-  if (level.members) {
+  if (level.members)
     g.chunkNode.assign(ch.size(), UINT32_MAX);
-    for (size_t i = 0; i < ch.size(); i++)
-      g.chunkNode[i] = chunkNode(i);
-  }
+  if (level.members || each)
+    for (size_t i = 0; i < ch.size(); i++) {
+      uint32_t v = chunkNode(i);
+      if (level.members)
+        g.chunkNode[i] = v;
+      if (each && v != UINT32_MAX)
+        (*each)(true, i, v);
+    }
   for (uint64_t i : cp.chunks)
     if (uint32_t v = chunkNode(size_t(i)); v != UINT32_MAX)
       g.nodes[v].onPath = true;
@@ -520,12 +517,16 @@ CoarseGraph coarseGraph(const Analysis &an, const LoopTable &lt,
   TaskGroups G = taskGroups(an, level.bySite, view, taskOnPath);
   std::vector<uint32_t> groupNode(G.groups.size()), forkNode(G.groups.size());
   auto memberTasks = [&] {
-    if (!level.members)
-      return;
-    g.taskNode.assign(T.size(), UINT32_MAX);
-    for (size_t k = 0; k < T.size(); k++)
-      if (G.groupOf[k] != UINT32_MAX)
-        g.taskNode[k] = groupNode[G.groupOf[k]];
+    if (level.members)
+      g.taskNode.assign(T.size(), UINT32_MAX);
+    for (size_t k = 0; (level.members || each) && k < T.size(); k++)
+      if (G.groupOf[k] != UINT32_MAX) {
+        uint32_t v = groupNode[G.groupOf[k]];
+        if (level.members)
+          g.taskNode[k] = v;
+        if (each)
+          (*each)(false, k, v);
+      }
   };
   auto genId = [&](const TaskGroups::Gen &gn) {
     std::string s = "i" + std::to_string(T.slotId(gn.first));

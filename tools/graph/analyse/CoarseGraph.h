@@ -58,8 +58,12 @@
 #include "GrainDag.h"
 #include "LoopTable.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <deque>
+#include <functional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace gcg {
@@ -83,11 +87,166 @@ struct LoopSpan {
 /// without chunks.
 std::vector<LoopSpan> loopSpans(const LoopTable &lt, uint64_t block,
                                 std::vector<int> *spanOf = nullptr);
+/// Span s with row r (with chunks) of its (block, thread) merged in: its
+/// first (loop: the block's first instance), or one after it.
+inline LoopSpan firstSpanRow(int loop, const LoopThread &r) {
+  LoopSpan s;
+  s.loop = loop;
+  s.th = r.th;
+  s.first = r.first, s.last = r.last;
+  s.minWork = r.minWork, s.maxWork = r.maxWork;
+  return s;
+}
+inline void addSpanRow(LoopSpan &s, const LoopThread &r) {
+  s.instances++;
+  s.chunks += r.chunks;
+  s.hasWork = s.hasWork && r.hasWork;
+  s.work += r.work;
+  s.first = std::min(s.first, r.first);
+  s.last = std::max(s.last, r.last);
+  s.minWork = std::min(s.minWork, r.minWork);
+  s.maxWork = std::max(s.maxWork, r.maxWork);
+}
+
+/// loopSpansAt's spans (loopSpans, loopSpansOf: the same spans in the same
+/// order) made as the instances come in start order, each given to
+/// done(span, extra) once it and every span before it are complete: not
+/// all held. A block's spans are held from its first instance to its last
+/// (or the end: block 0) and while a block begun before it is open: one
+/// block at a time where a loop's instances follow each other, one per
+/// loop where loops take turns. Per span, with its (block, thread) found
+/// from its rows' thread (the place of the row in its instance first, then
+/// along the block's spans, past 32 of them by a table): 64 bytes, an
+/// Extra and a row number. Each row with chunks is given to row(r, x,
+/// extra) (its number, its values, its span's Extra: Extra{} at first).
+/// Within a block the spans come in the order their threads are met in
+/// row order (their first rows' numbers).
+template <class Extra, class Row, class Done>
+void streamLoopSpans(const std::vector<int32_t> &loopOf, size_t nLoops,
+                     const StartOrder &byStart, const LoopRows &rows,
+                     uint64_t block, Row &&row, Done &&done) {
+  struct Open {
+    LoopSpan s;
+    Extra extra{};
+    size_t firstRow = 0; // its first row in row order
+  };
+  struct Blk {
+    int first = 0;
+    uint64_t instances = 0;
+    bool closed = false;
+    std::vector<Open> spans;
+    std::unordered_map<int, uint32_t> byThread; // past 32 spans
+  };
+  constexpr size_t Listed = 32;
+  std::deque<Blk> pending; // from the oldest block not given yet
+  size_t base = 0;         // pending.front()'s number
+  std::vector<size_t> cur(nLoops, SIZE_MAX); // per loop its open block
+  auto flush = [&] {
+    while (!pending.empty() && pending.front().closed) {
+      std::vector<Open> &sp = pending.front().spans;
+      std::sort(sp.begin(), sp.end(), [](const Open &a, const Open &b) {
+        return a.firstRow < b.firstRow;
+      });
+      for (const Open &o : sp)
+        done(o.s, o.extra);
+      pending.pop_front();
+      base++;
+    }
+  };
+  // Instance li's block (opened at its first instance).
+  auto blockOf = [&](int li) -> Blk & {
+    size_t key = size_t(loopOf[size_t(li)]);
+    if (cur[key] == SIZE_MAX) {
+      cur[key] = base + pending.size();
+      pending.emplace_back();
+      pending.back().first = li;
+    }
+    return pending[cur[key] - base];
+  };
+  // Row r of its instance's rows (its j-th) into block b's span of its
+  // thread.
+  auto add = [&](Blk &b, size_t j, size_t r, const LoopThread &x) {
+    if (!x.chunks)
+      return;
+    Open *o = nullptr;
+    if (j < b.spans.size() && b.spans[j].s.th == x.th) {
+      o = &b.spans[j];
+    } else if (b.spans.size() <= Listed) {
+      for (Open &c : b.spans)
+        if (c.s.th == x.th) {
+          o = &c;
+          break;
+        }
+    } else {
+      auto it = b.byThread.find(x.th);
+      if (it != b.byThread.end())
+        o = &b.spans[it->second];
+    }
+    if (!o) {
+      if (b.spans.size() == Listed)
+        for (uint32_t i = 0; i < Listed; i++)
+          b.byThread.emplace(b.spans[i].s.th, i);
+      if (b.spans.size() >= Listed)
+        b.byThread.emplace(x.th, uint32_t(b.spans.size()));
+      b.spans.push_back({firstSpanRow(b.first, x), Extra{}, r});
+      o = &b.spans.back();
+    }
+    addSpanRow(o->s, x);
+    o->firstRow = std::min(o->firstRow, r);
+    row(r, x, o->extra);
+  };
+  // An instance done: its block closed at `block` instances.
+  auto done1 = [&](int li, Blk &b) {
+    if (block && ++b.instances == block) {
+      b.closed = true;
+      cur[size_t(loopOf[size_t(li)])] = SIZE_MAX;
+      flush();
+    }
+  };
+  if (byStart.list.empty()) {
+    // The instances 0 .. n - 1 in their own order (each with chunks; any
+    // after them without): the rows in row order, not copied per instance.
+    int li = -1;
+    Blk *b = nullptr;
+    size_t j = 0;
+    rows.forEach([&](size_t r, const LoopThread &x) {
+      if (size_t(x.loop) >= byStart.size())
+        return; // after the last with chunks: none
+      if (x.loop != li) {
+        if (b)
+          done1(li, *b);
+        li = x.loop, j = 0;
+        b = &blockOf(li);
+      }
+      add(*b, j++, r, x);
+    });
+    if (b)
+      done1(li, *b);
+  } else {
+    std::vector<LoopThread> mine;
+    size_t ap = 0;
+    for (size_t k = 0; k < byStart.size(); k++) {
+      int li = byStart[k];
+      Blk &b = blockOf(li);
+      rows.rowsOf(size_t(li), mine, ap);
+      size_t r = rows.rowBegin(size_t(li));
+      for (size_t j = 0; j < mine.size(); j++, r++)
+        add(b, j, r, mine[j]);
+      done1(li, b);
+    }
+  }
+  for (Blk &b : pending)
+    b.closed = true;
+  flush();
+}
+
 /// How many spans loopSpans(lt, block) gives, without making them.
 uint64_t countLoopSpans(const LoopTable &lt, uint64_t block);
 /// Per loop instance (an.loops index) its loop's id (its name and code
 /// address; ids from 0 in the order met: LoopTable::loopOf).
 std::vector<int> loopKeyIds(const Analysis &an);
+/// The loops of keys (per instance its loop's id): the largest id + 1.
+size_t loopCount(const std::vector<int> &keys);
 /// loopSpans of a process's loop table rows (loopThreads) and its
 /// instances' loop ids (loopKeyIds): what an MPI rank's report fragment
 /// carries.
@@ -239,12 +398,19 @@ void coarseGraphSize(const Analysis &an, const LoopTable &lt,
                      const CoarseLevel &level, uint64_t &nodes,
                      uint64_t &edges);
 
+/// Each grain a group holds, one at a time (chunk or task, its an.chunks
+/// or an.tasks index, its group node): the chunks ascending, then the
+/// tasks ascending.
+using GrainNodeFn = std::function<void(bool chunk, size_t i, uint32_t v)>;
+
 /// Process an's coarse graph (lt: its loop table, cp: its critical path);
 /// ids start with prefix; view >= 0 counts the grains problem flag `view`
-/// marks in each group.
+/// marks in each group; each, when given, is given every grain a group
+/// holds (what CoarseLevel::members holds, without a table per grain).
 CoarseGraph coarseGraph(const Analysis &an, const LoopTable &lt,
                         const CritPath &cp, const CoarseLevel &level,
-                        const std::string &prefix, int view = -1);
+                        const std::string &prefix, int view = -1,
+                        const GrainNodeFn *each = nullptr);
 
 /// The critical path through g: node indices from start to end along g's
 /// edges, through as many groups holding critical-path grains (onPath) as

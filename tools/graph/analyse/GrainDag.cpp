@@ -634,10 +634,27 @@ void GrainDag::criticalPath() {
   }
 }
 
+std::vector<uint32_t> grainIndices32(const std::vector<uint64_t> &v,
+                                     const char *what) {
+  std::vector<uint32_t> out;
+  out.reserve(v.size());
+  for (uint64_t i : v) {
+    if (i > UINT32_MAX)
+      throw Error(std::string("the critical path: ") + what + " " +
+                  std::to_string(i) +
+                  " of one process (its grains are numbered in 32 bits: at "
+                  "most 2^32 " +
+                  what + "s)");
+    out.push_back(uint32_t(i));
+  }
+  return out;
+}
+
 CritPath computeCritPath(const Analysis &an) {
   GrainDag g(an, false);
-  return CritPath{g.acyclic, g.span, g.work, std::move(g.pathChunks),
-                  std::move(g.pathTasks)};
+  return CritPath{g.acyclic, g.span, g.work,
+                  grainIndices32(g.pathChunks, "chunk"),
+                  grainIndices32(g.pathTasks, "task")};
 }
 
 } // namespace gcg

@@ -50,12 +50,18 @@ namespace gcg {
 
 /// The critical path's figures of one process (GrainDag.h): span and work
 /// in ticks; acyclic false if the graph had a cycle (then no figures);
-/// the chunks and tasks on it (indices into chunks and tasks).
+/// the chunks and tasks on it (indices into chunks and tasks, 4 bytes
+/// each: held through every output).
 struct CritPath {
   bool acyclic = false;
   double span = 0, work = 0;
-  std::vector<uint64_t> chunks, tasks;
+  std::vector<uint32_t> chunks, tasks;
 };
+
+/// Grain indices in 32 bits (CritPath); an Error naming the limit for an
+/// index of 2^32 or more (what: "chunk" or "task").
+std::vector<uint32_t> grainIndices32(const std::vector<uint64_t> &v,
+                                     const char *what);
 
 /// A graph's edges by source: node v's at from(v) .. from(v + 1) in adj,
 /// each source's in the order placed. Per node a byte, per block of 8

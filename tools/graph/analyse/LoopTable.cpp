@@ -104,7 +104,7 @@ size_t LoopRows::heldBytes() const {
 
 LoopRows loopThreads(const Analysis &an,
                      std::vector<std::pair<size_t, double>> *medians,
-                     std::vector<double> *firstCreation) {
+                     CreationTicks *firstCreation) {
   // An instance's rows are its shares: one run of the model's pool per
   // instance, in instance order; a row's index is its share's place in
   // the pool.
@@ -135,7 +135,7 @@ LoopRows loopThreads(const Analysis &an,
       apart.push_back({uint32_t(r), INT64_MAX, -1, 0, 0});
   std::vector<uint64_t> first(nRows, 0);
   if (firstCreation)
-    firstCreation->assign(nRows, 0.0);
+    firstCreation->assign(nRows);
   const Chunks &ch = an.chunks;
   // Chunk i's row (-1: none) and its Apart (null: none); consecutive
   // chunks of a row look them up once.
@@ -174,7 +174,8 @@ LoopRows loopThreads(const Analysis &an,
       first[size_t(row)] = s;
       double c = ch.creation[i];
       if (firstCreation)
-        (*firstCreation)[size_t(row)] = c > 0 && c <= double(s) ? c : 0;
+        firstCreation->set(size_t(row),
+                           c > 0 && c <= double(s) ? uint64_t(c) : 0);
     } else {
       first[size_t(row)] = std::min(first[size_t(row)], s);
     }
@@ -185,6 +186,8 @@ LoopRows loopThreads(const Analysis &an,
       ap->work = satAdd(ap->work, w);
     }
   }
+  if (firstCreation)
+    firstCreation->sorted();
   if (seen != counted)
     throw Error("the loop table: the loop instances' threads count " +
                 std::to_string(counted) + " chunks, the chunks are " +
@@ -457,9 +460,7 @@ InstanceLoss InstanceLosses::operator()(int li) {
   rows.rowsOf(size_t(li), mine, ap);
   // The instance's first start and last end over its threads.
   bool seen = false;
-  auto begins = [&](size_t k) {
-    return mine[k].first - uint64_t(firstCreation[b + k]);
-  };
+  auto begins = [&](size_t k) { return mine[k].first - firstCreation[b + k]; };
   for (size_t k = 0; k < mine.size(); k++) {
     const LoopThread &r = mine[k];
     if (!r.chunks)

@@ -162,13 +162,62 @@ private:
   std::vector<Apart> apart;       // by row
 };
 
+/// Per loop table row, its first chunk's making in whole ticks (what the
+/// losses take from its first start; 0: unmeasured): 4 bytes a row, a
+/// value of UINT32_MAX ticks or more held apart (by row, with the row's
+/// 4 bytes UINT32_MAX).
+class CreationTicks {
+public:
+  /// rows rows, each 0.
+  void assign(size_t rows) {
+    low.assign(rows, 0);
+    high.clear();
+  }
+  /// Row r's value (the last set counts; then sorted()).
+  void set(size_t r, uint64_t v) {
+    low[r] = uint32_t(std::min<uint64_t>(v, UINT32_MAX));
+    if (v >= UINT32_MAX)
+      high.push_back({r, v});
+  }
+  /// Once every row is set: those apart by row, each row's last.
+  void sorted() {
+    std::stable_sort(
+        high.begin(), high.end(),
+        [](const auto &a, const auto &b) { return a.first < b.first; });
+    size_t n = 0;
+    for (size_t j = 0; j < high.size(); j++) {
+      if (n && high[n - 1].first == high[j].first)
+        n--;
+      high[n++] = high[j];
+    }
+    high.resize(n);
+  }
+  uint64_t operator[](size_t r) const {
+    if (low[r] != UINT32_MAX)
+      return low[r];
+    return std::lower_bound(high.begin(), high.end(),
+                            std::make_pair(r, uint64_t(0)))
+        ->second;
+  }
+  size_t size() const { return low.size(); }
+  /// Empty, its memory freed.
+  void clear() {
+    std::vector<uint32_t>().swap(low);
+    std::vector<std::pair<size_t, uint64_t>>().swap(high);
+  }
+
+private:
+  std::vector<uint32_t> low;
+  std::vector<std::pair<size_t, uint64_t>> high;
+};
+
 /// Every loop instance and thread of a process (LoopRows). medians, when
 /// given, gets the median chunk work of each row of three chunks or more
 /// (by row; a sort of their chunks' work); firstCreation, when given, per
-/// row its first chunk's making (ticks; 0: unmeasured).
+/// row its first chunk's making (whole ticks; 0: unmeasured).
 LoopRows loopThreads(const Analysis &an,
                      std::vector<std::pair<size_t, double>> *medians = nullptr,
-                     std::vector<double> *firstCreation = nullptr);
+                     CreationTicks *firstCreation = nullptr);
 /// A loop instance's thread's wait at the loop's end (ticks; NaN: NA).
 inline double shareWait(const Analysis &an, const Share &sh) {
   double per = an.waitPer(sh);
@@ -210,10 +259,10 @@ struct LoopTable {
   double median(size_t r) const { return median(r, rows[r]); }
   /// The medians of the rows of three chunks or more, by row.
   std::vector<std::pair<size_t, double>> medians;
-  /// Per row, its first chunk's making (ticks; 0: unmeasured): what the
-  /// losses (InstanceLosses) need of it, emptied once they are made
+  /// Per row, its first chunk's making (whole ticks; 0: unmeasured): what
+  /// the losses (InstanceLosses) need of it, emptied once they are made
   /// (computeResults).
-  std::vector<double> firstCreation;
+  CreationTicks firstCreation;
   /// Per loop instance: its loop (its name and code address: two loops of
   /// one function built without -g share a name), numbered from 0 in the
   /// order of their first instance.
@@ -292,7 +341,7 @@ private:
                            const Joined *e) const;
   const Analysis &an;
   const LoopRows &rows;
-  const std::vector<double> &firstCreation; // by row
+  const CreationTicks &firstCreation; // by row
   /// The model's implicit tasks; where each thread's are one run in the
   /// order of their regions, per thread number its run [b, e) and where
   /// the last lookup left off (at); else (byThread empty) joined: their

@@ -447,6 +447,29 @@ static bool dispatchedLoop(const Analysis &an, const Loop &lp) {
          ws == GC_WORK_LOOP_DYNAMIC || ws == GC_WORK_LOOP_GUIDED;
 }
 
+/// Per loop instance its problem's place in accs (UINT32_MAX: none, an
+/// instance without chunks): its site's, found when asked (no table per
+/// instance; asked once siteAcc is complete, the last answer kept).
+namespace {
+struct LoopAccs {
+  const Analysis &an;
+  std::vector<size_t> siteAcc; // per loop site (SIZE_MAX: none yet)
+  uint32_t operator[](size_t li) const {
+    if (li == lastLi) // consecutive chunks of one instance: found once
+      return lastAcc;
+    auto site = size_t(an.loopSite[li]);
+    uint32_t k =
+        site >= siteAcc.size() || siteAcc[site] == SIZE_MAX || !an.loops[li].n()
+            ? UINT32_MAX
+            : uint32_t(siteAcc[site]);
+    lastLi = li, lastAcc = k;
+    return k;
+  }
+  mutable size_t lastLi = SIZE_MAX;
+  mutable uint32_t lastAcc = UINT32_MAX;
+};
+} // namespace
+
 /// For the loops that lose most to imbalance, what a dynamic and a guided
 /// schedule would lose on the same instances (simulateSchedule on each
 /// instance's measured chunk work), into their Acc's est* fields. The
@@ -454,7 +477,7 @@ static bool dispatchedLoop(const Analysis &an, const Loop &lp) {
 /// over 1, 2, 4, ..., 64 chunks per thread; simulation stops at a budget
 /// of chunks per loop and says over how many instances it ran.
 static void estimateSchedules(const Analysis &an, std::vector<Acc> &accs,
-                              const std::vector<uint32_t> &loopAcc) {
+                              const LoopAccs &loopAcc) {
   constexpr size_t MaxLoops = 32, MaxInstanceChunks = size_t(1) << 22;
   constexpr double ChunkBudget = 2e7;
   std::vector<size_t> cand;
@@ -708,8 +731,8 @@ rankProblems(const Analysis &an, InstanceLosses &losses, int process,
   size_t lossTeam = 0;
   // Loops: per instance, from the threads' shares.
   // Per instance its problem's place in accs (UINT32_MAX: none).
-  std::vector<uint32_t> loopAcc(an.loops.size(), UINT32_MAX);
-  std::vector<size_t> siteAcc;
+  LoopAccs loopAcc{an, {}};
+  std::vector<size_t> &siteAcc = loopAcc.siteAcc;
   for (const Loop &lp : an.loops) {
     if (!an.nChunks(lp))
       continue;
@@ -724,7 +747,6 @@ rankProblems(const Analysis &an, InstanceLosses &losses, int process,
     Acc &a = accs[siteAcc[site]];
     if (size_t(&a - accs.data()) >= UINT32_MAX)
       throw Error("more than 2^32 - 1 problems: not analysed");
-    loopAcc[an.indexOf(lp)] = uint32_t(&a - accs.data());
     if (lp.hasBegin)
       a.first = std::min(a.first, double(lp.begin));
     size_t team = teamOf(an, an.indexOf(lp));
@@ -780,9 +802,10 @@ rankProblems(const Analysis &an, InstanceLosses &losses, int process,
   }
   // Loops: per chunk (creation, iterations, outliers).
   const Chunks &ch = an.chunks;
-  // The instances with outliers (outAt: an instance's, -1 none) and their
-  // outlier chunks, in chunk order.
-  std::vector<int32_t> outAt(an.loops.size(), -1);
+  // The instances with outliers (hasOut: a bit per instance; outAt: by
+  // instance, its place in outl) and their outlier chunks, in chunk order.
+  std::vector<bool> hasOut(an.loops.size(), false);
+  std::unordered_map<int32_t, int32_t> outAt;
   std::vector<std::vector<int64_t>> outl;
   for (size_t i = 0; i < ch.size(); i++) {
     size_t k = loopAcc[ch.loop[i]];
@@ -798,25 +821,26 @@ rankProblems(const Analysis &an, InstanceLosses &losses, int process,
         a.singleCreation += ch.creation[i];
     }
     if (i < an.outliers.size() && an.outliers[i]) {
-      int32_t &o = outAt[ch.loop[i]];
-      if (o < 0) {
-        o = int32_t(outl.size());
+      auto [it, fresh] = outAt.try_emplace(ch.loop[i], int32_t(outl.size()));
+      if (fresh) {
+        hasOut[size_t(ch.loop[i])] = true;
         outl.emplace_back();
       }
-      outl[size_t(o)].push_back(int64_t(i));
+      outl[size_t(it->second)].push_back(int64_t(i));
     }
   }
   // The medians of the instances with outliers, for the excess ratio (one
   // pass over the chunks).
   std::vector<std::vector<int64_t>> works(outl.size());
   for (size_t i = 0; i < ch.size(); i++)
-    if (outAt[ch.loop[i]] >= 0 && !an.chunkUnknown(i))
-      works[size_t(outAt[ch.loop[i]])].push_back(
+    if (hasOut[size_t(ch.loop[i])] && !an.chunkUnknown(i))
+      works[size_t(outAt.find(ch.loop[i])->second)].push_back(
           int64_t(ch.end[i] - ch.start[i]));
-  for (size_t li = 0; li < outAt.size(); li++) {
-    if (outAt[li] < 0)
-      continue;
-    size_t o = size_t(outAt[li]);
+  std::vector<std::pair<int32_t, int32_t>> byInstance(outAt.begin(),
+                                                      outAt.end());
+  std::sort(byInstance.begin(), byInstance.end());
+  for (auto [li, oi] : byInstance) {
+    auto o = size_t(oi);
     double med = works[o].empty() ? 0 : medianOf(works[o]);
     std::vector<int64_t>().swap(works[o]);
     Acc &a = accs[loopAcc[li]];

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===- Results.cpp - everything derived from a run, computed once --------===//
 //
-// Per process, in order: the loop table, the critical path (its grain DAG
-// is not kept), the problems ranked, the problem masks and counts; then
-// the run's sums and colours (Results.h). Each loop instance's loss is made
-// once: the problems' pass over them feeds the loops' most-lost instances
-// (LossKeeper).
+// The run's colours first; then per process, in order: the critical path
+// (its grain DAG is not kept), the loop table, the problems ranked, the
+// problem masks and counts; then the run's sums (Results.h). Each loop
+// instance's loss is made once: the problems' pass over them feeds the
+// loops' most-lost instances (LossKeeper).
 //
 //===----------------------------------------------------------------------===//
 #include "Results.h"
@@ -189,6 +189,11 @@ std::unique_ptr<Results> computeResults(const Run &run) {
   R->counts.resize(P_COUNT);
   for (int f = 0; f < P_COUNT; f++)
     R->counts[f].flag = f;
+  // The colours first, from the run alone: their per-instance work (9
+  // bytes an instance, gone when they are made) is then not beside the
+  // loop tables.
+  R->colours = runColours(run);
+  releaseFreed();
   for (size_t p = 0; p < run.procs.size(); p++) {
     const Analysis &an = *run.procs[p];
     ProcessResults pr;
@@ -207,7 +212,7 @@ std::unique_ptr<Results> computeResults(const Run &run) {
       pr.losses = keep.done();
     }
     // What only the losses needed of the loop table goes.
-    std::vector<double>().swap(pr.loopTable.firstCreation);
+    pr.loopTable.firstCreation.clear();
     releaseFreed();
     pr.time = breakdownOf(an);
     pr.masks = problemMasks(an);
@@ -222,8 +227,6 @@ std::unique_ptr<Results> computeResults(const Run &run) {
                        pr.problems.end());
     R->procs.push_back(std::move(pr));
   }
-  R->colours = runColours(run);
-  releaseFreed();
   if (run.multi()) {
     std::vector<ProcessLoopWork> lw;
     for (const ProcessResults &pr : R->procs)

@@ -127,8 +127,10 @@ struct LoopSource {
   const std::vector<uint8_t> *chunkMasks = nullptr;
   uint64_t t0 = 0;
   double tpn = 1;
-  /// The chunks of row r each problem type flags.
-  std::array<uint32_t, P_COUNT> rowFlags(size_t r) const;
+  /// The chunks of row r each problem type flags (x: row r's values, if
+  /// at hand).
+  std::array<uint32_t, P_COUNT> rowFlags(size_t r,
+                                         const LoopThread *x = nullptr) const;
   /// The flags by key, as a part carries them.
   FlagCounts keyedFlags() const;
 };

@@ -24,9 +24,12 @@
 //
 // writePage tries levels finest first: the first only measured (its bars
 // counted, not held), a level chosen from the size of the one before made
-// with its bars held up to the cap and written as it is made when it fits
-// (made once, not measured and made again); the page of every grain is not
-// tried when its bars alone (ten numbers per chunk at least) pass the cap.
+// with its bars' arrays spilled to temporary files beside the page (up to
+// the cap; Spill) and, when it fits, written with each array copied into
+// its place (made once, not measured and made again). The bars are never
+// held in memory, nor the loop spans (streamLoopSpans); the page of every
+// grain is not tried when its bars alone (ten numbers per chunk at least)
+// pass the cap.
 //
 // The page is assembled (reportPage, writePage) from a source of
 // per-process pieces (PageSource, ReportPage.h); here the source of one
@@ -45,10 +48,13 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
+#include <fcntl.h>
 #include <functional>
 #include <map>
 #include <memory>
@@ -56,6 +62,7 @@
 #include <set>
 #include <string_view>
 #include <tuple>
+#include <unistd.h>
 #include <unordered_map>
 
 namespace gcg {
@@ -128,15 +135,14 @@ std::string num(double v, int digits = 3) {
 
 std::string str(const std::string &s) { return jsonString(s); }
 
-struct IntArray;
-
-/// The bars' arrays of one page: their text held while it stays within
-/// limit bytes, beyond that (dropped) only counted.
-struct Held {
-  uint64_t bytes = 0, limit = UINT64_MAX;
-  std::vector<IntArray *> arrays;
-  void drop();
-};
+/// 10^0 .. 10^19.
+constexpr std::array<uint64_t, 20> Pow10 = [] {
+  std::array<uint64_t, 20> p{};
+  uint64_t x = 1;
+  for (uint64_t &e : p)
+    e = x, x *= 10;
+  return p;
+}();
 
 /// std::llround(x) (halves away from zero), without the library call
 /// where x is well within int64_t (x less its integer part is exact).
@@ -148,27 +154,97 @@ inline int64_t roundAway(double x) {
   return t + (f >= 0.5) - (f <= -0.5);
 }
 
-/// 10^0 .. 10^19.
-constexpr std::array<uint64_t, 20> Pow10 = [] {
-  std::array<uint64_t, 20> p{};
-  uint64_t x = 1;
-  for (uint64_t &e : p)
-    e = x, x *= 10;
-  return p;
-}();
+/// A bars' array's text, not held: appended to a temporary file beside
+/// the page (unlinked: gone with the process) through a buffer, then
+/// copied into the page in its place. Opened at its first byte.
+class Spill {
+public:
+  explicit Spill(std::string dir) : dir(std::move(dir)) {}
+  ~Spill() {
+    if (fd >= 0)
+      ::close(fd);
+  }
+  Spill(const Spill &) = delete;
+  void put(const char *s, size_t n) {
+    if (len + n > sizeof buf)
+      flush();
+    std::memcpy(buf + len, s, n); // n: a number and its comma
+    len += n;
+  }
+  /// Its bytes to out, in order.
+  void copyTo(OutFile &out) {
+    flush();
+    for (uint64_t at = 0; at < size;) {
+      ssize_t n = ::pread(fd, buf, sizeof buf, off_t(at));
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        fail();
+      out.put(buf, size_t(n));
+      at += uint64_t(n);
+    }
+  }
 
-/// A growing JSON array of integers.
-/// (measure: only its length counted, done() gives "[]" and extra() the
-/// bytes it leaves out.)
+private:
+  [[noreturn]] void fail() {
+    throw Error("cannot write a temporary file in " + dir + ": " +
+                std::strerror(errno));
+  }
+  void flush() {
+    if (!len)
+      return;
+    if (fd < 0)
+      open();
+    for (size_t from = 0; from < len;) {
+      ssize_t w = ::pwrite(fd, buf + from, len - from, off_t(size));
+      if (w < 0 && errno == EINTR)
+        continue;
+      if (w <= 0)
+        fail();
+      from += size_t(w), size += uint64_t(w);
+    }
+    len = 0;
+  }
+  void open() {
+#ifdef O_TMPFILE
+    fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+#endif
+    if (fd < 0) { // no O_TMPFILE there: a named one, unlinked at once
+      std::string name = dir + "/.report-bars-XXXXXX";
+      fd = ::mkostemp(name.data(), O_CLOEXEC);
+      if (fd < 0)
+        fail();
+      ::unlink(name.c_str());
+    }
+  }
+  std::string dir;
+  int fd = -1;
+  uint64_t size = 0; // in the file
+  size_t len = 0;    // in buf
+  char buf[1 << 14];
+};
+
+struct IntArray;
+
+/// The bars' arrays of one page: their text written (spilled) while it
+/// stays within limit bytes, beyond that only counted.
+struct Held {
+  uint64_t bytes = 0, limit = UINT64_MAX;
+  std::vector<IntArray *> arrays;
+  void drop();
+};
+
+/// A JSON array of integers as its numbers come: only counted (its
+/// numbers' and commas' bytes), or also written (to).
 struct IntArray {
-  std::string s = "[";
-  bool first = true, measure = false;
-  uint64_t bytes = 0; // measured: the numbers and their commas
+  bool first = true;
+  uint64_t bytes = 0; // the numbers and their commas
+  Spill *to = nullptr;
   Held *held = nullptr;
   // The count inline (a bar's dozen numbers, each page measured once at
   // least), the text apart.
   void add(int64_t v) {
-    if (!measure)
+    if (to)
       return addText(v);
     // Its digits counted, not written: about log10 of its bits' count,
     // one more where it reaches the next power of ten (a | 1 has the
@@ -184,23 +260,17 @@ struct IntArray {
     if (!first)
       *p++ = ',';
     p = OutFile::decI(p, v);
-    s.append(b, size_t(p - b));
-    if (held && (held->bytes += size_t(p - b)) > held->limit)
-      held->drop();
+    to->put(b, size_t(p - b));
+    bytes += size_t(p - b);
     first = false;
-  }
-  uint64_t extra() const { return bytes; }
-  /// From holding its text to counting it.
-  void toMeasure() {
-    bytes = s.size() - 1;
-    std::string("[").swap(s);
-    measure = true;
+    if ((held->bytes += size_t(p - b)) > held->limit)
+      held->drop();
   }
 };
 
 void Held::drop() {
   for (IntArray *a : arrays)
-    a->toMeasure();
+    a->to = nullptr;
   limit = UINT64_MAX;
 }
 
@@ -381,11 +451,14 @@ void byKey(FlagCounts &f, bool add) {
   f.resize(n);
 }
 
-std::array<uint32_t, P_COUNT> LoopSource::rowFlags(size_t r) const {
+std::array<uint32_t, P_COUNT> LoopSource::rowFlags(size_t r,
+                                                   const LoopThread *x) const {
   std::array<uint32_t, P_COUNT> fc{};
   if (!chunkMasks) {
-    LoopThread x = (*rows)[r];
-    if (const auto *f = flagsOf(flags, {x.loop, x.th}))
+    LoopThread made = x ? LoopThread() : (*rows)[r];
+    if (!x)
+      x = &made;
+    if (const auto *f = flagsOf(flags, {x->loop, x->th}))
       fc = *f;
     return fc;
   }
@@ -446,46 +519,27 @@ void loopBars(const LoopSource &L, uint64_t block, const BarFn &bar) {
     });
     return;
   }
-  std::vector<int> spanOf;
-  std::vector<LoopSpan> spans =
-      L.table ? loopSpans(*L.table, block, &spanOf)
-              : loopSpansOf(L.keys, *L.rows, block, &spanOf);
-  // Per span (its first instance and thread: one each), the chunks each
-  // problem type flags: each (instance, thread)'s added into its block's,
-  // found among its block's spans (one per thread).
-  // (Made at the first flagged chunk: 24 bytes a span.)
-  std::vector<std::array<uint32_t, P_COUNT>> spanFc;
-  auto add = [&](int loop, int th, const std::array<uint32_t, P_COUNT> &fc) {
-    if (size_t(loop) >= spanOf.size() || spanOf[size_t(loop)] < 0)
+  // The spans made as the instances come in start order and each given
+  // as soon as it and those before it are complete (streamLoopSpans): the
+  // spans are not all held, nor per instance its span. Per span, the
+  // chunks each problem type flags: its rows' added as they come.
+  using Fc = std::array<uint32_t, P_COUNT>;
+  auto row = [&](size_t r, const LoopThread &x, Fc &fc) {
+    if (L.chunkMasks && !L.rowMask[r])
       return;
-    if (spanFc.empty())
-      spanFc.resize(spans.size());
-    size_t j = size_t(spanOf[size_t(loop)]);
-    for (int first = spans[j].loop; j < spans.size() && spans[j].loop == first;
-         j++)
-      if (spans[j].th == th) {
-        for (int f = 0; f < P_COUNT; f++)
-          spanFc[j][f] += fc[f];
-        return;
-      }
+    Fc f = L.rowFlags(r, &x);
+    for (int i = 0; i < P_COUNT; i++)
+      fc[i] += f[i];
   };
-  if (L.chunkMasks) { // by row: a row's key is its (instance, thread)
-    for (auto it = L.rows->begin(); it != L.rows->end(); ++it)
-      if (L.rowMask[it.row()]) {
-        LoopThread r = *it;
-        add(r.loop, r.th, L.rowFlags(it.row()));
-      }
-  } else {
-    for (const auto &[key, fc] : L.flags)
-      add(key.first, key.second, fc);
-  }
-  std::vector<int>().swap(spanOf); // not beside the bars made
-  const std::array<uint32_t, P_COUNT> none{};
-  for (size_t j = 0; j < spans.size(); j++) {
-    const LoopSpan &x = spans[j];
-    emit(x.loop, x.th, x.chunks, x.hasWork, x.work, x.first, x.last,
-         spanFc.empty() ? none : spanFc[j]);
-  }
+  auto done = [&](const LoopSpan &x, const Fc &fc) {
+    emit(x.loop, x.th, x.chunks, x.hasWork, x.work, x.first, x.last, fc);
+  };
+  if (L.table)
+    streamLoopSpans<Fc>(L.table->loopOf, L.table->nLoops, L.table->byStart,
+                        *L.rows, block, row, done);
+  else
+    streamLoopSpans<Fc>(L.keys, loopCount(L.keys), instancesByStart(*L.rows),
+                        *L.rows, block, row, done);
 }
 
 std::string colourOf(const std::unordered_map<std::string, std::string> &m,
@@ -589,38 +643,33 @@ ProcGraph graphOf(const Results &R, size_t p, size_t procs, bool every,
   CoarseLevel level = coarseLevelFor(
       an, R.procs[p].loopTable,
       std::max<uint64_t>(MaxGraphNodes / std::max<size_t>(procs, 1), 200));
-  level.members = true;
+  // The grains of each group kept only for the page of every grain (the
+  // critical path's by the graph's table of them, members): per grain,
+  // only its flags counted, no table of its group.
+  level.members = every;
   if (level.block != 1 || level.bySite || level.bare)
     PG.coarser = coarseLevelText(level, grainKinds(an));
-  CoarseGraph cg =
-      coarseGraph(an, R.procs[p].loopTable, cp, level, run.prefix(p));
+  // Per group: its grains (every grain known; the first MaxExpand + 1: a
+  // group of more does not expand), the grains each problem type flags.
+  std::vector<std::vector<std::pair<bool, uint64_t>>> grains;
+  std::vector<std::array<uint32_t, P_COUNT>> flagged;
+  GrainNodeFn each = [&](bool chunk, size_t i, uint32_t v) {
+    if (flagged.size() <= v)
+      flagged.resize(v + 1), grains.resize(every ? v + 1 : 0);
+    uint8_t m = chunk ? masks.chunks[i] : masks.tasks[i];
+    for (int f = 0; m && f < P_COUNT; f++)
+      flagged[v][f] += (m >> f) & 1;
+    if (every && grains[v].size() <= size_t(MaxExpand))
+      grains[v].push_back({chunk, i});
+  };
+  CoarseGraph cg = coarseGraph(an, R.procs[p].loopTable, cp, level,
+                               run.prefix(p), -1, &each);
   std::vector<uint32_t> path = coarsePath(cg);
   std::vector<uint8_t> onPath(cg.nodes.size(), 0);
   for (uint32_t v : path)
     onPath[v] = 1;
-  // Per group: its grains (every grain known), the grains each problem type
-  // flags, its critical-path grains.
   size_t nv = cg.nodes.size();
-  std::vector<std::vector<std::pair<bool, uint64_t>>> grains(nv);
-  std::vector<std::array<uint32_t, P_COUNT>> flagged(nv);
-  auto addFlags = [&](uint32_t v, uint8_t m) {
-    for (int f = 0; m && f < P_COUNT; f++)
-      flagged[v][f] += (m >> f) & 1;
-  };
-  for (size_t i = 0; i < cg.chunkNode.size(); i++)
-    if (uint32_t v = cg.chunkNode[i]; v != UINT32_MAX) {
-      addFlags(v, masks.chunks[i]);
-      if (every && cg.nodes[v].grains <= MaxExpand &&
-          grains[v].size() <= size_t(MaxExpand))
-        grains[v].push_back({true, i});
-    }
-  for (size_t k = 0; k < cg.taskNode.size(); k++)
-    if (uint32_t v = cg.taskNode[k]; v != UINT32_MAX) {
-      addFlags(v, masks.tasks[k]);
-      if (every && cg.nodes[v].grains <= MaxExpand &&
-          grains[v].size() <= size_t(MaxExpand))
-        grains[v].push_back({false, k});
-    }
+  flagged.resize(nv), grains.resize(every ? nv : 0);
   auto idOf = [&](bool chunk, uint64_t r) {
     return chunk ? chunkId(run, p, r) : taskId(run, p, r);
   };
@@ -640,11 +689,13 @@ ProcGraph graphOf(const Results &R, size_t p, size_t procs, bool every,
         if (uint32_t v = cg.taskNode[k]; v != UINT32_MAX)
           addCrit(v, idOf(false, k));
   }
-  std::vector<uint8_t> critChunk(an.chunks.size(), 0),
-      critTask(an.tasks.size(), 0);
-  for (uint64_t i : cp.chunks)
+  // Per grain whether it is on the critical path: for the members (the
+  // page of every grain) alone.
+  std::vector<uint8_t> critChunk(every ? an.chunks.size() : 0, 0),
+      critTask(every ? an.tasks.size() : 0, 0);
+  for (uint64_t i : every ? cp.chunks : std::vector<uint32_t>())
     critChunk[i] = 1;
-  for (uint64_t k : cp.tasks)
+  for (uint64_t k : every ? cp.tasks : std::vector<uint32_t>())
     critTask[k] = 1;
   for (uint32_t v = 0; v < nv; v++) {
     const CoarseGraph::Node &n = cg.nodes[v];
@@ -1038,8 +1089,8 @@ namespace {
 /// `block` instances (CoarseGraph.h) and per task site and thread; without
 /// the graph when !graph. Its size goes to measured (when not null); it
 /// is written to out (when not null) if it is at most cap bytes: the bars'
-/// text is held up to cap bytes, beyond that (and without out) only
-/// counted. Returns whether it was written.
+/// text is spilled (Spill) up to cap bytes, beyond that (and without out)
+/// only counted. Returns whether it was written.
 bool reportPage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
                 const Caps &caps, const std::string &version,
                 std::vector<LeftOut> &leftOut, bool every, uint64_t block,
@@ -1079,10 +1130,16 @@ bool reportPage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
   IntArray gPc;
   const std::array<IntArray *, 12> arrays{&gRow, &gS, &gD, &gK,     &gI,  &gLo,
                                           &gHi,  &gC, &gN, &gCount, &gPm, &gPc};
+  // Written: each array spilled beside the page as its numbers come, up
+  // to the cap; only measured: counted from the start.
+  std::string dir = out ? out->path() : std::string();
+  dir =
+      dir.find('/') == std::string::npos ? "." : dir.substr(0, dir.rfind('/'));
+  std::deque<Spill> spills;
   Held held;
   held.limit = cap;
   for (IntArray *a : arrays) {
-    a->measure = !out; // only measured: counted from the start
+    a->to = out ? &spills.emplace_back(dir) : nullptr;
     a->held = &held;
     held.arrays.push_back(a);
   }
@@ -1224,18 +1281,20 @@ bool reportPage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
                   std::to_string(v[j][2]) + "," + std::to_string(v[j][0]) + "]";
     instJson += "]}";
   }
-  // The data in pieces, in order: the bars' arrays and the graph's lists
-  // as they are, not copied into one string.
-  // (The bars' arrays, digits and commas, need no escapes: raw.)
+  // The data in pieces, in order: the graph's lists as they are, not
+  // copied into one string; the bars' arrays by their number (array), in
+  // the file already or only counted.
   std::deque<std::string> made; // the pieces made here (never moved)
-  std::vector<std::pair<std::string_view, bool>> parts; // text, raw
+  struct Part {
+    std::string_view text;
+    int array; // -1: text
+  };
+  std::vector<Part> parts;
   auto add = [&](std::string x) {
     made.push_back(std::move(x));
-    parts.emplace_back(made.back(), false);
+    parts.push_back({made.back(), -1});
   };
-  auto ref = [&](const std::string &x, bool raw = false) {
-    parts.emplace_back(x, raw);
-  };
+  auto ref = [&](const std::string &x) { parts.push_back({x, -1}); };
   add("{\"version\":" + str(version) + ",\"program\":" + str(run.program) +
       ",\"aggregated\":" + (every ? "false" : "true") +
       ",\"block\":" + std::to_string(every ? 1 : block) + ",\"cap\":" +
@@ -1257,21 +1316,12 @@ bool reportPage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
   ref(instJson);
   add("],\"across\":");
   ref(run.across);
-  const char *before = "],\"bars\":{\"row\":";
-  for (auto [name, a] : {std::make_pair("row", &gRow),
-                         {"s", &gS},
-                         {"d", &gD},
-                         {"k", &gK},
-                         {"inst", &gI},
-                         {"lo", &gLo},
-                         {"hi", &gHi},
-                         {"c", &gC},
-                         {"n", &gN},
-                         {"count", &gCount},
-                         {"pm", &gPm},
-                         {"pc", &gPc}}) {
-    add(a == &gRow ? before : std::string(",\"") + name + "\":");
-    ref(a->s, true);
+  static const char *const ArrayNames[12] = {
+      "row", "s", "d", "k", "inst", "lo", "hi", "c", "n", "count", "pm", "pc"};
+  for (size_t a = 0; a < arrays.size(); a++) {
+    add(a == 0 ? std::string("],\"bars\":{\"row\":[")
+               : std::string(",\"") + ArrayNames[a] + "\":[");
+    parts.push_back({std::string_view(), int(a)});
     add("]");
   }
   add("},\n\"graph\":{\"groups\":");
@@ -1289,24 +1339,22 @@ bool reportPage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
   // (escaped as it goes), written, or only its size counted.
   auto [head, tail] = pageAround();
   uint64_t size = head.size() + tail.size();
-  for (auto [x, raw] : parts) {
-    if (raw)
-      size += x.size();
+  for (const Part &x : parts) {
+    if (x.array >= 0)
+      size += arrays[size_t(x.array)]->bytes;
     else
-      pageSafe(x, [&](const char *, size_t n) { size += n; });
+      pageSafe(x.text, [&](const char *, size_t n) { size += n; });
   }
-  for (const IntArray *a : arrays)
-    size += a->extra();
   if (measured)
     *measured = size;
   if (!out || size > cap)
     return false;
   *out << head;
-  for (auto [x, raw] : parts) {
-    if (raw)
-      out->put(x.data(), x.size());
+  for (const Part &x : parts) {
+    if (x.array >= 0)
+      spills[size_t(x.array)].copyTo(*out);
     else
-      pageSafe(x, [&](const char *t, size_t n) { out->put(t, n); });
+      pageSafe(x.text, [&](const char *t, size_t n) { out->put(t, n); });
   }
   *out << tail;
   return true;
@@ -1330,8 +1378,8 @@ void writePage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
   std::vector<LeftOut> left;
   // A level's page is measured (its bars counted, not held), or, where
   // it is expected to fit (the level chosen from the size of the one
-  // before, or measured to fit), made with its bars held up to the cap
-  // and written as it is made if it fits.
+  // before, or measured to fit), made with its bars spilled beside the
+  // page up to the cap (not held) and written if it fits.
   OutFile o(path);
   bool written = false, hold = false;
   for (;;) {
