@@ -454,19 +454,19 @@ namespace {
 struct LoopAccs {
   const Analysis &an;
   std::vector<size_t> siteAcc; // per loop site (SIZE_MAX: none yet)
-  uint32_t operator[](size_t li) const {
+  uint32_t operator[](size_t li) {
     if (li == lastLi) // consecutive chunks of one instance: found once
       return lastAcc;
     auto site = size_t(an.loopSite[li]);
-    uint32_t k =
-        site >= siteAcc.size() || siteAcc[site] == SIZE_MAX || !an.loops[li].n()
-            ? UINT32_MAX
-            : uint32_t(siteAcc[site]);
+    uint32_t k = site >= siteAcc.size() || siteAcc[site] == SIZE_MAX ||
+                         !an.nChunks(an.loops[li])
+                     ? UINT32_MAX
+                     : uint32_t(siteAcc[site]);
     lastLi = li, lastAcc = k;
     return k;
   }
-  mutable size_t lastLi = SIZE_MAX;
-  mutable uint32_t lastAcc = UINT32_MAX;
+  size_t lastLi = SIZE_MAX;
+  uint32_t lastAcc = UINT32_MAX;
 };
 } // namespace
 
@@ -477,7 +477,7 @@ struct LoopAccs {
 /// over 1, 2, 4, ..., 64 chunks per thread; simulation stops at a budget
 /// of chunks per loop and says over how many instances it ran.
 static void estimateSchedules(const Analysis &an, std::vector<Acc> &accs,
-                              const LoopAccs &loopAcc) {
+                              LoopAccs &loopAcc) {
   constexpr size_t MaxLoops = 32, MaxInstanceChunks = size_t(1) << 22;
   constexpr double ChunkBudget = 2e7;
   std::vector<size_t> cand;
