@@ -219,7 +219,6 @@ void Analysis::packShares() {
 }
 
 void Chunks::reserve(size_t n) {
-  thread.reserve(n);
   loop.reserve(n);
   start.reserve(n);
   end.reserve(n);
@@ -621,14 +620,14 @@ void Analysis::release(Frame &fr, int th) {
   }
   for (const Frame::Held &h : held) {
     if (fr.chunk >= 0)
-      chunks.end[fr.chunk] = h.t;
+      chunks.end.set(size_t(fr.chunk), h.t);
     appendChunk(fr, th, h.t, h.a, h.b, h.c, h.e, h.d);
   }
 }
 
 void Analysis::closeChunk(Frame &fr, bool has, uint64_t t) {
   if (fr.chunk >= 0 && has)
-    chunks.end[fr.chunk] = t;
+    chunks.end.set(size_t(fr.chunk), t);
   fr.chunk = -1;
 }
 
@@ -765,7 +764,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
     T.waitBegin.resize(o);
     T.waitTime.resize(o);
   };
-  std::vector<uint64_t> &ends = chunks.end, &starts = chunks.start;
+  const Starts &starts = chunks.start;
   Record r;
   while (rd.next(r)) {
     uint64_t t = r.t, a = r.a, b = r.b, c = r.c;
@@ -786,8 +785,9 @@ void Analysis::readThread(int th, ThreadReader &rd) {
         // (the creation time, when measured).
         double cr = r.creation;
         int64_t span = int64_t(t - starts[fr.chunk]);
-        ends[fr.chunk] =
-            (cr >= 0 && cr <= double(span)) ? t - uint64_t(int64_t(cr)) : t;
+        chunks.end.set(size_t(fr.chunk), (cr >= 0 && cr <= double(span))
+                                             ? t - uint64_t(int64_t(cr))
+                                             : t);
       }
       if (fr.loop < 0) // a chunk of a loop not seen to begin
         fr.loop = newLoop(2, uint64_t(th), fr.task);
@@ -2038,18 +2038,18 @@ void Analysis::instants() {
   for (uint64_t s : tasks.segStart)
     if (!any || s < v)
       v = s, any = true;
-  for (uint64_t s : chunks.start)
-    if (!any || s < v)
-      v = s, any = true;
+  for (size_t i = 0; i < chunks.size(); i++)
+    if (!any || chunks.start[i] < v)
+      v = chunks.start[i], any = true;
   firstAt = v;
   v = 0;
   any = false;
   for (uint64_t s : tasks.segEnd)
     if (!any || s > v)
       v = s, any = true;
-  for (uint64_t s : chunks.end)
-    if (!any || s > v)
-      v = s, any = true;
+  for (size_t i = 0; i < chunks.size(); i++)
+    if (!any || chunks.end[i] > v)
+      v = chunks.end[i], any = true;
   lastAt = v;
 }
 

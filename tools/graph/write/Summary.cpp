@@ -350,8 +350,8 @@ std::string summaryOf(const Results &R, size_t p) {
     size_t na = 0;
     for (double c : an.tasks.creation)
       na += std::isnan(c);
-    for (double c : an.chunks.creation)
-      na += std::isnan(c);
+    for (size_t i = 0; i < an.chunks.size(); i++)
+      na += std::isnan(an.chunks.creation[i]);
     if (na)
       out.push_back(
           fmt("  creation times: unmeasured (NA) for %zu of %zu grains "
