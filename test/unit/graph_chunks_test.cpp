@@ -31,8 +31,10 @@ TEST(GraphChunks, OffsetsOutOfTheirCells) {
   for (uint64_t x : v)
     end.push_back(x);
   EXPECT_EQ(end.sideRows(), 4u);
-  for (size_t i = 0; i < 6; i++)
+  for (size_t i = 0; i < 6; i++) {
     EXPECT_EQ(end[i], v[i]) << i;
+    EXPECT_EQ(end.fromBase(i), v[i] - base[i]) << i;
+  }
   // Set again, out of order: into the side table and out of it.
   end.set(1, 100 + M);
   end.set(4, 6);
@@ -109,6 +111,22 @@ TEST(GraphChunks, ThreadsNotContiguous) {
   EXPECT_EQ(t.runs(), 6u);
   for (size_t i = 0; i < 10; i++)
     EXPECT_EQ(t[i], v[i]) << i;
+  // Runs across blocks of 256 chunks, several runs in one block, a run
+  // beginning on a block's first chunk.
+  ThreadRuns u;
+  std::vector<int32_t> want;
+  const size_t len[] = {300, 1, 1, 211, 256, 256, 3, 7, 1, 500, 2};
+  int32_t th = 0;
+  for (size_t l : len) {
+    th = (th + 1) % 3;
+    for (size_t k = 0; k < l; k++) {
+      u.push_back(th);
+      want.push_back(th);
+    }
+  }
+  EXPECT_EQ(u.runs(), 11u);
+  for (size_t i = 0; i < want.size(); i++)
+    ASSERT_EQ(u[i], want[i]) << i;
 }
 
 namespace {
@@ -182,6 +200,7 @@ TEST(GraphChunks, WideValuesThroughARecording) {
     }
     EXPECT_EQ(ch.start[i], cs[i].t);
     EXPECT_EQ(ch.end[i], end);
+    EXPECT_EQ(ch.span(i), end - cs[i].t);
     EXPECT_EQ(ch.lower[i], cs[i].lo);
     EXPECT_EQ(ch.upper[i], cs[i].up);
     EXPECT_EQ(ch.thread[i], 0);

@@ -549,7 +549,7 @@ static void estimateSchedules(const Analysis &an, std::vector<Acc> &accs,
       double created = 0;
       for (size_t j = off[l]; j < off[l + 1]; j++) {
         size_t i = idx[j];
-        uint64_t wk = ch.end[i] - ch.start[i];
+        uint64_t wk = ch.span(i);
         pieces.push_back({ch.lower[i], ch.upper[i], wk});
         perThread[ch.thread[i]] += double(wk);
         if (!std::isnan(ch.creation[i]))
@@ -811,8 +811,7 @@ rankProblems(const Analysis &an, InstanceLosses &losses, int process,
   std::vector<std::vector<int64_t>> works(outl.size());
   for (size_t i = 0; i < ch.size(); i++)
     if (outAt[ch.loop[i]] >= 0 && !an.chunkUnknown(i))
-      works[size_t(outAt[ch.loop[i]])].push_back(
-          int64_t(ch.end[i] - ch.start[i]));
+      works[size_t(outAt[ch.loop[i]])].push_back(int64_t(ch.span(i)));
   for (size_t li = 0; li < outAt.size(); li++) {
     if (outAt[li] < 0)
       continue;
@@ -822,8 +821,7 @@ rankProblems(const Analysis &an, InstanceLosses &losses, int process,
     Acc &a = accs[loopAcc[li]];
     for (int64_t i : outl[o])
       a.outliers.push_back(
-          {med > 0 ? double(ch.end[i] - ch.start[i]) / med : INFINITY,
-           uint64_t(i)});
+          {med > 0 ? double(ch.span(i)) / med : INFINITY, uint64_t(i)});
   }
   estimateSchedules(an, accs, loopAcc);
   // Task sites.

@@ -1884,7 +1884,7 @@ void Analysis::chunkMetricsPass() {
       if (it != implicit.end())
         ts = teamOf(it);
     }
-    int64_t x = int64_t(ch.end[i] - ch.start[i]);
+    int64_t x = int64_t(ch.span(i));
     sh->work = satAdd(sh->work, x);
     sh->hasWork = true;
     if (x > lp.maxWork)
@@ -1911,7 +1911,7 @@ void Analysis::chunkMetricsPass() {
     if (std::isnan(per) || std::isnan(c) || sh->unknown)
       continue;
     double cost = c + per;
-    if (cost > 0 && double(int64_t(ch.end[i] - ch.start[i])) / cost <
+    if (cost > 0 && double(int64_t(ch.span(i))) / cost <
                         Thresholds[P_PARALLEL_BENEFIT].value)
       lp.nPb++;
   }
@@ -1947,7 +1947,7 @@ void Analysis::chunkMetricsPass() {
       lastTh = th;
     }
     double d = chunkDeviation(li, ch.lower[i], ch.upper[i], !sh->unknown,
-                              double(int64_t(ch.end[i] - ch.start[i])));
+                              double(int64_t(ch.span(i))));
     if (noLineage[li]) // NA
       matches.chunkNoLineage++;
     else if (sh->unknown)
@@ -2011,7 +2011,7 @@ GrainMetrics Analysis::chunkMetrics(size_t i) const {
   GrainMetrics m;
   bool unknown = sh && sh->unknown;
   m.hasWork = !unknown;
-  m.work = unknown ? NAN : double(int64_t(chunks.end[i] - chunks.start[i]));
+  m.work = unknown ? NAN : double(int64_t(chunks.span(i)));
   m.sync = sh ? sh->waitPer : NAN;
   double cost = chunks.creation[i] + m.sync;
   m.pb = cost > 0 ? m.work / cost : NAN;
@@ -2388,7 +2388,7 @@ Baseline::Baseline(Analysis &an) {
     Instance &in = *byLoop[li];
     in.lo.push_back(ch.lower[i]);
     in.up.push_back(ch.upper[i]);
-    in.work.push_back(int64_t(ch.end[i] - ch.start[i]));
+    in.work.push_back(int64_t(ch.span(i)));
   }
   for (auto &kv : instances) {
     Instance &in = kv.second;

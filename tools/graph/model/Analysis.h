@@ -202,11 +202,23 @@ public:
   explicit NarrowColumn(const Base *base = nullptr) : base(base) {}
   NarrowColumn(const NarrowColumn &) = delete;
   NarrowColumn &operator=(const NarrowColumn &) = delete;
-  T operator[](size_t i) const {
-    if (wide)
+  __attribute__((always_inline)) T operator[](size_t i) const {
+    if (__builtin_expect(wide, 0))
       return full[i];
     Cell c = cell[i];
-    return c != Fit::Far ? Fit::value(c, baseOf(i)) : side.at(i);
+    if (__builtin_expect(c == Fit::Far, 0))
+      return sideAt(i);
+    return Fit::value(c, baseOf(i));
+  }
+  /// Row i's value less its base's (wrapping): its cell's, where that
+  /// holds it, without reading the base.
+  __attribute__((always_inline)) uint64_t fromBase(size_t i) const {
+    if (__builtin_expect(!wide, 1)) {
+      Cell c = cell[i];
+      if (__builtin_expect(c != Fit::Far, 1))
+        return Fit::value(c, 0);
+    }
+    return uint64_t((*this)[i]) - baseOf(i);
   }
   size_t size() const { return wide ? full.size() : cell.size(); }
   /// Room for m rows, in cells (and, should it become one, the column).
@@ -251,6 +263,7 @@ public:
 
 private:
   uint64_t baseOf(size_t i) const { return base ? uint64_t((*base)[i]) : 0; }
+  __attribute__((noinline)) T sideAt(size_t i) const { return side.at(i); }
   void far(size_t i, T v) {
     side[i] = v;
     if (cell.size() >= 4096 && side.size() > cell.size() / 8)
@@ -316,13 +329,19 @@ struct NoBase {
 };
 
 /// Per chunk, its thread number: runs of consecutive chunks of one thread
-/// (chunks are read thread by thread: one run per thread read).
+/// (chunks are read thread by thread: one run per thread read), and per
+/// block of 256 chunks the run of its first, where a look-up starts.
 class ThreadRuns {
 public:
   int32_t operator[](size_t i) const {
-    return th[size_t(std::upper_bound(first.begin(), first.end(), i) -
-                     first.begin()) -
-              1];
+    size_t b = i / Block, r = blockRun[b];
+    size_t last = b + 1 < blockRun.size() ? blockRun[b + 1] : th.size() - 1;
+    if (r != last) // runs begin in the block: the last that began by i
+      r = size_t(std::upper_bound(first.begin() + r + 1,
+                                  first.begin() + last + 1, i) -
+                 first.begin()) -
+          1;
+    return th[r];
   }
   size_t size() const { return n; }
   void push_back(int32_t t) {
@@ -330,14 +349,18 @@ public:
       first.push_back(n);
       th.push_back(t);
     }
+    if (!(n % Block))
+      blockRun.push_back(th.size() - 1);
     n++;
   }
   size_t runs() const { return th.size(); }
 
 private:
+  static constexpr size_t Block = 256;
   size_t n = 0;
   std::vector<size_t> first; // each run's first chunk, ascending
   std::vector<int32_t> th;
+  std::vector<size_t> blockRun;
 };
 
 /// Chunks' starts (ticks): each as its difference from its block's first
@@ -345,7 +368,9 @@ private:
 /// a side table (NarrowColumn).
 class Starts {
 public:
-  uint64_t operator[](size_t i) const { return col[i]; }
+  __attribute__((always_inline)) uint64_t operator[](size_t i) const {
+    return col[i];
+  }
   size_t size() const { return col.size(); }
   void reserve(size_t n) {
     blocks.first.reserve(n / Block + 1);
@@ -395,6 +420,8 @@ struct Chunks {
   NarrowColumn<double, uint16_t, CreationFit, NoBase> creation;
   std::vector<uint8_t> flags;
   size_t size() const { return thread.size(); }
+  /// Chunk i's end less its start (ticks), wrapping as end[i] - start[i].
+  uint64_t span(size_t i) const { return end.fromBase(i); }
   void reserve(size_t n);
   /// Chunk i's parent: its implicit task's id.
   uint64_t parentOf(size_t i) const;

@@ -196,9 +196,8 @@ std::string critPathFigures(const Analysis &an, const CritPath &c) {
       outlier = k < an.taskOutliers.size() && an.taskOutliers[k];
     }
   for (uint64_t i : c.chunks)
-    if (i < an.chunks.size() &&
-        double(an.chunks.end[i] - an.chunks.start[i]) > top) {
-      top = double(an.chunks.end[i] - an.chunks.start[i]);
+    if (i < an.chunks.size() && double(an.chunks.span(i)) > top) {
+      top = double(an.chunks.span(i));
       what = "a chunk of loop " + an.loopName(an.chunks.loop[i]);
       outlier = i < an.outliers.size() && an.outliers[i];
     }
