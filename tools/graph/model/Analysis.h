@@ -195,7 +195,8 @@ static_assert(sizeof(Loop) == 64, "a loop instance is 64 bytes");
 /// the row's value in the base column, or 0 without one); the others are
 /// in a side table by row (their cell is Fit::Far), or, once that holds
 /// more than an eighth of the rows (from the 4096th on), the column of T.
-/// Not copied: it reads its base column.
+/// A row's base is read when it is set: it must not change after. Not
+/// copied: it reads its base column.
 template <typename T, typename Cell, typename Fit, typename Base>
 class NarrowColumn {
 public:
@@ -227,7 +228,6 @@ public:
     if (!wide)
       cell.reserve(m);
   }
-  /// A row's value: its base's row must be there.
   void push_back(T v) {
     if (wide) {
       full.push_back(v);
