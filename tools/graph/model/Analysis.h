@@ -228,7 +228,7 @@ public:
     if (!wide)
       cell.reserve(m);
   }
-  void push_back(T v) {
+  __attribute__((always_inline)) void push_back(T v) {
     if (wide) {
       full.push_back(v);
       return;
@@ -241,7 +241,7 @@ public:
     cell.push_back(Fit::Far);
     far(cell.size() - 1, v);
   }
-  void set(size_t i, T v) {
+  __attribute__((always_inline)) void set(size_t i, T v) {
     if (wide) {
       full[i] = v;
       return;
@@ -264,7 +264,7 @@ public:
 private:
   uint64_t baseOf(size_t i) const { return base ? uint64_t((*base)[i]) : 0; }
   __attribute__((noinline)) T sideAt(size_t i) const { return side.at(i); }
-  void far(size_t i, T v) {
+  __attribute__((noinline)) void far(size_t i, T v) {
     side[i] = v;
     if (cell.size() >= 4096 && side.size() > cell.size() / 8)
       widen();
@@ -333,15 +333,10 @@ struct NoBase {
 /// block of 256 chunks the run of its first, where a look-up starts.
 class ThreadRuns {
 public:
-  int32_t operator[](size_t i) const {
+  __attribute__((always_inline)) int32_t operator[](size_t i) const {
     size_t b = i / Block, r = blockRun[b];
     size_t last = b + 1 < blockRun.size() ? blockRun[b + 1] : th.size() - 1;
-    if (r != last) // runs begin in the block: the last that began by i
-      r = size_t(std::upper_bound(first.begin() + r + 1,
-                                  first.begin() + last + 1, i) -
-                 first.begin()) -
-          1;
-    return th[r];
+    return r == last ? th[r] : within(i, r, last);
   }
   size_t size() const { return n; }
   void push_back(int32_t t) {
@@ -356,6 +351,14 @@ public:
   size_t runs() const { return th.size(); }
 
 private:
+  // Runs r..last begin in i's block: the last that began by i.
+  __attribute__((noinline)) int32_t within(size_t i, size_t r,
+                                           size_t last) const {
+    return th[size_t(std::upper_bound(first.begin() + r + 1,
+                                      first.begin() + last + 1, i) -
+                     first.begin()) -
+              1];
+  }
   static constexpr size_t Block = 256;
   size_t n = 0;
   std::vector<size_t> first; // each run's first chunk, ascending
