@@ -127,7 +127,7 @@ Breakdown breakdownOf(const Analysis &an) {
   const Chunks &ch = an.chunks;
   for (size_t i = 0; i < ch.size(); i++)
     if (ch.end[i] > ch.start[i])
-      b.chunkWork += double(ch.end[i] - ch.start[i]);
+      b.chunkWork += double(ch.span(i));
   for (size_t k = 0; k < an.tasks.size(); k++) {
     double w = an.taskOwnWork(k);
     if (w > 0)

@@ -119,8 +119,7 @@ uint64_t GrainDag::grainRef(uint32_t v) const {
 
 /// Chunk i's weight: its work in ticks (0 where its times are unknown).
 static double chunkWork(const Analysis &an, size_t i) {
-  return an.chunkUnknown(i) ? 0.0
-                            : double(an.chunks.end[i] - an.chunks.start[i]);
+  return an.chunkUnknown(i) ? 0.0 : double(an.chunks.span(i));
 }
 
 double GrainDag::weight(uint32_t v) const {

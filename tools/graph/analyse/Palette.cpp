@@ -108,7 +108,7 @@ void instanceWork(const Analysis &an, std::vector<double> &work,
     size_t li = size_t(an.chunks.loop[i]);
     ran[li] = 1;
     if (an.chunks.end[i] > an.chunks.start[i])
-      work[li] += double(an.chunks.end[i] - an.chunks.start[i]) / tpn;
+      work[li] += double(an.chunks.span(i)) / tpn;
   }
 }
 

@@ -572,7 +572,7 @@ static void estimateSchedules(const Analysis &an, std::vector<Acc> &accs,
       double created = 0;
       for (size_t j = off[l]; j < off[l + 1]; j++) {
         size_t i = idx[j];
-        uint64_t wk = ch.end[i] - ch.start[i];
+        uint64_t wk = ch.span(i);
         pieces.push_back({ch.lower[i], ch.upper[i], wk});
         perThread[ch.thread[i]] += double(wk);
         if (!std::isnan(ch.creation[i]))
@@ -835,7 +835,7 @@ rankProblems(const Analysis &an, InstanceLosses &losses, int process,
   for (size_t i = 0; i < ch.size(); i++)
     if (hasOut[size_t(ch.loop[i])] && !an.chunkUnknown(i))
       works[size_t(outAt.find(ch.loop[i])->second)].push_back(
-          int64_t(ch.end[i] - ch.start[i]));
+          int64_t(ch.span(i)));
   std::vector<std::pair<int32_t, int32_t>> byInstance(outAt.begin(),
                                                       outAt.end());
   std::sort(byInstance.begin(), byInstance.end());
@@ -846,8 +846,7 @@ rankProblems(const Analysis &an, InstanceLosses &losses, int process,
     Acc &a = accs[loopAcc[li]];
     for (int64_t i : outl[o])
       a.outliers.push_back(
-          {med > 0 ? double(ch.end[i] - ch.start[i]) / med : INFINITY,
-           uint64_t(i)});
+          {med > 0 ? double(ch.span(i)) / med : INFINITY, uint64_t(i)});
   }
   estimateSchedules(an, accs, loopAcc);
   // Task sites.

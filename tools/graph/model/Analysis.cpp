@@ -213,7 +213,6 @@ void Analysis::packShares() {
 }
 
 void Chunks::reserve(size_t n) {
-  thread.reserve(n);
   loop.reserve(n);
   start.reserve(n);
   end.reserve(n);
@@ -622,14 +621,14 @@ void Analysis::release(Frame &fr, int th) {
   }
   for (const Frame::Held &h : held) {
     if (fr.chunk >= 0)
-      chunks.end[fr.chunk] = h.t;
+      chunks.end.set(size_t(fr.chunk), h.t);
     appendChunk(fr, th, h.t, h.a, h.b, h.c, h.e, h.d);
   }
 }
 
 void Analysis::closeChunk(Frame &fr, bool has, uint64_t t) {
   if (fr.chunk >= 0 && has)
-    chunks.end[fr.chunk] = t;
+    chunks.end.set(size_t(fr.chunk), t);
   fr.chunk = -1;
 }
 
@@ -766,7 +765,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
     T.waitBegin.resize(o);
     T.waitTime.resize(o);
   };
-  std::vector<uint64_t> &ends = chunks.end, &starts = chunks.start;
+  const Starts &starts = chunks.start;
   Record r;
   while (rd.next(r)) {
     uint64_t t = r.t, a = r.a, b = r.b, c = r.c;
@@ -787,8 +786,9 @@ void Analysis::readThread(int th, ThreadReader &rd) {
         // (the creation time, when measured).
         double cr = r.creation;
         int64_t span = int64_t(t - starts[fr.chunk]);
-        ends[fr.chunk] =
-            (cr >= 0 && cr <= double(span)) ? t - uint64_t(int64_t(cr)) : t;
+        chunks.end.set(size_t(fr.chunk), (cr >= 0 && cr <= double(span))
+                                             ? t - uint64_t(int64_t(cr))
+                                             : t);
       }
       if (fr.loop < 0) // a chunk of a loop not seen to begin
         fr.loop = newLoop(2, uint64_t(th), fr.task);
@@ -1917,7 +1917,7 @@ void Analysis::chunkMetricsPass() {
       if (it != implicit.end())
         ts = teamOf(it);
     }
-    int64_t x = int64_t(ch.end[i] - ch.start[i]);
+    int64_t x = int64_t(ch.span(i));
     work = satAdd(work, x);
     sh->hasWork = true;
     if (mx && x > *mx)
@@ -1960,7 +1960,7 @@ void Analysis::chunkMetricsPass() {
       lastTh = th;
     }
     double d = chunkDeviation(li, ch.lower[i], ch.upper[i], !sh->unknown,
-                              double(int64_t(ch.end[i] - ch.start[i])));
+                              double(int64_t(ch.span(i))));
     if (noLineage[li]) // NA
       matches.chunkNoLineage++;
     else if (sh->unknown)
@@ -1996,7 +1996,7 @@ void Analysis::flaggedChunks(const std::function<void(size_t, int)> &f) const {
     double c = ch.creation[i];
     if (!std::isnan(per) && !std::isnan(c) && !sh->unknown) {
       double cost = c + per;
-      if (cost > 0 && double(int64_t(ch.end[i] - ch.start[i])) / cost <
+      if (cost > 0 && double(int64_t(ch.span(i))) / cost <
                           Thresholds[P_PARALLEL_BENEFIT].value)
         f(i, P_PARALLEL_BENEFIT);
     }
@@ -2049,7 +2049,7 @@ GrainMetrics Analysis::chunkMetrics(size_t i) const {
   GrainMetrics m;
   bool unknown = sh && sh->unknown;
   m.hasWork = !unknown;
-  m.work = unknown ? NAN : double(int64_t(chunks.end[i] - chunks.start[i]));
+  m.work = unknown ? NAN : double(int64_t(chunks.span(i)));
   m.sync = sh ? waitPer(*sh) : NAN;
   double cost = chunks.creation[i] + m.sync;
   m.pb = cost > 0 ? m.work / cost : NAN;
@@ -2076,18 +2076,18 @@ void Analysis::instants() {
   for (uint64_t s : tasks.segStart)
     if (!any || s < v)
       v = s, any = true;
-  for (uint64_t s : chunks.start)
-    if (!any || s < v)
-      v = s, any = true;
+  for (size_t i = 0; i < chunks.size(); i++)
+    if (!any || chunks.start[i] < v)
+      v = chunks.start[i], any = true;
   firstAt = v;
   v = 0;
   any = false;
   for (uint64_t s : tasks.segEnd)
     if (!any || s > v)
       v = s, any = true;
-  for (uint64_t s : chunks.end)
-    if (!any || s > v)
-      v = s, any = true;
+  for (size_t i = 0; i < chunks.size(); i++)
+    if (!any || chunks.end[i] > v)
+      v = chunks.end[i], any = true;
   lastAt = v;
 }
 
@@ -2426,7 +2426,7 @@ Baseline::Baseline(Analysis &an) {
     Instance &in = *byLoop[li];
     in.lo.push_back(ch.lower[i]);
     in.up.push_back(ch.upper[i]);
-    in.work.push_back(int64_t(ch.end[i] - ch.start[i]));
+    in.work.push_back(int64_t(ch.span(i)));
   }
   for (auto &kv : instances) {
     Instance &in = kv.second;

@@ -75,7 +75,7 @@ std::vector<uint8_t> outlierChunks(const Analysis &an) {
     w.clear();
     int64_t total = 0;
     for (size_t j = b; j < e; j++) {
-      int64_t x = int64_t(ch.end[idx[j]] - ch.start[idx[j]]);
+      int64_t x = int64_t(ch.span(idx[j]));
       w.push_back(x);
       total = satAdd(total, x);
     }

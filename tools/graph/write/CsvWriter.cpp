@@ -78,7 +78,7 @@ void writeCsv(const Results &R, const std::string &path) {
       o.i(ch.thread[i]) << ',';
       o.u(number[i]) << ",0,";
       if (m.hasWork)
-        o.i(int64_t(ch.end[i] - ch.start[i]));
+        o.i(int64_t(ch.span(i)));
       else
         o << "NA";
       o << ',';

@@ -349,7 +349,7 @@ void writeGraphml(const Results &R, const std::string &path, int view) {
       if (k == GrainDag::Chunk) {
         int li = ch.loop[r];
         GrainMetrics m = an.chunkMetrics(r);
-        w.grainNode(id(v), "chunk", m.hasWork, int64_t(ch.end[r] - ch.start[r]),
+        w.grainNode(id(v), "chunk", m.hasWork, int64_t(ch.span(r)),
                     ch.thread[r], an.loopName(li), ch.creation[r], m);
         o << "<data key=\"first_iteration\">";
         o.u(ch.lower[r]) << "</data><data key=\"last_iteration\">";

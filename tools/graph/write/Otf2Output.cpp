@@ -240,22 +240,40 @@ void writeEvents(Otf2Writer &w, const Analysis &an,
     for (size_t j = 0; j < T.segStart.size(); j++)
       items[pos[slotOf(T.segThread[j])]++] = SegBit | uint32_t(j);
   }
+  // A chunk's start and end (not before its start), read out of line for
+  // a grain (startOf, endOf: a chunk or, with SegBit, a task segment) so
+  // that the grains' order (before) stays short, inlined into its sort;
+  // inline for chunks alone (chunkBefore).
+  auto chunkStart = [&](uint32_t x) __attribute__((noinline)) {
+    return ch.start[x];
+  };
+  auto chunkEnd = [&](uint32_t x) __attribute__((noinline)) {
+    uint64_t s = ch.start[x];
+    return std::max(s, s + ch.span(x));
+  };
   auto startOf = [&](uint32_t x) {
-    return x & SegBit ? T.segStart[x & ~SegBit] : ch.start[x];
+    return x & SegBit ? T.segStart[x & ~SegBit] : chunkStart(x);
   };
   auto endOf = [&](uint32_t x) {
-    uint64_t s = startOf(x);
-    uint64_t e = x & SegBit ? T.segEnd[x & ~SegBit] : ch.end[x];
-    return std::max(s, e);
+    if (!(x & SegBit))
+      return chunkEnd(x);
+    uint32_t j = x & ~SegBit;
+    return std::max(T.segStart[j], T.segEnd[j]);
   };
   auto regionOf = [&](uint32_t x) {
     return x & SegBit ? taskRegion[segOwner[x & ~SegBit]]
                       : siteRegion[size_t(an.loopSite[ch.loop[x]])];
   };
   // Time order; an enclosing grain (longer) before what it holds.
-  auto before = [&](uint32_t a, uint32_t b) {
+  auto before = [&](uint32_t a, uint32_t b) __attribute__((always_inline)) {
     uint64_t sa = startOf(a), sb = startOf(b);
     return sa != sb ? sa < sb : endOf(a) > endOf(b);
+  };
+  auto chunkBefore = [&](uint32_t a, uint32_t b) {
+    uint64_t sa = ch.start[a], sb = ch.start[b];
+    return sa != sb
+               ? sa < sb
+               : std::max(sa, sa + ch.span(a)) > std::max(sb, sb + ch.span(b));
   };
   std::vector<std::pair<uint32_t, uint64_t>> open; // grain, its end
   std::vector<uint32_t> mine; // a run's grains, where not in time order
@@ -268,13 +286,13 @@ void writeEvents(Otf2Writer &w, const Analysis &an,
     if (inRuns) {
       std::tie(rb, re) = runs[t];
       size_t i = rb;
-      while (i + 1 < re && !before(uint32_t(i + 1), uint32_t(i)))
+      while (i + 1 < re && !chunkBefore(uint32_t(i + 1), uint32_t(i)))
         i++;
       if (i + 1 < re) {
         mine.clear();
         for (size_t k = rb; k < re; k++)
           mine.push_back(uint32_t(k));
-        std::stable_sort(mine.begin(), mine.end(), before);
+        std::stable_sort(mine.begin(), mine.end(), chunkBefore);
         b = mine.data(), e = b + mine.size();
         rb = re = 0;
       }

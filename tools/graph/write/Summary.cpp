@@ -225,9 +225,8 @@ std::string critPathFigures(const Analysis &an, const CritPath &c) {
       outlier = k < an.taskOutliers.size() && an.taskOutliers[k];
     }
   for (uint64_t i : c.chunks)
-    if (i < an.chunks.size() &&
-        double(an.chunks.end[i] - an.chunks.start[i]) > top) {
-      top = double(an.chunks.end[i] - an.chunks.start[i]);
+    if (i < an.chunks.size() && double(an.chunks.span(i)) > top) {
+      top = double(an.chunks.span(i));
       what = "a chunk of loop " + an.loopName(an.chunks.loop[i]);
       outlier = i < an.outliers.size() && an.outliers[i];
     }
@@ -379,8 +378,8 @@ std::string summaryOf(const Results &R, size_t p) {
     size_t na = 0;
     for (double c : an.tasks.creation)
       na += std::isnan(c);
-    for (double c : an.chunks.creation)
-      na += std::isnan(c);
+    for (size_t i = 0; i < an.chunks.size(); i++)
+      na += std::isnan(an.chunks.creation[i]);
     if (na)
       out.push_back(
           fmt("  creation times: unmeasured (NA) for %zu of %zu grains "
