@@ -13,6 +13,7 @@
 
 #include "IdTable.h"
 #include "Names.h"
+#include "Narrow.h"
 #include "Recording.h"
 
 #include <algorithm>
@@ -328,6 +329,17 @@ using JoinPoints = MostlyColumn<uint32_t, 0>;
 
 struct Tasks;
 
+/// Per task segment, its end: its start and its length (Tasks::segLen).
+class SegEnds {
+public:
+  explicit SegEnds(const Tasks *t) : t(t) {}
+  inline uint64_t operator[](size_t j) const;
+  inline size_t size() const;
+
+private:
+  const Tasks *t;
+};
+
 /// Per task, its number among its parent's children (in creation order):
 /// its place in its parent's kids where every parent's kids ascend (made on
 /// one thread, whose tasks are numbered in creation order), else col.
@@ -350,27 +362,34 @@ private:
 /// finishTasks() refuses more segments or waits than that); a segment's
 /// thread number 16-bit (readThread() refuses a thread above 65535 that
 /// runs tasks). A task's work is not a column: work(k).
+/// Times, durations and creation times are narrow columns (Narrow.h: 4
+/// bytes a row, the rows that do not fit in 32 bits in a side table), and
+/// sync_cycles_per_child is not a column (sync(k): its parent's slot's
+/// joinWaits, per child). Measured on fib(25)'s task tree (242,784 tasks,
+/// two segments and half a wait each): the model 81 bytes a task, was 116.
 struct Tasks {
   Tasks() = default;
   // Not copied: childNumber reads the other columns.
   Tasks(const Tasks &) = delete;
   Tasks &operator=(const Tasks &) = delete;
   TaskIds id;
-  std::vector<uint64_t> create;
+  TickColumn<uint64_t> create;
   TaskCodes codeptr;
-  std::vector<uint64_t> parent; // while the model is made: parentOf()
+  TickColumn<uint64_t> parent; // while the model is made: parentOf()
   // While the model is made: the tasks (ascending) made while a task
   // other than their parent ran, and that task (taskloops' helpers).
   std::vector<uint32_t> creatorAt;
   std::vector<uint64_t> creatorId;
-  std::vector<double> creation;
-  TaskChunks ctx; // the chunk its creator was running, or -1
+  NarrowDoubles creation; // clock ticks (NaN: unmeasured)
+  TaskChunks ctx;         // the chunk its creator was running, or -1
   // Each thread's tasks [first, end), by thread number (ascending): sized
   // by the threads read, never by their numbers.
   std::vector<uint64_t> rangeThread;
   std::vector<std::pair<size_t, size_t>> ranges;
   // As read: run segments and join waits.
-  std::vector<uint64_t> segTask, segStart, segEnd;
+  TickColumn<uint64_t> segTask, segStart;
+  TickColumn<int64_t, false> segLen; // its end less its start (ticks)
+  SegEnds segEnd{this};
   std::vector<uint16_t> segThread;
   std::vector<uint64_t> waitTask, waitBegin;
   std::vector<int64_t> waitTime;
@@ -385,9 +404,14 @@ struct Tasks {
   ChildNumbers childNumber{this};
   JoinPoints joinsAt;
   std::vector<uint32_t> kidOff, waitOff;
-  std::vector<uint64_t> wBegin;
-  std::vector<int64_t> wTime;
-  std::vector<double> overhead, sync, swb, deviation;
+  TickColumn<uint64_t> wBegin;
+  TickColumn<int64_t> wTime;
+  /// Per task its overhead (ticks: its waits at its children's join points
+  /// and its children's creation; NaN: NA), per slot its waits at its
+  /// children's join points (Analysis::joinWait()), which sync() shares out.
+  NarrowDoubles overhead;
+  TickColumn<int64_t, false> joinWaits;
+  std::vector<double> swb, deviation;
   // Root tasks: their number in their region, or in the iteration order
   // of the loop instance they were made in (-1: unknown); lineages(). Per
   // task (rootAt empty), or where at most half the tasks are roots, per
@@ -414,15 +438,35 @@ struct Tasks {
     return parent.empty() ? slotId(pslot[k]) : parent[k];
   }
   /// Task k's work (ticks): its execution less its overhead (NaN: NA).
-  double work(size_t k) const { return double(execc(k)) - overhead[k]; }
+  __attribute__((always_inline)) double work(size_t k) const {
+    return double(execc(k)) - overhead[k];
+  }
+  /// Task k's sync_cycles_per_child: its parent's waits at its children's
+  /// join points, per child (NaN: its creation unmeasured).
+  __attribute__((always_inline)) double sync(size_t k) const {
+    if (std::isnan(creation[k]))
+      return NAN;
+    uint32_t p = pslot[k];
+    return double(joinWaits[p]) / double(kidOff[p + 1] - kidOff[p]);
+  }
   /// Task k's execution (ticks): its segments' sum.
-  int64_t execc(size_t k) const;
+  __attribute__((always_inline)) int64_t execc(size_t k) const {
+    int64_t s = 0;
+    for (uint32_t j = segOff[k]; j < segOff[k + 1]; j++)
+      s += segLen[j];
+    return s;
+  }
   /// The thread task k first ran on (the one that made it if it never
   /// ran).
   int32_t threadOf(size_t k) const;
   /// The index of the explicit task with id tid, or -1.
   int64_t index(uint64_t tid) const;
 };
+
+uint64_t SegEnds::operator[](size_t j) const {
+  return t->segStart[j] + uint64_t(t->segLen[j]);
+}
+size_t SegEnds::size() const { return t->segLen.size(); }
 
 struct Region {
   uint64_t t, enc, codeptr;
@@ -649,7 +693,7 @@ private:
   void chunkMetricsPass();
   std::string siteFunction(uint64_t codeptr, uint64_t task) const;
   void taskContexts();
-  double joinWait(int64_t p) const;
+  int64_t joinWait(int64_t p) const;
   double chunkDeviation(int li, uint64_t lo, uint64_t up, bool has,
                         double work) const;
   std::optional<uint64_t> rootRegion(size_t k) const;

@@ -240,13 +240,19 @@ void writeEvents(Otf2Writer &w, const Analysis &an,
     for (size_t j = 0; j < T.segStart.size(); j++)
       items[pos[slotOf(T.segThread[j])]++] = SegBit | uint32_t(j);
   }
-  auto startOf = [&](uint32_t x) {
-    return x & SegBit ? T.segStart[x & ~SegBit] : ch.start[x];
+  // The segments' columns read through views (held in registers).
+  auto segStart = T.segStart.view();
+  auto segLen = T.segLen.view();
+  const Chunks *chs = &ch;
+  auto startOf = [=](uint32_t x) {
+    return x & SegBit ? segStart[x & ~SegBit] : chs->start[x];
   };
-  auto endOf = [&](uint32_t x) {
-    uint64_t s = startOf(x);
-    uint64_t e = x & SegBit ? T.segEnd[x & ~SegBit] : ch.end[x];
-    return std::max(s, e);
+  auto endOf = [=](uint32_t x) {
+    if (x & SegBit) {
+      uint64_t s = segStart[x & ~SegBit];
+      return std::max(s, s + uint64_t(segLen[x & ~SegBit]));
+    }
+    return std::max(chs->start[x], chs->end[x]);
   };
   auto regionOf = [&](uint32_t x) {
     return x & SegBit ? taskRegion[segOwner[x & ~SegBit]]

@@ -348,8 +348,8 @@ std::string summaryOf(const Results &R, size_t p) {
         "where they are");
   } else {
     size_t na = 0;
-    for (double c : an.tasks.creation)
-      na += std::isnan(c);
+    for (size_t k = 0; k < an.tasks.creation.size(); k++)
+      na += std::isnan(an.tasks.creation[k]);
     for (double c : an.chunks.creation)
       na += std::isnan(c);
     if (na)
