@@ -811,7 +811,8 @@ void taskBars(const Results &R, size_t p, Names &sites, const BarFn &bar) {
   // By start within each pair (ns() keeps the ticks' order; ties in it
   // fall in one aggregate whatever their order).
   auto segStart = T.segStart.view(); // in registers
-  auto byStart = [segStart](const Seg &x, const Seg &y) {
+  auto byStart = [segStart](const Seg &x, const Seg &y)
+      __attribute__((always_inline)) {
     return segStart[x.j] < segStart[y.j];
   };
   for (size_t x = 0; x < pairList.size(); x++)

@@ -244,10 +244,10 @@ void writeEvents(Otf2Writer &w, const Analysis &an,
   auto segStart = T.segStart.view();
   auto segLen = T.segLen.view();
   const Chunks *chs = &ch;
-  auto startOf = [=](uint32_t x) {
+  auto startOf = [=](uint32_t x) __attribute__((always_inline)) {
     return x & SegBit ? segStart[x & ~SegBit] : chs->start[x];
   };
-  auto endOf = [=](uint32_t x) {
+  auto endOf = [=](uint32_t x) __attribute__((always_inline)) {
     if (x & SegBit) {
       uint64_t s = segStart[x & ~SegBit];
       return std::max(s, s + uint64_t(segLen[x & ~SegBit]));
@@ -259,7 +259,7 @@ void writeEvents(Otf2Writer &w, const Analysis &an,
                       : siteRegion[size_t(an.loopSite[ch.loop[x]])];
   };
   // Time order; an enclosing grain (longer) before what it holds.
-  auto before = [&](uint32_t a, uint32_t b) {
+  auto before = [&](uint32_t a, uint32_t b) __attribute__((always_inline)) {
     uint64_t sa = startOf(a), sb = startOf(b);
     return sa != sb ? sa < sb : endOf(a) > endOf(b);
   };
