@@ -167,3 +167,27 @@ TEST(GraphNarrow, TaskTimesAndCreationsInSideTables) {
 }
 
 } // namespace
+
+namespace {
+
+// A task's code is a byte (its place among the codes met) while they are at
+// most 256; the 257th makes every place 4 bytes, with the same codes.
+TEST(GraphNarrow, TaskCodesWidenPastByteNumbers) {
+  TaskCodes c;
+  std::vector<uint64_t> v;
+  for (uint64_t i = 0; i < 2000; i++)
+    v.push_back(0x400000 + 16 * ((i * 7) % (i < 1000 ? 256 : 300)));
+  for (size_t i = 0; i < v.size(); i++) {
+    c.push_back(v[i]);
+    EXPECT_EQ(c.wideplaces(), i >= 1000 && c.count() > 256) << i;
+  }
+  EXPECT_TRUE(c.wideplaces());
+  c.set(3, 0x999);
+  v[3] = 0x999;
+  ASSERT_EQ(c.size(), v.size());
+  for (size_t i = 0; i < v.size(); i++)
+    ASSERT_EQ(c[i], v[i]) << i;
+  EXPECT_EQ(c.distinct().size(), 301u); // 300 codes and 0x999
+}
+
+} // namespace

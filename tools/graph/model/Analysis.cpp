@@ -336,6 +336,12 @@ uint32_t TaskCodes::codeIndex(uint64_t c) {
   if (codes.size() >= UINT32_MAX)
     throw Error("more than 2^32 tasks: not analysed");
   codes.push_back(c);
+  if (codes.size() > 256 && !isWide) { // the places widened
+    wide.reserve(std::max(room, at.size() + 1));
+    wide.assign(at.begin(), at.end());
+    std::vector<uint8_t>().swap(at);
+    isWide = true;
+  }
   if (codes.size() > 16) { // the map, made once they are more
     if (index.empty())
       for (size_t i = 0; i < codes.size(); i++)
@@ -348,8 +354,8 @@ uint32_t TaskCodes::codeIndex(uint64_t c) {
 
 std::vector<uint64_t> TaskCodes::distinct() const {
   std::vector<uint8_t> has(codes.size(), 0);
-  for (uint32_t a : at)
-    has[a] = 1;
+  for (size_t k = 0; k < size(); k++)
+    has[placeOf(k)] = 1;
   std::vector<uint64_t> out;
   for (size_t i = 0; i < codes.size(); i++)
     if (has[i])

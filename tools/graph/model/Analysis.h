@@ -251,20 +251,45 @@ private:
 };
 
 /// The tasks' code pointers: each task's in a table of those met (most
-/// tasks share a few).
+/// tasks share a few): its place there a byte while they are at most 256,
+/// then 4 bytes (wide, from the 257th code on).
 class TaskCodes {
 public:
-  uint64_t operator[](size_t k) const { return codes[at[k]]; }
-  size_t size() const { return at.size(); }
-  void reserve(size_t m) { at.reserve(m); }
-  void push_back(uint64_t c) { at.push_back(codeIndex(c)); }
-  void set(size_t k, uint64_t c) { at[k] = codeIndex(c); }
+  uint64_t operator[](size_t k) const { return codes[placeOf(k)]; }
+  size_t size() const { return isWide ? wide.size() : at.size(); }
+  void reserve(size_t m) {
+    room = m;
+    at.reserve(m);
+  }
+  void push_back(uint64_t c) {
+    uint32_t i = codeIndex(c);
+    if (isWide)
+      wide.push_back(i);
+    else
+      at.push_back(uint8_t(i));
+  }
+  void set(size_t k, uint64_t c) {
+    uint32_t i = codeIndex(c);
+    if (isWide)
+      wide[k] = i;
+    else
+      at[k] = uint8_t(i);
+  }
+  /// Task k's code's place among the codes met (0 .. count() - 1).
+  uint32_t placeOf(size_t k) const { return isWide ? wide[k] : at[k]; }
+  /// The codes met (some perhaps no task's, once set() replaced them).
+  size_t count() const { return codes.size(); }
+  /// Whether the places are 4 bytes.
+  bool wideplaces() const { return isWide; }
   /// The code pointers some task has, ascending.
   std::vector<uint64_t> distinct() const;
 
 private:
   uint32_t codeIndex(uint64_t c);
-  std::vector<uint32_t> at;
+  std::vector<uint8_t> at;
+  std::vector<uint32_t> wide;
+  bool isWide = false;
+  size_t room = 0;
   std::vector<uint64_t> codes;
   std::unordered_map<uint64_t, uint32_t> index; // their places, past 16
   uint32_t last = UINT32_MAX;
