@@ -191,3 +191,23 @@ TEST(GraphNarrow, TaskCodesWidenPastByteNumbers) {
 }
 
 } // namespace
+
+namespace {
+
+// Thread numbers are a byte each until one is above 255: then every row is
+// 2 bytes, with the same numbers.
+TEST(GraphNarrow, ThreadNumbersWidenPastAByte) {
+  ThreadColumn c;
+  std::vector<uint16_t> v;
+  for (uint16_t i = 0; i < 600; i++)
+    v.push_back(uint16_t(i < 500 ? i % 256 : 65535 - i));
+  for (size_t i = 0; i < v.size(); i++) {
+    c.push_back(v[i]);
+    EXPECT_EQ(c.wideRows(), i >= 500) << i;
+  }
+  ASSERT_EQ(c.size(), v.size());
+  for (size_t i = 0; i < v.size(); i++)
+    ASSERT_EQ(c[i], v[i]) << i;
+}
+
+} // namespace

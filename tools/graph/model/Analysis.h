@@ -415,7 +415,7 @@ struct Tasks {
   TickColumn<uint64_t> segTask, segStart;
   TickColumn<int64_t, false> segLen; // its end less its start (ticks)
   SegEnds segEnd{this};
-  std::vector<uint16_t> segThread;
+  ThreadColumn segThread;
   std::vector<uint64_t> waitTask, waitBegin;
   std::vector<int64_t> waitTime;
   // Finished.

@@ -15,6 +15,7 @@
 // order, and a task's times, are close to their neighbours'.
 // NarrowDoubles holds a double that is an integer of 31 bits (not -0) as
 // that integer, NaN (the NAN of <cmath>) as a mark, the others whole.
+// ThreadColumn holds 16-bit thread numbers in a byte while they fit.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAINCHUNK_GRAPH_NARROW_H
@@ -254,6 +255,38 @@ private:
   std::vector<int32_t> small;
   detail::SideRows<double> side;
   std::vector<double> whole;
+};
+
+/// A column of thread numbers (below 2^16): a byte a row while they are
+/// below 256, then 2 bytes (from the first one that is not on).
+class ThreadColumn {
+public:
+  uint16_t operator[](size_t r) const { return isWide ? wide[r] : small[r]; }
+  size_t size() const { return isWide ? wide.size() : small.size(); }
+  void reserve(size_t m) {
+    room = m;
+    small.reserve(m);
+  }
+  void push_back(uint16_t th) {
+    if (!isWide && th > UINT8_MAX) {
+      wide.reserve(std::max(room, small.size() + 1));
+      wide.assign(small.begin(), small.end());
+      std::vector<uint8_t>().swap(small);
+      isWide = true;
+    }
+    if (isWide)
+      wide.push_back(th);
+    else
+      small.push_back(uint8_t(th));
+  }
+  /// Whether the rows are 2 bytes.
+  bool wideRows() const { return isWide; }
+
+private:
+  std::vector<uint8_t> small;
+  std::vector<uint16_t> wide;
+  bool isWide = false;
+  size_t room = 0;
 };
 
 } // namespace gcg

@@ -146,7 +146,8 @@ ProcDef procDefOf(const Analysis &an, std::vector<uint32_t> *siteIdx = nullptr,
     taskIdx->swap(byCode);
   // Threads: those with chunks or task segments.
   std::set<int> thSet(an.threads.begin(), an.threads.end());
-  thSet.insert(T.segThread.begin(), T.segThread.end());
+  for (size_t j = 0; j < T.segThread.size(); j++)
+    thSet.insert(T.segThread[j]);
   for (size_t i = 0, last = SIZE_MAX; i < an.chunks.size(); i++)
     if (last == SIZE_MAX || an.chunks.thread[i] != an.chunks.thread[last])
       thSet.insert(an.chunks.thread[last = i]);
