@@ -1493,14 +1493,16 @@ static std::vector<uint32_t> groupOrder(std::vector<uint32_t> &owner, size_t n,
     off[k] = off[k - 1];
   off[0] = 0;
   for (size_t k = 0; k < n; k++) {
-    auto lo = from.begin() + off[k], hi = from.begin() + off[k + 1];
+    uint32_t lo = off[k], hi = off[k + 1];
     bool sorted = true;
-    for (auto j = lo; j + 1 < hi && sorted; ++j)
-      sorted = !(a[j[0]] > a[j[1]]);
+    for (uint32_t j = lo; j + 1 < hi && sorted; j++)
+      sorted = !(a[from[j]] > a[from[j + 1]]);
     if (!sorted)
-      std::sort(lo, hi, [&](uint32_t x, uint32_t y) {
-        return std::make_tuple(a[x], c[x]...) < std::make_tuple(a[y], c[y]...);
-      });
+      std::sort(from.begin() + lo, from.begin() + hi,
+                [&](uint32_t x, uint32_t y) {
+                  return std::make_tuple(a[x], c[x]...) <
+                         std::make_tuple(a[y], c[y]...);
+                });
   }
   return from;
 }
