@@ -391,7 +391,7 @@ private:
 /// bytes a row, the rows that do not fit in 32 bits in a side table), and
 /// sync_cycles_per_child is not a column (sync(k): its parent's slot's
 /// joinWaits, per child). Measured on fib(25)'s task tree (242,784 tasks,
-/// two segments and half a wait each): the model 81 bytes a task, was 116.
+/// two segments and half a wait each): the model 77 bytes a task, was 116.
 struct Tasks {
   Tasks() = default;
   // Not copied: childNumber reads the other columns.
