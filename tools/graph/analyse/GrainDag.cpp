@@ -589,7 +589,7 @@ void GrainDag::prefetchWeight(uint32_t v) const {
     return;
   const Tasks &T = an->tasks;
   size_t k = v - taskBase;
-  __builtin_prefetch(&T.overhead[k]);
+  T.overhead.prefetch(k);
   __builtin_prefetch(&T.segOff[k]);
 }
 

@@ -861,13 +861,13 @@ rankProblems(const Analysis &an, InstanceLosses &losses, int process,
     double wait = 0, work = 0;
     for (int64_t j = lo; j < hi; j++) {
       uint32_t k = T.kids[j];
-      if (!std::isnan(T.sync[k]))
-        wait += T.sync[k];
+      if (!std::isnan(T.sync(k)))
+        wait += T.sync(k);
       work += std::max(0.0, an.taskOwnWork(k));
     }
     for (int64_t j = lo; j < hi; j++) {
       uint32_t k = T.kids[j];
-      if (std::isnan(T.sync[k]))
+      if (std::isnan(T.sync(k)))
         continue;
       waitShare[k] = work > 0 ? wait * std::max(0.0, an.taskOwnWork(k)) / work
                               : wait / double(hi - lo);

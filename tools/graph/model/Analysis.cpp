@@ -272,13 +272,6 @@ void Chunks::packParents() {
   std::vector<uint64_t>().swap(parent);
 }
 
-int64_t Tasks::execc(size_t k) const {
-  int64_t s = 0;
-  for (uint32_t j = segOff[k]; j < segOff[k + 1]; j++)
-    s += int64_t(segEnd[j] - segStart[j]);
-  return s;
-}
-
 int32_t Tasks::threadOf(size_t k) const {
   if (segOff[k] < segOff[k + 1])
     return segThread[segOff[k]];
@@ -336,6 +329,12 @@ uint32_t TaskCodes::codeIndex(uint64_t c) {
   if (codes.size() >= UINT32_MAX)
     throw Error("more than 2^32 tasks: not analysed");
   codes.push_back(c);
+  if (codes.size() > 256 && !isWide) { // the places widened
+    wide.reserve(std::max(room, at.size() + 1));
+    wide.assign(at.begin(), at.end());
+    std::vector<uint8_t>().swap(at);
+    isWide = true;
+  }
   if (codes.size() > 16) { // the map, made once they are more
     if (index.empty())
       for (size_t i = 0; i < codes.size(); i++)
@@ -348,8 +347,8 @@ uint32_t TaskCodes::codeIndex(uint64_t c) {
 
 std::vector<uint64_t> TaskCodes::distinct() const {
   std::vector<uint8_t> has(codes.size(), 0);
-  for (uint32_t a : at)
-    has[a] = 1;
+  for (size_t k = 0; k < size(); k++)
+    has[placeOf(k)] = 1;
   std::vector<uint64_t> out;
   for (size_t i = 0; i < codes.size(); i++)
     if (has[i])
@@ -473,9 +472,11 @@ Analysis::Analysis(const ProcessDir &pd, const Baseline *base)
     for (auto &keys : loopKeys)
       keys.reserve(n);
     Tasks &T = tasks;
-    for (auto *v : {&T.parent, &T.create, &T.segTask, &T.segStart, &T.segEnd,
-                    &T.waitTask, &T.waitBegin})
+    for (auto *v : {&T.parent, &T.create, &T.segTask, &T.segStart})
       v->reserve(n);
+    T.segLen.reserve(n);
+    T.waitTask.reserve(n);
+    T.waitBegin.reserve(n);
     T.id.reserve(n);
     T.codeptr.reserve(n);
     T.creation.reserve(n);
@@ -943,7 +944,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       if (uint64_t *since = findOpen(a)) {
         T.segTask.push_back(a);
         T.segStart.push_back(*since);
-        T.segEnd.push_back(t);
+        T.segLen.push_back(int64_t(t - *since));
         if (th > UINT16_MAX)
           throw Error("tasks run by thread " + std::to_string(th) +
                       ": a thread number above 65535, not analysed");
@@ -1456,65 +1457,56 @@ std::string Analysis::loopName(const Loop &lp) const {
 /// No owner (groupBy()).
 static constexpr uint32_t Dropped = UINT32_MAX;
 
-/// Column v with row j moved to place to[j] (Dropped: left out) of m.
-template <typename T>
-static void gather(std::vector<T> &v, const std::vector<uint32_t> &to,
-                   size_t m) {
-  std::vector<T> out(m);
-  for (size_t j = 0; j < to.size(); j++)
-    if (to[j] != Dropped)
-      out[to[j]] = v[j];
-  v.swap(out);
+/// Column v's rows in the order from (v[from[0]], v[from[1]], ...) into
+/// out, a column of the same kind (a plain or a narrow one, Narrow.h).
+template <typename Out, typename In>
+static void gather(Out &out, const In &v, const std::vector<uint32_t> &from) {
+  Out o;
+  o.reserve(from.size());
+  for (uint32_t j : from)
+    o.push_back(v[j]);
+  out = std::move(o);
 }
 
-/// Rows grouped by owner (0..n-1; Dropped: dropped), each group sorted (as
-/// tuples) where not already in order of the first column: a counting sort,
-/// owner made the rows' places, then one column moved at a time (no more
-/// than one column's copy held beside the others).
+/// Rows grouped by owner (0..n-1; Dropped: left out): a counting sort
+/// (off: each group's first row, then the rows kept), each group sorted
+/// (as tuples of the columns c) where not already in order of the first
+/// column. Returns the rows' new order (from: the old rows, by place); the
+/// columns are then moved one at a time (gather(): no more than one
+/// column's copy held beside the others).
 template <typename A, typename... C>
-static void groupBy(std::vector<uint32_t> &owner, size_t n,
-                    std::vector<uint32_t> &off, std::vector<A> &a,
-                    std::vector<C> &...c) {
+static std::vector<uint32_t> groupOrder(std::vector<uint32_t> &owner, size_t n,
+                                        std::vector<uint32_t> &off, const A &a,
+                                        const C &...c) {
   off.assign(n + 1, 0);
   for (uint32_t k : owner)
     if (k != Dropped)
       off[k + 1]++;
   for (size_t k = 0; k < n; k++)
     off[k + 1] += off[k];
+  std::vector<uint32_t> from(off[n]);
   // Each row to its group's next place: off[k] moves to group k's end,
   // then back.
-  for (uint32_t &k : owner)
-    if (k != Dropped)
-      k = off[k]++;
+  for (size_t j = 0; j < owner.size(); j++)
+    if (owner[j] != Dropped)
+      from[off[owner[j]]++] = uint32_t(j);
+  std::vector<uint32_t>().swap(owner);
   for (size_t k = n; k > 0; k--)
     off[k] = off[k - 1];
   off[0] = 0;
-  size_t m = off[n];
-  gather(a, owner, m);
-  (gather(c, owner, m), ...);
-  std::vector<uint32_t>().swap(owner);
-  std::vector<uint32_t> ix;
   for (size_t k = 0; k < n; k++) {
     uint32_t lo = off[k], hi = off[k + 1];
     bool sorted = true;
     for (uint32_t j = lo; j + 1 < hi && sorted; j++)
-      sorted = !(a[j] > a[j + 1]);
-    if (sorted)
-      continue;
-    ix.resize(hi - lo);
-    std::iota(ix.begin(), ix.end(), lo);
-    std::sort(ix.begin(), ix.end(), [&](uint32_t x, uint32_t y) {
-      return std::tie(a[x], c[x]...) < std::tie(a[y], c[y]...);
-    });
-    auto place = [&](auto &v) {
-      std::vector<std::remove_reference_t<decltype(v[0])>> g(ix.size());
-      for (size_t j = 0; j < ix.size(); j++)
-        g[j] = v[ix[j]];
-      std::copy(g.begin(), g.end(), v.begin() + lo);
-    };
-    place(a);
-    (place(c), ...);
+      sorted = !(a[from[j]] > a[from[j + 1]]);
+    if (!sorted)
+      std::sort(from.begin() + lo, from.begin() + hi,
+                [&](uint32_t x, uint32_t y) {
+                  return std::make_tuple(a[x], c[x]...) <
+                         std::make_tuple(a[y], c[y]...);
+                });
   }
+  return from;
 }
 
 void Analysis::finishTasks() {
@@ -1533,8 +1525,12 @@ void Analysis::finishTasks() {
       int64_t k = T.index(T.segTask[j]);
       owner[j] = k < 0 ? Dropped : uint32_t(k);
     }
-    std::vector<uint64_t>().swap(T.segTask);
-    groupBy(owner, n, T.segOff, T.segStart, T.segEnd, T.segThread);
+    T.segTask.clear();
+    std::vector<uint32_t> from =
+        groupOrder(owner, n, T.segOff, T.segStart, T.segEnd, T.segThread);
+    gather(T.segStart, T.segStart, from);
+    gather(T.segLen, T.segLen, from);
+    gather(T.segThread, T.segThread, from);
   }
   // Parents: an explicit task's index, or a slot n + j for the j-th
   // implicit task (or unknown task) that made tasks.
@@ -1557,8 +1553,8 @@ void Analysis::finishTasks() {
   }
   if (T.slots() > UINT32_MAX)
     throw Error("more than 2^32 tasks and parents: not analysed");
-  std::vector<uint64_t>().swap(T.parent); // slotId(pslot[k]) now
-  if (n) // what reading alone needed: not held beside the rest
+  T.parent.clear(); // slotId(pslot[k]) now
+  if (n)            // what reading alone needed: not held beside the rest
     releaseFreed();
   size_t slots = T.slots();
   // A slot's children counted in kidOff[p + 1], then its start summed.
@@ -1594,9 +1590,12 @@ void Analysis::finishTasks() {
       wslot[j] = k < 0 ? Dropped : uint32_t(k);
     }
     std::vector<uint64_t>().swap(T.waitTask);
-    T.wBegin.swap(T.waitBegin);
-    T.wTime.swap(T.waitTime);
-    groupBy(wslot, slots, T.waitOff, T.wBegin, T.wTime);
+    std::vector<uint32_t> from =
+        groupOrder(wslot, slots, T.waitOff, T.waitBegin, T.waitTime);
+    gather(T.wBegin, T.waitBegin, from);
+    std::vector<uint64_t>().swap(T.waitBegin);
+    gather(T.wTime, T.waitTime, from);
+    std::vector<int64_t>().swap(T.waitTime);
   }
   // A child joins at its parent's first wait that begins after the child
   // was created (taskwait, taskgroup end, barrier).
@@ -1604,9 +1603,17 @@ void Analysis::finishTasks() {
   T.joinsAt.reserve(n);
   for (size_t k = 0; k < n; k++) {
     int64_t p = T.pslot[k];
-    auto b = T.wBegin.begin() + T.waitOff[p],
-         e = T.wBegin.begin() + T.waitOff[p + 1];
-    T.joinsAt.push_back(uint32_t(std::lower_bound(b, e, T.create[k]) - b));
+    // lower_bound of its creation among the slot's waits' begins.
+    uint32_t b = T.waitOff[p], lo = b, hi = T.waitOff[p + 1];
+    uint64_t cr = T.create[k];
+    while (lo < hi) {
+      uint32_t mid = lo + (hi - lo) / 2;
+      if (T.wBegin[mid] < cr)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    T.joinsAt.push_back(lo - b);
   }
 }
 
@@ -1620,7 +1627,7 @@ static bool joinsAscend(const Tasks &T, size_t p) {
   return true;
 }
 
-double Analysis::joinWait(int64_t p) const {
+int64_t Analysis::joinWait(int64_t p) const {
   // The parent's waits at the join points of its children, each once, in
   // ascending order.
   const Tasks &T = tasks;
@@ -1643,7 +1650,7 @@ double Analysis::joinWait(int64_t p) const {
     if (lo + int64_t(j) < hi)
       s += T.wTime[lo + j];
   }
-  return double(s);
+  return s;
 }
 
 void Analysis::metrics() {
@@ -1653,31 +1660,32 @@ void Analysis::metrics() {
   // overhead - its children's creation) / its children.
   Tasks &T = tasks;
   size_t n = T.size(), slots = T.slots();
-  const std::vector<double> &cr = T.creation;
-  T.overhead.assign(n, 0.0);
-  T.sync.assign(n, 0.0);
+  const NarrowDoubles &cr = T.creation;
+  // Per slot in order: a task's overhead, a slot's waits at its children's
+  // join points (sync() shares them out: the creation part cancels out).
+  T.overhead.clear();
+  T.overhead.reserve(n);
+  T.joinWaits.clear();
+  T.joinWaits.reserve(slots);
   T.swb.assign(n, 0.0);
   for (size_t p = 0; p < slots; p++) {
     int64_t lo = T.kidOff[p], hi = T.kidOff[p + 1];
-    if (lo == hi)
+    int64_t jw = lo == hi ? 0 : joinWait(int64_t(p));
+    T.joinWaits.push_back(jw);
+    if (p >= n)
       continue;
-    double jw = joinWait(int64_t(p));
-    if (p < n) {
-      bool known = true;
-      double s = 0;
-      for (int64_t j = lo; j < hi; j++) {
-        double c = cr[T.kids[j]];
-        known &= !std::isnan(c);
-        s += c;
-      }
-      T.overhead[p] = known ? jw + s : NAN;
+    if (lo == hi) {
+      T.overhead.push_back(0.0);
+      continue;
     }
-    double per =
-        jw / double(hi - lo); // waits only: the creation part cancels out
+    bool known = true;
+    double s = 0;
     for (int64_t j = lo; j < hi; j++) {
-      uint32_t k = T.kids[j];
-      T.sync[k] = std::isnan(cr[k]) ? NAN : per;
+      double c = cr[T.kids[j]];
+      known &= !std::isnan(c);
+      s += c;
     }
+    T.overhead.push_back(known ? double(jw) + s : NAN);
   }
   for (size_t p = 0; p < slots; p++) {
     int64_t lo = T.kidOff[p], hi = T.kidOff[p + 1];
@@ -1762,7 +1770,7 @@ double Analysis::taskOwnWork(size_t k) const {
   double w = T.work(k);
   if (std::isnan(w))
     w = double(T.execc(k)) -
-        (T.kidOff[k] < T.kidOff[k + 1] ? joinWait(int64_t(k)) : 0.0);
+        (T.kidOff[k] < T.kidOff[k + 1] ? double(joinWait(int64_t(k))) : 0.0);
   return w > 0 ? w : 0.0;
 }
 
@@ -1771,7 +1779,7 @@ GrainMetrics Analysis::taskMetrics(size_t k) const {
   GrainMetrics m;
   m.work = T.work(k);
   m.hasWork = !std::isnan(m.work);
-  m.sync = T.sync[k];
+  m.sync = T.sync(k);
   double cost = T.creation[k] + m.sync;
   m.pb = cost > 0 ? m.work / cost : NAN; // NaN in, NaN out
   m.swb = T.swb[k];
@@ -2073,8 +2081,8 @@ int64_t Analysis::threadNum(size_t i) const {
 void Analysis::instants() {
   bool any = false;
   uint64_t v = 0;
-  for (uint64_t s : tasks.segStart)
-    if (!any || s < v)
+  for (size_t j = 0; j < tasks.segStart.size(); j++)
+    if (uint64_t s = tasks.segStart[j]; !any || s < v)
       v = s, any = true;
   for (size_t i = 0; i < chunks.size(); i++)
     if (!any || chunks.start[i] < v)
@@ -2082,8 +2090,8 @@ void Analysis::instants() {
   firstAt = v;
   v = 0;
   any = false;
-  for (uint64_t s : tasks.segEnd)
-    if (!any || s > v)
+  for (size_t j = 0; j < tasks.segEnd.size(); j++)
+    if (uint64_t s = tasks.segEnd[j]; !any || s > v)
       v = s, any = true;
   for (size_t i = 0; i < chunks.size(); i++)
     if (!any || chunks.end[i] > v)

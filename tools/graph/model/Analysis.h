@@ -13,6 +13,7 @@
 
 #include "IdTable.h"
 #include "Names.h"
+#include "Narrow.h"
 #include "Recording.h"
 
 #include <algorithm>
@@ -469,20 +470,45 @@ private:
 };
 
 /// The tasks' code pointers: each task's in a table of those met (most
-/// tasks share a few).
+/// tasks share a few): its place there a byte while they are at most 256,
+/// then 4 bytes (wide, from the 257th code on).
 class TaskCodes {
 public:
-  uint64_t operator[](size_t k) const { return codes[at[k]]; }
-  size_t size() const { return at.size(); }
-  void reserve(size_t m) { at.reserve(m); }
-  void push_back(uint64_t c) { at.push_back(codeIndex(c)); }
-  void set(size_t k, uint64_t c) { at[k] = codeIndex(c); }
+  uint64_t operator[](size_t k) const { return codes[placeOf(k)]; }
+  size_t size() const { return isWide ? wide.size() : at.size(); }
+  void reserve(size_t m) {
+    room = m;
+    at.reserve(m);
+  }
+  void push_back(uint64_t c) {
+    uint32_t i = codeIndex(c);
+    if (isWide)
+      wide.push_back(i);
+    else
+      at.push_back(uint8_t(i));
+  }
+  void set(size_t k, uint64_t c) {
+    uint32_t i = codeIndex(c);
+    if (isWide)
+      wide[k] = i;
+    else
+      at[k] = uint8_t(i);
+  }
+  /// Task k's code's place among the codes met (0 .. count() - 1).
+  uint32_t placeOf(size_t k) const { return isWide ? wide[k] : at[k]; }
+  /// The codes met (some perhaps no task's, once set() replaced them).
+  size_t count() const { return codes.size(); }
+  /// Whether the places are 4 bytes.
+  bool wideplaces() const { return isWide; }
   /// The code pointers some task has, ascending.
   std::vector<uint64_t> distinct() const;
 
 private:
   uint32_t codeIndex(uint64_t c);
-  std::vector<uint32_t> at;
+  std::vector<uint8_t> at;
+  std::vector<uint32_t> wide;
+  bool isWide = false;
+  size_t room = 0;
   std::vector<uint64_t> codes;
   std::unordered_map<uint64_t, uint32_t> index; // their places, past 16
   uint32_t last = UINT32_MAX;
@@ -547,6 +573,17 @@ using JoinPoints = MostlyColumn<uint32_t, 0>;
 
 struct Tasks;
 
+/// Per task segment, its end: its start and its length (Tasks::segLen).
+class SegEnds {
+public:
+  explicit SegEnds(const Tasks *t) : t(t) {}
+  inline uint64_t operator[](size_t j) const;
+  inline size_t size() const;
+
+private:
+  const Tasks *t;
+};
+
 /// Per task, its number among its parent's children (in creation order):
 /// its place in its parent's kids where every parent's kids ascend (made on
 /// one thread, whose tasks are numbered in creation order), else col.
@@ -569,28 +606,35 @@ private:
 /// finishTasks() refuses more segments or waits than that); a segment's
 /// thread number 16-bit (readThread() refuses a thread above 65535 that
 /// runs tasks). A task's work is not a column: work(k).
+/// Times, durations and creation times are narrow columns (Narrow.h: 4
+/// bytes a row, the rows that do not fit in 32 bits in a side table), and
+/// sync_cycles_per_child is not a column (sync(k): its parent's slot's
+/// joinWaits, per child). Measured on fib(25)'s task tree (242,784 tasks,
+/// two segments and half a wait each): the model 77 bytes a task, was 116.
 struct Tasks {
   Tasks() = default;
   // Not copied: childNumber reads the other columns.
   Tasks(const Tasks &) = delete;
   Tasks &operator=(const Tasks &) = delete;
   TaskIds id;
-  std::vector<uint64_t> create;
+  TickColumn<uint64_t> create;
   TaskCodes codeptr;
-  std::vector<uint64_t> parent; // while the model is made: parentOf()
+  TickColumn<uint64_t> parent; // while the model is made: parentOf()
   // While the model is made: the tasks (ascending) made while a task
   // other than their parent ran, and that task (taskloops' helpers).
   std::vector<uint32_t> creatorAt;
   std::vector<uint64_t> creatorId;
-  std::vector<double> creation;
-  TaskChunks ctx; // the chunk its creator was running, or -1
+  NarrowDoubles creation; // clock ticks (NaN: unmeasured)
+  TaskChunks ctx;         // the chunk its creator was running, or -1
   // Each thread's tasks [first, end), by thread number (ascending): sized
   // by the threads read, never by their numbers.
   std::vector<uint64_t> rangeThread;
   std::vector<std::pair<size_t, size_t>> ranges;
   // As read: run segments and join waits.
-  std::vector<uint64_t> segTask, segStart, segEnd;
-  std::vector<uint16_t> segThread;
+  TickColumn<uint64_t> segTask, segStart;
+  TickColumn<int64_t, false> segLen; // its end less its start (ticks)
+  SegEnds segEnd{this};
+  ThreadColumn segThread;
   std::vector<uint64_t> waitTask, waitBegin;
   std::vector<int64_t> waitTime;
   // Finished.
@@ -604,9 +648,14 @@ struct Tasks {
   ChildNumbers childNumber{this};
   JoinPoints joinsAt;
   std::vector<uint32_t> kidOff, waitOff;
-  std::vector<uint64_t> wBegin;
-  std::vector<int64_t> wTime;
-  std::vector<double> overhead, sync, swb, deviation;
+  TickColumn<uint64_t> wBegin;
+  TickColumn<int64_t> wTime;
+  /// Per task its overhead (ticks: its waits at its children's join points
+  /// and its children's creation; NaN: NA), per slot its waits at its
+  /// children's join points (Analysis::joinWait()), which sync() shares out.
+  NarrowDoubles overhead;
+  TickColumn<int64_t, false> joinWaits;
+  std::vector<double> swb, deviation;
   // Root tasks: their number in their region, or in the iteration order
   // of the loop instance they were made in (-1: unknown); lineages(). Per
   // task (rootAt empty), or where at most half the tasks are roots, per
@@ -633,15 +682,35 @@ struct Tasks {
     return parent.empty() ? slotId(pslot[k]) : parent[k];
   }
   /// Task k's work (ticks): its execution less its overhead (NaN: NA).
-  double work(size_t k) const { return double(execc(k)) - overhead[k]; }
+  __attribute__((always_inline)) double work(size_t k) const {
+    return double(execc(k)) - overhead[k];
+  }
+  /// Task k's sync_cycles_per_child: its parent's waits at its children's
+  /// join points, per child (NaN: its creation unmeasured).
+  __attribute__((always_inline)) double sync(size_t k) const {
+    if (std::isnan(creation[k]))
+      return NAN;
+    uint32_t p = pslot[k];
+    return double(joinWaits[p]) / double(kidOff[p + 1] - kidOff[p]);
+  }
   /// Task k's execution (ticks): its segments' sum.
-  int64_t execc(size_t k) const;
+  __attribute__((always_inline)) int64_t execc(size_t k) const {
+    int64_t s = 0;
+    for (uint32_t j = segOff[k]; j < segOff[k + 1]; j++)
+      s += segLen[j];
+    return s;
+  }
   /// The thread task k first ran on (the one that made it if it never
   /// ran).
   int32_t threadOf(size_t k) const;
   /// The index of the explicit task with id tid, or -1.
   int64_t index(uint64_t tid) const;
 };
+
+uint64_t SegEnds::operator[](size_t j) const {
+  return t->segStart[j] + uint64_t(t->segLen[j]);
+}
+size_t SegEnds::size() const { return t->segLen.size(); }
 
 struct Region {
   uint64_t t, enc, codeptr;
@@ -896,7 +965,7 @@ private:
   void chunkMetricsPass();
   std::string siteFunction(uint64_t codeptr, uint64_t task) const;
   void taskContexts();
-  double joinWait(int64_t p) const;
+  int64_t joinWait(int64_t p) const;
   double chunkDeviation(int li, uint64_t lo, uint64_t up, bool has,
                         double work) const;
   std::optional<uint64_t> rootRegion(size_t k) const;

@@ -861,8 +861,10 @@ void taskBars(const Results &R, size_t p, Names &sites, const BarFn &bar) {
   }
   // By start within each pair (ns() keeps the ticks' order; ties in it
   // fall in one aggregate whatever their order).
-  auto byStart = [&](const Seg &x, const Seg &y) {
-    return T.segStart[x.j] < T.segStart[y.j];
+  auto segStart = T.segStart.view(); // in registers
+  auto byStart = [segStart](const Seg &x, const Seg &y)
+      __attribute__((always_inline)) {
+    return segStart[x.j] < segStart[y.j];
   };
   for (size_t x = 0; x < pairList.size(); x++)
     if (!std::is_sorted(segs.begin() + from[x], segs.begin() + from[x + 1],

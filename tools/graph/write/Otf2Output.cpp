@@ -8,7 +8,8 @@
 // last iteration, loop instance, creation time, grain id) and per run
 // segment of a task. Events go out thread by thread in time order; a task
 // segment that runs inside a chunk (or a chunk inside a task) nests in it.
-// Memory: a region id per loop site and per task (4 bytes); nothing per
+// Memory: a region id per loop site and per task code (4 bytes), a task
+// number per 16 task segments (their owners found from there); nothing per
 // chunk where there are no task segments and each thread's chunks are one
 // run of the columns (a run not in time order: its chunks' numbers while it
 // is written); else a number (4 bytes) per grain.
@@ -100,7 +101,8 @@ struct Regions {
 };
 
 /// Process an's definitions; with siteIdx and taskIdx, the index in its
-/// regions of each loop site (Analysis::loopSite) and each task.
+/// regions of each loop site (Analysis::loopSite) and each task code
+/// (by its place, TaskCodes::placeOf(); UINT32_MAX: no task's).
 ProcDef procDefOf(const Analysis &an, std::vector<uint32_t> *siteIdx = nullptr,
                   std::vector<uint32_t> *taskIdx = nullptr) {
   ProcDef d;
@@ -133,23 +135,19 @@ ProcDef procDefOf(const Analysis &an, std::vector<uint32_t> *siteIdx = nullptr,
   if (siteIdx)
     siteIdx->assign(bySiteOf.begin(), bySiteOf.end());
   const Tasks &T = an.tasks;
-  if (taskIdx)
-    taskIdx->resize(T.size());
-  std::map<uint64_t, uint32_t> bySite; // code pointer -> region
+  // A region per task code, named by its first task (in order).
+  std::vector<uint32_t> byCode(T.codeptr.count(), UINT32_MAX);
   for (size_t k = 0; k < T.size(); k++) {
-    auto it = bySite.find(T.codeptr[k]);
-    if (it == bySite.end())
-      it = bySite
-               .emplace(T.codeptr[k],
-                        add(an.taskGrainName(k), an.taskName(k).second,
-                            RegionKind::Task))
-               .first;
-    if (taskIdx)
-      (*taskIdx)[k] = it->second;
+    uint32_t &r = byCode[T.codeptr.placeOf(k)];
+    if (r == UINT32_MAX)
+      r = add(an.taskGrainName(k), an.taskName(k).second, RegionKind::Task);
   }
+  if (taskIdx)
+    taskIdx->swap(byCode);
   // Threads: those with chunks or task segments.
   std::set<int> thSet(an.threads.begin(), an.threads.end());
-  thSet.insert(T.segThread.begin(), T.segThread.end());
+  for (size_t j = 0; j < T.segThread.size(); j++)
+    thSet.insert(T.segThread[j]);
   for (size_t i = 0, last = SIZE_MAX; i < an.chunks.size(); i++)
     if (last == SIZE_MAX || an.chunks.thread[i] != an.chunks.thread[last])
       thSet.insert(an.chunks.thread[last = i]);
@@ -183,18 +181,27 @@ std::vector<uint32_t> defineProcess(Otf2Writer &w, Regions &regions,
 
 /// Process an's events: an enter and a leave per chunk and per task run
 /// segment, on the location of its thread (locs, per thread of threads),
-/// its region the writer's siteRegion[its loop's site] or taskRegion[task].
+/// its region the writer's siteRegion[its loop's site] or taskRegion[its
+/// task's code's place].
 void writeEvents(Otf2Writer &w, const Analysis &an,
                  const std::vector<uint32_t> &threads,
                  const std::vector<uint32_t> &locs,
                  const std::vector<uint32_t> &siteRegion,
                  const std::vector<uint32_t> &taskRegion) {
   const Tasks &T = an.tasks;
-  // The segments' owners (segments are grouped per task: segOff).
-  std::vector<uint32_t> segOwner(T.segStart.size());
+  // A segment's owner (segments are grouped per task: segOff), found from
+  // that of every 16th segment (ownerAt) onwards.
+  std::vector<uint32_t> ownerAt((T.segStart.size() + 15) / 16);
   for (size_t k = 0; k < T.size(); k++)
-    for (int64_t j = T.segOff[k]; j < T.segOff[k + 1]; j++)
-      segOwner[j] = uint32_t(k);
+    for (uint32_t j = T.segOff[k]; j < T.segOff[k + 1]; j++)
+      if (!(j & 15))
+        ownerAt[j >> 4] = uint32_t(k);
+  auto ownerOf = [&](uint32_t j) {
+    size_t k = ownerAt[j >> 4];
+    while (T.segOff[k + 1] <= j)
+      k++;
+    return k;
+  };
   // Each thread's grains: chunks (index i) and task run segments
   // (SegBit | j), by thread (a counting sort), then in time order.
   const Chunks &ch = an.chunks;
@@ -240,10 +247,12 @@ void writeEvents(Otf2Writer &w, const Analysis &an,
     for (size_t j = 0; j < T.segStart.size(); j++)
       items[pos[slotOf(T.segThread[j])]++] = SegBit | uint32_t(j);
   }
-  // A chunk's start and end (not before its start), read out of line for
-  // a grain (startOf, endOf: a chunk or, with SegBit, a task segment) so
-  // that the grains' order (before) stays short, inlined into its sort;
-  // inline for chunks alone (chunkBefore).
+  // The segments' columns read through views (held in registers); a
+  // chunk's start and end (not before its start) read out of line
+  // (chunkStart, chunkEnd) so that the grains' order (before) stays short,
+  // inlined into its sort; inline for chunks alone (chunkBefore).
+  auto segStart = T.segStart.view();
+  auto segLen = T.segLen.view();
   auto chunkStart = [&](uint32_t x) __attribute__((noinline)) {
     return ch.start[x];
   };
@@ -251,19 +260,17 @@ void writeEvents(Otf2Writer &w, const Analysis &an,
     uint64_t s = ch.start[x];
     return std::max(s, s + ch.span(x));
   };
-  auto startOf = [&](uint32_t x) {
-    return x & SegBit ? T.segStart[x & ~SegBit] : chunkStart(x);
+  auto startOf = [=](uint32_t x) __attribute__((always_inline)) {
+    return x & SegBit ? segStart[x & ~SegBit] : chunkStart(x);
   };
-  auto endOf = [&](uint32_t x) {
-    if (!(x & SegBit))
-      return chunkEnd(x);
-    uint32_t j = x & ~SegBit;
-    return std::max(T.segStart[j], T.segEnd[j]);
+  auto endOf = [=](uint32_t x) __attribute__((always_inline)) {
+    if (x & SegBit) {
+      uint64_t s = segStart[x & ~SegBit];
+      return std::max(s, s + uint64_t(segLen[x & ~SegBit]));
+    }
+    return chunkEnd(x);
   };
-  auto regionOf = [&](uint32_t x) {
-    return x & SegBit ? taskRegion[segOwner[x & ~SegBit]]
-                      : siteRegion[size_t(an.loopSite[ch.loop[x]])];
-  };
+
   // Time order; an enclosing grain (longer) before what it holds.
   auto before = [&](uint32_t a, uint32_t b) __attribute__((always_inline)) {
     uint64_t sa = startOf(a), sb = startOf(b);
@@ -275,7 +282,11 @@ void writeEvents(Otf2Writer &w, const Analysis &an,
                ? sa < sb
                : std::max(sa, sa + ch.span(a)) > std::max(sb, sb + ch.span(b));
   };
-  std::vector<std::pair<uint32_t, uint64_t>> open; // grain, its end
+  struct Open {
+    uint64_t end;
+    uint32_t region;
+  };
+  std::vector<Open> open;     // the grains entered, not yet left
   std::vector<uint32_t> mine; // a run's grains, where not in time order
   for (size_t t = 0; t < threads.size() && w.ok(); t++) {
     uint32_t loc = locs[t];
@@ -307,15 +318,16 @@ void writeEvents(Otf2Writer &w, const Analysis &an,
     for (size_t n = 0, count = (re - rb) + size_t(e - b); n < count; n++) {
       uint32_t x = b ? b[n] : uint32_t(rb + n);
       uint64_t s = startOf(x), end = endOf(x);
-      while (!open.empty() && open.back().second <= s) {
-        w.leave(loc, open.back().second, regionOf(open.back().first));
+      while (!open.empty() && open.back().end <= s) {
+        w.leave(loc, open.back().end, open.back().region);
         open.pop_back();
       }
       // Grains that overlap without nesting (clock noise): the inner one
       // ends with the outer one.
-      if (!open.empty() && end > open.back().second)
-        end = open.back().second;
+      if (!open.empty() && end > open.back().end)
+        end = open.back().end;
       GrainAttributes a;
+      uint32_t region;
       if (!(x & SegBit)) {
         size_t i = x;
         a.Present = GrainAttributes::HasIterations |
@@ -329,8 +341,10 @@ void writeEvents(Otf2Writer &w, const Analysis &an,
           a.Present |= GrainAttributes::HasCreationCycles;
           a.CreationCycles = uint64_t(ch.creation[i]);
         }
+        region = siteRegion[size_t(an.loopSite[ch.loop[i]])];
       } else {
-        size_t k = segOwner[x & ~SegBit];
+        size_t k = ownerOf(x & ~SegBit);
+        region = taskRegion[T.codeptr.placeOf(k)];
         a.Present = GrainAttributes::HasGrainId;
         a.GrainId = T.id[k];
         if (!std::isnan(T.creation[k]) && T.creation[k] >= 0) {
@@ -338,11 +352,11 @@ void writeEvents(Otf2Writer &w, const Analysis &an,
           a.CreationCycles = uint64_t(T.creation[k]);
         }
       }
-      w.enter(loc, s, regionOf(x), &a);
-      open.push_back({x, end});
+      w.enter(loc, s, region, &a);
+      open.push_back({end, region});
     }
     while (!open.empty()) {
-      w.leave(loc, open.back().second, regionOf(open.back().first));
+      w.leave(loc, open.back().end, open.back().region);
       open.pop_back();
     }
     w.endLocation(loc);
@@ -358,7 +372,8 @@ void grainRegions(const std::vector<uint32_t> &regionIds,
   for (uint32_t &i : siteIdx)
     i = regionIds[i];
   for (uint32_t &i : taskIdx)
-    i = regionIds[i];
+    if (i != UINT32_MAX)
+      i = regionIds[i];
 }
 
 /// The archive's clock for run: its first grain's start (the job's, for a

@@ -376,8 +376,8 @@ std::string summaryOf(const Results &R, size_t p) {
         "where they are");
   } else {
     size_t na = 0;
-    for (double c : an.tasks.creation)
-      na += std::isnan(c);
+    for (size_t k = 0; k < an.tasks.creation.size(); k++)
+      na += std::isnan(an.tasks.creation[k]);
     for (size_t i = 0; i < an.chunks.size(); i++)
       na += std::isnan(an.chunks.creation[i]);
     if (na)

@@ -97,8 +97,8 @@ static LaneSet lanesOf(const Run &run) {
     const Analysis &an = *run.procs[p];
     for (int th : an.threads)
       laneSet.insert({p, th});
-    for (int th : an.tasks.segThread)
-      laneSet.insert({p, th});
+    for (size_t j = 0; j < an.tasks.segThread.size(); j++)
+      laneSet.insert({p, int(an.tasks.segThread[j])});
     out.spans += an.chunks.size() + an.tasks.segStart.size();
   }
   out.lanes.assign(laneSet.begin(), laneSet.end());
