@@ -106,8 +106,8 @@ Breakdown breakdownOf(const Analysis &an) {
   // implicit task and its join; threads not in its team idle through it.
   double pastEnd = 0, teamTime = 0;
   RegionCursor regionOf(an.regions);
-  for (const auto &kv : an.implicit) {
-    const Implicit &im = kv.second;
+  for (auto it = an.implicit.begin(); it != an.implicit.end(); ++it) {
+    const Implicit &im = it->second;
     const size_t *r = regionOf.find(im.par, im.th);
     if (!r || !top[*r])
       continue;
@@ -120,8 +120,9 @@ Breakdown breakdownOf(const Analysis &an) {
     b.inRegions += double(ie - ib);
     b.forkJoin += double(ib - rs) + double(re - ie);
     teamTime += double(re - rs);
-    if (im.joinEnd > re)
-      pastEnd += double(im.joinEnd - std::max(re, im.joinBegin));
+    auto [joinBegin, joinEnd] = an.joinOf(it);
+    if (joinEnd > re)
+      pastEnd += double(joinEnd - std::max(re, joinBegin));
   }
   b.notInTeam = std::max(0.0, regionsThreadTime - teamTime);
   const Chunks &ch = an.chunks;

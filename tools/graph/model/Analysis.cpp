@@ -96,6 +96,22 @@ void Analysis::setWide(uint32_t &f, int64_t v) {
   shareWide.push_back(v);
 }
 
+void Analysis::setJoin(IdTable<Implicit>::iterator im, uint64_t begin,
+                       uint64_t end) {
+  Implicit &x = im->second;
+  if (begin >= x.begin && begin - x.begin < Implicit::JoinApart &&
+      end >= begin && end - begin < Implicit::JoinApart - 1) {
+    x.joinAt32 = uint32_t(begin - x.begin);
+    x.join32 = uint32_t(end - begin + 1);
+    if (!wideJoin.empty()) // set again
+      wideJoin.erase(im->first);
+    return;
+  }
+  x.joinAt32 = 0;
+  x.join32 = Implicit::JoinApart;
+  wideJoin[im->first] = {begin, end};
+}
+
 const std::string &PooledName::empty() {
   static const std::string e;
   return e;
@@ -812,6 +828,8 @@ void Analysis::readThread(int th, ThreadReader &rd) {
         im.num16 = im.team16 = Implicit::Apart;
         wideImplicit[a] = {c, d};
       }
+      if (!wideJoin.empty()) // an id given again
+        wideJoin.erase(a);
       Frame &fr = frames.emplace_back(a, b);
       fr.im = e;
       fr.firstWait = T.waitTask.size();
@@ -1003,8 +1021,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       }
       if (w.kind == GC_SYNC_BARRIER_IMPLICIT_PARALLEL)
         if (auto im = implicitOf(a); im != implicit.end()) {
-          im->second.joinBegin = w.begin;
-          im->second.joinEnd = t;
+          setJoin(im, w.begin, t);
         }
       keepWait(w);
       // The barrier right after a loop: this thread's wait for the loop's

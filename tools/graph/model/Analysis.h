@@ -717,24 +717,26 @@ struct Region {
   int64_t chunk;
   uint64_t end = 0; // its end (0: not seen to end)
 };
-/// An implicit task (48 bytes): its region (parallel id), the thread file
+/// An implicit task (40 bytes): its region (parallel id), the thread file
 /// it ran in; its thread's number in the team and the team's size are
-/// Analysis::threadNumOf() and teamOf()'s.
+/// Analysis::threadNumOf() and teamOf()'s, its wait at the region's end
+/// barrier Analysis::joinOf()'s.
 struct Implicit {
   uint64_t par;
   uint64_t begin = 0, end = 0; // on its thread (end 0: not seen to end)
-  /// Its wait at the region's end barrier (end 0: none seen). libomp
-  /// reports a worker's end of it, and its implicit task's end, only when
-  /// it is released for the next region: the breakdown clips both to the
-  /// region's end.
-  uint64_t joinBegin = 0, joinEnd = 0;
+  /// Its wait at the region's end barrier (Analysis::joinOf()): join32
+  /// 0: none seen; below JoinApart: the wait's begin is begin + joinAt32
+  /// and its end that plus join32 - 1; JoinApart: both held apart
+  /// (Analysis::wideJoin), whole.
+  static constexpr uint32_t JoinApart = UINT32_MAX;
+  uint32_t joinAt32 = 0, join32 = 0;
   int32_t th;
   /// The thread number and team size where both are below Apart, else
   /// both Apart: held apart (Analysis::wideImplicit), whole.
   static constexpr uint16_t Apart = UINT16_MAX;
   uint16_t num16 = 0, team16 = 0;
 };
-static_assert(sizeof(Implicit) == 48, "an implicit task is 48 bytes");
+static_assert(sizeof(Implicit) == 40, "an implicit task is 40 bytes");
 
 /// A chunk's or task's metrics (NaN: NA).
 struct GrainMetrics {
@@ -844,6 +846,22 @@ public:
                ? im->second.team16
                : wideImplicit.at(im->first).second;
   }
+
+  /// An implicit task's wait at its region's end barrier: its begin and
+  /// end (ticks; both 0: none seen). libomp reports a worker's end of it,
+  /// and its implicit task's end, only when it is released for the next
+  /// region: the breakdown clips both to the region's end.
+  std::pair<uint64_t, uint64_t>
+  joinOf(IdTable<Implicit>::const_iterator im) const {
+    const Implicit &x = im->second;
+    if (x.join32 != Implicit::JoinApart)
+      return x.join32 ? std::make_pair(x.begin + x.joinAt32,
+                                       x.begin + x.joinAt32 + x.join32 - 1)
+                      : std::make_pair(uint64_t(0), uint64_t(0));
+    return wideJoin.at(im->first);
+  }
+  /// Sets it: narrow where it fits, else held apart.
+  void setJoin(IdTable<Implicit>::iterator im, uint64_t begin, uint64_t end);
 
   double clockNs() const { return tpn; }
   /// The first grain's start and the last one's end (ticks; 0: no grain),
@@ -974,6 +992,10 @@ private:
   // The implicit tasks whose thread number or team size is Implicit::Apart
   // or more, by task id: both.
   std::unordered_map<uint64_t, std::pair<uint64_t, uint32_t>> wideImplicit;
+  // The implicit tasks' waits at their region's end barrier that do not
+  // fit Implicit's 32-bit fields (join32 JoinApart), by task id: begin and
+  // end.
+  std::unordered_map<uint64_t, std::pair<uint64_t, uint64_t>> wideJoin;
   double tpn = 1.0;
   uint64_t firstAt = 0, lastAt = 0; // firstInstant(), lastInstant()
   void instants();

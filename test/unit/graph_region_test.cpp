@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// The region model's narrow fields and their side tables, on hand-made
+// recordings: an implicit task's wait at its region's end barrier, held as
+// two 32-bit offsets from the task's begin (the waits that begin 2^32
+// ticks or more after it, or last that long, or begin before it, held
+// apart), read back whole by Analysis::joinOf() and the breakdown made of
+// them.
+#include "Breakdown.h"
+#include "Run.h"
+#include "Writers.h"
+#include "graph_recording.h"
+
+#include <gtest/gtest.h>
+
+using namespace gcg;
+using namespace gcgtest;
+
+namespace {
+
+const uint32_t Bar = GC_SYNC_BARRIER_IMPLICIT_PARALLEL;
+
+// One join wait of an implicit task: where it begins and ends.
+struct Join {
+  uint64_t begin, end;
+};
+
+// A region of two threads from 0 to regionEnd: thread th's implicit task
+// 10 + th begins at 1 + th and waits at the end barrier from j[th].begin
+// to j[th].end (its implicit task ends 5 ticks after).
+std::unique_ptr<Run> oneRegion(const std::string &dir, uint64_t regionEnd,
+                               const Join (&j)[2]) {
+  writeFile(dir + "/meta.txt", meta3());
+  Thread t[2];
+  t[0].rec(R_PARALLEL_BEGIN, 0, 100, 1, 0, 2);
+  for (int th = 0; th < 2; th++) {
+    uint64_t im = 10 + uint64_t(th);
+    t[th]
+        .rec(R_IMPLICIT_BEGIN, 1 + uint64_t(th), im, 100, uint32_t(th), 2)
+        .rec(R_SYNC_BEGIN, j[th].begin, im, 100, 0, Bar)
+        .rec(R_SYNC_END, j[th].end, im, 100, 0, Bar)
+        .rec(R_IMPLICIT_END, j[th].end + 5, im, 0);
+  }
+  t[0].rec(R_PARALLEL_END, regionEnd, 100, 1);
+  t[0].write(dir + "/thread-0.bin");
+  t[1].write(dir + "/thread-1.bin");
+  return analyseRun({dir}, {});
+}
+
+// Thread th's implicit task.
+IdTable<Implicit>::const_iterator implicitOf(const Analysis &an, int th) {
+  auto im = an.implicit.find(10 + uint64_t(th));
+  EXPECT_NE(im, an.implicit.end()) << "thread " << th;
+  return im;
+}
+
+} // namespace
+
+// Waits that fit, waits that do not: each reads back whole, and the
+// breakdown's region-end wait (the waits less what libomp reports past the
+// region's end) is made of the whole values.
+TEST(GraphRegionModel, JoinWaitsHeldApartReadBackWhole) {
+  static_assert(sizeof(Implicit) <= 40, "an implicit task: 40 bytes");
+  const uint64_t G = 1ull << 32;
+  struct Case {
+    const char *what;
+    uint64_t regionEnd;
+    Join j[2];
+    bool apart[2];
+  } cases[] = {
+      // Both fit: the widest offset and length that fit.
+      {"narrow", 3 * G, {{1 + G - 2, 1 + G - 2 + G - 3}, {40, 50}}, {0, 0}},
+      // Thread 0 waits from 2^32 ticks after its begin; thread 1 waits
+      // 2^32 ticks and more, past the region's end.
+      {"wide", 3 * G, {{1 + G, 1 + G + 7}, {30, 30 + 5 * G}}, {1, 1}},
+      // A wait of no length at the task's begin; one that begins before
+      // its task (a corrupt recording's): held apart.
+      {"edges", 100, {{1, 1}, {1, 90}}, {0, 1}},
+  };
+  for (const Case &c : cases) {
+    TempDir d;
+    auto run = oneRegion(d.path, c.regionEnd, c.j);
+    const Analysis &an = *run->procs[0];
+    ASSERT_EQ(an.implicit.size(), 2u) << c.what;
+    double waits = 0, past = 0;
+    for (int th = 0; th < 2; th++) {
+      auto im = implicitOf(an, th);
+      EXPECT_EQ(im->second.join32 == Implicit::JoinApart, c.apart[th])
+          << c.what << " thread " << th;
+      auto [b, e] = an.joinOf(im);
+      EXPECT_EQ(b, c.j[th].begin) << c.what << " thread " << th;
+      EXPECT_EQ(e, c.j[th].end) << c.what << " thread " << th;
+      waits += double(c.j[th].end - c.j[th].begin);
+      if (c.j[th].end > c.regionEnd)
+        past += double(c.j[th].end - std::max(c.regionEnd, c.j[th].begin));
+    }
+    auto res = computeResults(*run);
+    EXPECT_DOUBLE_EQ(res->procs[0].time.waitRegion, waits - past) << c.what;
+  }
+}
+
+// An implicit task with no wait at its region's end reads none (0, 0).
+TEST(GraphRegionModel, NoJoinWaitReadsNone) {
+  TempDir d;
+  writeFile(d.path + "/meta.txt", meta3());
+  Thread t0;
+  t0.rec(R_PARALLEL_BEGIN, 0, 100, 1, 0, 1)
+      .rec(R_IMPLICIT_BEGIN, 7, 10, 100, 0, 1)
+      .rec(R_IMPLICIT_END, 20, 10, 0)
+      .rec(R_PARALLEL_END, 30, 100, 1);
+  t0.write(d.path + "/thread-0.bin");
+  auto run = analyseRun({d.path}, {});
+  const Analysis &an = *run->procs[0];
+  auto im = implicitOf(an, 0);
+  auto [b, e] = an.joinOf(im);
+  EXPECT_EQ(b, 0u);
+  EXPECT_EQ(e, 0u);
+}
