@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The region model's narrow fields and their side tables, on hand-made
-// recordings: an implicit task's wait at its region's end barrier, held as
+// recordings: a region's code pointer as an index in a table of those met
+// (a few, or more than the list keeps, wider than 32 bits), and an
+// implicit task's wait at its region's end barrier, held as
 // two 32-bit offsets from the task's begin (the waits that begin 2^32
 // ticks or more after it, or last that long, or begin before it, held
 // apart), read back whole by Analysis::joinOf() and the breakdown made of
@@ -114,4 +116,38 @@ TEST(GraphRegionModel, NoJoinWaitReadsNone) {
   auto [b, e] = an.joinOf(im);
   EXPECT_EQ(b, 0u);
   EXPECT_EQ(e, 0u);
+}
+
+// Regions of 40 code pointers (more than CodeTable's list of 16: the map),
+// some wider than 32 bits, met in turn and again: each region reads its
+// own back, and the results resolve each.
+TEST(GraphRegionModel, RegionCodesReadBack) {
+  static_assert(sizeof(Region) <= 32, "a region: 32 bytes");
+  TempDir d;
+  writeFile(d.path + "/meta.txt", meta3());
+  Thread t0;
+  const int N = 200;
+  auto codeOf = [](int k) {
+    int s = k % 40;
+    return s % 3 == 0 ? 0x1000 + uint64_t(s) : (uint64_t(s) << 36) | 0x77;
+  };
+  for (int k = 0; k < N; k++) {
+    uint64_t B = uint64_t(k) * 100, par = 1000 + uint64_t(k);
+    t0.wide(R_PARALLEL_BEGIN, B, par, 1, codeOf(k), 0, 1)
+        .rec(R_IMPLICIT_BEGIN, B + 1, 5000 + uint64_t(k), par, 0, 1)
+        .rec(R_IMPLICIT_END, B + 50, 5000 + uint64_t(k), 0)
+        .rec(R_PARALLEL_END, B + 60, par, 1);
+  }
+  t0.write(d.path + "/thread-0.bin");
+  auto run = analyseRun({d.path}, {});
+  const Analysis &an = *run->procs[0];
+  ASSERT_EQ(an.regionList.size(), size_t(N));
+  EXPECT_EQ(an.regionCodes.size(), 40u);
+  for (int k = 0; k < N; k++) {
+    const Region &r = an.regionList[size_t(k)];
+    EXPECT_EQ(an.codeptrOf(r), codeOf(k)) << "region " << k;
+    EXPECT_EQ(r.t, uint64_t(k) * 100) << "region " << k;
+    EXPECT_EQ(r.end, uint64_t(k) * 100 + 60) << "region " << k;
+    EXPECT_EQ(r.chunk, -1) << "region " << k;
+  }
 }

@@ -331,7 +331,7 @@ int64_t TaskIds::findInRuns(uint64_t x) const {
   return x - start[r] < len ? int64_t(first[r] + (x - start[r])) : -1;
 }
 
-uint32_t TaskCodes::codeIndex(uint64_t c) {
+uint32_t CodeTable::indexOf(uint64_t c, const char *rows) {
   if (last != UINT32_MAX && codes[last] == c)
     return last;
   // A few codes are looked for in their list, more in the map.
@@ -343,14 +343,8 @@ uint32_t TaskCodes::codeIndex(uint64_t c) {
     return last = it->second;
   }
   if (codes.size() >= UINT32_MAX)
-    throw Error("more than 2^32 tasks: not analysed");
+    throw Error(std::string("more than 2^32 ") + rows + ": not analysed");
   codes.push_back(c);
-  if (codes.size() > 256 && !isWide) { // the places widened
-    wide.reserve(std::max(room, at.size() + 1));
-    wide.assign(at.begin(), at.end());
-    std::vector<uint8_t>().swap(at);
-    isWide = true;
-  }
   if (codes.size() > 16) { // the map, made once they are more
     if (index.empty())
       for (size_t i = 0; i < codes.size(); i++)
@@ -361,16 +355,32 @@ uint32_t TaskCodes::codeIndex(uint64_t c) {
   return last = uint32_t(codes.size() - 1);
 }
 
-std::vector<uint64_t> TaskCodes::distinct() const {
-  std::vector<uint8_t> has(codes.size(), 0);
-  for (size_t k = 0; k < size(); k++)
-    has[placeOf(k)] = 1;
+std::vector<uint64_t>
+CodeTable::distinct(const std::vector<uint8_t> &has) const {
   std::vector<uint64_t> out;
   for (size_t i = 0; i < codes.size(); i++)
     if (has[i])
       out.push_back(codes[i]);
   std::sort(out.begin(), out.end());
   return out;
+}
+
+uint32_t TaskCodes::codeIndex(uint64_t c) {
+  uint32_t i = codes.indexOf(c, "tasks");
+  if (codes.size() > 256 && !isWide) { // the places widened
+    wide.reserve(std::max(room, at.size() + 1));
+    wide.assign(at.begin(), at.end());
+    std::vector<uint8_t>().swap(at);
+    isWide = true;
+  }
+  return i;
+}
+
+std::vector<uint64_t> TaskCodes::distinct() const {
+  std::vector<uint8_t> has(codes.size(), 0);
+  for (size_t k = 0; k < size(); k++)
+    has[placeOf(k)] = 1;
+  return codes.distinct(has);
 }
 
 uint32_t ChildNumbers::operator[](size_t k) const {
@@ -905,7 +915,11 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       // task was running, if any (for lineages).
       int64_t ch =
           !frames.empty() && frames.back().task == b ? frames.back().chunk : -1;
-      Region reg{t, b, c, ch, 0};
+      if (ch > INT32_MAX)
+        throw Error("a region begun in chunk " + std::to_string(ch) +
+                    ": more than 2^31 chunks, not analysed");
+      Region reg{t, b, regionCodes.indexOf(c, "parallel regions"), int32_t(ch),
+                 0};
       auto it = regions.find(a);
       if (it == regions.end()) {
         regions[a] = regionList.size();
@@ -1207,15 +1221,12 @@ void Analysis::finish() {
     ptrs.insert(ptrs.end(), tp.begin(), tp.end());
   }
   {
-    // Most regions' code pointers are a few, met again and again: those
-    // met lately are not added again (ptrs is made unique below).
-    std::array<uint64_t, 64> lately;
-    lately.fill(0);
-    for (const Region &r : regionList) {
-      uint64_t &l = lately[(r.codeptr * 0x9E3779B97F4A7C15ull) >> 58];
-      if (l != r.codeptr || !r.codeptr)
-        ptrs.push_back(l = r.codeptr);
-    }
+    // The regions' code pointers: those some region has.
+    std::vector<uint8_t> has(regionCodes.size(), 0);
+    for (const Region &r : regionList)
+      has[r.code] = 1;
+    std::vector<uint64_t> rp = regionCodes.distinct(has);
+    ptrs.insert(ptrs.end(), rp.begin(), rp.end());
   }
   for (const auto &kv : barrierWaits)
     ptrs.push_back(kv.first);
@@ -1296,7 +1307,7 @@ void Analysis::finish() {
     if (lp.keyKind == 0) {
       auto r = regions.find(lp.k0());
       if (r != regions.end())
-        f = siteFunction(regionList[r->second].codeptr,
+        f = siteFunction(codeptrOf(regionList[r->second]),
                          regionList[r->second].enc);
     }
     lc.fn = pooled(f);
@@ -1423,7 +1434,7 @@ std::string Analysis::siteFunction(uint64_t codeptr, uint64_t task) const {
       auto r = regions.find(im->second.par);
       if (r == regions.end())
         break;
-      codeptr = regionList[r->second].codeptr;
+      codeptr = codeptrOf(regionList[r->second]);
       task = regionList[r->second].enc;
     } else {
       int64_t k = tasks.index(task);
@@ -2225,7 +2236,7 @@ void Analysis::iterationOrder(std::unordered_map<int64_t, int32_t> &perChunk,
   std::map<std::pair<int, std::string>, int32_t> counts;
   for (size_t i : rs) {
     const Region &r = regionList[i];
-    int32_t k = counts[{ch.loop[r.chunk], maps.get(r.codeptr).second}]++;
+    int32_t k = counts[{ch.loop[r.chunk], maps.get(codeptrOf(r)).second}]++;
     regionRank[i] = regionChunk[r.chunk] ? k : -1;
   }
 }
@@ -2315,15 +2326,15 @@ void Analysis::lineages() {
     regionLineage[i] = enc >= 0 ? RL_TASK : RL_ROOT;
     int **root = nullptr;
     if (ctx->empty()) {
-      root = &rootCounts[r.codeptr];
+      root = &rootCounts[codeptrOf(r)];
       if (*root) {
         regionNumber[i] = (**root)++;
         continue;
       }
     }
-    if (!haveLoc || r.codeptr != locCode) {
-      lastLoc = maps.get(r.codeptr).second;
-      locCode = r.codeptr;
+    if (!haveLoc || codeptrOf(r) != locCode) {
+      lastLoc = maps.get(codeptrOf(r)).second;
+      locCode = codeptrOf(r);
       haveLoc = true;
     }
     int &count = counts[*ctx][lastLoc];
@@ -2348,7 +2359,7 @@ std::optional<std::string> Analysis::regionLineageOf(uint64_t par) const {
     ctx = std::string();
   if (!ctx)
     return std::nullopt;
-  return *ctx + "/p" + maps.get(r.codeptr).second + "#" +
+  return *ctx + "/p" + maps.get(codeptrOf(r)).second + "#" +
          std::to_string(regionNumber[i]);
 }
 

@@ -469,6 +469,24 @@ private:
   std::vector<uint64_t> start;
 };
 
+/// Code pointers met, each given a 32-bit index in the order met (most
+/// tasks and regions share a few).
+class CodeTable {
+public:
+  uint64_t operator[](uint32_t i) const { return codes[i]; }
+  size_t size() const { return codes.size(); }
+  /// c's index, c added if new (more than 2^32 codes: an Error naming
+  /// rows, what the codes are of).
+  uint32_t indexOf(uint64_t c, const char *rows);
+  /// The codes of the indices marked in has (as many), ascending.
+  std::vector<uint64_t> distinct(const std::vector<uint8_t> &has) const;
+
+private:
+  std::vector<uint64_t> codes;
+  std::unordered_map<uint64_t, uint32_t> index; // their places, past 16
+  uint32_t last = UINT32_MAX;
+};
+
 /// The tasks' code pointers: each task's in a table of those met (most
 /// tasks share a few): its place there a byte while they are at most 256,
 /// then 4 bytes (wide, from the 257th code on).
@@ -509,9 +527,7 @@ private:
   std::vector<uint32_t> wide;
   bool isWide = false;
   size_t room = 0;
-  std::vector<uint64_t> codes;
-  std::unordered_map<uint64_t, uint32_t> index; // their places, past 16
-  uint32_t last = UINT32_MAX;
+  CodeTable codes;
 };
 
 /// A column whose rows mostly hold one value (Default): the rows that do
@@ -712,11 +728,17 @@ uint64_t SegEnds::operator[](size_t j) const {
 }
 size_t SegEnds::size() const { return t->segLen.size(); }
 
+/// A parallel region (32 bytes): its begin, its encountering task, its
+/// code pointer (an index in Analysis::regionCodes: Analysis::codeptrOf()),
+/// the chunk its encountering task was running (-1: none; chunks past
+/// 2^31: an Error) and its end (0: not seen to end).
 struct Region {
-  uint64_t t, enc, codeptr;
-  int64_t chunk;
-  uint64_t end = 0; // its end (0: not seen to end)
+  uint64_t t, enc;
+  uint32_t code;
+  int32_t chunk;
+  uint64_t end = 0;
 };
+static_assert(sizeof(Region) == 32, "a region is 32 bytes");
 /// An implicit task (40 bytes): its region (parallel id), the thread file
 /// it ran in; its thread's number in the team and the team's size are
 /// Analysis::threadNumOf() and teamOf()'s, its wait at the region's end
@@ -835,6 +857,9 @@ public:
   std::vector<Region> regionList;
   IdTable<size_t> regions;    // parallel id -> regionList
   IdTable<Implicit> implicit; // by task id, in the order read
+  CodeTable regionCodes;      // the regions' code pointers
+  /// A region's code pointer.
+  uint64_t codeptrOf(const Region &r) const { return regionCodes[r.code]; }
   /// An implicit task's thread number in its team, and its team's size.
   uint64_t threadNumOf(IdTable<Implicit>::const_iterator im) const {
     return im->second.num16 != Implicit::Apart

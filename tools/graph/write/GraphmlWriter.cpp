@@ -382,7 +382,7 @@ void writeGraphml(const Results &R, const std::string &path, int view) {
           label = type;
         else if (k == GrainDag::RegionFork || k == GrainDag::RegionJoin)
           label = std::string(type) + " parallel " +
-                  an.maps.get(an.regionList[r].codeptr).second;
+                  an.maps.get(an.codeptrOf(an.regionList[r])).second;
         else if (k == GrainDag::LoopFork || k == GrainDag::LoopJoin)
           label = std::string(type) + " " + an.loopName(int(r));
         else
