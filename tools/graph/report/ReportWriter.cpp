@@ -24,9 +24,9 @@
 //
 // writePage tries levels finest first: the first only measured (its bars
 // counted, not held), a level chosen from the size of the one before made
-// with its bars' arrays spilled to temporary files beside the page (up to
-// the cap; Spill) and, when it fits, written with each array copied into
-// its place (made once, not measured and made again). The bars are never
+// with its bars' arrays spilled to a temporary file beside the page (up to
+// the cap; Spill, SpillFile) and, when it fits, written with each array copied
+// into its place (made once, not measured and made again). The bars are never
 // held in memory, nor the loop spans (streamLoopSpans); the page of every
 // grain is not tried when its bars alone (ten numbers per chunk at least)
 // pass the cap.
@@ -154,34 +154,42 @@ inline int64_t roundAway(double x) {
   return t + (f >= 0.5) - (f <= -0.5);
 }
 
-/// A bars' array's text, not held: appended to a temporary file beside
-/// the page (unlinked: gone with the process) through a buffer, then
-/// copied into the page in its place. Opened at its first byte.
-class Spill {
+/// The page's spilled text: one temporary file beside the page (unlinked:
+/// gone with the process), its arrays' pieces appended as their buffers
+/// fill (one file, not one per array: each costs an inode). Opened at its
+/// first byte.
+class SpillFile {
 public:
-  explicit Spill(std::string dir) : dir(std::move(dir)) {}
-  ~Spill() {
+  explicit SpillFile(std::string dir) : dir(std::move(dir)) {}
+  ~SpillFile() {
     if (fd >= 0)
       ::close(fd);
   }
-  Spill(const Spill &) = delete;
-  void put(const char *s, size_t n) {
-    if (len + n > sizeof buf)
-      flush();
-    std::memcpy(buf + len, s, n); // n: a number and its comma
-    len += n;
-  }
-  /// Its bytes to out, in order.
-  void copyTo(OutFile &out) {
-    flush();
-    for (uint64_t at = 0; at < size;) {
-      ssize_t n = ::pread(fd, buf, sizeof buf, off_t(at));
-      if (n < 0 && errno == EINTR)
+  SpillFile(const SpillFile &) = delete;
+  /// Appends n bytes: where they went.
+  uint64_t append(const char *b, size_t n) {
+    if (fd < 0)
+      open();
+    uint64_t at = size;
+    for (size_t from = 0; from < n;) {
+      ssize_t w = ::pwrite(fd, b + from, n - from, off_t(size));
+      if (w < 0 && errno == EINTR)
         continue;
-      if (n <= 0)
+      if (w <= 0)
         fail();
-      out.put(buf, size_t(n));
-      at += uint64_t(n);
+      from += size_t(w), size += uint64_t(w);
+    }
+    return at;
+  }
+  /// Reads up to n bytes at at (at least one).
+  size_t read(char *b, size_t n, uint64_t at) {
+    for (;;) {
+      ssize_t r = ::pread(fd, b, n, off_t(at));
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r <= 0)
+        fail();
+      return size_t(r);
     }
   }
 
@@ -189,21 +197,6 @@ private:
   [[noreturn]] void fail() {
     throw Error("cannot write a temporary file in " + dir + ": " +
                 std::strerror(errno));
-  }
-  void flush() {
-    if (!len)
-      return;
-    if (fd < 0)
-      open();
-    for (size_t from = 0; from < len;) {
-      ssize_t w = ::pwrite(fd, buf + from, len - from, off_t(size));
-      if (w < 0 && errno == EINTR)
-        continue;
-      if (w <= 0)
-        fail();
-      from += size_t(w), size += uint64_t(w);
-    }
-    len = 0;
   }
   void open() {
 #ifdef O_TMPFILE
@@ -219,8 +212,48 @@ private:
   }
   std::string dir;
   int fd = -1;
-  uint64_t size = 0; // in the file
-  size_t len = 0;    // in buf
+  uint64_t size = 0;
+};
+
+/// A bars' array's text, not held: appended to the page's SpillFile
+/// through a buffer (its pieces there: extents), then copied into the page
+/// in its place.
+class Spill {
+public:
+  explicit Spill(SpillFile &file) : file(file) {}
+  Spill(const Spill &) = delete;
+  void put(const char *s, size_t n) {
+    if (len + n > sizeof buf)
+      flush();
+    std::memcpy(buf + len, s, n); // n: a number and its comma
+    len += n;
+  }
+  /// Its bytes to out, in order.
+  void copyTo(OutFile &out) {
+    flush();
+    for (const auto &[at, n] : extents)
+      for (uint64_t done = 0; done < n;) {
+        size_t r = file.read(
+            buf, size_t(std::min<uint64_t>(sizeof buf, n - done)), at + done);
+        out.put(buf, r);
+        done += r;
+      }
+  }
+
+private:
+  void flush() {
+    if (!len)
+      return;
+    uint64_t at = file.append(buf, len);
+    if (!extents.empty() && extents.back().first + extents.back().second == at)
+      extents.back().second += len;
+    else
+      extents.emplace_back(at, len);
+    len = 0;
+  }
+  SpillFile &file;
+  std::vector<std::pair<uint64_t, uint64_t>> extents; // (where, bytes)
+  size_t len = 0;                                     // in buf
   char buf[1 << 14];
 };
 
@@ -1137,11 +1170,12 @@ bool reportPage(const PageRun &run, PageSource &src, Names &loops, Names &sites,
   std::string dir = out ? out->path() : std::string();
   dir =
       dir.find('/') == std::string::npos ? "." : dir.substr(0, dir.rfind('/'));
+  SpillFile spillFile(dir);
   std::deque<Spill> spills;
   Held held;
   held.limit = cap;
   for (IntArray *a : arrays) {
-    a->to = out ? &spills.emplace_back(dir) : nullptr;
+    a->to = out ? &spills.emplace_back(spillFile) : nullptr;
     a->held = &held;
     held.arrays.push_back(a);
   }
