@@ -837,32 +837,43 @@ void taskBars(const Results &R, size_t p, Names &sites, const BarFn &bar) {
   auto ns = [&](uint64_t t) {
     return roundAway(double(int64_t(t - t0)) / tpn);
   };
-  // The segments by (site, thread), each pair's by start: a counting sort
-  // of 8 bytes per segment (its number and task), not a copy of it. Sites
-  // are named in creation order (the legend's order), once per code
-  // pointer.
-  std::unordered_map<uint64_t, int> siteOf;
+  // Sites are named in creation order (the legend's order), once per code
+  // (a task's code's place, TaskCodes::placeOf()).
+  std::vector<int> sitePlace(T.codeptr.count(), -1);
   auto site = [&](uint32_t k) {
-    auto it = siteOf.find(T.codeptr[k]);
-    if (it == siteOf.end())
-      it = siteOf.emplace(T.codeptr[k], sites(an.taskGrainName(k))).first;
-    return it->second;
+    int &st = sitePlace[T.codeptr.placeOf(k)];
+    if (st < 0)
+      st = sites(an.taskGrainName(k));
+    return st;
   };
   std::map<std::pair<int, int>, uint32_t> pairs; // (site, thread) -> rank
   // A pair looked up once per run of segments of it (a task's segments
-  // are mostly on one thread); sites are never -1.
+  // are mostly on one thread); sites are never -1. The timeline's ends:
+  // ns() keeps the order of t - t0 (the extremes converted once); the
+  // starts' ticks' range, for the sort keys.
   std::pair<int, int> lastPair{-1, -1};
   uint32_t lastRank = 0;
-  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  int64_t loT = INT64_MAX, hiT = INT64_MIN;
+  uint64_t minStart = UINT64_MAX, maxStart = 0;
+  bool any = false;
   for (uint32_t k : T.order) {
     int st = site(k);
     for (uint32_t j = T.segOff[k]; j < T.segOff[k + 1]; j++) {
-      lo = std::min(lo, ns(T.segStart[j])), hi = std::max(hi, ns(T.segEnd[j]));
+      uint64_t s = T.segStart[j];
+      loT = std::min(loT, int64_t(s - t0));
+      hiT = std::max(hiT, int64_t(T.segEnd[j] - t0));
+      minStart = std::min(minStart, s), maxStart = std::max(maxStart, s);
+      any = true;
       if (std::make_pair(st, int(T.segThread[j])) != lastPair) {
         lastPair = {st, int(T.segThread[j])};
         pairs.emplace(lastPair, 0);
       }
     }
+  }
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  if (any) {
+    lo = roundAway(double(loT) / tpn);
+    hi = roundAway(double(hiT) / tpn);
   }
   std::vector<std::pair<int, int>> pairList;
   for (auto &[key, rank] : pairs) {
@@ -882,27 +893,27 @@ void taskBars(const Results &R, size_t p, Names &sites, const BarFn &bar) {
       from[rankOf(site(k), j) + 1]++;
   for (size_t x = 0; x < pairList.size(); x++)
     from[x + 1] += from[x];
-  struct Seg {
-    uint32_t j, k; // the segment and its task
+  // A segment as a 64-bit key: its task k where it is the task's first
+  // (j = segOff[k]), else its number j with the top code bit set, below
+  // its start's ticks less the least start where those fit above it (the
+  // keys then sort by start, ties by code: ties fall in one aggregate
+  // whatever their order), else sorted by their starts read.
+  unsigned idBits = 1;
+  while ((uint64_t(1) << idBits) <= std::max<uint64_t>(T.size(), from.back()))
+    idBits++;
+  const unsigned codeBits = idBits + 1;
+  const uint64_t notFirst = uint64_t(1) << idBits;
+  const uint64_t idMask = notFirst - 1, codeMask = (notFirst << 1) - 1;
+  uint64_t range = maxStart >= minStart ? maxStart - minStart : 0;
+  const bool packed = codeBits < 64 && (range >> (64 - codeBits)) == 0;
+  auto segOf = [&](uint64_t key) {
+    uint64_t c = key & codeMask;
+    return c & notFirst ? uint32_t(c & idMask) : T.segOff[c];
   };
-  std::vector<Seg> segs(from.back());
-  {
-    std::vector<size_t> at(from.begin(), from.end() - 1);
-    for (uint32_t k : T.order)
-      for (uint32_t j = T.segOff[k]; j < T.segOff[k + 1]; j++)
-        segs[at[rankOf(site(k), j)]++] = {j, k};
-  }
-  // By start within each pair (ns() keeps the ticks' order; ties in it
-  // fall in one aggregate whatever their order).
   auto segStart = T.segStart.view(); // in registers
-  auto byStart = [segStart](const Seg &x, const Seg &y)
-      __attribute__((always_inline)) {
-    return segStart[x.j] < segStart[y.j];
+  auto startOf = [&](uint64_t key) {
+    return packed ? minStart + (key >> codeBits) : segStart[segOf(key)];
   };
-  for (size_t x = 0; x < pairList.size(); x++)
-    if (!std::is_sorted(segs.begin() + from[x], segs.begin() + from[x + 1],
-                        byStart))
-      std::sort(segs.begin() + from[x], segs.begin() + from[x + 1], byStart);
   double span = hi > lo ? double(hi - lo) : 0;
   int64_t gap =
       int64_t(std::max(span / 2000, span * double(pairList.size()) / 20000.0));
@@ -918,22 +929,66 @@ void taskBars(const Results &R, size_t p, Names &sites, const BarFn &bar) {
     bar(a.th, a.s, std::max<int64_t>(a.e - a.s, 0), -1 - a.site, -1, -1, -1, 0,
         roundAway(double(a.exec) / tpn), a.count, maskOf(a.fc), a.fc.data());
   };
-  for (size_t x = 0; x < pairList.size(); x++) {
-    auto [st, th] = pairList[x];
-    for (size_t y = from[x]; y < from[x + 1]; y++) {
-      uint32_t j = segs[y].j, k = segs[y].k;
-      int64_t s = ns(T.segStart[j]), e = ns(T.segEnd[j]);
-      if (st != a.site || th != a.th || s > a.e + gap) {
-        flush();
-        a = Agg();
-        a.site = st, a.th = th, a.s = s, a.e = e;
+  // The pairs in batches of at most half the segments (or one pair): each
+  // batch's keys made by a pass over the tasks, sorted per pair, then
+  // merged into bars; the keys of one batch held at a time.
+  size_t most = 0;
+  for (size_t x = 0; x < pairList.size(); x++)
+    most = std::max(most, from[x + 1] - from[x]);
+  size_t room = std::max(most, (from.back() + 1) / 2);
+  std::vector<uint64_t> keys;
+  for (size_t x0 = 0, x1; x0 < pairList.size(); x0 = x1) {
+    for (x1 = x0 + 1; x1 < pairList.size() && from[x1 + 1] - from[x0] <= room;)
+      x1++;
+    keys.resize(from[x1] - from[x0]);
+    {
+      std::vector<size_t> at(from.begin() + x0, from.begin() + x1);
+      for (uint32_t k : T.order)
+        for (uint32_t j = T.segOff[k]; j < T.segOff[k + 1]; j++) {
+          uint32_t r = rankOf(site(k), j);
+          if (r < x0 || r >= x1)
+            continue;
+          uint64_t c = j == T.segOff[k] ? k : notFirst | j;
+          if (packed)
+            c |= (T.segStart[j] - minStart) << codeBits;
+          keys[at[r - x0]++ - from[x0]] = c;
+        }
+    }
+    for (size_t x = x0; x < x1; x++) {
+      auto b = keys.begin() + (from[x] - from[x0]),
+           e = keys.begin() + (from[x + 1] - from[x0]);
+      if (packed) {
+        if (!std::is_sorted(b, e))
+          std::sort(b, e);
+      } else {
+        auto byStart = [&](uint64_t u, uint64_t v) {
+          return startOf(u) < startOf(v);
+        };
+        if (!std::is_sorted(b, e, byStart))
+          std::sort(b, e, byStart);
       }
-      a.e = std::max(a.e, e);
-      a.exec += int64_t(T.segEnd[j] - T.segStart[j]);
-      if (j == T.segOff[k]) {
-        a.count++;
-        for (int f = 0; f < P_COUNT; f++)
-          a.fc[f] += masks.tasks[k] >> f & 1;
+    }
+    for (size_t x = x0; x < x1; x++) {
+      auto [st, th] = pairList[x];
+      for (size_t y = from[x]; y < from[x + 1]; y++) {
+        uint64_t key = keys[y - from[x0]];
+        uint32_t j = segOf(key);
+        uint64_t st0 = startOf(key);
+        int64_t len = T.segLen[j];
+        int64_t s = ns(st0), e = ns(st0 + uint64_t(len));
+        if (st != a.site || th != a.th || s > a.e + gap) {
+          flush();
+          a = Agg();
+          a.site = st, a.th = th, a.s = s, a.e = e;
+        }
+        a.e = std::max(a.e, e);
+        a.exec += len;
+        if (!(key & notFirst)) {
+          uint32_t k = uint32_t(key & idMask);
+          a.count++;
+          for (int f = 0; f < P_COUNT; f++)
+            a.fc[f] += masks.tasks[k] >> f & 1;
+        }
       }
     }
   }
