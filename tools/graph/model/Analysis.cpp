@@ -1556,10 +1556,17 @@ void Analysis::finishTasks() {
     T.segTask.clear();
     std::vector<uint32_t> from =
         groupOrder(owner, n, T.segOff, T.segStart, T.segEnd, T.segThread);
+    // Each column moved with the heap's free pages (the ids', the owners',
+    // the column before) given back first: the next takes fresh pages, not
+    // the holes left (held, they would add up to the columns again).
+    releaseFreed();
     gather(T.segStart, T.segStart, from);
+    releaseFreed();
     gather(T.segLen, T.segLen, from);
+    releaseFreed();
     gather(T.segThread, T.segThread, from);
   }
+  releaseFreed(); // the order and the columns before
   // Parents: an explicit task's index, or a slot n + j for the j-th
   // implicit task (or unknown task) that made tasks.
   std::vector<uint64_t> &implicitIds = T.implicitIds;
@@ -1695,7 +1702,6 @@ void Analysis::metrics() {
   T.overhead.reserve(n);
   T.joinWaits.clear();
   T.joinWaits.reserve(slots);
-  T.swb.assign(n, 0.0);
   for (size_t p = 0; p < slots; p++) {
     int64_t lo = T.kidOff[p], hi = T.kidOff[p + 1];
     int64_t jw = lo == hi ? 0 : joinWait(int64_t(p));
@@ -1715,6 +1721,11 @@ void Analysis::metrics() {
     }
     T.overhead.push_back(known ? double(jw) + s : NAN);
   }
+  // The outliers (a site's works held while they run) before swb is made,
+  // the heap's free pages (what finishing the tasks left) given back.
+  releaseFreed();
+  taskOutliers = outlierTasks(*this);
+  T.swb.assign(n, 0.0);
   for (size_t p = 0; p < slots; p++) {
     int64_t lo = T.kidOff[p], hi = T.kidOff[p + 1];
     if (lo == hi)
@@ -1782,7 +1793,6 @@ void Analysis::metrics() {
       }
     }
   }
-  taskOutliers = outlierTasks(*this);
   for (size_t k = 0; k < n; k++) {
     GrainMetrics m = taskMetrics(k);
     for (int p = 0; p < P_COUNT; p++)

@@ -936,10 +936,18 @@ void taskBars(const Results &R, size_t p, Names &sites, const BarFn &bar) {
   for (size_t x = 0; x < pairList.size(); x++)
     most = std::max(most, from[x + 1] - from[x]);
   size_t room = std::max(most, (from.back() + 1) / 2);
-  std::vector<uint64_t> keys;
+  std::vector<size_t> ends; // each batch's end (pairs)
+  size_t largest = 0;
   for (size_t x0 = 0, x1; x0 < pairList.size(); x0 = x1) {
     for (x1 = x0 + 1; x1 < pairList.size() && from[x1 + 1] - from[x0] <= room;)
       x1++;
+    ends.push_back(x1);
+    largest = std::max(largest, from[x1] - from[x0]);
+  }
+  std::vector<uint64_t> keys;
+  keys.reserve(largest); // one buffer for every batch
+  for (size_t x0 = 0, x1, b = 0; x0 < pairList.size(); x0 = x1) {
+    x1 = ends[b++];
     keys.resize(from[x1] - from[x0]);
     {
       std::vector<size_t> at(from.begin() + x0, from.begin() + x1);
@@ -1158,6 +1166,9 @@ void ResultsSource::bars(size_t p, bool every, uint64_t block, const BarFn &f) {
   if (tasks.size() <= p)
     tasks.resize(p + 1);
   if (!tasks[p]) {
+    // Their sort keys take fresh pages, the heap's free ones (the graph's)
+    // given back first.
+    releaseFreed();
     auto &t = tasks[p] = std::make_unique<std::vector<Bar>>();
     taskBars(R, p, sites,
              [&](int th, int64_t s, int64_t d, int k, int64_t inst, int64_t lo,
@@ -1517,10 +1528,13 @@ Names seeded(const std::vector<std::string> &names) {
 
 void writeReport(const Results &R, const std::string &path, const Caps &caps,
                  const std::string &version, std::vector<LeftOut> &leftOut) {
-  PageRun run = pageRunOf(R);
-  Names loops = seeded(run.loops), sites = seeded(run.sites);
-  ResultsSource src(R, R.run.procs.size(), loops, sites);
-  writePage(run, src, loops, sites, path, caps, version, leftOut);
+  {
+    PageRun run = pageRunOf(R);
+    Names loops = seeded(run.loops), sites = seeded(run.sites);
+    ResultsSource src(R, R.run.procs.size(), loops, sites);
+    writePage(run, src, loops, sites, path, caps, version, leftOut);
+  }
+  releaseFreed(); // what making the page left free: not kept resident
 }
 
 } // namespace gcg
