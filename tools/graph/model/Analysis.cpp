@@ -1636,14 +1636,19 @@ void Analysis::finishTasks() {
   // was created (taskwait, taskgroup end, barrier).
   T.joinsAt = JoinPoints();
   T.joinsAt.reserve(n);
+  auto create = T.create.view(), wBegin = T.wBegin.view(); // in registers
   for (size_t k = 0; k < n; k++) {
     int64_t p = T.pslot[k];
     // lower_bound of its creation among the slot's waits' begins.
     uint32_t b = T.waitOff[p], lo = b, hi = T.waitOff[p + 1];
-    uint64_t cr = T.create[k];
+    if (lo == hi) { // no waits: its creation not read
+      T.joinsAt.push_back(0);
+      continue;
+    }
+    uint64_t cr = create[k];
     while (lo < hi) {
       uint32_t mid = lo + (hi - lo) / 2;
-      if (T.wBegin[mid] < cr)
+      if (wBegin[mid] < cr)
         lo = mid + 1;
       else
         hi = mid;
