@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The grainchunk-graph engine's analysis on hand-made recordings with known
 // answers: chunks, loop instances and their metrics; tasks, children,
-// join points and metrics; lineages; CSV quoting and run.json.
+// join points and metrics; task outliers per site; lineages; CSV quoting and
+// run.json.
 #include "LoopTable.h"
 #include "Run.h"
 #include "Writers.h"
@@ -712,4 +713,54 @@ TEST(GraphAnalysis, IdTableFindsAscendingIdsWithoutAnIndex) {
     if (n < ids.size())
       EXPECT_EQ(kv.first, ids[n++]);
   EXPECT_EQ(t.size(), ids.size() + 1);
+}
+
+namespace {
+// One thread's tasks made by I0, task c of site c % sites (code 0xB0 +
+// site), of work[c] ticks, each joined at its own taskwait (no siblings to
+// compare with, as in a binary task tree): per task, whether it is an
+// outlier (outlierTasks(): among its site's tasks).
+std::vector<uint8_t> siteOutliers(const std::vector<uint64_t> &work,
+                                  int sites) {
+  TempDir d;
+  Thread t = oneRegion(d.path);
+  uint64_t at = 10;
+  for (size_t c = 0; c < work.size(); c++) {
+    uint64_t id = tid(0, int(c + 1));
+    t.task(at, id, I0, 0xB0 + c % size_t(sites), 1.0)
+        .rec(R_SYNC_BEGIN, at + 2, I0, Par, 0, GC_SYNC_TASKWAIT)
+        .rec(R_TASK_SWITCH, at + 3, I0, id)
+        .rec(R_TASK_SWITCH, at + 3 + work[c], id, I0, 0, 1)
+        .rec(R_SYNC_END, at + 4 + work[c], I0, Par, 0, GC_SYNC_TASKWAIT);
+    at += 10 + work[c];
+  }
+  t.rec(R_IMPLICIT_END, at, I0, 0).rec(R_PARALLEL_END, at + 1, Par, 1);
+  t.write(d.path + "/thread-0.bin");
+  auto run = analyseRun({d.path}, {});
+  const Analysis &an = *run->procs[0];
+  EXPECT_EQ(an.tasks.size(), work.size());
+  return an.taskOutliers;
+}
+} // namespace
+
+// The site rule's three ways of holding a site's works: few sites (a pass
+// over the tasks per site), more than 8 sites (listed by site), works past
+// 2^31 ticks (held in 8 bytes, not 4: the outliers of 3 * 2^30 ticks):
+// in each, one task per site 1000
+// times its siblings' work is its site's one outlier, the others none.
+TEST(GraphAnalysis, TaskOutliersPerSiteHowEverTheirWorksAreHeld) {
+  for (int sites : {3, 10})
+    for (uint64_t unit : {uint64_t(100), uint64_t(3) << 20}) {
+      if (unit > 100 && sites > 3)
+        continue; // long works: a few sites are enough
+      std::vector<uint64_t> work(size_t(sites) * 6, unit);
+      std::vector<uint8_t> expect(work.size(), 0);
+      for (int s = 0; s < sites; s++) {
+        size_t c = size_t(s) + size_t(sites) * size_t(s % 6); // site s's
+        work[c] = unit * 1000;
+        expect[c] = 1;
+      }
+      EXPECT_EQ(siteOutliers(work, sites), expect)
+          << sites << " sites, unit " << unit;
+    }
 }
