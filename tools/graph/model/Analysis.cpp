@@ -1547,6 +1547,10 @@ void Analysis::finishTasks() {
     throw Error(tooMany);
   if (n > UINT32_MAX)
     throw Error("more than 2^32 tasks and parents: not analysed");
+  auto giveBack = [&] { // where there are tasks
+    if (n)
+      releaseFreed();
+  };
   {
     std::vector<uint32_t> owner(T.segTask.size());
     for (size_t j = 0; j < owner.size(); j++) {
@@ -1559,14 +1563,14 @@ void Analysis::finishTasks() {
     // Each column moved with the heap's free pages (the ids', the owners',
     // the column before) given back first: the next takes fresh pages, not
     // the holes left (held, they would add up to the columns again).
-    releaseFreed();
+    giveBack();
     gather(T.segStart, T.segStart, from);
-    releaseFreed();
+    giveBack();
     gather(T.segLen, T.segLen, from);
-    releaseFreed();
+    giveBack();
     gather(T.segThread, T.segThread, from);
   }
-  releaseFreed(); // the order and the columns before
+  giveBack(); // the order and the columns before
   // Parents: an explicit task's index, or a slot n + j for the j-th
   // implicit task (or unknown task) that made tasks.
   std::vector<uint64_t> &implicitIds = T.implicitIds;
@@ -1728,7 +1732,8 @@ void Analysis::metrics() {
   }
   // The outliers (a site's works held while they run) before swb is made,
   // the heap's free pages (what finishing the tasks left) given back.
-  releaseFreed();
+  if (n)
+    releaseFreed();
   taskOutliers = outlierTasks(*this);
   T.swb.assign(n, 0.0);
   for (size_t p = 0; p < slots; p++) {

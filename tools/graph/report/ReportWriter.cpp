@@ -1168,7 +1168,8 @@ void ResultsSource::bars(size_t p, bool every, uint64_t block, const BarFn &f) {
   if (!tasks[p]) {
     // Their sort keys take fresh pages, the heap's free ones (the graph's)
     // given back first.
-    releaseFreed();
+    if (R.run.procs[p]->tasks.size())
+      releaseFreed();
     auto &t = tasks[p] = std::make_unique<std::vector<Bar>>();
     taskBars(R, p, sites,
              [&](int th, int64_t s, int64_t d, int k, int64_t inst, int64_t lo,
