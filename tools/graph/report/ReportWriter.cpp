@@ -832,6 +832,7 @@ void taskBars(const Results &R, size_t p, Names &sites, const BarFn &bar) {
   const Analysis &an = *R.run.procs[p];
   const ProblemMasks &masks = R.procs[p].masks;
   const Tasks &T = an.tasks;
+  size_t n = T.size();
   uint64_t t0 = R.run.firstInstant();
   double tpn = an.clockNs();
   auto ns = [&](uint64_t t) {
@@ -846,60 +847,103 @@ void taskBars(const Results &R, size_t p, Names &sites, const BarFn &bar) {
       st = sites(an.taskGrainName(k));
     return st;
   };
-  std::map<std::pair<int, int>, uint32_t> pairs; // (site, thread) -> rank
-  // A pair looked up once per run of segments of it (a task's segments
-  // are mostly on one thread); sites are never -1. The timeline's ends:
-  // ns() keeps the order of t - t0 (the extremes converted once); the
-  // starts' ticks' range, for the sort keys.
+  // The segments' (site, thread) pairs, each with its rank and the range of
+  // its starts (ticks). A pair looked up once per run of segments of it (a
+  // task's segments are mostly on one thread); sites are never -1. The
+  // timeline's ends: ns() keeps the order of t - t0 (the extremes
+  // converted once).
+  struct Pair {
+    uint32_t rank = 0;
+    uint64_t lo = UINT64_MAX, hi = 0;
+  };
+  std::map<std::pair<int, int>, Pair> pairs;
   std::pair<int, int> lastPair{-1, -1};
-  uint32_t lastRank = 0;
+  Pair *last = nullptr;
+  auto pairOf = [&](int st, uint32_t j) __attribute__((always_inline))->Pair & {
+    std::pair<int, int> key{st, int(T.segThread[j])};
+    if (key != lastPair)
+      lastPair = key, last = &pairs[key];
+    return *last;
+  };
   int64_t loT = INT64_MAX, hiT = INT64_MIN;
   uint64_t minStart = UINT64_MAX, maxStart = 0;
-  bool any = false;
+  size_t width = 1; // the threads' numbers, up to the largest
   for (uint32_t k : T.order) {
     int st = site(k);
     for (uint32_t j = T.segOff[k]; j < T.segOff[k + 1]; j++) {
+      width = std::max(width, size_t(T.segThread[j]) + 1);
       uint64_t s = T.segStart[j];
       loT = std::min(loT, int64_t(s - t0));
       hiT = std::max(hiT, int64_t(T.segEnd[j] - t0));
       minStart = std::min(minStart, s), maxStart = std::max(maxStart, s);
-      any = true;
-      if (std::make_pair(st, int(T.segThread[j])) != lastPair) {
-        lastPair = {st, int(T.segThread[j])};
-        pairs.emplace(lastPair, 0);
-      }
+      Pair &x = pairOf(st, j);
+      x.lo = std::min(x.lo, s), x.hi = std::max(x.hi, s);
     }
   }
+  size_t segs = T.segOff.empty() ? 0 : T.segOff[n];
   int64_t lo = INT64_MAX, hi = INT64_MIN;
-  if (any) {
+  if (segs) {
     lo = roundAway(double(loT) / tpn);
     hi = roundAway(double(hiT) / tpn);
   }
   std::vector<std::pair<int, int>> pairList;
-  for (auto &[key, rank] : pairs) {
-    rank = uint32_t(pairList.size());
+  std::vector<const Pair *> pairAt;
+  for (auto &[key, x] : pairs) {
+    x.rank = uint32_t(pairList.size());
     pairList.push_back(key);
+    pairAt.push_back(&x);
   }
-  std::vector<size_t> from(pairList.size() + 1, 0);
-  lastPair = {-1, -1};
-  auto rankOf = [&](int st, uint32_t j) {
-    std::pair<int, int> key{st, int(T.segThread[j])};
-    if (key != lastPair)
-      lastPair = key, lastRank = pairs.find(key)->second;
-    return lastRank;
+  // Then a segment's pair found from its task's code's place and its
+  // thread in a table (places x threads), where that takes at most a
+  // pointer per two segments; else in the map.
+  size_t places = sitePlace.size();
+  std::vector<const Pair *> table;
+  if (places * width <= std::max<size_t>(segs / 2, 256)) {
+    table.assign(places * width, nullptr);
+    for (size_t c = 0; c < places; c++)
+      for (size_t th = 0; sitePlace[c] >= 0 && th < width; th++)
+        if (auto it = pairs.find({sitePlace[c], int(th)}); it != pairs.end())
+          table[c * width + th] = &it->second;
+  }
+  auto pairAtSeg = [&](uint32_t k, uint32_t j) __attribute__((always_inline))
+                       ->const Pair & {
+    if (!table.empty())
+      return *table[T.codeptr.placeOf(k) * width + T.segThread[j]];
+    return pairOf(site(k), j);
   };
-  for (uint32_t k : T.order)
+  // The segments by (site, thread), each pair's by start: a counting sort
+  // into cells (a pair's starts' range cut in 2^cellBits, about 64
+  // segments a cell at least), then each cell sorted. A segment as a
+  // 64-bit key: its task k where it is the task's first (j = segOff[k]),
+  // else its number j with the top code bit set, below its start's ticks
+  // less the least start where those fit above it (the keys then sort by
+  // start, ties by code: ties fall in one aggregate whatever their order),
+  // else sorted by their starts read.
+  unsigned cellBits = 0;
+  while (cellBits < 8 && (pairList.size() << (cellBits + 1)) * 64 <= segs)
+    cellBits++;
+  auto bitsOf = [](uint64_t v) { return v ? 64 - __builtin_clzll(v) : 0; };
+  std::vector<unsigned> shift(pairList.size());
+  for (size_t x = 0; x < pairList.size(); x++) {
+    int b = bitsOf(pairAt[x]->hi - pairAt[x]->lo);
+    shift[x] = unsigned(std::max(0, b - int(cellBits)));
+  }
+  auto segStart = T.segStart.view(); // in registers
+  auto cellOf = [&](const Pair &x, uint64_t start) {
+    return size_t(x.rank) << cellBits | size_t((start - x.lo) >> shift[x.rank]);
+  };
+  size_t cells = pairList.size() << cellBits;
+  std::vector<uint32_t> cellOff(cells + 1, 0);
+  for (uint32_t k = 0; k < n; k++)
     for (uint32_t j = T.segOff[k]; j < T.segOff[k + 1]; j++)
-      from[rankOf(site(k), j) + 1]++;
-  for (size_t x = 0; x < pairList.size(); x++)
-    from[x + 1] += from[x];
-  // A segment as a 64-bit key: its task k where it is the task's first
-  // (j = segOff[k]), else its number j with the top code bit set, below
-  // its start's ticks less the least start where those fit above it (the
-  // keys then sort by start, ties by code: ties fall in one aggregate
-  // whatever their order), else sorted by their starts read.
+      cellOff[cellOf(pairAtSeg(k, j), segStart[j]) + 1]++;
+  size_t largestCell = 0;
+  for (size_t c = 0; c < cells; c++) {
+    largestCell = std::max<size_t>(largestCell, cellOff[c + 1]);
+    cellOff[c + 1] += cellOff[c];
+  }
   unsigned idBits = 1;
-  while ((uint64_t(1) << idBits) <= std::max<uint64_t>(T.size(), from.back()))
+  while ((uint64_t(1) << idBits) <= std::max<uint64_t>(n, segs))
     idBits++;
   const unsigned codeBits = idBits + 1;
   const uint64_t notFirst = uint64_t(1) << idBits;
@@ -910,7 +954,6 @@ void taskBars(const Results &R, size_t p, Names &sites, const BarFn &bar) {
     uint64_t c = key & codeMask;
     return c & notFirst ? uint32_t(c & idMask) : T.segOff[c];
   };
-  auto segStart = T.segStart.view(); // in registers
   auto startOf = [&](uint64_t key) {
     return packed ? minStart + (key >> codeBits) : segStart[segOf(key)];
   };
@@ -929,57 +972,63 @@ void taskBars(const Results &R, size_t p, Names &sites, const BarFn &bar) {
     bar(a.th, a.s, std::max<int64_t>(a.e - a.s, 0), -1 - a.site, -1, -1, -1, 0,
         roundAway(double(a.exec) / tpn), a.count, maskOf(a.fc), a.fc.data());
   };
-  // The pairs in batches of at most half the segments (or one pair): each
-  // batch's keys made by a pass over the tasks, sorted per pair, then
-  // merged into bars; the keys of one batch held at a time.
-  size_t most = 0;
-  for (size_t x = 0; x < pairList.size(); x++)
-    most = std::max(most, from[x + 1] - from[x]);
-  size_t room = std::max(most, (from.back() + 1) / 2);
-  std::vector<size_t> ends; // each batch's end (pairs)
+  // The cells in batches of at most a quarter of the segments (or one
+  // cell): each batch's keys made by a pass over the segments, sorted per
+  // cell, then merged into bars; the keys of one batch held at a time, in
+  // one buffer.
+  size_t room = std::max(largestCell, (segs + 3) / 4);
+  std::vector<size_t> ends; // each batch's end (cells)
   size_t largest = 0;
-  for (size_t x0 = 0, x1; x0 < pairList.size(); x0 = x1) {
-    for (x1 = x0 + 1; x1 < pairList.size() && from[x1 + 1] - from[x0] <= room;)
-      x1++;
-    ends.push_back(x1);
-    largest = std::max(largest, from[x1] - from[x0]);
+  for (size_t c0 = 0, c1; c0 < cells; c0 = c1) {
+    for (c1 = c0 + 1; c1 < cells && cellOff[c1 + 1] - cellOff[c0] <= room;)
+      c1++;
+    ends.push_back(c1);
+    largest = std::max<size_t>(largest, cellOff[c1] - cellOff[c0]);
   }
   std::vector<uint64_t> keys;
-  keys.reserve(largest); // one buffer for every batch
-  for (size_t x0 = 0, x1, b = 0; x0 < pairList.size(); x0 = x1) {
-    x1 = ends[b++];
-    keys.resize(from[x1] - from[x0]);
+  keys.reserve(largest);
+  for (size_t c0 = 0, c1, b = 0; c0 < cells; c0 = c1) {
+    c1 = ends[b++];
+    uint32_t base = cellOff[c0];
+    keys.resize(cellOff[c1] - base);
     {
-      std::vector<size_t> at(from.begin() + x0, from.begin() + x1);
-      for (uint32_t k : T.order)
+      std::vector<uint32_t> at(cellOff.begin() + c0, cellOff.begin() + c1);
+      uint32_t r0 = uint32_t(c0 >> cellBits),
+               r1 = uint32_t((c1 - 1) >> cellBits);
+      for (uint32_t k = 0; k < n; k++) {
         for (uint32_t j = T.segOff[k]; j < T.segOff[k + 1]; j++) {
-          uint32_t r = rankOf(site(k), j);
-          if (r < x0 || r >= x1)
+          const Pair &x = pairAtSeg(k, j);
+          if (x.rank < r0 || x.rank > r1) // not a pair of the batch
             continue;
-          uint64_t c = j == T.segOff[k] ? k : notFirst | j;
+          uint64_t start = segStart[j];
+          size_t c = cellOf(x, start);
+          if (c < c0 || c >= c1)
+            continue;
+          uint64_t key = j == T.segOff[k] ? k : notFirst | j;
           if (packed)
-            c |= (T.segStart[j] - minStart) << codeBits;
-          keys[at[r - x0]++ - from[x0]] = c;
+            key |= (start - minStart) << codeBits;
+          keys[at[c - c0]++ - base] = key;
         }
+      }
     }
-    for (size_t x = x0; x < x1; x++) {
-      auto b = keys.begin() + (from[x] - from[x0]),
-           e = keys.begin() + (from[x + 1] - from[x0]);
+    for (size_t c = c0; c < c1; c++) {
+      auto kb = keys.begin() + (cellOff[c] - base),
+           ke = keys.begin() + (cellOff[c + 1] - base);
       if (packed) {
-        if (!std::is_sorted(b, e))
-          std::sort(b, e);
+        if (!std::is_sorted(kb, ke))
+          std::sort(kb, ke);
       } else {
         auto byStart = [&](uint64_t u, uint64_t v) {
           return startOf(u) < startOf(v);
         };
-        if (!std::is_sorted(b, e, byStart))
-          std::sort(b, e, byStart);
+        if (!std::is_sorted(kb, ke, byStart))
+          std::sort(kb, ke, byStart);
       }
     }
-    for (size_t x = x0; x < x1; x++) {
-      auto [st, th] = pairList[x];
-      for (size_t y = from[x]; y < from[x + 1]; y++) {
-        uint64_t key = keys[y - from[x0]];
+    for (size_t c = c0; c < c1; c++) {
+      auto [st, th] = pairList[c >> cellBits];
+      for (uint32_t y = cellOff[c]; y < cellOff[c + 1]; y++) {
+        uint64_t key = keys[y - base];
         uint32_t j = segOf(key);
         uint64_t st0 = startOf(key);
         int64_t len = T.segLen[j];
