@@ -29,7 +29,10 @@
 // into its place (made once, not measured and made again). The bars are never
 // held in memory, nor the loop spans (streamLoopSpans); the page of every
 // grain is not tried when its bars alone (ten numbers per chunk at least)
-// pass the cap.
+// pass the cap. The aggregated task bars are made once per process from
+// the segments sorted by start per site and thread (taskBars: counted into
+// cells by start, a quarter of the segments' keys, 8 bytes each, held at a
+// time).
 //
 // The page is assembled (reportPage, writePage) from a source of
 // per-process pieces (PageSource, ReportPage.h); here the source of one
