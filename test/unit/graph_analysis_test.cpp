@@ -1,16 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The grainchunk-graph engine's analysis on hand-made recordings with known
 // answers: chunks, loop instances and their metrics; tasks, children,
-// join points and metrics; lineages; CSV quoting and run.json.
+// join points and metrics; task outliers per site; report.html's task
+// bars; lineages; CSV quoting and run.json.
 #include "LoopTable.h"
+#include "ReportPage.h"
+#include "Results.h"
 #include "Run.h"
 #include "Writers.h"
 #include "graph_recording.h"
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <set>
 #include <sstream>
 #include <sys/stat.h>
+#include <tuple>
 
 using namespace gcg;
 using namespace gcgtest;
@@ -712,4 +719,160 @@ TEST(GraphAnalysis, IdTableFindsAscendingIdsWithoutAnIndex) {
     if (n < ids.size())
       EXPECT_EQ(kv.first, ids[n++]);
   EXPECT_EQ(t.size(), ids.size() + 1);
+}
+
+namespace {
+// One thread's tasks made by I0, task c of site c % sites (code 0xB0 +
+// site), of work[c] ticks, each joined at its own taskwait (no siblings to
+// compare with, as in a binary task tree): per task, whether it is an
+// outlier (outlierTasks(): among its site's tasks).
+std::vector<uint8_t> siteOutliers(const std::vector<uint64_t> &work,
+                                  int sites) {
+  TempDir d;
+  Thread t = oneRegion(d.path);
+  uint64_t at = 10;
+  for (size_t c = 0; c < work.size(); c++) {
+    uint64_t id = tid(0, int(c + 1));
+    t.task(at, id, I0, 0xB0 + c % size_t(sites), 1.0)
+        .rec(R_SYNC_BEGIN, at + 2, I0, Par, 0, GC_SYNC_TASKWAIT)
+        .rec(R_TASK_SWITCH, at + 3, I0, id)
+        .rec(R_TASK_SWITCH, at + 3 + work[c], id, I0, 0, 1)
+        .rec(R_SYNC_END, at + 4 + work[c], I0, Par, 0, GC_SYNC_TASKWAIT);
+    at += 10 + work[c];
+  }
+  t.rec(R_IMPLICIT_END, at, I0, 0).rec(R_PARALLEL_END, at + 1, Par, 1);
+  t.write(d.path + "/thread-0.bin");
+  auto run = analyseRun({d.path}, {});
+  const Analysis &an = *run->procs[0];
+  EXPECT_EQ(an.tasks.size(), work.size());
+  return an.taskOutliers;
+}
+} // namespace
+
+// The site rule's three ways of holding a site's works: few sites (a pass
+// over the tasks per site), more than 8 sites (listed by site), works past
+// 2^31 ticks (held in 8 bytes, not 4: the outliers of 3 * 2^30 ticks):
+// in each, one task per site 1000
+// times its siblings' work is its site's one outlier, the others none.
+TEST(GraphAnalysis, TaskOutliersPerSiteHowEverTheirWorksAreHeld) {
+  for (int sites : {3, 10})
+    for (uint64_t unit : {uint64_t(100), uint64_t(3) << 20}) {
+      if (unit > 100 && sites > 3)
+        continue; // long works: a few sites are enough
+      std::vector<uint64_t> work(size_t(sites) * 6, unit);
+      std::vector<uint8_t> expect(work.size(), 0);
+      for (int s = 0; s < sites; s++) {
+        size_t c = size_t(s) + size_t(sites) * size_t(s % 6); // site s's
+        work[c] = unit * 1000;
+        expect[c] = 1;
+      }
+      EXPECT_EQ(siteOutliers(work, sites), expect)
+          << sites << " sites, unit " << unit;
+    }
+}
+
+// report.html's task bars (taskBars(): segments counted into cells by
+// start, the cells' keys made and sorted in batches) against their
+// definition: each (site, thread)'s segments by start, merged into a bar
+// while one begins within the gap after the bar's end. 3000 tasks of two
+// sites, each run as two segments in scrambled orders, in ten bursts
+// (idle between them: bars apart); a task counted in the bar of its first
+// segment.
+TEST(GraphAnalysis, TaskBarsAreEachPairsSegmentsByStart) {
+  TempDir d;
+  Thread t = oneRegion(d.path);
+  const uint64_t N = 3000;
+  for (uint64_t c = 0; c < N; c++)
+    t.task(10 + c, tid(0, int(c + 1)), I0, 0xB0 + c % 2, 1.0);
+  uint64_t at = 10 + N;
+  for (int last : {0, 1})
+    for (uint64_t i = 0; i < N; i++) {
+      if (i % 600 == 0)
+        at += 100000; // a burst
+      uint64_t c = (i * (last ? 7919 : 104729)) % N, w = 5 + c % 7;
+      uint64_t id = tid(0, int(c + 1));
+      t.rec(R_TASK_SWITCH, at, I0, id)
+          .rec(R_TASK_SWITCH, at + w, id, I0, 0, uint32_t(last));
+      at += w + 1;
+    }
+  t.rec(R_IMPLICIT_END, at, I0, 0).rec(R_PARALLEL_END, at + 1, Par, 1);
+  t.write(d.path + "/thread-0.bin");
+  auto run = analyseRun({d.path}, {});
+  auto res = computeResults(*run);
+  const Analysis &an = *run->procs[0];
+  const Tasks &T = an.tasks;
+  ASSERT_EQ(T.size(), N);
+  ASSERT_EQ(T.segOff[N], 2 * N);
+  using Bar = std::tuple<int, int64_t, int64_t, int, int64_t, int64_t, unsigned,
+                         std::vector<uint32_t>>;
+  std::vector<Bar> got, want;
+  Names gotSites, wantSites;
+  taskBars(*res, 0, gotSites,
+           [&](int th, int64_t s, int64_t dur, int k, int64_t, int64_t, int64_t,
+               int, int64_t n, int64_t count, unsigned pm, const uint32_t *fc) {
+             got.emplace_back(th, s, dur, k, n, count, pm,
+                              std::vector<uint32_t>(fc, fc + P_COUNT));
+           });
+  // The definition.
+  uint64_t t0 = run->firstInstant();
+  double tpn = an.clockNs();
+  auto ns = [&](uint64_t x) {
+    return int64_t(std::llround(double(int64_t(x - t0)) / tpn));
+  };
+  struct Seg {
+    int site, th;
+    uint64_t start;
+    uint32_t j, k;
+  };
+  std::vector<Seg> segs;
+  std::set<std::pair<int, int>> pairs;
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (uint32_t k : T.order) {
+    int st = wantSites(an.taskGrainName(k));
+    for (uint32_t j = T.segOff[k]; j < T.segOff[k + 1]; j++) {
+      segs.push_back({st, int(T.segThread[j]), T.segStart[j], j, k});
+      pairs.insert({st, int(T.segThread[j])});
+      lo = std::min(lo, ns(T.segStart[j]));
+      hi = std::max(hi, ns(T.segEnd[j]));
+    }
+  }
+  ASSERT_EQ(wantSites.list.size(), 2u);
+  std::stable_sort(segs.begin(), segs.end(), [](const Seg &x, const Seg &y) {
+    return std::tie(x.site, x.th, x.start) < std::tie(y.site, y.th, y.start);
+  });
+  double span = double(hi - lo);
+  int64_t gap =
+      int64_t(std::max(span / 2000, span * double(pairs.size()) / 20000.0));
+  const ProblemMasks &masks = res->procs[0].masks;
+  int site = -1, th = -1;
+  int64_t s0 = 0, e0 = 0, exec = 0, count = 0;
+  std::vector<uint32_t> fc(P_COUNT, 0);
+  auto flush = [&] {
+    if (site < 0)
+      return;
+    unsigned pm = 0;
+    for (int f = 0; f < P_COUNT; f++)
+      pm |= fc[size_t(f)] ? 1u << f : 0;
+    want.emplace_back(th, s0, std::max<int64_t>(e0 - s0, 0), -1 - site,
+                      int64_t(std::llround(double(exec) / tpn)), count, pm, fc);
+  };
+  for (const Seg &x : segs) {
+    int64_t s = ns(x.start), e = ns(T.segEnd[x.j]);
+    if (x.site != site || x.th != th || s > e0 + gap) {
+      flush();
+      site = x.site, th = x.th, s0 = s, e0 = e, exec = 0, count = 0;
+      fc.assign(P_COUNT, 0);
+    }
+    e0 = std::max(e0, e);
+    exec += T.segLen[x.j];
+    if (x.j == T.segOff[x.k]) {
+      count++;
+      for (int f = 0; f < P_COUNT; f++)
+        fc[size_t(f)] += masks.tasks[x.k] >> f & 1;
+    }
+  }
+  flush();
+  EXPECT_EQ(gotSites.list, wantSites.list);
+  EXPECT_GE(want.size(), 20u); // ten bursts, both sites in each
+  EXPECT_EQ(got, want);
 }

@@ -1547,6 +1547,10 @@ void Analysis::finishTasks() {
     throw Error(tooMany);
   if (n > UINT32_MAX)
     throw Error("more than 2^32 tasks and parents: not analysed");
+  auto giveBack = [&] { // where there are tasks
+    if (n)
+      releaseFreed();
+  };
   {
     std::vector<uint32_t> owner(T.segTask.size());
     for (size_t j = 0; j < owner.size(); j++) {
@@ -1556,10 +1560,17 @@ void Analysis::finishTasks() {
     T.segTask.clear();
     std::vector<uint32_t> from =
         groupOrder(owner, n, T.segOff, T.segStart, T.segEnd, T.segThread);
+    // Each column moved with the heap's free pages (the ids', the owners',
+    // the column before) given back first: the next takes fresh pages, not
+    // the holes left (held, they would add up to the columns again).
+    giveBack();
     gather(T.segStart, T.segStart, from);
+    giveBack();
     gather(T.segLen, T.segLen, from);
+    giveBack();
     gather(T.segThread, T.segThread, from);
   }
+  giveBack(); // the order and the columns before
   // Parents: an explicit task's index, or a slot n + j for the j-th
   // implicit task (or unknown task) that made tasks.
   std::vector<uint64_t> &implicitIds = T.implicitIds;
@@ -1629,14 +1640,19 @@ void Analysis::finishTasks() {
   // was created (taskwait, taskgroup end, barrier).
   T.joinsAt = JoinPoints();
   T.joinsAt.reserve(n);
+  auto create = T.create.view(), wBegin = T.wBegin.view(); // in registers
   for (size_t k = 0; k < n; k++) {
     int64_t p = T.pslot[k];
     // lower_bound of its creation among the slot's waits' begins.
     uint32_t b = T.waitOff[p], lo = b, hi = T.waitOff[p + 1];
-    uint64_t cr = T.create[k];
+    if (lo == hi) { // no waits: its creation not read
+      T.joinsAt.push_back(0);
+      continue;
+    }
+    uint64_t cr = create[k];
     while (lo < hi) {
       uint32_t mid = lo + (hi - lo) / 2;
-      if (T.wBegin[mid] < cr)
+      if (wBegin[mid] < cr)
         lo = mid + 1;
       else
         hi = mid;
@@ -1695,7 +1711,6 @@ void Analysis::metrics() {
   T.overhead.reserve(n);
   T.joinWaits.clear();
   T.joinWaits.reserve(slots);
-  T.swb.assign(n, 0.0);
   for (size_t p = 0; p < slots; p++) {
     int64_t lo = T.kidOff[p], hi = T.kidOff[p + 1];
     int64_t jw = lo == hi ? 0 : joinWait(int64_t(p));
@@ -1715,6 +1730,12 @@ void Analysis::metrics() {
     }
     T.overhead.push_back(known ? double(jw) + s : NAN);
   }
+  // The outliers (a site's works held while they run) before swb is made,
+  // the heap's free pages (what finishing the tasks left) given back.
+  if (n)
+    releaseFreed();
+  taskOutliers = outlierTasks(*this);
+  T.swb.assign(n, 0.0);
   for (size_t p = 0; p < slots; p++) {
     int64_t lo = T.kidOff[p], hi = T.kidOff[p + 1];
     if (lo == hi)
@@ -1782,7 +1803,6 @@ void Analysis::metrics() {
       }
     }
   }
-  taskOutliers = outlierTasks(*this);
   for (size_t k = 0; k < n; k++) {
     GrainMetrics m = taskMetrics(k);
     for (int p = 0; p < P_COUNT; p++)

@@ -29,7 +29,10 @@
 // into its place (made once, not measured and made again). The bars are never
 // held in memory, nor the loop spans (streamLoopSpans); the page of every
 // grain is not tried when its bars alone (ten numbers per chunk at least)
-// pass the cap.
+// pass the cap. The aggregated task bars are made once per process from
+// the segments sorted by start per site and thread (taskBars: counted into
+// cells by start, a quarter of the segments' keys, 8 bytes each, held at a
+// time).
 //
 // The page is assembled (reportPage, writePage) from a source of
 // per-process pieces (PageSource, ReportPage.h); here the source of one
@@ -832,77 +835,131 @@ void taskBars(const Results &R, size_t p, Names &sites, const BarFn &bar) {
   const Analysis &an = *R.run.procs[p];
   const ProblemMasks &masks = R.procs[p].masks;
   const Tasks &T = an.tasks;
+  size_t n = T.size();
   uint64_t t0 = R.run.firstInstant();
   double tpn = an.clockNs();
   auto ns = [&](uint64_t t) {
     return roundAway(double(int64_t(t - t0)) / tpn);
   };
-  // The segments by (site, thread), each pair's by start: a counting sort
-  // of 8 bytes per segment (its number and task), not a copy of it. Sites
-  // are named in creation order (the legend's order), once per code
-  // pointer.
-  std::unordered_map<uint64_t, int> siteOf;
+  // Sites are named in creation order (the legend's order), once per code
+  // (a task's code's place, TaskCodes::placeOf()).
+  std::vector<int> sitePlace(T.codeptr.count(), -1);
   auto site = [&](uint32_t k) {
-    auto it = siteOf.find(T.codeptr[k]);
-    if (it == siteOf.end())
-      it = siteOf.emplace(T.codeptr[k], sites(an.taskGrainName(k))).first;
-    return it->second;
+    int &st = sitePlace[T.codeptr.placeOf(k)];
+    if (st < 0)
+      st = sites(an.taskGrainName(k));
+    return st;
   };
-  std::map<std::pair<int, int>, uint32_t> pairs; // (site, thread) -> rank
-  // A pair looked up once per run of segments of it (a task's segments
-  // are mostly on one thread); sites are never -1.
+  // The segments' (site, thread) pairs, each with its rank and the range of
+  // its starts (ticks). A pair looked up once per run of segments of it (a
+  // task's segments are mostly on one thread); sites are never -1. The
+  // timeline's ends: ns() keeps the order of t - t0 (the extremes
+  // converted once).
+  struct Pair {
+    uint32_t rank = 0;
+    uint64_t lo = UINT64_MAX, hi = 0;
+  };
+  std::map<std::pair<int, int>, Pair> pairs;
   std::pair<int, int> lastPair{-1, -1};
-  uint32_t lastRank = 0;
-  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  Pair *last = nullptr;
+  auto pairOf = [&](int st, uint32_t j) __attribute__((always_inline))->Pair & {
+    std::pair<int, int> key{st, int(T.segThread[j])};
+    if (key != lastPair)
+      lastPair = key, last = &pairs[key];
+    return *last;
+  };
+  int64_t loT = INT64_MAX, hiT = INT64_MIN;
+  uint64_t minStart = UINT64_MAX, maxStart = 0;
+  size_t width = 1; // the threads' numbers, up to the largest
   for (uint32_t k : T.order) {
     int st = site(k);
     for (uint32_t j = T.segOff[k]; j < T.segOff[k + 1]; j++) {
-      lo = std::min(lo, ns(T.segStart[j])), hi = std::max(hi, ns(T.segEnd[j]));
-      if (std::make_pair(st, int(T.segThread[j])) != lastPair) {
-        lastPair = {st, int(T.segThread[j])};
-        pairs.emplace(lastPair, 0);
-      }
+      width = std::max(width, size_t(T.segThread[j]) + 1);
+      uint64_t s = T.segStart[j];
+      loT = std::min(loT, int64_t(s - t0));
+      hiT = std::max(hiT, int64_t(T.segEnd[j] - t0));
+      minStart = std::min(minStart, s), maxStart = std::max(maxStart, s);
+      Pair &x = pairOf(st, j);
+      x.lo = std::min(x.lo, s), x.hi = std::max(x.hi, s);
     }
   }
+  size_t segs = T.segOff.empty() ? 0 : T.segOff[n];
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  if (segs) {
+    lo = roundAway(double(loT) / tpn);
+    hi = roundAway(double(hiT) / tpn);
+  }
   std::vector<std::pair<int, int>> pairList;
-  for (auto &[key, rank] : pairs) {
-    rank = uint32_t(pairList.size());
+  std::vector<const Pair *> pairAt;
+  for (auto &[key, x] : pairs) {
+    x.rank = uint32_t(pairList.size());
     pairList.push_back(key);
+    pairAt.push_back(&x);
   }
-  std::vector<size_t> from(pairList.size() + 1, 0);
-  lastPair = {-1, -1};
-  auto rankOf = [&](int st, uint32_t j) {
-    std::pair<int, int> key{st, int(T.segThread[j])};
-    if (key != lastPair)
-      lastPair = key, lastRank = pairs.find(key)->second;
-    return lastRank;
-  };
-  for (uint32_t k : T.order)
-    for (uint32_t j = T.segOff[k]; j < T.segOff[k + 1]; j++)
-      from[rankOf(site(k), j) + 1]++;
-  for (size_t x = 0; x < pairList.size(); x++)
-    from[x + 1] += from[x];
-  struct Seg {
-    uint32_t j, k; // the segment and its task
-  };
-  std::vector<Seg> segs(from.back());
-  {
-    std::vector<size_t> at(from.begin(), from.end() - 1);
-    for (uint32_t k : T.order)
-      for (uint32_t j = T.segOff[k]; j < T.segOff[k + 1]; j++)
-        segs[at[rankOf(site(k), j)]++] = {j, k};
+  // Then a segment's pair found from its task's code's place and its
+  // thread in a table (places x threads), where that takes at most a
+  // pointer per two segments; else in the map.
+  size_t places = sitePlace.size();
+  std::vector<const Pair *> table;
+  if (places * width <= std::max<size_t>(segs / 2, 256)) {
+    table.assign(places * width, nullptr);
+    for (size_t c = 0; c < places; c++)
+      for (size_t th = 0; sitePlace[c] >= 0 && th < width; th++)
+        if (auto it = pairs.find({sitePlace[c], int(th)}); it != pairs.end())
+          table[c * width + th] = &it->second;
   }
-  // By start within each pair (ns() keeps the ticks' order; ties in it
-  // fall in one aggregate whatever their order).
+  auto pairAtSeg = [&](uint32_t k, uint32_t j) __attribute__((always_inline))
+                       ->const Pair & {
+    if (!table.empty())
+      return *table[T.codeptr.placeOf(k) * width + T.segThread[j]];
+    return pairOf(site(k), j);
+  };
+  // The segments by (site, thread), each pair's by start: a counting sort
+  // into cells (a pair's starts' range cut in 2^cellBits, about 64
+  // segments a cell at least), then each cell sorted. A segment as a
+  // 64-bit key: its task k where it is the task's first (j = segOff[k]),
+  // else its number j with the top code bit set, below its start's ticks
+  // less the least start where those fit above it (the keys then sort by
+  // start, ties by code: ties fall in one aggregate whatever their order),
+  // else sorted by their starts read.
+  unsigned cellBits = 0;
+  while (cellBits < 8 && (pairList.size() << (cellBits + 1)) * 64 <= segs)
+    cellBits++;
+  auto bitsOf = [](uint64_t v) { return v ? 64 - __builtin_clzll(v) : 0; };
+  std::vector<unsigned> shift(pairList.size());
+  for (size_t x = 0; x < pairList.size(); x++) {
+    int b = bitsOf(pairAt[x]->hi - pairAt[x]->lo);
+    shift[x] = unsigned(std::max(0, b - int(cellBits)));
+  }
   auto segStart = T.segStart.view(); // in registers
-  auto byStart = [segStart](const Seg &x, const Seg &y)
-      __attribute__((always_inline)) {
-    return segStart[x.j] < segStart[y.j];
+  auto cellOf = [&](const Pair &x, uint64_t start) {
+    return size_t(x.rank) << cellBits | size_t((start - x.lo) >> shift[x.rank]);
   };
-  for (size_t x = 0; x < pairList.size(); x++)
-    if (!std::is_sorted(segs.begin() + from[x], segs.begin() + from[x + 1],
-                        byStart))
-      std::sort(segs.begin() + from[x], segs.begin() + from[x + 1], byStart);
+  size_t cells = pairList.size() << cellBits;
+  std::vector<uint32_t> cellOff(cells + 1, 0);
+  for (uint32_t k = 0; k < n; k++)
+    for (uint32_t j = T.segOff[k]; j < T.segOff[k + 1]; j++)
+      cellOff[cellOf(pairAtSeg(k, j), segStart[j]) + 1]++;
+  size_t largestCell = 0;
+  for (size_t c = 0; c < cells; c++) {
+    largestCell = std::max<size_t>(largestCell, cellOff[c + 1]);
+    cellOff[c + 1] += cellOff[c];
+  }
+  unsigned idBits = 1;
+  while ((uint64_t(1) << idBits) <= std::max<uint64_t>(n, segs))
+    idBits++;
+  const unsigned codeBits = idBits + 1;
+  const uint64_t notFirst = uint64_t(1) << idBits;
+  const uint64_t idMask = notFirst - 1, codeMask = (notFirst << 1) - 1;
+  uint64_t range = maxStart >= minStart ? maxStart - minStart : 0;
+  const bool packed = codeBits < 64 && (range >> (64 - codeBits)) == 0;
+  auto segOf = [&](uint64_t key) {
+    uint64_t c = key & codeMask;
+    return c & notFirst ? uint32_t(c & idMask) : T.segOff[c];
+  };
+  auto startOf = [&](uint64_t key) {
+    return packed ? minStart + (key >> codeBits) : segStart[segOf(key)];
+  };
   double span = hi > lo ? double(hi - lo) : 0;
   int64_t gap =
       int64_t(std::max(span / 2000, span * double(pairList.size()) / 20000.0));
@@ -918,22 +975,80 @@ void taskBars(const Results &R, size_t p, Names &sites, const BarFn &bar) {
     bar(a.th, a.s, std::max<int64_t>(a.e - a.s, 0), -1 - a.site, -1, -1, -1, 0,
         roundAway(double(a.exec) / tpn), a.count, maskOf(a.fc), a.fc.data());
   };
-  for (size_t x = 0; x < pairList.size(); x++) {
-    auto [st, th] = pairList[x];
-    for (size_t y = from[x]; y < from[x + 1]; y++) {
-      uint32_t j = segs[y].j, k = segs[y].k;
-      int64_t s = ns(T.segStart[j]), e = ns(T.segEnd[j]);
-      if (st != a.site || th != a.th || s > a.e + gap) {
-        flush();
-        a = Agg();
-        a.site = st, a.th = th, a.s = s, a.e = e;
+  // The cells in batches of at most a quarter of the segments (or one
+  // cell): each batch's keys made by a pass over the segments, sorted per
+  // cell, then merged into bars; the keys of one batch held at a time, in
+  // one buffer.
+  size_t room = std::max(largestCell, (segs + 3) / 4);
+  std::vector<size_t> ends; // each batch's end (cells)
+  size_t largest = 0;
+  for (size_t c0 = 0, c1; c0 < cells; c0 = c1) {
+    for (c1 = c0 + 1; c1 < cells && cellOff[c1 + 1] - cellOff[c0] <= room;)
+      c1++;
+    ends.push_back(c1);
+    largest = std::max<size_t>(largest, cellOff[c1] - cellOff[c0]);
+  }
+  std::vector<uint64_t> keys;
+  keys.reserve(largest);
+  for (size_t c0 = 0, c1, b = 0; c0 < cells; c0 = c1) {
+    c1 = ends[b++];
+    uint32_t base = cellOff[c0];
+    keys.resize(cellOff[c1] - base);
+    {
+      std::vector<uint32_t> at(cellOff.begin() + c0, cellOff.begin() + c1);
+      uint32_t r0 = uint32_t(c0 >> cellBits),
+               r1 = uint32_t((c1 - 1) >> cellBits);
+      for (uint32_t k = 0; k < n; k++) {
+        for (uint32_t j = T.segOff[k]; j < T.segOff[k + 1]; j++) {
+          const Pair &x = pairAtSeg(k, j);
+          if (x.rank < r0 || x.rank > r1) // not a pair of the batch
+            continue;
+          uint64_t start = segStart[j];
+          size_t c = cellOf(x, start);
+          if (c < c0 || c >= c1)
+            continue;
+          uint64_t key = j == T.segOff[k] ? k : notFirst | j;
+          if (packed)
+            key |= (start - minStart) << codeBits;
+          keys[at[c - c0]++ - base] = key;
+        }
       }
-      a.e = std::max(a.e, e);
-      a.exec += int64_t(T.segEnd[j] - T.segStart[j]);
-      if (j == T.segOff[k]) {
-        a.count++;
-        for (int f = 0; f < P_COUNT; f++)
-          a.fc[f] += masks.tasks[k] >> f & 1;
+    }
+    for (size_t c = c0; c < c1; c++) {
+      auto kb = keys.begin() + (cellOff[c] - base),
+           ke = keys.begin() + (cellOff[c + 1] - base);
+      if (packed) {
+        if (!std::is_sorted(kb, ke))
+          std::sort(kb, ke);
+      } else {
+        auto byStart = [&](uint64_t u, uint64_t v) {
+          return startOf(u) < startOf(v);
+        };
+        if (!std::is_sorted(kb, ke, byStart))
+          std::sort(kb, ke, byStart);
+      }
+    }
+    for (size_t c = c0; c < c1; c++) {
+      auto [st, th] = pairList[c >> cellBits];
+      for (uint32_t y = cellOff[c]; y < cellOff[c + 1]; y++) {
+        uint64_t key = keys[y - base];
+        uint32_t j = segOf(key);
+        uint64_t st0 = startOf(key);
+        int64_t len = T.segLen[j];
+        int64_t s = ns(st0), e = ns(st0 + uint64_t(len));
+        if (st != a.site || th != a.th || s > a.e + gap) {
+          flush();
+          a = Agg();
+          a.site = st, a.th = th, a.s = s, a.e = e;
+        }
+        a.e = std::max(a.e, e);
+        a.exec += len;
+        if (!(key & notFirst)) {
+          uint32_t k = uint32_t(key & idMask);
+          a.count++;
+          for (int f = 0; f < P_COUNT; f++)
+            a.fc[f] += masks.tasks[k] >> f & 1;
+        }
       }
     }
   }
@@ -1103,6 +1218,10 @@ void ResultsSource::bars(size_t p, bool every, uint64_t block, const BarFn &f) {
   if (tasks.size() <= p)
     tasks.resize(p + 1);
   if (!tasks[p]) {
+    // Their sort keys take fresh pages, the heap's free ones (the graph's)
+    // given back first.
+    if (R.run.procs[p]->tasks.size())
+      releaseFreed();
     auto &t = tasks[p] = std::make_unique<std::vector<Bar>>();
     taskBars(R, p, sites,
              [&](int th, int64_t s, int64_t d, int k, int64_t inst, int64_t lo,
@@ -1462,10 +1581,13 @@ Names seeded(const std::vector<std::string> &names) {
 
 void writeReport(const Results &R, const std::string &path, const Caps &caps,
                  const std::string &version, std::vector<LeftOut> &leftOut) {
-  PageRun run = pageRunOf(R);
-  Names loops = seeded(run.loops), sites = seeded(run.sites);
-  ResultsSource src(R, R.run.procs.size(), loops, sites);
-  writePage(run, src, loops, sites, path, caps, version, leftOut);
+  {
+    PageRun run = pageRunOf(R);
+    Names loops = seeded(run.loops), sites = seeded(run.sites);
+    ResultsSource src(R, R.run.procs.size(), loops, sites);
+    writePage(run, src, loops, sites, path, caps, version, leftOut);
+  }
+  releaseFreed(); // what making the page left free: not kept resident
 }
 
 } // namespace gcg
