@@ -78,19 +78,43 @@ struct GrainDag::Parts {
   // the slot has none yet. edges() numbers the forks again the same way
   // (no table of them).
   uint32_t forkJoinFrom = 0;
-  // Per region, the fork and join it hangs between (UINT32_MAX: the
-  // process's, chained in time order per encountering task: topLevel,
-  // those regions by encountering task, then time).
+  // Per region, the fork and join it hangs between (none: the process's,
+  // chained in time order per encountering task). Dense where more than
+  // half the regions have one, else only theirs (anchoredAt, ascending).
   std::vector<std::pair<uint32_t, uint32_t>> anchor;
+  std::vector<uint32_t> anchoredAt;
+  bool denseAnchors = false;
+  /// Region r's anchor, the regions asked for in ascending order (at: a
+  /// cursor in anchoredAt, from 0); {UINT32_MAX, UINT32_MAX}: none.
+  std::pair<uint32_t, uint32_t> anchorOf(size_t r, size_t &at) const {
+    if (denseAnchors)
+      return anchor[r];
+    while (at < anchoredAt.size() && anchoredAt[at] < r)
+      at++;
+    if (at < anchoredAt.size() && anchoredAt[at] == r)
+      return anchor[at];
+    return {UINT32_MAX, UINT32_MAX};
+  }
+  // The regions without an anchor, by encountering task, then time: in
+  // topLevel, or (topLevel empty, topInOrder) those in index order.
   std::vector<uint32_t> topLevel;
+  bool topInOrder = false;
   // The loop instances of each region (or task) in order: per group (in
   // the order first met) its run of grouped, from .. to (grouped empty:
-  // the instances in order, grouped[x] x), and the fork and join it hangs
-  // between.
+  // the instances in order, grouped[x] x), and the region it hangs in (-1:
+  // the process). to is the next group's from where the groups are in
+  // the order of their runs (groupTo empty), else groupTo's.
   struct Group {
-    uint32_t from, to, fork, join;
+    uint32_t from;
+    int32_t region;
   };
   std::vector<Group> groups;
+  std::vector<uint32_t> groupTo;
+  uint32_t groupEnd(size_t x, size_t nl) const {
+    if (!groupTo.empty())
+      return groupTo[x];
+    return x + 1 < groups.size() ? groups[x + 1].from : uint32_t(nl);
+  }
   std::vector<int> grouped;
   int groupedAt(size_t x) const {
     return grouped.empty() ? int(x) : grouped[x];
@@ -297,31 +321,52 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
     }
   }
   // Each region's anchor; the top-level ones by encountering task.
-  p.anchor.assign(nr, {UINT32_MAX, UINT32_MAX});
-  std::vector<bool> atTop(nr, false);
-  size_t top = 0;
-  for (size_t r = 0; r < nr; r++) {
+  auto anchorFor = [&](size_t r) -> std::pair<uint32_t, uint32_t> {
     const Region &R = an.regionList[r];
     int64_t k, pr;
     if (R.chunk >= 0 && size_t(R.chunk) < ch.size())
-      p.anchor[r] = {p.cn(R.chunk), p.lj(ch.loop[R.chunk])};
-    else if ((k = T.index(R.enc)) >= 0)
-      p.anchor[r] = {p.tn(k), p.tj[k]};
-    else if ((pr = regionOfTask(an, R.enc)) >= 0 && size_t(pr) != r)
-      p.anchor[r] = {p.rf(pr), p.rj(pr)};
-    else
-      atTop[r] = true, top++;
-  }
-  p.topLevel.reserve(top);
+      return {p.cn(R.chunk), p.lj(ch.loop[R.chunk])};
+    if ((k = T.index(R.enc)) >= 0)
+      return {p.tn(k), p.tj[k]};
+    if ((pr = regionOfTask(an, R.enc)) >= 0 && size_t(pr) != r)
+      return {p.rf(pr), p.rj(pr)};
+    return {UINT32_MAX, UINT32_MAX};
+  };
+  std::vector<bool> atTop(nr, false);
+  size_t top = 0;
   for (size_t r = 0; r < nr; r++)
-    if (atTop[r])
-      p.topLevel.push_back(uint32_t(r));
+    if (anchorFor(r).first == UINT32_MAX)
+      atTop[r] = true, top++;
+  p.denseAnchors = 2 * (nr - top) > nr;
+  p.anchor.reserve(p.denseAnchors ? nr : nr - top);
+  if (!p.denseAnchors)
+    p.anchoredAt.reserve(nr - top);
+  for (size_t r = 0; r < nr; r++) {
+    if (p.denseAnchors)
+      p.anchor.push_back(atTop[r] ? std::make_pair(UINT32_MAX, UINT32_MAX)
+                                  : anchorFor(r));
+    else if (!atTop[r])
+      p.anchoredAt.push_back(uint32_t(r)), p.anchor.push_back(anchorFor(r));
+  }
   auto byEncTime = [&](uint32_t a, uint32_t b) {
     const Region &A = an.regionList[a], &B = an.regionList[b];
     return A.enc != B.enc ? A.enc < B.enc : A.t < B.t;
   };
-  if (!std::is_sorted(p.topLevel.begin(), p.topLevel.end(), byEncTime))
+  // In index order already (the usual): no column of them.
+  p.topInOrder = true;
+  for (size_t r = 0, last = SIZE_MAX; r < nr && p.topInOrder; r++)
+    if (atTop[r]) {
+      p.topInOrder =
+          last == SIZE_MAX || !byEncTime(uint32_t(r), uint32_t(last));
+      last = r;
+    }
+  if (!p.topInOrder) {
+    p.topLevel.reserve(top);
+    for (size_t r = 0; r < nr; r++)
+      if (atTop[r])
+        p.topLevel.push_back(uint32_t(r));
     std::stable_sort(p.topLevel.begin(), p.topLevel.end(), byEncTime);
+  }
   // The loop instances of each region (or task) in order: grouped by key
   // (kind, region or task, thread), the groups in the order first met,
   // each's instances in the order met, sorted by their last key where
@@ -345,18 +390,30 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
   for (size_t a = 0, b; a < nl; a = b) {
     for (b = a + 1; b < nl && keyOf(g[b]) == keyOf(g[a]); b++)
       ;
-    p.groups.push_back({uint32_t(a), uint32_t(b), 0, 0});
+    p.groups.push_back({uint32_t(a), -1});
   }
   auto firstMet = [&](const Parts::Group &x, const Parts::Group &y) {
     return g[x.from] < g[y.from];
   };
-  if (!std::is_sorted(p.groups.begin(), p.groups.end(), firstMet))
-    std::sort(p.groups.begin(), p.groups.end(), firstMet);
+  if (!std::is_sorted(p.groups.begin(), p.groups.end(), firstMet)) {
+    // Their ends, before they leave the order of their runs.
+    std::vector<std::pair<Parts::Group, uint32_t>> ends;
+    ends.reserve(ng);
+    for (size_t x = 0; x < ng; x++)
+      ends.emplace_back(p.groups[x], p.groupEnd(x, nl));
+    std::sort(ends.begin(), ends.end(), [&](const auto &x, const auto &y) {
+      return firstMet(x.first, y.first);
+    });
+    p.groupTo.reserve(ng);
+    for (size_t x = 0; x < ng; x++)
+      p.groups[x] = ends[x].first, p.groupTo.push_back(ends[x].second);
+  }
   auto byLast = [&](int x, int y) {
     return an.loops[x].lastKey(x) < an.loops[y].lastKey(y);
   };
-  for (Parts::Group &gr : p.groups) {
-    auto a = g.begin() + gr.from, b = g.begin() + gr.to;
+  for (size_t x = 0; x < ng; x++) {
+    Parts::Group &gr = p.groups[x];
+    auto a = g.begin() + gr.from, b = g.begin() + p.groupEnd(x, nl);
     if (!std::is_sorted(a, b, byLast))
       std::stable_sort(a, b, byLast);
     const Loop &l0 = an.loops[*a];
@@ -367,8 +424,7 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
     } else {
       r = regionOfTask(an, l0.keyKind == 1 ? l0.k0() : l0.k1());
     }
-    gr.fork = r >= 0 ? p.rf(r) : uint32_t(Start);
-    gr.join = r >= 0 ? p.rj(r) : uint32_t(End);
+    gr.region = int32_t(r);
   }
   // Met in order (the usual): no column of them beside the graph.
   bool inOrder = true;
@@ -390,29 +446,44 @@ template <class Edge> void GrainDag::edges(Parts &p, Edge &&edge) const {
     edge(c, p.lj(li), Synchronization);
   }
   // Regions in their anchors.
-  for (size_t r = 0; r < nr; r++) {
+  for (size_t r = 0, at = 0; r < nr; r++) {
     edge(p.rf(r), p.rj(r), Scope);
-    auto [f, j] = p.anchor[r];
+    auto [f, j] = p.anchorOf(r, at);
     if (f == UINT32_MAX)
       continue;
     edge(f, p.rf(r), Continuation);
     edge(p.rj(r), j, Continuation);
   }
-  for (size_t x = 0, e; x < p.topLevel.size(); x = e) { // per encountering
-    uint64_t enc = an.regionList[p.topLevel[x]].enc;
-    uint32_t prev = Start;
-    for (e = x;
-         e < p.topLevel.size() && an.regionList[p.topLevel[e]].enc == enc;
-         e++) {
-      edge(prev, p.rf(p.topLevel[e]), Continuation);
-      prev = p.rj(p.topLevel[e]);
+  { // The top-level ones chained per encountering task.
+    uint32_t prev = UINT32_MAX;
+    uint64_t enc = 0;
+    auto chain = [&](uint32_t r) {
+      const Region &R = an.regionList[r];
+      if (prev == UINT32_MAX || R.enc != enc) {
+        if (prev != UINT32_MAX)
+          edge(prev, End, Continuation);
+        prev = Start, enc = R.enc;
+      }
+      edge(prev, p.rf(r), Continuation);
+      prev = p.rj(r);
+    };
+    if (p.topInOrder) {
+      for (size_t r = 0, at = 0; r < nr; r++)
+        if (p.anchorOf(r, at).first == UINT32_MAX)
+          chain(uint32_t(r));
+    } else {
+      for (uint32_t r : p.topLevel)
+        chain(r);
     }
-    edge(prev, End, Continuation);
+    if (prev != UINT32_MAX)
+      edge(prev, End, Continuation);
   }
   // The loop instances of each region (or task) in order.
-  for (const Parts::Group &gr : p.groups) {
-    uint32_t prev = gr.fork, last = gr.join;
-    for (size_t x = gr.from; x < gr.to; x++) {
+  for (size_t y = 0; y < p.groups.size(); y++) {
+    const Parts::Group &gr = p.groups[y];
+    uint32_t prev = gr.region >= 0 ? p.rf(gr.region) : uint32_t(Start);
+    uint32_t last = gr.region >= 0 ? p.rj(gr.region) : uint32_t(End);
+    for (size_t x = gr.from, to = p.groupEnd(y, an.loops.size()); x < to; x++) {
       int li = p.groupedAt(x);
       edge(prev, p.lf(li), Continuation);
       edge(p.lf(li), p.lj(li), Scope);
