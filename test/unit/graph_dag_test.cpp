@@ -324,6 +324,7 @@ struct Dag {
   std::vector<double> w;
   uint32_t from(uint32_t v) const { return off[v]; }
   uint32_t to(uint32_t x) const { return adj[x]; }
+  uint32_t nextAt(uint32_t) const { return EdgesBySource::NoNext; }
 };
 
 Dag dagOf(uint32_t nv, const std::vector<std::pair<uint32_t, uint32_t>> &es,
@@ -533,5 +534,86 @@ TEST(GraphDag, EdgesBySourceAsAWordPerNode) {
     for (uint32_t v = 0; v < nv; v++)
       for (uint32_t x = e.from(v); x < e.from(v + 1); x++)
         ASSERT_EQ(e.to(x), v * 1000 + (x - want[v])) << "node " << v;
+  }
+}
+
+// EdgesBySource holds a node's first edge to the next-numbered node, where
+// it is among the node's first three, as two bits, not an entry: the
+// edges it gives (in adj, the next at its place) must be those placed, in
+// the order placed, and longestPaths on them must take the nodes in the
+// same order and keep the same predecessors (ties: the first taken) as a
+// table per node. Edges to the next node at every place (first, second,
+// third, fourth: an entry), twice from one node, from the last node of a
+// block of 8 and of 4.
+TEST(GraphDag, EdgesBySourceNextsKeepTheOrderAndTies) {
+  for (uint32_t seed = 1; seed <= 30; seed++) {
+    SCOPED_TRACE(seed);
+    std::mt19937 rng(seed);
+    uint32_t nv = 50 + rng() % 400;
+    // Edges from lower to higher numbers (a DAG, Kahn's order not the
+    // numbers' since edges jump ahead), each source's in a random order
+    // with edges to v + 1 among them; small weights: many ties.
+    std::vector<std::pair<uint32_t, uint32_t>> es;
+    for (uint32_t v = 0; v + 1 < nv; v++) {
+      std::vector<uint32_t> to;
+      uint32_t k = rng() % 5;
+      for (uint32_t i = 0; i < k; i++)
+        to.push_back(v + 1 + rng() % std::min<uint32_t>(nv - v - 1, 20));
+      if (rng() % 4 != 0)
+        to.insert(to.begin() + rng() % (to.size() + 1), v + 1);
+      if (rng() % 8 == 0)
+        to.insert(to.begin() + rng() % (to.size() + 1), v + 1);
+      for (uint32_t t : to)
+        es.emplace_back(v, t);
+    }
+    std::vector<double> w(nv);
+    for (double &x : w)
+      x = double(rng() % 3);
+    Dag want = dagOf(nv, es, w);
+    // The same edges counted and placed as GrainDag does (one pass to
+    // count, one to place, each in the order made).
+    EdgesBySource e;
+    e.expect(nv);
+    std::vector<uint32_t> start(nv + 1, 0);
+    size_t nexts = 0;
+    for (auto [s, t] : es)
+      if (e.holdsAsNext(s, t, start[s + 1]))
+        nexts++;
+      else
+        start[s + 1]++;
+    EXPECT_GT(nexts, nv / 2);
+    for (uint32_t v = 1; v <= nv; v++)
+      start[v] += start[v - 1];
+    EXPECT_EQ(start[nv] + nexts, es.size());
+    e.make(std::move(start));
+    for (auto [s, t] : es)
+      e.place(s, t);
+    e.placed();
+    for (uint32_t v = 0; v < nv; v++) {
+      std::vector<uint32_t> got;
+      uint32_t x = e.from(v), end = e.from(v + 1), next = e.nextAt(v);
+      for (uint32_t i = 0;; i++) {
+        if (i == next)
+          got.push_back(v + 1);
+        else if (x < end)
+          got.push_back(e.to(x++));
+        else
+          break;
+      }
+      ASSERT_EQ(got, std::vector<uint32_t>(want.adj.begin() + want.off[v],
+                                           want.adj.begin() + want.off[v + 1]))
+          << "node " << v;
+    }
+    Taken a = byTable(want);
+    std::vector<uint32_t> link(nv, 0);
+    for (auto [s, t] : es)
+      link[t]++;
+    std::vector<uint32_t> order;
+    size_t n = longestPaths(
+        nv, e, link.data(), [&](uint32_t v) { return w[v]; }, [](uint32_t) {},
+        [&](uint32_t v, double, double) { order.push_back(v); });
+    EXPECT_EQ(n, size_t(nv));
+    EXPECT_EQ(order, a.order);
+    EXPECT_EQ(link, a.pred);
   }
 }

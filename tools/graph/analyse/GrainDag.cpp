@@ -181,8 +181,10 @@ GrainDag::GrainDag(const Analysis &an, bool everyGrain, bool keep)
     // The edges by source (a counting sort), each source's in the order
     // made; link counts each node's in-edges.
     size_t ne = 0;
+    out.expect(nv);
     auto count = [&](uint32_t s, uint32_t t) {
-      start[s + 1]++;
+      if (!out.holdsAsNext(s, t, start[s + 1]))
+        start[s + 1]++;
       link[t]++;
       ne++;
     };
@@ -300,24 +302,37 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
   p.forkJoinFrom = tasksEnd = nv;
   std::vector<std::pair<uint32_t, uint32_t>> joinNode; // (join point, node)
   uint64_t nj = 0;
+  // Kept graphs: a join point's join right after the fork of its first
+  // task; else after the forks of the run of tasks that join there (then
+  // a fork's edge to the next fork, and the last's to the join, are
+  // EdgesBySource's nexts, not entries).
+  bool forksFirst = !keep;
+  auto joinOf = [&](size_t s, uint32_t at) {
+    auto it = joinNode.rbegin(); // join points do not decrease: the last
+    while (it != joinNode.rend() && it->first != at)
+      ++it;
+    if (it != joinNode.rend())
+      return it->second;
+    if (keep)
+      joins.emplace_back(int64_t(s), at);
+    joinNode.emplace_back(at, node(TaskJoin, nj++));
+    return joinNode.back().second;
+  };
   for (size_t s = 0; s < T.slots(); s++) {
     joinNode.clear();
-    for (int64_t j = T.kidOff[s]; j < T.kidOff[s + 1]; j++) {
-      uint32_t k = T.kids[j], at = T.joinsAt[k];
-      int64_t c = an.madeInChunk(k);
-      if (c < 0) // (a task made in a chunk hangs off the chunk's node)
-        node(TaskFork, k);
-      auto it = joinNode.rbegin(); // join points do not decrease: the last
-      while (it != joinNode.rend() && it->first != at)
-        ++it;
-      if (it == joinNode.rend()) {
-        if (keep)
-          joins.emplace_back(int64_t(s), at);
-        joinNode.emplace_back(at, node(TaskJoin, nj++));
-        p.tj[k] = joinNode.back().second;
-      } else {
-        p.tj[k] = it->second;
+    for (int64_t j = T.kidOff[s], e; j < T.kidOff[s + 1]; j = e) {
+      uint32_t at = T.joinsAt[T.kids[j]], jn = UINT32_MAX;
+      for (e = j; e < T.kidOff[s + 1] && T.joinsAt[T.kids[e]] == at; e++) {
+        uint32_t k = T.kids[e];
+        if (an.madeInChunk(k) < 0) // (one made in a chunk hangs off it)
+          node(TaskFork, k);
+        if (!forksFirst && jn == UINT32_MAX)
+          jn = joinOf(s, at);
       }
+      if (jn == UINT32_MAX)
+        jn = joinOf(s, at);
+      for (int64_t x = j; x < e; x++)
+        p.tj[T.kids[x]] = jn;
     }
   }
   // Each region's anchor; the top-level ones by encountering task.
@@ -526,7 +541,15 @@ template <class Edge> void GrainDag::edges(Parts &p, Edge &&edge) const {
   // Each parent's children: forks in creation order, a join per join point.
   // The forks' nodes numbered as nodes() made them (Parts::forkJoinFrom).
   uint32_t next = p.forkJoinFrom;
-  std::vector<uint32_t> seen; // the slot's join points met
+  std::vector<uint32_t> seen;       // the slot's join points met
+  bool forksFirst = !keep;          // as nodes() numbered them
+  auto joinMet = [&](uint32_t at) { // a join node made at its first
+    auto it = seen.rbegin();
+    while (it != seen.rend() && *it != at)
+      ++it;
+    if (it == seen.rend())
+      seen.push_back(at), next++;
+  };
   for (size_t s = 0; s < T.slots(); s++) {
     if (T.kidOff[s] == T.kidOff[s + 1])
       continue;
@@ -549,13 +572,8 @@ template <class Edge> void GrainDag::edges(Parts &p, Edge &&edge) const {
         uint32_t k = T.kids[e], c = maker(k), fork = UINT32_MAX;
         if (c == UINT32_MAX)
           fork = next++;
-        auto it = seen.rbegin();
-        while (it != seen.rend() && *it != T.joinsAt[k])
-          ++it;
-        if (it == seen.rend()) { // its join was made after it
-          seen.push_back(T.joinsAt[k]);
-          next++;
-        }
+        if (!forksFirst && e == j) // its join was made after it
+          joinMet(jn);
         if (c != UINT32_MAX) { // made by a chunk: its creation edge
           edge(c, p.tn(k), Creation);
           lastMaker = an.madeInChunk(k);
@@ -565,6 +583,8 @@ template <class Edge> void GrainDag::edges(Parts &p, Edge &&edge) const {
         edge(fork, p.tn(k), Creation);
         prev = fork;
       }
+      if (forksFirst) // its join was made after their forks
+        joinMet(jn);
       uint32_t join = p.tj[T.kids[j]];
       edge(prev, join, Continuation);
       for (int64_t x = j; x < e; x++)
@@ -616,6 +636,7 @@ void EdgesBySource::make(std::vector<uint32_t> &&start) {
 }
 
 void EdgesBySource::placed() {
+  std::vector<uint64_t>().swap(seen);
   // Each node's place is its end (the next node's start): back to its
   // start, the last block first (a block's start is the end of the one
   // before it, not yet moved back).
@@ -641,6 +662,8 @@ void EdgesBySource::clear() {
   std::vector<uint32_t>().swap(wide);
   std::vector<uint32_t>().swap(adj);
   std::vector<uint8_t>().swap(rel);
+  std::vector<uint8_t>().swap(nx);
+  std::vector<uint64_t>().swap(seen);
 }
 
 void detail::ReadyQueue::addBlock() {

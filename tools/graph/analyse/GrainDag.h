@@ -64,18 +64,42 @@ std::vector<uint32_t> grainIndices32(const std::vector<uint64_t> &v,
                                      const char *what);
 
 /// A graph's edges by source: node v's at from(v) .. from(v + 1) in adj,
-/// each source's in the order placed. Per node a byte, per block of 8
+/// each source's in the order placed, and, not in adj, v's first edge to
+/// v + 1 where it is among v's first three (nextAt(v): its place among v's
+/// edges; NoNext: none). Per node a byte and two bits, per block of 8
 /// nodes a word: the place of the block's first edge, and each node's from
 /// it; where a block's edges are more than 255, the word names (its top bit
 /// set) a row of wide with a word per node of the block.
 class EdgesBySource {
 public:
+  static constexpr uint32_t NoNext = UINT32_MAX;
+  /// Before the edges are counted: nodes 0 .. n - 1, none with a next yet.
+  void expect(size_t n) {
+    nx.assign((n + 3) / 4, 0xff);
+    std::vector<uint64_t>(n / 64 + 1, 0).swap(seen);
+  }
+  /// While the edges are counted, each once in the order they will be
+  /// placed: true if s -> t is held as s's next (then not counted in
+  /// start); before: s's edges counted so far (start's).
+  bool holdsAsNext(uint32_t s, uint32_t t, uint32_t before) {
+    if (t != s + 1 || before >= 3 || nextAt(s) != NoNext)
+      return false;
+    unsigned sh = 2 * (s % 4);
+    nx[s / 4] = uint8_t((nx[s / 4] & ~(3u << sh)) | before << sh);
+    return true;
+  }
   /// start: per node its first edge's place, then the number of edges
-  /// (below 2^31); the edges' column takes its place where it has room,
-  /// else it is freed before the edges' column is made.
+  /// (below 2^31), the nexts not counted; the edges' column takes its
+  /// place where it has room, else it is freed before the edges' column is
+  /// made.
   void make(std::vector<uint32_t> &&start);
-  /// Places the next edge from s (make()'s nodes' edges, each once).
+  /// Places the next edge from s (make()'s nodes' edges, each once, in the
+  /// order counted).
   void place(uint32_t s, uint32_t t) {
+    if (t == s + 1 && nextAt(s) != NoNext && !(seen[s / 64] >> s % 64 & 1)) {
+      seen[s / 64] |= uint64_t(1) << s % 64; // the next: not in adj
+      return;
+    }
     uint32_t b = base[s / 8];
     if (b & Wide)
       adj[wide[size_t(b & ~Wide) * 8 + s % 8]++] = t;
@@ -89,12 +113,19 @@ public:
     return b & Wide ? wide[size_t(b & ~Wide) * 8 + v % 8] : b + rel[v];
   }
   uint32_t to(uint32_t x) const { return adj[x]; }
+  /// The place of v's edge to v + 1 among v's edges, or NoNext.
+  uint32_t nextAt(uint32_t v) const {
+    uint32_t c = v / 4 < nx.size() ? nx[v / 4] >> (2 * (v % 4)) & 3 : 3;
+    return c == 3 ? NoNext : c;
+  }
   void clear();
 
 private:
   static constexpr uint32_t Wide = 1u << 31;
   std::vector<uint32_t> base, wide, adj;
-  std::vector<uint8_t> rel; // per node, and one past the last
+  std::vector<uint8_t> rel;   // per node, and one past the last
+  std::vector<uint8_t> nx;    // per node 2 bits: nextAt (3: NoNext)
+  std::vector<uint64_t> seen; // while placed: a bit per node, its next met
 };
 
 struct GrainDag {
@@ -255,7 +286,8 @@ private:
 /// The longest paths through a DAG in Kahn's order (GrainDag's critical
 /// path; apart, to be tested on graphs made by hand). Nodes 0 .. nv - 1,
 /// their edges by source: e.to(x) for x in e.from(v) .. e.from(v + 1)
-/// (EdgesBySource). The nodes without
+/// (EdgesBySource), and u + 1 at place e.nextAt(u) among them (a
+/// number past them: none). The nodes without
 /// in-edges are queued first, ascending; the queue is first in first out;
 /// a node taken relaxes its successors in their order in adj, and each is
 /// queued when its last in-edge is relaxed. A node's predecessor is the
@@ -291,8 +323,16 @@ size_t longestPaths(uint32_t nv, const Edges &e, uint32_t *link,
     done++;
     double du = before + weight(u);
     taken(u, before, du);
-    for (uint32_t x = e.from(u), end = e.from(u + 1); x < end; x++) {
-      uint32_t t = e.to(x), &l = link[t];
+    uint32_t x = e.from(u), end = e.from(u + 1), next = e.nextAt(u);
+    for (uint32_t i = 0;; i++) { // its edges in adj, its next at its place
+      uint32_t t;
+      if (i == next)
+        t = u + 1;
+      else if (x < end)
+        t = e.to(x++);
+      else
+        break;
+      uint32_t &l = link[t];
       if (l == 1) { // its only (or last) in-edge, never open
         l = u;
         queue.push(t, du);
