@@ -516,15 +516,18 @@ TEST(GraphDag, EdgesBySourceAsAWordPerNode) {
     std::vector<uint32_t> start(nv + 1, 0);
     for (uint32_t v = 0; v < nv; v++)
       start[v + 1] = start[v] + deg[v];
-    std::vector<uint32_t> want = start;
+    std::vector<uint32_t> want = start; // per node its first edge's place
     // The edges in a random order of sources, each source's numbered.
     std::vector<uint32_t> srcs;
     for (uint32_t v = 0; v < nv; v++)
       srcs.insert(srcs.end(), deg[v], v);
     for (size_t i = srcs.size(); i > 1; i--)
       std::swap(srcs[i - 1], srcs[rng() % i]);
-    EdgesBySource e;
-    e.make(std::move(start));
+    EdgesBySource e; // counted in the order placed; none to the next node
+    e.expect(nv);
+    for (uint32_t s : srcs)
+      e.count(s, s + 2);
+    e.make();
     std::vector<uint32_t> made(nv, 0);
     for (uint32_t s : srcs)
       e.place(s, s * 1000 + made[s]++);
@@ -574,18 +577,14 @@ TEST(GraphDag, EdgesBySourceNextsKeepTheOrderAndTies) {
     // count, one to place, each in the order made).
     EdgesBySource e;
     e.expect(nv);
-    std::vector<uint32_t> start(nv + 1, 0);
-    size_t nexts = 0;
     for (auto [s, t] : es)
-      if (e.holdsAsNext(s, t, start[s + 1]))
-        nexts++;
-      else
-        start[s + 1]++;
+      e.count(s, t);
+    e.make();
+    size_t nexts = 0;
+    for (uint32_t v = 0; v < nv; v++)
+      nexts += e.nextAt(v) != EdgesBySource::NoNext;
     EXPECT_GT(nexts, nv / 2);
-    for (uint32_t v = 1; v <= nv; v++)
-      start[v] += start[v - 1];
-    EXPECT_EQ(start[nv] + nexts, es.size());
-    e.make(std::move(start));
+    EXPECT_EQ(e.from(nv) + nexts, es.size());
     for (auto [s, t] : es)
       e.place(s, t);
     e.placed();
@@ -616,4 +615,94 @@ TEST(GraphDag, EdgesBySourceNextsKeepTheOrderAndTies) {
     EXPECT_EQ(order, a.order);
     EXPECT_EQ(link, a.pred);
   }
+}
+
+namespace {
+// One thread. The implicit task makes the root task R at 10 and waits for
+// it; R makes C1, C2 and C3 (30, 35, 40) and waits 50..145 while they run
+// 30 ticks each (50..80, 80..110, 110..140): three equal paths meet at
+// R's join. Kahn's order takes C1 first (its fork is first in R's chain):
+// the path goes through C1.
+const uint64_t C3 = (1ull << 40) | 4;
+void tiedKidsRecording(const std::string &dir) {
+  writeFile(dir + "/meta.txt", meta3());
+  Thread t;
+  t.rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 1)
+      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 1)
+      .task(10, R, I0, 0, 5.0)
+      .rec(R_SYNC_BEGIN, 15, I0, Par, 0, 5)
+      .rec(R_TASK_SWITCH, 20, I0, R)
+      .task(30, C1, R, 0, 5.0)
+      .task(35, C2, R, 0, 5.0)
+      .task(40, C3, R, 0, 5.0)
+      .rec(R_SYNC_BEGIN, 50, R, Par, 0, 5)
+      .rec(R_TASK_SWITCH, 50, R, C1)
+      .rec(R_TASK_SWITCH, 80, C1, R, 0, 1)
+      .rec(R_TASK_SWITCH, 80, R, C2)
+      .rec(R_TASK_SWITCH, 110, C2, R, 0, 1)
+      .rec(R_TASK_SWITCH, 110, R, C3)
+      .rec(R_TASK_SWITCH, 140, C3, R, 0, 1)
+      .rec(R_SYNC_END, 145, R, Par, 0, 5)
+      .rec(R_TASK_SWITCH, 150, R, I0, 0, 1)
+      .rec(R_SYNC_END, 155, I0, Par, 0, 5)
+      .rec(R_IMPLICIT_END, 160, I0, 0);
+  t.write(dir + "/thread-0.bin");
+}
+
+// The grains on the longest path of a kept graph (its edges as made, the
+// kinds as numbered for GraphML), by a table per node (byTable), end first.
+std::pair<std::vector<uint64_t>, std::vector<uint64_t>>
+pathByTable(const GrainDag &g) {
+  std::vector<std::pair<uint32_t, uint32_t>> es;
+  for (size_t e = 0; e < g.src.size(); e++)
+    es.emplace_back(g.src[e], g.dst[e]);
+  std::vector<double> w(g.nodeCount());
+  for (uint32_t v = 0; v < g.nodeCount(); v++)
+    w[v] = g.weight(v);
+  Taken t = byTable(dagOf(g.nodeCount(), es, w));
+  std::pair<std::vector<uint64_t>, std::vector<uint64_t>> out;
+  for (uint32_t v = 1; v != UINT32_MAX; v = t.pred[v])
+    if (g.kind[v] == GrainDag::Chunk)
+      out.first.push_back(g.ref[v]);
+    else if (g.kind[v] == GrainDag::Task)
+      out.second.push_back(g.ref[v]);
+  return out;
+}
+} // namespace
+
+// The critical path alone (computeCritPath: chunks nothing hangs off as one
+// node, joins numbered after their forks, edges to the next node as bits)
+// must name the grains a table per node names on the kept graph (GraphML's
+// numbering, every edge an entry): the same edges, the same ties.
+TEST(GraphDag, CritPathAloneKeepsTheKeptGraphsTiesAndEdges) {
+  for (auto make : {treeRecording, tiedKidsRecording, loopTaskRecording,
+                    chunksMakeTasksRecording}) {
+    TempDir d;
+    make(d.path);
+    auto run = analyseRun({d.path}, {});
+    Analysis &an = *run->procs[0];
+    GrainDag g(an);
+    ASSERT_TRUE(g.acyclic);
+    auto [chunks, tasks] = pathByTable(g);
+    EXPECT_EQ(g.pathChunks, chunks);
+    EXPECT_EQ(g.pathTasks, tasks);
+    CritPath cp = computeCritPath(an);
+    ASSERT_TRUE(cp.acyclic);
+    EXPECT_DOUBLE_EQ(cp.span, g.span);
+    EXPECT_EQ(std::vector<uint64_t>(cp.chunks.begin(), cp.chunks.end()),
+              chunks);
+    EXPECT_EQ(std::vector<uint64_t>(cp.tasks.begin(), cp.tasks.end()), tasks);
+  }
+  // The tie: C1, C2 and C3 weigh the same; the first taken, C1, is on it.
+  TempDir d;
+  tiedKidsRecording(d.path);
+  auto run = analyseRun({d.path}, {});
+  const Analysis &an = *run->procs[0];
+  const Tasks &T = an.tasks;
+  ASSERT_EQ(T.size(), 4u);
+  int64_t r = T.index(R), c1 = T.index(C1), c2 = T.index(C2), c3 = T.index(C3);
+  EXPECT_EQ(an.taskOwnWork(c1), an.taskOwnWork(c2));
+  EXPECT_EQ(an.taskOwnWork(c1), an.taskOwnWork(c3));
+  EXPECT_EQ(computeCritPath(an).tasks,
+            (std::vector<uint32_t>{uint32_t(c1), uint32_t(r)}));
 }

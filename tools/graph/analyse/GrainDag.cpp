@@ -172,19 +172,13 @@ GrainDag::GrainDag(const Analysis &an, bool everyGrain, bool keep)
     size_t maxEdges = 4 * p.nr + 3 * an.loops.size() +
                       2 * size_t(p.chunksEnd - chunkBase) +
                       4 * an.tasks.size() + 4 * joins.size() + 1;
-    // Room for the edges' column too (EdgesBySource::make: its pages
-    // touched once, by start and then the edges; reserved, not touched).
-    std::vector<uint32_t> start;
-    start.reserve(std::max(size_t(nv) + 1, maxEdges));
-    start.assign(size_t(nv) + 1, 0);
     link.assign(nv, 0);
     // The edges by source (a counting sort), each source's in the order
     // made; link counts each node's in-edges.
     size_t ne = 0;
     out.expect(nv);
     auto count = [&](uint32_t s, uint32_t t) {
-      if (!out.holdsAsNext(s, t, start[s + 1]))
-        start[s + 1]++;
+      out.count(s, t);
       link[t]++;
       ne++;
     };
@@ -207,9 +201,7 @@ GrainDag::GrainDag(const Analysis &an, bool everyGrain, bool keep)
     if (ne > MaxNodes)
       throw Error("the critical path's graph: more than " +
                   std::to_string(MaxNodes) + " edges in one process");
-    for (size_t v = 1; v <= nv; v++)
-      start[v] += start[v - 1];
-    out.make(std::move(start));
+    out.make();
     if (keep)
       for (size_t e = 0; e < src.size(); e++)
         place(src[e], dst[e]);
@@ -604,35 +596,39 @@ template <class Edge> void GrainDag::edges(Parts &p, Edge &&edge) const {
     edge(Start, End, Continuation);
 }
 
-void EdgesBySource::make(std::vector<uint32_t> &&start) {
-  size_t n = start.size(), nb = (n + 7) / 8; // the nodes and one past
-  uint32_t ne = start.back();
+void EdgesBySource::make() {
+  size_t n = rel.size(), nb = (n + 7) / 8; // the nodes and one past
   base.assign(nb, 0);
-  rel.assign(n, 0);
   wide.clear();
+  auto counted = [&](size_t v) {
+    return rel[v] == 255 ? over.find(uint32_t(v))->second : uint32_t(rel[v]);
+  };
+  uint32_t s0 = 0; // the block's first edge's place
   for (size_t k = 0; k < nb; k++) {
     size_t first = 8 * k, last = std::min(first + 8, n);
-    uint32_t s0 = start[first], next = last < n ? start[last] : ne;
-    if (next - s0 <= 255) {
+    uint64_t sum = 0;
+    for (size_t v = first; v < last; v++)
+      sum += counted(v);
+    if (sum <= 255) { // each node's place from the block's first
       base[k] = s0;
-      for (size_t v = first; v < last; v++)
-        rel[v] = uint8_t(start[v] - s0);
+      for (size_t v = first, at = 0; v < last; v++) {
+        uint32_t c = rel[v];
+        rel[v] = uint8_t(at);
+        at += c;
+      }
     } else { // its nodes' places, the block's end in the rest of the row
       base[k] = Wide | uint32_t(wide.size() / 8);
-      for (size_t v = first; v < first + 8; v++)
-        wide.push_back(v < last ? start[v] : next);
+      uint32_t at = s0;
+      for (size_t v = first; v < first + 8; v++) {
+        wide.push_back(at);
+        if (v < last)
+          at += counted(v), rel[v] = 0;
+      }
     }
+    s0 += uint32_t(sum);
   }
-  // The edges' column in start's place where it has room (its pages
-  // touched once); else start's pages go back before adj's are touched.
-  adj.clear();
-  adj.swap(start);
-  if (adj.capacity() < ne) {
-    std::vector<uint32_t>().swap(adj);
-    releaseFreed();
-  }
-  std::vector<uint32_t>().swap(start);
-  adj.assign(ne, 0);
+  std::unordered_map<uint32_t, uint32_t>().swap(over);
+  adj.assign(s0, 0);
 }
 
 void EdgesBySource::placed() {

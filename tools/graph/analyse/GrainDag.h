@@ -43,6 +43,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -69,30 +70,38 @@ std::vector<uint32_t> grainIndices32(const std::vector<uint64_t> &v,
 /// edges; NoNext: none). Per node a byte and two bits, per block of 8
 /// nodes a word: the place of the block's first edge, and each node's from
 /// it; where a block's edges are more than 255, the word names (its top bit
-/// set) a row of wide with a word per node of the block.
+/// set) a row of wide with a word per node of the block. Counted in the
+/// byte per node (no word per node while made).
 class EdgesBySource {
 public:
   static constexpr uint32_t NoNext = UINT32_MAX;
-  /// Before the edges are counted: nodes 0 .. n - 1, none with a next yet.
+  /// Before the edges are counted: nodes 0 .. n - 1, none with an edge or
+  /// a next yet.
   void expect(size_t n) {
     nx.assign((n + 3) / 4, 0xff);
     std::vector<uint64_t>(n / 64 + 1, 0).swap(seen);
+    rel.assign(n + 1, 0);
+    over.clear();
   }
-  /// While the edges are counted, each once in the order they will be
-  /// placed: true if s -> t is held as s's next (then not counted in
-  /// start); before: s's edges counted so far (start's).
-  bool holdsAsNext(uint32_t s, uint32_t t, uint32_t before) {
-    if (t != s + 1 || before >= 3 || nextAt(s) != NoNext)
-      return false;
-    unsigned sh = 2 * (s % 4);
-    nx[s / 4] = uint8_t((nx[s / 4] & ~(3u << sh)) | before << sh);
-    return true;
+  /// Counts s -> t (each edge once, in the order it will be placed): s's
+  /// next if it is s's first edge to s + 1 and among its first three,
+  /// else an entry. Counted in rel (a byte per node; from 255 on in over).
+  void count(uint32_t s, uint32_t t) {
+    uint32_t before = rel[s];
+    if (t == s + 1 && before < 3 && nextAt(s) == NoNext) {
+      unsigned sh = 2 * (s % 4);
+      nx[s / 4] = uint8_t((nx[s / 4] & ~(3u << sh)) | before << sh);
+    } else if (before < 254) {
+      rel[s]++;
+    } else if (before == 254) {
+      rel[s] = 255, over[s] = 255;
+    } else {
+      over[s]++;
+    }
   }
-  /// start: per node its first edge's place, then the number of edges
-  /// (below 2^31), the nexts not counted; the edges' column takes its
-  /// place where it has room, else it is freed before the edges' column is
-  /// made.
-  void make(std::vector<uint32_t> &&start);
+  /// Once every edge is counted (below 2^31): the places, and the edges'
+  /// column.
+  void make();
   /// Places the next edge from s (make()'s nodes' edges, each once, in the
   /// order counted).
   void place(uint32_t s, uint32_t t) {
@@ -126,6 +135,7 @@ private:
   std::vector<uint8_t> rel;   // per node, and one past the last
   std::vector<uint8_t> nx;    // per node 2 bits: nextAt (3: NoNext)
   std::vector<uint64_t> seen; // while placed: a bit per node, its next met
+  std::unordered_map<uint32_t, uint32_t> over; // counts from 255 on
 };
 
 struct GrainDag {
