@@ -339,21 +339,28 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
       return {p.rf(pr), p.rj(pr)};
     return {UINT32_MAX, UINT32_MAX};
   };
+  // Found once each (hash look-ups): listed, then dense where most have
+  // one.
   std::vector<bool> atTop(nr, false);
   size_t top = 0;
-  for (size_t r = 0; r < nr; r++)
-    if (anchorFor(r).first == UINT32_MAX)
-      atTop[r] = true, top++;
-  p.denseAnchors = 2 * (nr - top) > nr;
-  p.anchor.reserve(p.denseAnchors ? nr : nr - top);
-  if (!p.denseAnchors)
-    p.anchoredAt.reserve(nr - top);
   for (size_t r = 0; r < nr; r++) {
-    if (p.denseAnchors)
-      p.anchor.push_back(atTop[r] ? std::make_pair(UINT32_MAX, UINT32_MAX)
-                                  : anchorFor(r));
-    else if (!atTop[r])
-      p.anchoredAt.push_back(uint32_t(r)), p.anchor.push_back(anchorFor(r));
+    auto a = anchorFor(r);
+    if (a.first == UINT32_MAX)
+      atTop[r] = true, top++;
+    else
+      p.anchoredAt.push_back(uint32_t(r)), p.anchor.push_back(a);
+  }
+  if (2 * (nr - top) > nr) {
+    std::vector<std::pair<uint32_t, uint32_t>> dense;
+    dense.reserve(nr);
+    for (size_t r = 0, at = 0; r < nr; r++)
+      dense.push_back(p.anchorOf(r, at)); // (from the list)
+    p.anchor.swap(dense);
+    std::vector<uint32_t>().swap(p.anchoredAt);
+    p.denseAnchors = true;
+  } else {
+    p.anchor.shrink_to_fit();
+    p.anchoredAt.shrink_to_fit();
   }
   auto byEncTime = [&](uint32_t a, uint32_t b) {
     const Region &A = an.regionList[a], &B = an.regionList[b];

@@ -16,24 +16,31 @@
 // to count them per node and once into their places (the node's
 // successors in the order made), task and chunk nodes are numbered in
 // blocks (a node's kind is its block's), the task forks are numbered again
-// as they were made (no table of them). Per node 5.5 bytes: a word, its
-// in-degree and then its predecessor on the path (longestPaths), and where
-// its successors are, a byte per node and a word per 8 nodes
-// (EdgesBySource: made from a word per node whose pages the edges' column
-// takes over); per edge 4; per chunk node 4 (its chunk). The
-// longest path before a node is held only while the node is open: 16
-// bytes while some of its in-edges are taken, not all, 12 while it waits
-// in the queue. Gone before the path is found, the parts the edges are
-// made from: per task 4 (its join), per chunk something hangs off 8 (the
-// sorted chunks with nodes of their own: a chunk's node is its place among
-// them), per other chunk nothing, per region 8 (its anchor; 4 more at the
-// top level), per run of loop instances of one region, task or thread 16,
-// per loop instance 4 where they were not met in order. Measured on
-// bench/shapes (RSS, the stage's peak above the model's): 37 bytes per task
-// of fib's task tree (fib(25) and fib(27)), was 72 (77 and 124 before
-// that); 48 per chunk where each loop instance has its own parallel region
-// and two chunks (44 at ten times as many), was 99 (107; 153 before); 18
-// per chunk where 10^6 instances of one region have two, was 44 (49).
+// as they were made (no table of them), a join point's join after the
+// forks of the tasks that join there. Per node 5.25 bytes and a word per 8
+// nodes: a word, its in-degree and then its predecessor on the path
+// (longestPaths), a byte, where its successors are (EdgesBySource: their
+// count while they are counted; and a bit while they are placed), and two
+// bits, the place of its first
+// edge to the next-numbered node (a fork's to the next fork or its join, a
+// region's fork's to its join and join's to the next region's fork, a loop
+// instance's fork's to its join): such an edge is not an entry; per other
+// edge 4; per chunk node 4 (its chunk). The longest path before a node is
+// held only while the node is open: 16 bytes while some of its in-edges
+// are taken, not all, 12 while it waits in the queue. Gone before the path
+// is found, the parts the edges are made from: per task 4 (its join), per
+// chunk something hangs off 8 (the sorted chunks with nodes of their own:
+// a chunk's node is its place among them), per other chunk nothing, per
+// region with an anchor 12 (8 each where most have one), per top-level
+// region nothing where they are in index order (else 4), per run of loop
+// instances of one region, task or thread 8 (12 where the runs are not in
+// the order first met), per loop instance 4 where they were not met in
+// order. Measured on bench/shapes (RSS: the peak while the path is found
+// above the RSS before): 35 bytes per task of fib(25)'s task tree, was 39
+// (37 and 72 before that); 29 per chunk where each loop instance has its
+// own parallel region and two chunks, at 60,200 chunks and at ten times as
+// many, was 45 and 46 (48 and 44; 99 before). Where 10^6 instances of one
+// region have two chunks, below the model's own peak (was 18 per chunk).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAINCHUNK_GRAPH_GRAINDAG_H
