@@ -29,26 +29,34 @@ const uint64_t R = (1ull << 40) | 1, C1 = (1ull << 40) | 2,
 // Creation 5 ticks each. R: exec 30 + 0 + 20 = 50, overhead = its wait on
 // the CPU (130..135) + its children's creation (10) = 15: work 35. C1 50,
 // C2 30. Span: R's own work + the longer child = 35 + 50 = 85; work 115.
-void treeRecording(const std::string &dir) {
+// (The implicit task makes R at 10 and waits 15..155; R runs from 20, makes
+// its kids (id, when) 5 ticks each, waits from 50 while they run one after
+// the other from 50 to their ends, until waitEnd, and runs on to 150.)
+void rootAndKidsRecording(const std::string &dir,
+                          const std::vector<std::pair<uint64_t, int>> &kids,
+                          const std::vector<int> &ends, int waitEnd) {
   writeFile(dir + "/meta.txt", meta3());
   Thread t;
   t.rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 1)
       .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 1)
       .task(10, R, I0, 0, 5.0)
       .rec(R_SYNC_BEGIN, 15, I0, Par, 0, 5)
-      .rec(R_TASK_SWITCH, 20, I0, R)
-      .task(30, C1, R, 0, 5.0)
-      .task(40, C2, R, 0, 5.0)
-      .rec(R_SYNC_BEGIN, 50, R, Par, 0, 5)
-      .rec(R_TASK_SWITCH, 50, R, C1)
-      .rec(R_TASK_SWITCH, 100, C1, R, 0, 1)
-      .rec(R_TASK_SWITCH, 100, R, C2)
-      .rec(R_TASK_SWITCH, 130, C2, R, 0, 1)
-      .rec(R_SYNC_END, 135, R, Par, 0, 5)
+      .rec(R_TASK_SWITCH, 20, I0, R);
+  for (auto [id, when] : kids)
+    t.task(uint64_t(when), id, R, 0, 5.0);
+  t.rec(R_SYNC_BEGIN, 50, R, Par, 0, 5);
+  for (size_t i = 0, from = 50; i < kids.size(); from = size_t(ends[i++]))
+    t.rec(R_TASK_SWITCH, from, R, kids[i].first)
+        .rec(R_TASK_SWITCH, uint64_t(ends[i]), kids[i].first, R, 0, 1);
+  t.rec(R_SYNC_END, uint64_t(waitEnd), R, Par, 0, 5)
       .rec(R_TASK_SWITCH, 150, R, I0, 0, 1)
       .rec(R_SYNC_END, 155, I0, Par, 0, 5)
       .rec(R_IMPLICIT_END, 160, I0, 0);
   t.write(dir + "/thread-0.bin");
+}
+
+void treeRecording(const std::string &dir) {
+  rootAndKidsRecording(dir, {{C1, 30}, {C2, 40}}, {100, 130}, 135);
 }
 
 // Two threads, one static loop of three chunks; the second chunk makes a
@@ -625,28 +633,8 @@ namespace {
 // the path goes through C1.
 const uint64_t C3 = (1ull << 40) | 4;
 void tiedKidsRecording(const std::string &dir) {
-  writeFile(dir + "/meta.txt", meta3());
-  Thread t;
-  t.rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 1)
-      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 1)
-      .task(10, R, I0, 0, 5.0)
-      .rec(R_SYNC_BEGIN, 15, I0, Par, 0, 5)
-      .rec(R_TASK_SWITCH, 20, I0, R)
-      .task(30, C1, R, 0, 5.0)
-      .task(35, C2, R, 0, 5.0)
-      .task(40, C3, R, 0, 5.0)
-      .rec(R_SYNC_BEGIN, 50, R, Par, 0, 5)
-      .rec(R_TASK_SWITCH, 50, R, C1)
-      .rec(R_TASK_SWITCH, 80, C1, R, 0, 1)
-      .rec(R_TASK_SWITCH, 80, R, C2)
-      .rec(R_TASK_SWITCH, 110, C2, R, 0, 1)
-      .rec(R_TASK_SWITCH, 110, R, C3)
-      .rec(R_TASK_SWITCH, 140, C3, R, 0, 1)
-      .rec(R_SYNC_END, 145, R, Par, 0, 5)
-      .rec(R_TASK_SWITCH, 150, R, I0, 0, 1)
-      .rec(R_SYNC_END, 155, I0, Par, 0, 5)
-      .rec(R_IMPLICIT_END, 160, I0, 0);
-  t.write(dir + "/thread-0.bin");
+  rootAndKidsRecording(dir, {{C1, 30}, {C2, 35}, {C3, 40}}, {80, 110, 140},
+                       145);
 }
 
 // The grains on the longest path of a kept graph (its edges as made, the
