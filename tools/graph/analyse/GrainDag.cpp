@@ -74,9 +74,10 @@ struct GrainDag::Parts {
     return chunkFrom + uint32_t(it - anchored.begin());
   }
   // The task forks' and joins' nodes start here, made per slot in kid
-  // order: a kid's fork (if it has one), then its join point's join if
-  // the slot has none yet. edges() numbers the forks again the same way
-  // (no table of them).
+  // order: a kid's fork (if it has one), then (kept graphs) its join
+  // point's join if the slot has none yet, else (the critical path alone)
+  // that join after the forks of the run of kids that join there.
+  // edges() numbers the forks again the same way (no table of them).
   uint32_t forkJoinFrom = 0;
   // Per region, the fork and join it hangs between (none: the process's,
   // chained in time order per encountering task). Dense where more than
