@@ -29,26 +29,34 @@ const uint64_t R = (1ull << 40) | 1, C1 = (1ull << 40) | 2,
 // Creation 5 ticks each. R: exec 30 + 0 + 20 = 50, overhead = its wait on
 // the CPU (130..135) + its children's creation (10) = 15: work 35. C1 50,
 // C2 30. Span: R's own work + the longer child = 35 + 50 = 85; work 115.
-void treeRecording(const std::string &dir) {
+// (The implicit task makes R at 10 and waits 15..155; R runs from 20, makes
+// its kids (id, when) 5 ticks each, waits from 50 while they run one after
+// the other from 50 to their ends, until waitEnd, and runs on to 150.)
+void rootAndKidsRecording(const std::string &dir,
+                          const std::vector<std::pair<uint64_t, int>> &kids,
+                          const std::vector<int> &ends, int waitEnd) {
   writeFile(dir + "/meta.txt", meta3());
   Thread t;
   t.rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 1)
       .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 1)
       .task(10, R, I0, 0, 5.0)
       .rec(R_SYNC_BEGIN, 15, I0, Par, 0, 5)
-      .rec(R_TASK_SWITCH, 20, I0, R)
-      .task(30, C1, R, 0, 5.0)
-      .task(40, C2, R, 0, 5.0)
-      .rec(R_SYNC_BEGIN, 50, R, Par, 0, 5)
-      .rec(R_TASK_SWITCH, 50, R, C1)
-      .rec(R_TASK_SWITCH, 100, C1, R, 0, 1)
-      .rec(R_TASK_SWITCH, 100, R, C2)
-      .rec(R_TASK_SWITCH, 130, C2, R, 0, 1)
-      .rec(R_SYNC_END, 135, R, Par, 0, 5)
+      .rec(R_TASK_SWITCH, 20, I0, R);
+  for (auto [id, when] : kids)
+    t.task(uint64_t(when), id, R, 0, 5.0);
+  t.rec(R_SYNC_BEGIN, 50, R, Par, 0, 5);
+  for (size_t i = 0, from = 50; i < kids.size(); from = size_t(ends[i++]))
+    t.rec(R_TASK_SWITCH, from, R, kids[i].first)
+        .rec(R_TASK_SWITCH, uint64_t(ends[i]), kids[i].first, R, 0, 1);
+  t.rec(R_SYNC_END, uint64_t(waitEnd), R, Par, 0, 5)
       .rec(R_TASK_SWITCH, 150, R, I0, 0, 1)
       .rec(R_SYNC_END, 155, I0, Par, 0, 5)
       .rec(R_IMPLICIT_END, 160, I0, 0);
   t.write(dir + "/thread-0.bin");
+}
+
+void treeRecording(const std::string &dir) {
+  rootAndKidsRecording(dir, {{C1, 30}, {C2, 40}}, {100, 130}, 135);
 }
 
 // Two threads, one static loop of three chunks; the second chunk makes a
@@ -324,6 +332,7 @@ struct Dag {
   std::vector<double> w;
   uint32_t from(uint32_t v) const { return off[v]; }
   uint32_t to(uint32_t x) const { return adj[x]; }
+  uint32_t nextAt(uint32_t) const { return EdgesBySource::NoNext; }
 };
 
 Dag dagOf(uint32_t nv, const std::vector<std::pair<uint32_t, uint32_t>> &es,
@@ -515,15 +524,18 @@ TEST(GraphDag, EdgesBySourceAsAWordPerNode) {
     std::vector<uint32_t> start(nv + 1, 0);
     for (uint32_t v = 0; v < nv; v++)
       start[v + 1] = start[v] + deg[v];
-    std::vector<uint32_t> want = start;
+    std::vector<uint32_t> want = start; // per node its first edge's place
     // The edges in a random order of sources, each source's numbered.
     std::vector<uint32_t> srcs;
     for (uint32_t v = 0; v < nv; v++)
       srcs.insert(srcs.end(), deg[v], v);
     for (size_t i = srcs.size(); i > 1; i--)
       std::swap(srcs[i - 1], srcs[rng() % i]);
-    EdgesBySource e;
-    e.make(std::move(start));
+    EdgesBySource e; // counted in the order placed; none to the next node
+    e.expect(nv);
+    for (uint32_t s : srcs)
+      e.count(s, s + 2);
+    e.make();
     std::vector<uint32_t> made(nv, 0);
     for (uint32_t s : srcs)
       e.place(s, s * 1000 + made[s]++);
@@ -534,4 +546,151 @@ TEST(GraphDag, EdgesBySourceAsAWordPerNode) {
       for (uint32_t x = e.from(v); x < e.from(v + 1); x++)
         ASSERT_EQ(e.to(x), v * 1000 + (x - want[v])) << "node " << v;
   }
+}
+
+// EdgesBySource holds a node's first edge to the next-numbered node, where
+// it is among the node's first three, as two bits, not an entry: the
+// edges it gives (in adj, the next at its place) must be those placed, in
+// the order placed, and longestPaths on them must take the nodes in the
+// same order and keep the same predecessors (ties: the first taken) as a
+// table per node. Edges to the next node at every place (first, second,
+// third, fourth: an entry), twice from one node, from the last node of a
+// block of 8 and of 4.
+TEST(GraphDag, EdgesBySourceNextsKeepTheOrderAndTies) {
+  for (uint32_t seed = 1; seed <= 30; seed++) {
+    SCOPED_TRACE(seed);
+    std::mt19937 rng(seed);
+    uint32_t nv = 50 + rng() % 400;
+    // Edges from lower to higher numbers (a DAG, Kahn's order not the
+    // numbers' since edges jump ahead), each source's in a random order
+    // with edges to v + 1 among them; small weights: many ties.
+    std::vector<std::pair<uint32_t, uint32_t>> es;
+    for (uint32_t v = 0; v + 1 < nv; v++) {
+      std::vector<uint32_t> to;
+      uint32_t k = rng() % 5;
+      for (uint32_t i = 0; i < k; i++)
+        to.push_back(v + 1 + rng() % std::min<uint32_t>(nv - v - 1, 20));
+      if (rng() % 4 != 0)
+        to.insert(to.begin() + rng() % (to.size() + 1), v + 1);
+      if (rng() % 8 == 0)
+        to.insert(to.begin() + rng() % (to.size() + 1), v + 1);
+      for (uint32_t t : to)
+        es.emplace_back(v, t);
+    }
+    std::vector<double> w(nv);
+    for (double &x : w)
+      x = double(rng() % 3);
+    Dag want = dagOf(nv, es, w);
+    // The same edges counted and placed as GrainDag does (one pass to
+    // count, one to place, each in the order made).
+    EdgesBySource e;
+    e.expect(nv);
+    for (auto [s, t] : es)
+      e.count(s, t);
+    e.make();
+    size_t nexts = 0;
+    for (uint32_t v = 0; v < nv; v++)
+      nexts += e.nextAt(v) != EdgesBySource::NoNext;
+    EXPECT_GT(nexts, nv / 2);
+    EXPECT_EQ(e.from(nv) + nexts, es.size());
+    for (auto [s, t] : es)
+      e.place(s, t);
+    e.placed();
+    for (uint32_t v = 0; v < nv; v++) {
+      std::vector<uint32_t> got;
+      uint32_t x = e.from(v), end = e.from(v + 1), next = e.nextAt(v);
+      for (uint32_t i = 0;; i++) {
+        if (i == next)
+          got.push_back(v + 1);
+        else if (x < end)
+          got.push_back(e.to(x++));
+        else
+          break;
+      }
+      ASSERT_EQ(got, std::vector<uint32_t>(want.adj.begin() + want.off[v],
+                                           want.adj.begin() + want.off[v + 1]))
+          << "node " << v;
+    }
+    Taken a = byTable(want);
+    std::vector<uint32_t> link(nv, 0);
+    for (auto [s, t] : es)
+      link[t]++;
+    std::vector<uint32_t> order;
+    size_t n = longestPaths(
+        nv, e, link.data(), [&](uint32_t v) { return w[v]; }, [](uint32_t) {},
+        [&](uint32_t v, double, double) { order.push_back(v); });
+    EXPECT_EQ(n, size_t(nv));
+    EXPECT_EQ(order, a.order);
+    EXPECT_EQ(link, a.pred);
+  }
+}
+
+namespace {
+// One thread. The implicit task makes the root task R at 10 and waits for
+// it; R makes C1, C2 and C3 (30, 35, 40) and waits 50..145 while they run
+// 30 ticks each (50..80, 80..110, 110..140): three equal paths meet at
+// R's join. Kahn's order takes C1 first (its fork is first in R's chain):
+// the path goes through C1.
+const uint64_t C3 = (1ull << 40) | 4;
+void tiedKidsRecording(const std::string &dir) {
+  rootAndKidsRecording(dir, {{C1, 30}, {C2, 35}, {C3, 40}}, {80, 110, 140},
+                       145);
+}
+
+// The grains on the longest path of a kept graph (its edges as made, the
+// kinds as numbered for GraphML), by a table per node (byTable), end first.
+std::pair<std::vector<uint64_t>, std::vector<uint64_t>>
+pathByTable(const GrainDag &g) {
+  std::vector<std::pair<uint32_t, uint32_t>> es;
+  for (size_t e = 0; e < g.src.size(); e++)
+    es.emplace_back(g.src[e], g.dst[e]);
+  std::vector<double> w(g.nodeCount());
+  for (uint32_t v = 0; v < g.nodeCount(); v++)
+    w[v] = g.weight(v);
+  Taken t = byTable(dagOf(g.nodeCount(), es, w));
+  std::pair<std::vector<uint64_t>, std::vector<uint64_t>> out;
+  for (uint32_t v = 1; v != UINT32_MAX; v = t.pred[v])
+    if (g.kind[v] == GrainDag::Chunk)
+      out.first.push_back(g.ref[v]);
+    else if (g.kind[v] == GrainDag::Task)
+      out.second.push_back(g.ref[v]);
+  return out;
+}
+} // namespace
+
+// The critical path alone (computeCritPath: chunks nothing hangs off as one
+// node, joins numbered after their forks, edges to the next node as bits)
+// must name the grains a table per node names on the kept graph (GraphML's
+// numbering, every edge an entry): the same edges, the same ties.
+TEST(GraphDag, CritPathAloneKeepsTheKeptGraphsTiesAndEdges) {
+  for (auto make : {treeRecording, tiedKidsRecording, loopTaskRecording,
+                    chunksMakeTasksRecording}) {
+    TempDir d;
+    make(d.path);
+    auto run = analyseRun({d.path}, {});
+    Analysis &an = *run->procs[0];
+    GrainDag g(an);
+    ASSERT_TRUE(g.acyclic);
+    auto [chunks, tasks] = pathByTable(g);
+    EXPECT_EQ(g.pathChunks, chunks);
+    EXPECT_EQ(g.pathTasks, tasks);
+    CritPath cp = computeCritPath(an);
+    ASSERT_TRUE(cp.acyclic);
+    EXPECT_DOUBLE_EQ(cp.span, g.span);
+    EXPECT_EQ(std::vector<uint64_t>(cp.chunks.begin(), cp.chunks.end()),
+              chunks);
+    EXPECT_EQ(std::vector<uint64_t>(cp.tasks.begin(), cp.tasks.end()), tasks);
+  }
+  // The tie: C1, C2 and C3 weigh the same; the first taken, C1, is on it.
+  TempDir d;
+  tiedKidsRecording(d.path);
+  auto run = analyseRun({d.path}, {});
+  const Analysis &an = *run->procs[0];
+  const Tasks &T = an.tasks;
+  ASSERT_EQ(T.size(), 4u);
+  int64_t r = T.index(R), c1 = T.index(C1), c2 = T.index(C2), c3 = T.index(C3);
+  EXPECT_EQ(an.taskOwnWork(c1), an.taskOwnWork(c2));
+  EXPECT_EQ(an.taskOwnWork(c1), an.taskOwnWork(c3));
+  EXPECT_EQ(computeCritPath(an).tasks,
+            (std::vector<uint32_t>{uint32_t(c1), uint32_t(r)}));
 }

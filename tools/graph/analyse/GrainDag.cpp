@@ -74,23 +74,48 @@ struct GrainDag::Parts {
     return chunkFrom + uint32_t(it - anchored.begin());
   }
   // The task forks' and joins' nodes start here, made per slot in kid
-  // order: a kid's fork (if it has one), then its join point's join if
-  // the slot has none yet. edges() numbers the forks again the same way
-  // (no table of them).
+  // order: a kid's fork (if it has one), then (kept graphs) its join
+  // point's join if the slot has none yet, else (the critical path alone)
+  // that join after the forks of the run of kids that join there.
+  // edges() numbers the forks again the same way (no table of them).
   uint32_t forkJoinFrom = 0;
-  // Per region, the fork and join it hangs between (UINT32_MAX: the
-  // process's, chained in time order per encountering task: topLevel,
-  // those regions by encountering task, then time).
+  // Per region, the fork and join it hangs between (none: the process's,
+  // chained in time order per encountering task). Dense where more than
+  // half the regions have one, else only theirs (anchoredAt, ascending).
   std::vector<std::pair<uint32_t, uint32_t>> anchor;
+  std::vector<uint32_t> anchoredAt;
+  bool denseAnchors = false;
+  /// Region r's anchor, the regions asked for in ascending order (at: a
+  /// cursor in anchoredAt, from 0); {UINT32_MAX, UINT32_MAX}: none.
+  std::pair<uint32_t, uint32_t> anchorOf(size_t r, size_t &at) const {
+    if (denseAnchors)
+      return anchor[r];
+    while (at < anchoredAt.size() && anchoredAt[at] < r)
+      at++;
+    if (at < anchoredAt.size() && anchoredAt[at] == r)
+      return anchor[at];
+    return {UINT32_MAX, UINT32_MAX};
+  }
+  // The regions without an anchor, by encountering task, then time: in
+  // topLevel, or (topLevel empty, topInOrder) those in index order.
   std::vector<uint32_t> topLevel;
+  bool topInOrder = false;
   // The loop instances of each region (or task) in order: per group (in
   // the order first met) its run of grouped, from .. to (grouped empty:
-  // the instances in order, grouped[x] x), and the fork and join it hangs
-  // between.
+  // the instances in order, grouped[x] x), and the region it hangs in (-1:
+  // the process). to is the next group's from where the groups are in
+  // the order of their runs (groupTo empty), else groupTo's.
   struct Group {
-    uint32_t from, to, fork, join;
+    uint32_t from;
+    int32_t region;
   };
   std::vector<Group> groups;
+  std::vector<uint32_t> groupTo;
+  uint32_t groupEnd(size_t x, size_t nl) const {
+    if (!groupTo.empty())
+      return groupTo[x];
+    return x + 1 < groups.size() ? groups[x + 1].from : uint32_t(nl);
+  }
   std::vector<int> grouped;
   int groupedAt(size_t x) const {
     return grouped.empty() ? int(x) : grouped[x];
@@ -148,17 +173,13 @@ GrainDag::GrainDag(const Analysis &an, bool everyGrain, bool keep)
     size_t maxEdges = 4 * p.nr + 3 * an.loops.size() +
                       2 * size_t(p.chunksEnd - chunkBase) +
                       4 * an.tasks.size() + 4 * joins.size() + 1;
-    // Room for the edges' column too (EdgesBySource::make: its pages
-    // touched once, by start and then the edges; reserved, not touched).
-    std::vector<uint32_t> start;
-    start.reserve(std::max(size_t(nv) + 1, maxEdges));
-    start.assign(size_t(nv) + 1, 0);
     link.assign(nv, 0);
     // The edges by source (a counting sort), each source's in the order
     // made; link counts each node's in-edges.
     size_t ne = 0;
+    out.expect(nv);
     auto count = [&](uint32_t s, uint32_t t) {
-      start[s + 1]++;
+      out.count(s, t);
       link[t]++;
       ne++;
     };
@@ -181,9 +202,7 @@ GrainDag::GrainDag(const Analysis &an, bool everyGrain, bool keep)
     if (ne > MaxNodes)
       throw Error("the critical path's graph: more than " +
                   std::to_string(MaxNodes) + " edges in one process");
-    for (size_t v = 1; v <= nv; v++)
-      start[v] += start[v - 1];
-    out.make(std::move(start));
+    out.make();
     if (keep)
       for (size_t e = 0; e < src.size(); e++)
         place(src[e], dst[e]);
@@ -276,52 +295,93 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
   p.forkJoinFrom = tasksEnd = nv;
   std::vector<std::pair<uint32_t, uint32_t>> joinNode; // (join point, node)
   uint64_t nj = 0;
+  // Kept graphs: a join point's join right after the fork of its first
+  // task; else after the forks of the run of tasks that join there (then
+  // a fork's edge to the next fork, and the last's to the join, are
+  // EdgesBySource's nexts, not entries).
+  bool forksFirst = !keep;
+  auto joinOf = [&](size_t s, uint32_t at) {
+    auto it = joinNode.rbegin(); // join points do not decrease: the last
+    while (it != joinNode.rend() && it->first != at)
+      ++it;
+    if (it != joinNode.rend())
+      return it->second;
+    if (keep)
+      joins.emplace_back(int64_t(s), at);
+    joinNode.emplace_back(at, node(TaskJoin, nj++));
+    return joinNode.back().second;
+  };
   for (size_t s = 0; s < T.slots(); s++) {
     joinNode.clear();
-    for (int64_t j = T.kidOff[s]; j < T.kidOff[s + 1]; j++) {
-      uint32_t k = T.kids[j], at = T.joinsAt[k];
-      int64_t c = an.madeInChunk(k);
-      if (c < 0) // (a task made in a chunk hangs off the chunk's node)
-        node(TaskFork, k);
-      auto it = joinNode.rbegin(); // join points do not decrease: the last
-      while (it != joinNode.rend() && it->first != at)
-        ++it;
-      if (it == joinNode.rend()) {
-        if (keep)
-          joins.emplace_back(int64_t(s), at);
-        joinNode.emplace_back(at, node(TaskJoin, nj++));
-        p.tj[k] = joinNode.back().second;
-      } else {
-        p.tj[k] = it->second;
+    for (int64_t j = T.kidOff[s], e; j < T.kidOff[s + 1]; j = e) {
+      uint32_t at = T.joinsAt[T.kids[j]], jn = UINT32_MAX;
+      for (e = j; e < T.kidOff[s + 1] && T.joinsAt[T.kids[e]] == at; e++) {
+        uint32_t k = T.kids[e];
+        if (an.madeInChunk(k) < 0) // (one made in a chunk hangs off it)
+          node(TaskFork, k);
+        if (!forksFirst && jn == UINT32_MAX)
+          jn = joinOf(s, at);
       }
+      if (jn == UINT32_MAX)
+        jn = joinOf(s, at);
+      for (int64_t x = j; x < e; x++)
+        p.tj[T.kids[x]] = jn;
     }
   }
   // Each region's anchor; the top-level ones by encountering task.
-  p.anchor.assign(nr, {UINT32_MAX, UINT32_MAX});
-  std::vector<bool> atTop(nr, false);
-  size_t top = 0;
-  for (size_t r = 0; r < nr; r++) {
+  auto anchorFor = [&](size_t r) -> std::pair<uint32_t, uint32_t> {
     const Region &R = an.regionList[r];
     int64_t k, pr;
     if (R.chunk >= 0 && size_t(R.chunk) < ch.size())
-      p.anchor[r] = {p.cn(R.chunk), p.lj(ch.loop[R.chunk])};
-    else if ((k = T.index(R.enc)) >= 0)
-      p.anchor[r] = {p.tn(k), p.tj[k]};
-    else if ((pr = regionOfTask(an, R.enc)) >= 0 && size_t(pr) != r)
-      p.anchor[r] = {p.rf(pr), p.rj(pr)};
-    else
+      return {p.cn(R.chunk), p.lj(ch.loop[R.chunk])};
+    if ((k = T.index(R.enc)) >= 0)
+      return {p.tn(k), p.tj[k]};
+    if ((pr = regionOfTask(an, R.enc)) >= 0 && size_t(pr) != r)
+      return {p.rf(pr), p.rj(pr)};
+    return {UINT32_MAX, UINT32_MAX};
+  };
+  // Found once each (hash look-ups): listed, then dense where most have
+  // one.
+  std::vector<bool> atTop(nr, false);
+  size_t top = 0;
+  for (size_t r = 0; r < nr; r++) {
+    auto a = anchorFor(r);
+    if (a.first == UINT32_MAX)
       atTop[r] = true, top++;
+    else
+      p.anchoredAt.push_back(uint32_t(r)), p.anchor.push_back(a);
   }
-  p.topLevel.reserve(top);
-  for (size_t r = 0; r < nr; r++)
-    if (atTop[r])
-      p.topLevel.push_back(uint32_t(r));
+  if (2 * (nr - top) > nr) {
+    std::vector<std::pair<uint32_t, uint32_t>> dense;
+    dense.reserve(nr);
+    for (size_t r = 0, at = 0; r < nr; r++)
+      dense.push_back(p.anchorOf(r, at)); // (from the list)
+    p.anchor.swap(dense);
+    std::vector<uint32_t>().swap(p.anchoredAt);
+    p.denseAnchors = true;
+  } else {
+    p.anchor.shrink_to_fit();
+    p.anchoredAt.shrink_to_fit();
+  }
   auto byEncTime = [&](uint32_t a, uint32_t b) {
     const Region &A = an.regionList[a], &B = an.regionList[b];
     return A.enc != B.enc ? A.enc < B.enc : A.t < B.t;
   };
-  if (!std::is_sorted(p.topLevel.begin(), p.topLevel.end(), byEncTime))
+  // In index order already (the usual): no column of them.
+  p.topInOrder = true;
+  for (size_t r = 0, last = SIZE_MAX; r < nr && p.topInOrder; r++)
+    if (atTop[r]) {
+      p.topInOrder =
+          last == SIZE_MAX || !byEncTime(uint32_t(r), uint32_t(last));
+      last = r;
+    }
+  if (!p.topInOrder) {
+    p.topLevel.reserve(top);
+    for (size_t r = 0; r < nr; r++)
+      if (atTop[r])
+        p.topLevel.push_back(uint32_t(r));
     std::stable_sort(p.topLevel.begin(), p.topLevel.end(), byEncTime);
+  }
   // The loop instances of each region (or task) in order: grouped by key
   // (kind, region or task, thread), the groups in the order first met,
   // each's instances in the order met, sorted by their last key where
@@ -345,18 +405,30 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
   for (size_t a = 0, b; a < nl; a = b) {
     for (b = a + 1; b < nl && keyOf(g[b]) == keyOf(g[a]); b++)
       ;
-    p.groups.push_back({uint32_t(a), uint32_t(b), 0, 0});
+    p.groups.push_back({uint32_t(a), -1});
   }
   auto firstMet = [&](const Parts::Group &x, const Parts::Group &y) {
     return g[x.from] < g[y.from];
   };
-  if (!std::is_sorted(p.groups.begin(), p.groups.end(), firstMet))
-    std::sort(p.groups.begin(), p.groups.end(), firstMet);
+  if (!std::is_sorted(p.groups.begin(), p.groups.end(), firstMet)) {
+    // Their ends, before they leave the order of their runs.
+    std::vector<std::pair<Parts::Group, uint32_t>> ends;
+    ends.reserve(ng);
+    for (size_t x = 0; x < ng; x++)
+      ends.emplace_back(p.groups[x], p.groupEnd(x, nl));
+    std::sort(ends.begin(), ends.end(), [&](const auto &x, const auto &y) {
+      return firstMet(x.first, y.first);
+    });
+    p.groupTo.reserve(ng);
+    for (size_t x = 0; x < ng; x++)
+      p.groups[x] = ends[x].first, p.groupTo.push_back(ends[x].second);
+  }
   auto byLast = [&](int x, int y) {
     return an.loops[x].lastKey(x) < an.loops[y].lastKey(y);
   };
-  for (Parts::Group &gr : p.groups) {
-    auto a = g.begin() + gr.from, b = g.begin() + gr.to;
+  for (size_t x = 0; x < ng; x++) {
+    Parts::Group &gr = p.groups[x];
+    auto a = g.begin() + gr.from, b = g.begin() + p.groupEnd(x, nl);
     if (!std::is_sorted(a, b, byLast))
       std::stable_sort(a, b, byLast);
     const Loop &l0 = an.loops[*a];
@@ -367,8 +439,7 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
     } else {
       r = regionOfTask(an, l0.keyKind == 1 ? l0.k0() : l0.k1());
     }
-    gr.fork = r >= 0 ? p.rf(r) : uint32_t(Start);
-    gr.join = r >= 0 ? p.rj(r) : uint32_t(End);
+    gr.region = int32_t(r);
   }
   // Met in order (the usual): no column of them beside the graph.
   bool inOrder = true;
@@ -390,29 +461,44 @@ template <class Edge> void GrainDag::edges(Parts &p, Edge &&edge) const {
     edge(c, p.lj(li), Synchronization);
   }
   // Regions in their anchors.
-  for (size_t r = 0; r < nr; r++) {
+  for (size_t r = 0, at = 0; r < nr; r++) {
     edge(p.rf(r), p.rj(r), Scope);
-    auto [f, j] = p.anchor[r];
+    auto [f, j] = p.anchorOf(r, at);
     if (f == UINT32_MAX)
       continue;
     edge(f, p.rf(r), Continuation);
     edge(p.rj(r), j, Continuation);
   }
-  for (size_t x = 0, e; x < p.topLevel.size(); x = e) { // per encountering
-    uint64_t enc = an.regionList[p.topLevel[x]].enc;
-    uint32_t prev = Start;
-    for (e = x;
-         e < p.topLevel.size() && an.regionList[p.topLevel[e]].enc == enc;
-         e++) {
-      edge(prev, p.rf(p.topLevel[e]), Continuation);
-      prev = p.rj(p.topLevel[e]);
+  { // The top-level ones chained per encountering task.
+    uint32_t prev = UINT32_MAX;
+    uint64_t enc = 0;
+    auto chain = [&](uint32_t r) {
+      const Region &R = an.regionList[r];
+      if (prev == UINT32_MAX || R.enc != enc) {
+        if (prev != UINT32_MAX)
+          edge(prev, End, Continuation);
+        prev = Start, enc = R.enc;
+      }
+      edge(prev, p.rf(r), Continuation);
+      prev = p.rj(r);
+    };
+    if (p.topInOrder) {
+      for (size_t r = 0, at = 0; r < nr; r++)
+        if (p.anchorOf(r, at).first == UINT32_MAX)
+          chain(uint32_t(r));
+    } else {
+      for (uint32_t r : p.topLevel)
+        chain(r);
     }
-    edge(prev, End, Continuation);
+    if (prev != UINT32_MAX)
+      edge(prev, End, Continuation);
   }
   // The loop instances of each region (or task) in order.
-  for (const Parts::Group &gr : p.groups) {
-    uint32_t prev = gr.fork, last = gr.join;
-    for (size_t x = gr.from; x < gr.to; x++) {
+  for (size_t y = 0; y < p.groups.size(); y++) {
+    const Parts::Group &gr = p.groups[y];
+    uint32_t prev = gr.region >= 0 ? p.rf(gr.region) : uint32_t(Start);
+    uint32_t last = gr.region >= 0 ? p.rj(gr.region) : uint32_t(End);
+    for (size_t x = gr.from, to = p.groupEnd(y, an.loops.size()); x < to; x++) {
       int li = p.groupedAt(x);
       edge(prev, p.lf(li), Continuation);
       edge(p.lf(li), p.lj(li), Scope);
@@ -455,7 +541,15 @@ template <class Edge> void GrainDag::edges(Parts &p, Edge &&edge) const {
   // Each parent's children: forks in creation order, a join per join point.
   // The forks' nodes numbered as nodes() made them (Parts::forkJoinFrom).
   uint32_t next = p.forkJoinFrom;
-  std::vector<uint32_t> seen; // the slot's join points met
+  std::vector<uint32_t> seen;       // the slot's join points met
+  bool forksFirst = !keep;          // as nodes() numbered them
+  auto joinMet = [&](uint32_t at) { // a join node made at its first
+    auto it = seen.rbegin();
+    while (it != seen.rend() && *it != at)
+      ++it;
+    if (it == seen.rend())
+      seen.push_back(at), next++;
+  };
   for (size_t s = 0; s < T.slots(); s++) {
     if (T.kidOff[s] == T.kidOff[s + 1])
       continue;
@@ -478,13 +572,8 @@ template <class Edge> void GrainDag::edges(Parts &p, Edge &&edge) const {
         uint32_t k = T.kids[e], c = maker(k), fork = UINT32_MAX;
         if (c == UINT32_MAX)
           fork = next++;
-        auto it = seen.rbegin();
-        while (it != seen.rend() && *it != T.joinsAt[k])
-          ++it;
-        if (it == seen.rend()) { // its join was made after it
-          seen.push_back(T.joinsAt[k]);
-          next++;
-        }
+        if (!forksFirst && e == j) // its join was made after it
+          joinMet(jn);
         if (c != UINT32_MAX) { // made by a chunk: its creation edge
           edge(c, p.tn(k), Creation);
           lastMaker = an.madeInChunk(k);
@@ -494,6 +583,8 @@ template <class Edge> void GrainDag::edges(Parts &p, Edge &&edge) const {
         edge(fork, p.tn(k), Creation);
         prev = fork;
       }
+      if (forksFirst) // its join was made after their forks
+        joinMet(jn);
       uint32_t join = p.tj[T.kids[j]];
       edge(prev, join, Continuation);
       for (int64_t x = j; x < e; x++)
@@ -513,38 +604,43 @@ template <class Edge> void GrainDag::edges(Parts &p, Edge &&edge) const {
     edge(Start, End, Continuation);
 }
 
-void EdgesBySource::make(std::vector<uint32_t> &&start) {
-  size_t n = start.size(), nb = (n + 7) / 8; // the nodes and one past
-  uint32_t ne = start.back();
+void EdgesBySource::make() {
+  size_t n = rel.size(), nb = (n + 7) / 8; // the nodes and one past
   base.assign(nb, 0);
-  rel.assign(n, 0);
   wide.clear();
+  auto counted = [&](size_t v) {
+    return rel[v] == 255 ? over.find(uint32_t(v))->second : uint32_t(rel[v]);
+  };
+  uint32_t s0 = 0; // the block's first edge's place
   for (size_t k = 0; k < nb; k++) {
     size_t first = 8 * k, last = std::min(first + 8, n);
-    uint32_t s0 = start[first], next = last < n ? start[last] : ne;
-    if (next - s0 <= 255) {
+    uint64_t sum = 0;
+    for (size_t v = first; v < last; v++)
+      sum += counted(v);
+    if (sum <= 255) { // each node's place from the block's first
       base[k] = s0;
-      for (size_t v = first; v < last; v++)
-        rel[v] = uint8_t(start[v] - s0);
+      for (size_t v = first, at = 0; v < last; v++) {
+        uint32_t c = rel[v];
+        rel[v] = uint8_t(at);
+        at += c;
+      }
     } else { // its nodes' places, the block's end in the rest of the row
       base[k] = Wide | uint32_t(wide.size() / 8);
-      for (size_t v = first; v < first + 8; v++)
-        wide.push_back(v < last ? start[v] : next);
+      uint32_t at = s0;
+      for (size_t v = first; v < first + 8; v++) {
+        wide.push_back(at);
+        if (v < last)
+          at += counted(v), rel[v] = 0;
+      }
     }
+    s0 += uint32_t(sum);
   }
-  // The edges' column in start's place where it has room (its pages
-  // touched once); else start's pages go back before adj's are touched.
-  adj.clear();
-  adj.swap(start);
-  if (adj.capacity() < ne) {
-    std::vector<uint32_t>().swap(adj);
-    releaseFreed();
-  }
-  std::vector<uint32_t>().swap(start);
-  adj.assign(ne, 0);
+  std::unordered_map<uint32_t, uint32_t>().swap(over);
+  adj.assign(s0, 0);
 }
 
 void EdgesBySource::placed() {
+  std::vector<uint64_t>().swap(seen);
   // Each node's place is its end (the next node's start): back to its
   // start, the last block first (a block's start is the end of the one
   // before it, not yet moved back).
@@ -570,6 +666,8 @@ void EdgesBySource::clear() {
   std::vector<uint32_t>().swap(wide);
   std::vector<uint32_t>().swap(adj);
   std::vector<uint8_t>().swap(rel);
+  std::vector<uint8_t>().swap(nx);
+  std::vector<uint64_t>().swap(seen);
 }
 
 void detail::ReadyQueue::addBlock() {

@@ -16,24 +16,31 @@
 // to count them per node and once into their places (the node's
 // successors in the order made), task and chunk nodes are numbered in
 // blocks (a node's kind is its block's), the task forks are numbered again
-// as they were made (no table of them). Per node 5.5 bytes: a word, its
-// in-degree and then its predecessor on the path (longestPaths), and where
-// its successors are, a byte per node and a word per 8 nodes
-// (EdgesBySource: made from a word per node whose pages the edges' column
-// takes over); per edge 4; per chunk node 4 (its chunk). The
-// longest path before a node is held only while the node is open: 16
-// bytes while some of its in-edges are taken, not all, 12 while it waits
-// in the queue. Gone before the path is found, the parts the edges are
-// made from: per task 4 (its join), per chunk something hangs off 8 (the
-// sorted chunks with nodes of their own: a chunk's node is its place among
-// them), per other chunk nothing, per region 8 (its anchor; 4 more at the
-// top level), per run of loop instances of one region, task or thread 16,
-// per loop instance 4 where they were not met in order. Measured on
-// bench/shapes (RSS, the stage's peak above the model's): 37 bytes per task
-// of fib's task tree (fib(25) and fib(27)), was 72 (77 and 124 before
-// that); 48 per chunk where each loop instance has its own parallel region
-// and two chunks (44 at ten times as many), was 99 (107; 153 before); 18
-// per chunk where 10^6 instances of one region have two, was 44 (49).
+// as they were made (no table of them), a join point's join after the
+// forks of the tasks that join there. Per node 5.25 bytes and a word per 8
+// nodes: a word, its in-degree and then its predecessor on the path
+// (longestPaths), a byte, where its successors are (EdgesBySource: their
+// count while they are counted; and a bit while they are placed), and two
+// bits, the place of its first
+// edge to the next-numbered node (a fork's to the next fork or its join, a
+// region's fork's to its join and join's to the next region's fork, a loop
+// instance's fork's to its join): such an edge is not an entry; per other
+// edge 4; per chunk node 4 (its chunk). The longest path before a node is
+// held only while the node is open: 16 bytes while some of its in-edges
+// are taken, not all, 12 while it waits in the queue. Gone before the path
+// is found, the parts the edges are made from: per task 4 (its join), per
+// chunk something hangs off 8 (the sorted chunks with nodes of their own:
+// a chunk's node is its place among them), per other chunk nothing, per
+// region with an anchor 12 (8 each where most have one), per top-level
+// region nothing where they are in index order (else 4), per run of loop
+// instances of one region, task or thread 8 (12 where the runs are not in
+// the order first met), per loop instance 4 where they were not met in
+// order. Measured on bench/shapes (RSS: the peak while the path is found
+// above the RSS before): 35 bytes per task of fib(25)'s task tree, was 39
+// (37 and 72 before that); 29 per chunk where each loop instance has its
+// own parallel region and two chunks, at 60,200 chunks and at ten times as
+// many, was 45 and 46 (48 and 44; 99 before). Where 10^6 instances of one
+// region have two chunks, below the model's own peak (was 18 per chunk).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GRAINCHUNK_GRAPH_GRAINDAG_H
@@ -43,6 +50,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -64,18 +72,50 @@ std::vector<uint32_t> grainIndices32(const std::vector<uint64_t> &v,
                                      const char *what);
 
 /// A graph's edges by source: node v's at from(v) .. from(v + 1) in adj,
-/// each source's in the order placed. Per node a byte, per block of 8
+/// each source's in the order placed, and, not in adj, v's first edge to
+/// v + 1 where it is among v's first three (nextAt(v): its place among v's
+/// edges; NoNext: none). Per node a byte and two bits, per block of 8
 /// nodes a word: the place of the block's first edge, and each node's from
 /// it; where a block's edges are more than 255, the word names (its top bit
-/// set) a row of wide with a word per node of the block.
+/// set) a row of wide with a word per node of the block. Counted in the
+/// byte per node (no word per node while made).
 class EdgesBySource {
 public:
-  /// start: per node its first edge's place, then the number of edges
-  /// (below 2^31); the edges' column takes its place where it has room,
-  /// else it is freed before the edges' column is made.
-  void make(std::vector<uint32_t> &&start);
-  /// Places the next edge from s (make()'s nodes' edges, each once).
+  static constexpr uint32_t NoNext = UINT32_MAX;
+  /// Before the edges are counted: nodes 0 .. n - 1, none with an edge or
+  /// a next yet.
+  void expect(size_t n) {
+    nx.assign((n + 3) / 4, 0xff);
+    std::vector<uint64_t>(n / 64 + 1, 0).swap(seen);
+    rel.assign(n + 1, 0);
+    over.clear();
+  }
+  /// Counts s -> t (each edge once, in the order it will be placed): s's
+  /// next if it is s's first edge to s + 1 and among its first three,
+  /// else an entry. Counted in rel (a byte per node; from 255 on in over).
+  void count(uint32_t s, uint32_t t) {
+    uint32_t before = rel[s];
+    if (t == s + 1 && before < 3 && nextAt(s) == NoNext) {
+      unsigned sh = 2 * (s % 4);
+      nx[s / 4] = uint8_t((nx[s / 4] & ~(3u << sh)) | before << sh);
+    } else if (before < 254) {
+      rel[s]++;
+    } else if (before == 254) {
+      rel[s] = 255, over[s] = 255;
+    } else {
+      over[s]++;
+    }
+  }
+  /// Once every edge is counted (below 2^31): the places, and the edges'
+  /// column.
+  void make();
+  /// Places the next edge from s (make()'s nodes' edges, each once, in the
+  /// order counted).
   void place(uint32_t s, uint32_t t) {
+    if (t == s + 1 && nextAt(s) != NoNext && !(seen[s / 64] >> s % 64 & 1)) {
+      seen[s / 64] |= uint64_t(1) << s % 64; // the next: not in adj
+      return;
+    }
     uint32_t b = base[s / 8];
     if (b & Wide)
       adj[wide[size_t(b & ~Wide) * 8 + s % 8]++] = t;
@@ -89,12 +129,20 @@ public:
     return b & Wide ? wide[size_t(b & ~Wide) * 8 + v % 8] : b + rel[v];
   }
   uint32_t to(uint32_t x) const { return adj[x]; }
+  /// The place of v's edge to v + 1 among v's edges, or NoNext.
+  uint32_t nextAt(uint32_t v) const {
+    uint32_t c = v / 4 < nx.size() ? nx[v / 4] >> (2 * (v % 4)) & 3 : 3;
+    return c == 3 ? NoNext : c;
+  }
   void clear();
 
 private:
   static constexpr uint32_t Wide = 1u << 31;
   std::vector<uint32_t> base, wide, adj;
-  std::vector<uint8_t> rel; // per node, and one past the last
+  std::vector<uint8_t> rel;   // per node, and one past the last
+  std::vector<uint8_t> nx;    // per node 2 bits: nextAt (3: NoNext)
+  std::vector<uint64_t> seen; // while placed: a bit per node, its next met
+  std::unordered_map<uint32_t, uint32_t> over; // counts from 255 on
 };
 
 struct GrainDag {
@@ -255,7 +303,8 @@ private:
 /// The longest paths through a DAG in Kahn's order (GrainDag's critical
 /// path; apart, to be tested on graphs made by hand). Nodes 0 .. nv - 1,
 /// their edges by source: e.to(x) for x in e.from(v) .. e.from(v + 1)
-/// (EdgesBySource). The nodes without
+/// (EdgesBySource), and u + 1 at place e.nextAt(u) among them (a
+/// number past them: none). The nodes without
 /// in-edges are queued first, ascending; the queue is first in first out;
 /// a node taken relaxes its successors in their order in adj, and each is
 /// queued when its last in-edge is relaxed. A node's predecessor is the
@@ -291,8 +340,16 @@ size_t longestPaths(uint32_t nv, const Edges &e, uint32_t *link,
     done++;
     double du = before + weight(u);
     taken(u, before, du);
-    for (uint32_t x = e.from(u), end = e.from(u + 1); x < end; x++) {
-      uint32_t t = e.to(x), &l = link[t];
+    uint32_t x = e.from(u), end = e.from(u + 1), next = e.nextAt(u);
+    for (uint32_t i = 0;; i++) { // its edges in adj, its next at its place
+      uint32_t t;
+      if (i == next)
+        t = u + 1;
+      else if (x < end)
+        t = e.to(x++);
+      else
+        break;
+      uint32_t &l = link[t];
       if (l == 1) { // its only (or last) in-edge, never open
         l = u;
         queue.push(t, du);
