@@ -100,6 +100,51 @@ struct Regions {
   }
 };
 
+/// Grains [b, e) (numbers) in time order: by start, then an enclosing
+/// (later ending) grain before what it holds, then by number (the order a
+/// stable sort of ascending numbers leaves). In place, without comparing
+/// pairs: by the start's bits less lo from the top (bit shift up), a byte
+/// at a time (an American flag sort: each grain's start read twice a byte,
+/// not in each of a merge sort's comparisons), then each bucket of 32
+/// grains or fewer, or of one start, by the whole order (less).
+template <typename Start, typename Less>
+static void timeSort(uint32_t *b, uint32_t *e, uint64_t lo, unsigned shift,
+                     const Start &start, const Less &less) {
+  if (e - b <= 32) {
+    std::sort(b, e, less);
+    return;
+  }
+  auto digit = [&](uint32_t x) __attribute__((always_inline)) {
+    return unsigned((start(x) - lo) >> shift) & 255;
+  };
+  size_t count[256] = {};
+  for (uint32_t *p = b; p < e; p++)
+    count[digit(*p)]++;
+  size_t head[256], tail[256], at = 0;
+  for (unsigned d = 0; d < 256; d++) {
+    head[d] = at;
+    at += count[d];
+    tail[d] = at;
+  }
+  for (unsigned d = 0; d < 256; d++)
+    while (head[d] < tail[d]) {
+      uint32_t x = b[head[d]];
+      for (unsigned k = digit(x); k != d; k = digit(x))
+        std::swap(x, b[head[k]++]);
+      b[head[d]++] = x;
+    }
+  size_t from = 0;
+  for (unsigned d = 0; d < 256; from = tail[d++]) {
+    if (tail[d] - from < 2)
+      continue;
+    if (shift == 0) // one start a bucket
+      std::sort(b + from, b + tail[d], less);
+    else
+      timeSort(b + from, b + tail[d], lo, shift >= 8 ? shift - 8 : 0, start,
+               less);
+  }
+}
+
 /// Process an's definitions; with siteIdx and taskIdx, the index in its
 /// regions of each loop site (Analysis::loopSite) and each task code
 /// (by its place, TaskCodes::placeOf(); UINT32_MAX: no task's).
@@ -276,6 +321,14 @@ void writeEvents(Otf2Writer &w, const Analysis &an,
     uint64_t sa = startOf(a), sb = startOf(b);
     return sa != sb ? sa < sb : endOf(a) > endOf(b);
   };
+  // The same, a total order: equal grains by number (timeSort()).
+  auto order = [&](uint32_t a, uint32_t b) __attribute__((always_inline)) {
+    uint64_t sa = startOf(a), sb = startOf(b);
+    if (sa != sb)
+      return sa < sb;
+    uint64_t ea = endOf(a), eb = endOf(b);
+    return ea != eb ? ea > eb : a < b;
+  };
   auto chunkBefore = [&](uint32_t a, uint32_t b) {
     uint64_t sa = ch.start[a], sb = ch.start[b];
     return sa != sb
@@ -310,8 +363,16 @@ void writeEvents(Otf2Writer &w, const Analysis &an,
     } else {
       auto ib = items.begin() + long(off[t]),
            ie = items.begin() + long(off[t + 1]);
-      if (!std::is_sorted(ib, ie, before))
-        std::stable_sort(ib, ie, before);
+      if (!std::is_sorted(ib, ie, before) && ib != ie) {
+        uint64_t lo = UINT64_MAX, hi = 0;
+        for (auto it = ib; it != ie; ++it) {
+          uint64_t s = startOf(*it);
+          lo = std::min(lo, s), hi = std::max(hi, s);
+        }
+        unsigned width = hi > lo ? 64 - unsigned(__builtin_clzll(hi - lo)) : 0;
+        timeSort(&*ib, &*ib + (ie - ib), lo, width > 8 ? width - 8 : 0, startOf,
+                 order);
+      }
       b = items.data() + off[t], e = items.data() + off[t + 1];
     }
     open.clear();
@@ -337,9 +398,9 @@ void writeEvents(Otf2Writer &w, const Analysis &an,
         a.LastIteration = int64_t(ch.upper[i]);
         a.LoopInstance = uint64_t(ch.loop[i]);
         a.GrainId = i;
-        if (!std::isnan(ch.creation[i]) && ch.creation[i] >= 0) {
+        if (double c = ch.creation[i]; !std::isnan(c) && c >= 0) {
           a.Present |= GrainAttributes::HasCreationCycles;
-          a.CreationCycles = uint64_t(ch.creation[i]);
+          a.CreationCycles = uint64_t(c);
         }
         region = siteRegion[size_t(an.loopSite[ch.loop[i]])];
       } else {
@@ -347,9 +408,9 @@ void writeEvents(Otf2Writer &w, const Analysis &an,
         region = taskRegion[T.codeptr.placeOf(k)];
         a.Present = GrainAttributes::HasGrainId;
         a.GrainId = T.id[k];
-        if (!std::isnan(T.creation[k]) && T.creation[k] >= 0) {
+        if (double c = T.creation[k]; !std::isnan(c) && c >= 0) {
           a.Present |= GrainAttributes::HasCreationCycles;
-          a.CreationCycles = uint64_t(T.creation[k]);
+          a.CreationCycles = uint64_t(c);
         }
       }
       w.enter(loc, s, region, &a);
