@@ -294,8 +294,9 @@ void writeEvents(Otf2Writer &w, const Analysis &an,
   }
   // The segments' columns read through views (held in registers); a
   // chunk's start and end (not before its start) read out of line
-  // (chunkStart, chunkEnd) so that the grains' order (before) stays short,
-  // inlined into its sort; inline for chunks alone (chunkBefore).
+  // (chunkStart, chunkEnd) so that the grains' order (before, order) stays
+  // short, inlined into its sort; inline for chunks alone (chunkBefore) and
+  // in the events' loop (chStart).
   auto segStart = T.segStart.view();
   auto segLen = T.segLen.view();
   auto chunkStart = [&](uint32_t x) __attribute__((noinline)) {
@@ -329,6 +330,17 @@ void writeEvents(Otf2Writer &w, const Analysis &an,
     uint64_t ea = endOf(a), eb = endOf(b);
     return ea != eb ? ea > eb : a < b;
   };
+  // Grains [b, e) (ascending numbers) put in time order.
+  auto inTime = [&](uint32_t *b, uint32_t *e) {
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (const uint32_t *p = b; p < e; p++) {
+      uint64_t s = startOf(*p);
+      lo = std::min(lo, s), hi = std::max(hi, s);
+    }
+    unsigned width = hi > lo ? 64 - unsigned(__builtin_clzll(hi - lo)) : 0;
+    timeSort(b, e, lo, width > 8 ? width - 8 : 0, startOf, order);
+  };
+  auto chStart = ch.start.view(); // the events' loop
   auto chunkBefore = [&](uint32_t a, uint32_t b) {
     uint64_t sa = ch.start[a], sb = ch.start[b];
     return sa != sb
@@ -349,36 +361,43 @@ void writeEvents(Otf2Writer &w, const Analysis &an,
     const uint32_t *b = nullptr, *e = nullptr;
     if (inRuns) {
       std::tie(rb, re) = runs[t];
-      size_t i = rb;
-      while (i + 1 < re && !chunkBefore(uint32_t(i + 1), uint32_t(i)))
-        i++;
-      if (i + 1 < re) {
+      // In time order (no chunk before the one ahead of it): the starts
+      // read in order (rows(): a block's base once).
+      bool inOrder = true;
+      uint64_t last = 0;
+      ch.start.rows(rb, re, [&](size_t r, uint64_t st) {
+        if (r > rb &&
+            (st < last ||
+             (st == last && chunkBefore(uint32_t(r), uint32_t(r - 1)))))
+          inOrder = false;
+        last = st;
+      });
+      if (!inOrder) {
         mine.clear();
         for (size_t k = rb; k < re; k++)
           mine.push_back(uint32_t(k));
-        std::stable_sort(mine.begin(), mine.end(), chunkBefore);
+        inTime(mine.data(), mine.data() + mine.size());
         b = mine.data(), e = b + mine.size();
         rb = re = 0;
       }
     } else {
       auto ib = items.begin() + long(off[t]),
            ie = items.begin() + long(off[t + 1]);
-      if (!std::is_sorted(ib, ie, before) && ib != ie) {
-        uint64_t lo = UINT64_MAX, hi = 0;
-        for (auto it = ib; it != ie; ++it) {
-          uint64_t s = startOf(*it);
-          lo = std::min(lo, s), hi = std::max(hi, s);
-        }
-        unsigned width = hi > lo ? 64 - unsigned(__builtin_clzll(hi - lo)) : 0;
-        timeSort(&*ib, &*ib + (ie - ib), lo, width > 8 ? width - 8 : 0, startOf,
-                 order);
-      }
+      if (!std::is_sorted(ib, ie, before))
+        inTime(&*ib, &*ib + (ie - ib));
       b = items.data() + off[t], e = items.data() + off[t + 1];
     }
     open.clear();
     for (size_t n = 0, count = (re - rb) + size_t(e - b); n < count; n++) {
       uint32_t x = b ? b[n] : uint32_t(rb + n);
-      uint64_t s = startOf(x), end = endOf(x);
+      uint64_t s, end;
+      if (x & SegBit) {
+        s = segStart[x & ~SegBit];
+        end = std::max(s, s + uint64_t(segLen[x & ~SegBit]));
+      } else {
+        s = chStart[x];
+        end = std::max(s, s + ch.span(x));
+      }
       while (!open.empty() && open.back().end <= s) {
         w.leave(loc, open.back().end, open.back().region);
         open.pop_back();
@@ -394,8 +413,11 @@ void writeEvents(Otf2Writer &w, const Analysis &an,
         a.Present = GrainAttributes::HasIterations |
                     GrainAttributes::HasLoopInstance |
                     GrainAttributes::HasGrainId;
-        a.FirstIteration = int64_t(ch.lower[i]);
-        a.LastIteration = int64_t(ch.upper[i]);
+        // Its last iteration from its first and its cell (upper[i] less
+        // lower[i]): lower read once.
+        uint64_t lo = ch.lower[i];
+        a.FirstIteration = int64_t(lo);
+        a.LastIteration = int64_t(lo + ch.upper.fromBase(i));
         a.LoopInstance = uint64_t(ch.loop[i]);
         a.GrainId = i;
         if (double c = ch.creation[i]; !std::isnan(c) && c >= 0) {
