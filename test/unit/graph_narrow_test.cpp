@@ -29,6 +29,32 @@ uint64_t bitsOf(double d) {
   return b;
 }
 
+template <typename V> uint64_t bitsOfRow(V x) {
+  uint64_t b = 0;
+  std::memcpy(&b, &x, sizeof x);
+  return b;
+}
+
+/// Col's rows read three ways (operator[], view(), rows() over runs that
+/// start and end inside blocks) are want's, bit for bit.
+template <typename Col, typename V>
+void expectRows(const Col &c, const std::vector<V> &want) {
+  ASSERT_EQ(c.size(), want.size());
+  auto v = c.view();
+  for (size_t r = 0; r < want.size(); r++) {
+    ASSERT_EQ(bitsOfRow(c[r]), bitsOfRow(want[r])) << r;
+    ASSERT_EQ(bitsOfRow(v[r]), bitsOfRow(want[r])) << r;
+  }
+  for (size_t b = 0; b < want.size(); b += 777) {
+    size_t e = std::min(want.size(), b + 1500), next = b;
+    c.rows(b, e, [&](size_t r, V x) {
+      ASSERT_EQ(r, next++);
+      ASSERT_EQ(bitsOfRow(x), bitsOfRow(want[r])) << r;
+    });
+    ASSERT_EQ(next, e);
+  }
+}
+
 TEST(GraphNarrow, TicksFarFromTheirBlockGoToTheSideTable) {
   TickColumn<uint64_t> c;
   std::vector<uint64_t> v;
@@ -65,8 +91,7 @@ TEST(GraphNarrow, TicksMostlyFarAreHeldWhole) {
     c.push_back(x);
   EXPECT_TRUE(c.isWhole());
   EXPECT_EQ(c.sideRows(), 0u);
-  for (size_t i = 0; i < v.size(); i++)
-    ASSERT_EQ(c[i], v[i]) << i;
+  expectRows(c, v);
 }
 
 TEST(GraphNarrow, DoublesThatAreNotSmallIntegersGoToTheSideTable) {
@@ -99,32 +124,6 @@ TEST(GraphNarrow, DoublesMostlyFractionalAreHeldWhole) {
   EXPECT_TRUE(c.isWhole());
   for (size_t i = 0; i < v.size(); i++)
     ASSERT_EQ(bitsOf(c[i]), bitsOf(v[i])) << i;
-}
-
-template <typename V> uint64_t bitsOfRow(V x) {
-  uint64_t b = 0;
-  std::memcpy(&b, &x, sizeof x);
-  return b;
-}
-
-/// Col's rows read three ways (operator[], view(), rows() over runs that
-/// start and end inside blocks) are want's, bit for bit.
-template <typename Col, typename V>
-void expectRows(const Col &c, const std::vector<V> &want) {
-  ASSERT_EQ(c.size(), want.size());
-  auto v = c.view();
-  for (size_t r = 0; r < want.size(); r++) {
-    ASSERT_EQ(bitsOfRow(c[r]), bitsOfRow(want[r])) << r;
-    ASSERT_EQ(bitsOfRow(v[r]), bitsOfRow(want[r])) << r;
-  }
-  for (size_t b = 0; b < want.size(); b += 777) {
-    size_t e = std::min(want.size(), b + 1500), next = b;
-    c.rows(b, e, [&](size_t r, V x) {
-      ASSERT_EQ(r, next++);
-      ASSERT_EQ(bitsOfRow(x), bitsOfRow(want[r])) << r;
-    });
-    ASSERT_EQ(next, e);
-  }
 }
 
 // Rows set after they are pushed, in no order: into the side table (before,
@@ -182,17 +181,9 @@ TEST(GraphNarrow, RowsSetIntoAndOutOfTheSideTable) {
   expectRows(d, w);
 }
 
-// Runs read with rows() where the column is whole, and on a base of another
-// column (chunks' ends from their starts).
-TEST(GraphNarrow, RowsInRunsWholeAndOnAnotherColumn) {
-  TickColumn<int64_t> c;
-  std::vector<int64_t> v;
-  for (int64_t i = 0; i < 6000; i++)
-    v.push_back(i % 2 ? i * (int64_t(1) << 34) : -i);
-  for (int64_t x : v)
-    c.push_back(x);
-  EXPECT_TRUE(c.isWhole());
-  expectRows(c, v);
+// Rows on a base of another column (chunks' ends from their starts), both
+// with side rows, read one at a time, through a view and in runs.
+TEST(GraphNarrow, RowsOnAnotherColumn) {
   using Starts = NarrowColumn<uint64_t, OffsetFit<int32_t>, BlockBase<8>>;
   Starts s;
   NarrowColumn<uint64_t, OffsetFit<uint32_t>, ColumnBase<Starts>> e(&s);

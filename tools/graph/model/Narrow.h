@@ -226,8 +226,8 @@ public:
     v.col = this;
     return v;
   }
-  /// f(r, value) for rows b..e-1 in order: a block's base read once, a
-  /// cell's mark tested where the block has side rows.
+  /// f(r, value) for rows b..e-1 in order: a block's base read once (the
+  /// column's own blocks), else as view() reads them.
   template <typename F>
   __attribute__((always_inline)) void rows(size_t b, size_t e, F &&f) const {
     if (isWhole_ || !Base::Own) {
