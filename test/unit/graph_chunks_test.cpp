@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// The chunk columns' narrow cells (Analysis.h: Chunks, NarrowColumn,
-// ThreadRuns): values that do not fit a cell (a chunk longer than 2^32
-// ticks or ending before it starts, bounds wider than 2^32, iterations near
-// INT64/UINT64 limits, creation times that are not whole 16-bit ticks) are
-// read back unchanged from the side tables, through the columns and
+// The chunk columns' narrow cells (Analysis.h: Chunks, ThreadRuns; their
+// columns are Narrow.h's NarrowColumn): values that do not fit a cell (a chunk
+// longer than 2^32 ticks or ending before it starts, bounds wider than 2^32,
+// iterations near INT64/UINT64 limits, creation times that are not whole 16-bit
+// ticks) are read back unchanged from the side tables, through the columns and
 // through a hand-made recording; a column mostly out of its cells is held
 // whole; a thread whose chunks are not contiguous keeps its number.
 #include "Analysis.h"
@@ -18,9 +18,12 @@ using namespace gcg;
 using namespace gcgtest;
 
 TEST(GraphChunks, OffsetsOutOfTheirCells) {
-  std::vector<uint64_t> base = {0, 100, 100, UINT64_MAX, 5, 7};
-  NarrowColumn<uint64_t, uint32_t, OffsetFit<uint32_t>, std::vector<uint64_t>>
-      end(&base);
+  const std::vector<uint64_t> base = {0, 100, 100, UINT64_MAX, 5, 7};
+  using Base = NarrowColumn<uint64_t, OffsetFit<int32_t>>;
+  Base baseCol;
+  for (uint64_t x : base)
+    baseCol.push_back(x);
+  NarrowColumn<uint64_t, OffsetFit<uint32_t>, ColumnBase<Base>> end(&baseCol);
   const uint64_t M = UINT32_MAX;
   const uint64_t v[] = {M,           // Far itself: the side table
                         100 + M - 1, // the widest that fits
@@ -35,18 +38,23 @@ TEST(GraphChunks, OffsetsOutOfTheirCells) {
     EXPECT_EQ(end[i], v[i]) << i;
     EXPECT_EQ(end.fromBase(i), v[i] - base[i]) << i;
   }
-  // Set again, out of order: into the side table and out of it.
+  // Set again, out of order: into the side table (between its rows), out
+  // of it, and a side row to another value that does not fit.
   end.set(1, 100 + M);
   end.set(4, 6);
   end.set(0, 1);
+  end.set(5, 2);
   EXPECT_EQ(end[1], 100 + M);
   EXPECT_EQ(end[4], 6u);
   EXPECT_EQ(end[0], 1u);
+  EXPECT_EQ(end[5], 2u);
+  EXPECT_EQ(end[2], 99u);
+  EXPECT_EQ(end[3], UINT64_MAX);
   EXPECT_EQ(end.sideRows(), 3u);
-  EXPECT_FALSE(end.whole());
+  EXPECT_FALSE(end.isWhole());
 
   // Signed cells, no base: iterations near the limits.
-  NarrowColumn<uint64_t, int32_t, OffsetFit<int32_t>, NoBase> lower;
+  NarrowColumn<uint64_t, OffsetFit<int32_t>> lower;
   const uint64_t w[] = {uint64_t(INT64_MAX),
                         uint64_t(INT64_MIN),
                         UINT64_MAX, // -1: fits
@@ -62,32 +70,46 @@ TEST(GraphChunks, OffsetsOutOfTheirCells) {
     EXPECT_EQ(lower[i], w[i]) << i;
 }
 
+// More than a quarter of the rows out of their cells: held whole (from the
+// 4096th row on); a quarter or less: in cells.
 TEST(GraphChunks, MostlyOutOfItsCellsHeldWhole) {
-  NarrowColumn<uint64_t, uint32_t, OffsetFit<uint32_t>, NoBase> c;
+  NarrowColumn<uint64_t, OffsetFit<uint32_t>> c;
   c.reserve(10000);
   std::vector<uint64_t> want;
   for (uint64_t i = 0; i < 10000; i++) {
-    want.push_back(i % 4 ? i : (i << 40) + 3);
+    want.push_back(i % 3 ? i : (i << 40) + 3);
     c.push_back(want.back());
   }
-  EXPECT_TRUE(c.whole());
+  EXPECT_TRUE(c.isWhole());
   EXPECT_EQ(c.size(), want.size());
   c.set(17, uint64_t(1) << 50);
   want[17] = uint64_t(1) << 50;
   for (size_t i = 0; i < want.size(); i++)
     ASSERT_EQ(c[i], want[i]) << i;
   // Few out of their cells: kept in cells.
-  NarrowColumn<uint64_t, uint32_t, OffsetFit<uint32_t>, NoBase> few;
+  NarrowColumn<uint64_t, OffsetFit<uint32_t>> few;
   for (uint64_t i = 0; i < 10000; i++)
     few.push_back(i % 100 ? i : uint64_t(1) << 40);
-  EXPECT_FALSE(few.whole());
+  EXPECT_FALSE(few.isWhole());
   EXPECT_EQ(few.sideRows(), 100u);
   EXPECT_EQ(few[200], uint64_t(1) << 40);
   EXPECT_EQ(few[201], 201u);
+  // A quarter out of their cells (4 + 12 / 4 = 7 bytes a row): in cells.
+  NarrowColumn<uint64_t, OffsetFit<uint32_t>> quarter;
+  std::vector<uint64_t> q;
+  for (uint64_t i = 0; i < 10000; i++) {
+    q.push_back(i % 4 != 3 ? i : (i << 40) + 3);
+    quarter.push_back(q.back());
+  }
+  EXPECT_FALSE(quarter.isWhole());
+  EXPECT_EQ(quarter.sideRows(), 2500u);
+  EXPECT_LT(quarter.bytes(), q.size() * 8);
+  for (size_t i = 0; i < q.size(); i++)
+    ASSERT_EQ(quarter[i], q[i]) << i;
 }
 
 TEST(GraphChunks, CreationTimes) {
-  NarrowColumn<double, uint16_t, CreationFit, NoBase> c;
+  NarrowColumn<double, CreationFit> c;
   const double v[] = {0, 65533, 65534, 65535, 1e15, 2.5, -1, -0.0, NAN, 7};
   for (double x : v)
     c.push_back(x);

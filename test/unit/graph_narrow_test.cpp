@@ -2,7 +2,9 @@
 // The narrow columns (Narrow.h) the tasks' times and metrics are held in:
 // rows that do not fit in 32 bits go to the side table, and once those are
 // more than a quarter of the rows the column holds every row whole; either
-// way every row reads back as it was given (bit for bit for doubles). Then
+// way every row reads back as it was given (bit for bit for doubles), one
+// at a time, through a view and in runs (rows()), also after rows are set
+// into and out of the side table in any order. Then
 // a task recording whose times are far apart (more than 2^31 ticks between
 // neighbours) and whose creation times are not integers: the model's
 // columns hold them in side tables and its figures are the same.
@@ -10,6 +12,8 @@
 #include "Run.h"
 #include "graph_recording.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <gtest/gtest.h>
 #include <vector>
@@ -23,6 +27,32 @@ uint64_t bitsOf(double d) {
   uint64_t b;
   std::memcpy(&b, &d, 8);
   return b;
+}
+
+template <typename V> uint64_t bitsOfRow(V x) {
+  uint64_t b = 0;
+  std::memcpy(&b, &x, sizeof x);
+  return b;
+}
+
+/// Col's rows read three ways (operator[], view(), rows() over runs that
+/// start and end inside blocks) are want's, bit for bit.
+template <typename Col, typename V>
+void expectRows(const Col &c, const std::vector<V> &want) {
+  ASSERT_EQ(c.size(), want.size());
+  auto v = c.view();
+  for (size_t r = 0; r < want.size(); r++) {
+    ASSERT_EQ(bitsOfRow(c[r]), bitsOfRow(want[r])) << r;
+    ASSERT_EQ(bitsOfRow(v[r]), bitsOfRow(want[r])) << r;
+  }
+  for (size_t b = 0; b < want.size(); b += 777) {
+    size_t e = std::min(want.size(), b + 1500), next = b;
+    c.rows(b, e, [&](size_t r, V x) {
+      ASSERT_EQ(r, next++);
+      ASSERT_EQ(bitsOfRow(x), bitsOfRow(want[r])) << r;
+    });
+    ASSERT_EQ(next, e);
+  }
 }
 
 TEST(GraphNarrow, TicksFarFromTheirBlockGoToTheSideTable) {
@@ -61,8 +91,7 @@ TEST(GraphNarrow, TicksMostlyFarAreHeldWhole) {
     c.push_back(x);
   EXPECT_TRUE(c.isWhole());
   EXPECT_EQ(c.sideRows(), 0u);
-  for (size_t i = 0; i < v.size(); i++)
-    ASSERT_EQ(c[i], v[i]) << i;
+  expectRows(c, v);
 }
 
 TEST(GraphNarrow, DoublesThatAreNotSmallIntegersGoToTheSideTable) {
@@ -95,6 +124,79 @@ TEST(GraphNarrow, DoublesMostlyFractionalAreHeldWhole) {
   EXPECT_TRUE(c.isWhole());
   for (size_t i = 0; i < v.size(); i++)
     ASSERT_EQ(bitsOf(c[i]), bitsOf(v[i])) << i;
+}
+
+// Rows set after they are pushed, in no order: into the side table (before,
+// between and after its rows), out of it, a side row to another value that
+// does not fit; every row reads back as last set; then so many rows set out
+// of their cells that the column is held whole, with the same rows.
+TEST(GraphNarrow, RowsSetIntoAndOutOfTheSideTable) {
+  TickColumn<uint64_t> c;
+  std::vector<uint64_t> v;
+  const uint64_t B = uint64_t(1) << 40, Far = uint64_t(1) << 34;
+  for (uint64_t i = 0; i < 5000; i++) {
+    v.push_back(i % 10 == 3 ? B + Far + i : B + i);
+    c.push_back(v.back());
+  }
+  EXPECT_EQ(c.sideRows(), 500u);
+  uint64_t x = 12345;
+  for (int k = 0; k < 3000; k++) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    size_t r = size_t(x >> 33) % v.size();
+    uint64_t val = (x >> 20) % 3 == 0 ? B + Far + (x >> 40) : B + (x >> 45);
+    c.set(r, val);
+    v[r] = val;
+  }
+  EXPECT_FALSE(c.isWhole());
+  EXPECT_EQ(c.sideRows(),
+            size_t(std::count_if(v.begin(), v.end(),
+                                 [&](uint64_t y) { return y >= B + Far; })));
+  expectRows(c, v);
+  for (size_t r = 0; r < v.size() && !c.isWhole(); r += 2) {
+    v[r] = B + 3 * Far + r;
+    c.set(r, v[r]);
+  }
+  EXPECT_TRUE(c.isWhole());
+  expectRows(c, v);
+
+  // Doubles: NaN, integers, fractions set over one another.
+  NarrowDoubles d;
+  std::vector<double> w;
+  for (int i = 0; i < 3000; i++) {
+    w.push_back(i % 7 ? double(i) : i + 0.25);
+    d.push_back(w.back());
+  }
+  const double put[] = {NAN, 7.5, -0.0, 3.0, 1e12, -5.0};
+  for (size_t k = 0; k < 2000; k++) {
+    size_t r = (k * 7919) % w.size();
+    w[r] = put[k % 6];
+    d.set(r, w[r]);
+  }
+  EXPECT_FALSE(d.isWhole());
+  EXPECT_EQ(d.sideRows(),
+            size_t(std::count_if(w.begin(), w.end(), [](double y) {
+              int32_t c;
+              return !IntegerFit::cell(y, 0, c);
+            })));
+  expectRows(d, w);
+}
+
+// Rows on a base of another column (chunks' ends from their starts), both
+// with side rows, read one at a time, through a view and in runs.
+TEST(GraphNarrow, RowsOnAnotherColumn) {
+  using Starts = NarrowColumn<uint64_t, OffsetFit<int32_t>, BlockBase<8>>;
+  Starts s;
+  NarrowColumn<uint64_t, OffsetFit<uint32_t>, ColumnBase<Starts>> e(&s);
+  std::vector<uint64_t> ends;
+  for (uint64_t i = 0; i < 3000; i++) {
+    s.push_back((uint64_t(1) << 50) + 1000 * i +
+                (i % 301 ? 0 : uint64_t(1) << 33));
+    ends.push_back(s[i] + (i % 13 ? i : uint64_t(1) << 32));
+    e.push_back(ends.back());
+  }
+  EXPECT_GT(s.sideRows(), 0u);
+  EXPECT_GT(e.sideRows(), 0u);
+  expectRows(e, ends);
 }
 
 // taskRecording's tasks (graph_analysis_test.cpp) with every time S times

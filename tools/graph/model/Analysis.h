@@ -186,143 +186,6 @@ private:
 };
 static_assert(sizeof(Loop) == 40, "a loop instance is 40 bytes");
 
-/// A column of T held in Cell cells where a value fits (Fit::cell, from
-/// the row's value in the base column, or 0 without one); the others are
-/// in a side table by row (their cell is Fit::Far), or, once that holds
-/// more than an eighth of the rows (from the 4096th on), the column of T.
-/// A row's base is read when it is set: it must not change after. Not
-/// copied: it reads its base column.
-template <typename T, typename Cell, typename Fit, typename Base>
-class NarrowColumn {
-public:
-  explicit NarrowColumn(const Base *base = nullptr) : base(base) {}
-  NarrowColumn(const NarrowColumn &) = delete;
-  NarrowColumn &operator=(const NarrowColumn &) = delete;
-  __attribute__((always_inline)) T operator[](size_t i) const {
-    if (__builtin_expect(wide, 0))
-      return full[i];
-    Cell c = cell[i];
-    if (__builtin_expect(c == Fit::Far, 0))
-      return sideAt(i);
-    return Fit::value(c, baseOf(i));
-  }
-  /// Row i's value less its base's (wrapping): its cell's, where that
-  /// holds it, without reading the base.
-  __attribute__((always_inline)) uint64_t fromBase(size_t i) const {
-    if (__builtin_expect(!wide, 1)) {
-      Cell c = cell[i];
-      if (__builtin_expect(c != Fit::Far, 1))
-        return Fit::value(c, 0);
-    }
-    return uint64_t((*this)[i]) - baseOf(i);
-  }
-  size_t size() const { return wide ? full.size() : cell.size(); }
-  /// Room for m rows, in cells (and, should it become one, the column).
-  void reserve(size_t m) {
-    room = m;
-    if (!wide)
-      cell.reserve(m);
-  }
-  __attribute__((always_inline)) void push_back(T v) {
-    if (wide) {
-      full.push_back(v);
-      return;
-    }
-    Cell c;
-    if (Fit::cell(v, baseOf(cell.size()), c)) {
-      cell.push_back(c);
-      return;
-    }
-    cell.push_back(Fit::Far);
-    far(cell.size() - 1, v);
-  }
-  __attribute__((always_inline)) void set(size_t i, T v) {
-    if (wide) {
-      full[i] = v;
-      return;
-    }
-    Cell c;
-    if (Fit::cell(v, baseOf(i), c)) {
-      if (cell[i] == Fit::Far)
-        side.erase(i);
-      cell[i] = c;
-      return;
-    }
-    cell[i] = Fit::Far;
-    far(i, v);
-  }
-  /// The rows held in the side table, and whether the column is held
-  /// whole (tests).
-  size_t sideRows() const { return side.size(); }
-  bool whole() const { return wide; }
-
-private:
-  uint64_t baseOf(size_t i) const { return base ? uint64_t((*base)[i]) : 0; }
-  __attribute__((noinline)) T sideAt(size_t i) const { return side.at(i); }
-  __attribute__((noinline)) void far(size_t i, T v) {
-    side[i] = v;
-    if (cell.size() >= 4096 && side.size() > cell.size() / 8)
-      widen();
-  }
-  void widen() {
-    full.reserve(std::max(room, cell.size()));
-    for (size_t i = 0; i < cell.size(); i++)
-      full.push_back((*this)[i]);
-    wide = true;
-    std::vector<Cell>().swap(cell);
-    std::unordered_map<size_t, T>().swap(side);
-  }
-  const Base *base;
-  bool wide = false;
-  size_t room = 0;
-  std::vector<Cell> cell;
-  std::unordered_map<size_t, T> side;
-  std::vector<T> full;
-};
-
-/// A 64-bit value as its difference from a base in a Cell (signed or not),
-/// where that fits and is not Far.
-template <typename Cell> struct OffsetFit {
-  static constexpr Cell Far = std::numeric_limits<Cell>::is_signed
-                                  ? std::numeric_limits<Cell>::min()
-                                  : std::numeric_limits<Cell>::max();
-  static uint64_t extend(Cell c) {
-    return std::numeric_limits<Cell>::is_signed ? uint64_t(int64_t(c))
-                                                : uint64_t(c);
-  }
-  static bool cell(uint64_t v, uint64_t base, Cell &c) {
-    uint64_t d = v - base;
-    c = Cell(d);
-    return extend(c) == d && c != Far;
-  }
-  static uint64_t value(Cell c, uint64_t base) { return base + extend(c); }
-};
-
-/// A creation time (ticks, NaN: unmeasured) in 16 bits: NaN, or a whole
-/// number of ticks below NaNCell (not -0).
-struct CreationFit {
-  static constexpr uint16_t Far = UINT16_MAX, NaNCell = UINT16_MAX - 1;
-  static bool cell(double v, uint64_t, uint16_t &c) {
-    if (std::isnan(v)) {
-      c = NaNCell;
-      return true;
-    }
-    if (!(v >= 0 && v < double(NaNCell)) || std::signbit(v) ||
-        v != std::floor(v))
-      return false;
-    c = uint16_t(v);
-    return true;
-  }
-  static double value(uint16_t c, uint64_t) {
-    return c == NaNCell ? NAN : double(c);
-  }
-};
-
-/// No base column: 0.
-struct NoBase {
-  uint64_t operator[](size_t) const { return 0; }
-};
-
 /// Per chunk, its thread number: runs of consecutive chunks of one thread
 /// (chunks are read thread by thread: one run per thread read), and per
 /// block of 256 chunks the run of its first, where a look-up starts.
@@ -363,38 +226,13 @@ private:
 
 /// Chunks' starts (ticks): each as its difference from its block's first
 /// (blocks of 256 chunks, in the order read), a signed 32-bit number, or in
-/// a side table (NarrowColumn).
-class Starts {
-public:
-  __attribute__((always_inline)) uint64_t operator[](size_t i) const {
-    return col[i];
-  }
-  size_t size() const { return col.size(); }
-  void reserve(size_t n) {
-    blocks.first.reserve(n / Block + 1);
-    col.reserve(n);
-  }
-  void push_back(uint64_t v) {
-    if (!(col.size() % Block))
-      blocks.first.push_back(v);
-    col.push_back(v);
-  }
-  size_t sideRows() const { return col.sideRows(); }
-  bool whole() const { return col.whole(); }
-
-private:
-  static constexpr size_t Block = 256;
-  struct Firsts {
-    std::vector<uint64_t> first; // per block, its first chunk's start
-    uint64_t operator[](size_t i) const { return first[i / Block]; }
-  } blocks;
-  NarrowColumn<uint64_t, int32_t, OffsetFit<int32_t>, Firsts> col{&blocks};
-};
+/// a side table (Narrow.h).
+using Starts = NarrowColumn<uint64_t, OffsetFit<int32_t>, BlockBase<8>>;
 
 /// Every chunk grain, in columns: 23 bytes each where its values fit their
 /// cells (loop 4; start 4, Starts; end 4, from start; lower 4; upper 4,
 /// from lower; creation 2; flags 1), the others in side tables
-/// (NarrowColumn); its thread in runs; and 8 more for its parent (its
+/// (NarrowColumn, Narrow.h); its thread in runs; and 8 more for its parent (its
 /// implicit task's id, parentOf()) where that is not held in runs. A
 /// chunk's number among its thread's chunks of its loop instance is not a
 /// column: Analysis::chunkNumbers(). Not copied: columns read others.
@@ -407,15 +245,15 @@ struct Chunks {
   Starts start;
   /// Where it ended (ticks): below start or 2^32 - 1 ticks or more after
   /// it, in a side table.
-  NarrowColumn<uint64_t, uint32_t, OffsetFit<uint32_t>, Starts> end{&start};
+  NarrowColumn<uint64_t, OffsetFit<uint32_t>, ColumnBase<Starts>> end{&start};
   /// Its first iteration: as a signed 32-bit number, or in a side table.
-  using Lower = NarrowColumn<uint64_t, int32_t, OffsetFit<int32_t>, NoBase>;
+  using Lower = NarrowColumn<uint64_t, OffsetFit<int32_t>>;
   Lower lower;
   /// Its last iteration: up to 2^32 - 2 past lower, or in a side table.
-  NarrowColumn<uint64_t, uint32_t, OffsetFit<uint32_t>, Lower> upper{&lower};
+  NarrowColumn<uint64_t, OffsetFit<uint32_t>, ColumnBase<Lower>> upper{&lower};
   /// Clock ticks (NaN: unmeasured): whole and below 65534, or in a side
   /// table.
-  NarrowColumn<double, uint16_t, CreationFit, NoBase> creation;
+  NarrowColumn<double, CreationFit> creation;
   std::vector<uint8_t> flags;
   size_t size() const { return thread.size(); }
   /// Chunk i's end less its start (ticks), wrapping as end[i] - start[i].

@@ -100,6 +100,51 @@ struct Regions {
   }
 };
 
+/// Grains [b, e) (numbers) in time order: by start, then an enclosing
+/// (later ending) grain before what it holds, then by number (the order a
+/// stable sort of ascending numbers leaves). In place, without comparing
+/// pairs: by the start's bits less lo from the top (bit shift up), a byte
+/// at a time (an American flag sort: each grain's start read twice a byte,
+/// not in each of a merge sort's comparisons), then each bucket of 32
+/// grains or fewer, or of one start, by the whole order (less).
+template <typename Start, typename Less>
+static void timeSort(uint32_t *b, uint32_t *e, uint64_t lo, unsigned shift,
+                     const Start &start, const Less &less) {
+  if (e - b <= 32) {
+    std::sort(b, e, less);
+    return;
+  }
+  auto digit = [&](uint32_t x) __attribute__((always_inline)) {
+    return unsigned((start(x) - lo) >> shift) & 255;
+  };
+  size_t count[256] = {};
+  for (uint32_t *p = b; p < e; p++)
+    count[digit(*p)]++;
+  size_t head[256], tail[256], at = 0;
+  for (unsigned d = 0; d < 256; d++) {
+    head[d] = at;
+    at += count[d];
+    tail[d] = at;
+  }
+  for (unsigned d = 0; d < 256; d++)
+    while (head[d] < tail[d]) {
+      uint32_t x = b[head[d]];
+      for (unsigned k = digit(x); k != d; k = digit(x))
+        std::swap(x, b[head[k]++]);
+      b[head[d]++] = x;
+    }
+  size_t from = 0;
+  for (unsigned d = 0; d < 256; from = tail[d++]) {
+    if (tail[d] - from < 2)
+      continue;
+    if (shift == 0) // one start a bucket
+      std::sort(b + from, b + tail[d], less);
+    else
+      timeSort(b + from, b + tail[d], lo, shift >= 8 ? shift - 8 : 0, start,
+               less);
+  }
+}
+
 /// Process an's definitions; with siteIdx and taskIdx, the index in its
 /// regions of each loop site (Analysis::loopSite) and each task code
 /// (by its place, TaskCodes::placeOf(); UINT32_MAX: no task's).
@@ -249,8 +294,9 @@ void writeEvents(Otf2Writer &w, const Analysis &an,
   }
   // The segments' columns read through views (held in registers); a
   // chunk's start and end (not before its start) read out of line
-  // (chunkStart, chunkEnd) so that the grains' order (before) stays short,
-  // inlined into its sort; inline for chunks alone (chunkBefore).
+  // (chunkStart, chunkEnd) so that the grains' order (before, order) stays
+  // short, inlined into its sort; inline for chunks alone (chunkBefore) and
+  // in the events' loop (chStart).
   auto segStart = T.segStart.view();
   auto segLen = T.segLen.view();
   auto chunkStart = [&](uint32_t x) __attribute__((noinline)) {
@@ -276,6 +322,25 @@ void writeEvents(Otf2Writer &w, const Analysis &an,
     uint64_t sa = startOf(a), sb = startOf(b);
     return sa != sb ? sa < sb : endOf(a) > endOf(b);
   };
+  // The same, a total order: equal grains by number (timeSort()).
+  auto order = [&](uint32_t a, uint32_t b) __attribute__((always_inline)) {
+    uint64_t sa = startOf(a), sb = startOf(b);
+    if (sa != sb)
+      return sa < sb;
+    uint64_t ea = endOf(a), eb = endOf(b);
+    return ea != eb ? ea > eb : a < b;
+  };
+  // Grains [b, e) (ascending numbers) put in time order.
+  auto inTime = [&](uint32_t *b, uint32_t *e) {
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (const uint32_t *p = b; p < e; p++) {
+      uint64_t s = startOf(*p);
+      lo = std::min(lo, s), hi = std::max(hi, s);
+    }
+    unsigned width = hi > lo ? 64 - unsigned(__builtin_clzll(hi - lo)) : 0;
+    timeSort(b, e, lo, width > 8 ? width - 8 : 0, startOf, order);
+  };
+  auto chStart = ch.start.view(); // the events' loop
   auto chunkBefore = [&](uint32_t a, uint32_t b) {
     uint64_t sa = ch.start[a], sb = ch.start[b];
     return sa != sb
@@ -296,14 +361,22 @@ void writeEvents(Otf2Writer &w, const Analysis &an,
     const uint32_t *b = nullptr, *e = nullptr;
     if (inRuns) {
       std::tie(rb, re) = runs[t];
-      size_t i = rb;
-      while (i + 1 < re && !chunkBefore(uint32_t(i + 1), uint32_t(i)))
-        i++;
-      if (i + 1 < re) {
+      // In time order (no chunk before the one ahead of it): the starts
+      // read in order (rows(): a block's base once).
+      bool inOrder = true;
+      uint64_t last = 0;
+      ch.start.rows(rb, re, [&](size_t r, uint64_t st) {
+        if (r > rb &&
+            (st < last ||
+             (st == last && chunkBefore(uint32_t(r), uint32_t(r - 1)))))
+          inOrder = false;
+        last = st;
+      });
+      if (!inOrder) {
         mine.clear();
         for (size_t k = rb; k < re; k++)
           mine.push_back(uint32_t(k));
-        std::stable_sort(mine.begin(), mine.end(), chunkBefore);
+        inTime(mine.data(), mine.data() + mine.size());
         b = mine.data(), e = b + mine.size();
         rb = re = 0;
       }
@@ -311,13 +384,20 @@ void writeEvents(Otf2Writer &w, const Analysis &an,
       auto ib = items.begin() + long(off[t]),
            ie = items.begin() + long(off[t + 1]);
       if (!std::is_sorted(ib, ie, before))
-        std::stable_sort(ib, ie, before);
+        inTime(&*ib, &*ib + (ie - ib));
       b = items.data() + off[t], e = items.data() + off[t + 1];
     }
     open.clear();
     for (size_t n = 0, count = (re - rb) + size_t(e - b); n < count; n++) {
       uint32_t x = b ? b[n] : uint32_t(rb + n);
-      uint64_t s = startOf(x), end = endOf(x);
+      uint64_t s, end;
+      if (x & SegBit) {
+        s = segStart[x & ~SegBit];
+        end = std::max(s, s + uint64_t(segLen[x & ~SegBit]));
+      } else {
+        s = chStart[x];
+        end = std::max(s, s + ch.span(x));
+      }
       while (!open.empty() && open.back().end <= s) {
         w.leave(loc, open.back().end, open.back().region);
         open.pop_back();
@@ -333,13 +413,16 @@ void writeEvents(Otf2Writer &w, const Analysis &an,
         a.Present = GrainAttributes::HasIterations |
                     GrainAttributes::HasLoopInstance |
                     GrainAttributes::HasGrainId;
-        a.FirstIteration = int64_t(ch.lower[i]);
-        a.LastIteration = int64_t(ch.upper[i]);
+        // Its last iteration from its first and its cell (upper[i] less
+        // lower[i]): lower read once.
+        uint64_t lo = ch.lower[i];
+        a.FirstIteration = int64_t(lo);
+        a.LastIteration = int64_t(lo + ch.upper.fromBase(i));
         a.LoopInstance = uint64_t(ch.loop[i]);
         a.GrainId = i;
-        if (!std::isnan(ch.creation[i]) && ch.creation[i] >= 0) {
+        if (double c = ch.creation[i]; !std::isnan(c) && c >= 0) {
           a.Present |= GrainAttributes::HasCreationCycles;
-          a.CreationCycles = uint64_t(ch.creation[i]);
+          a.CreationCycles = uint64_t(c);
         }
         region = siteRegion[size_t(an.loopSite[ch.loop[i]])];
       } else {
@@ -347,9 +430,9 @@ void writeEvents(Otf2Writer &w, const Analysis &an,
         region = taskRegion[T.codeptr.placeOf(k)];
         a.Present = GrainAttributes::HasGrainId;
         a.GrainId = T.id[k];
-        if (!std::isnan(T.creation[k]) && T.creation[k] >= 0) {
+        if (double c = T.creation[k]; !std::isnan(c) && c >= 0) {
           a.Present |= GrainAttributes::HasCreationCycles;
-          a.CreationCycles = uint64_t(T.creation[k]);
+          a.CreationCycles = uint64_t(c);
         }
       }
       w.enter(loc, s, region, &a);
