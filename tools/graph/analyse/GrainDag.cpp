@@ -134,8 +134,7 @@ static int64_t regionOfTask(const Analysis &an, uint64_t id) {
   auto it = an.implicit.find(id);
   if (it == an.implicit.end())
     return -1;
-  auto r = an.regions.find(it->second.par);
-  return r == an.regions.end() ? -1 : int64_t(r->second);
+  return an.regionIndexOf(it);
 }
 
 GrainDag::GrainDag(const Analysis &an, bool everyGrain, bool keep)

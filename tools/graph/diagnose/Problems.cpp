@@ -113,7 +113,7 @@ static bool nestedInstance(const Analysis &an, const Loop &lp) {
     enc = T.parentOf(k);
   }
   auto im = an.implicit.find(enc);
-  return im != an.implicit.end() && an.regions.count(im->second.par);
+  return im != an.implicit.end() && an.regionIndexOf(im) >= 0;
 }
 
 namespace {
