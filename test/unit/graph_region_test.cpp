@@ -6,7 +6,9 @@
 // two 32-bit offsets from the task's begin (the waits that begin 2^32
 // ticks or more after it, or last that long, or begin before it, held
 // apart), read back whole by Analysis::joinOf() and the breakdown made of
-// them.
+// them; an implicit task's region held as its entry in the regions' table
+// (its parallel id apart where no region of it was recorded by then) and
+// its end as a 32-bit offset from its begin (else apart).
 #include "Breakdown.h"
 #include "Run.h"
 #include "Writers.h"
@@ -61,7 +63,7 @@ IdTable<Implicit>::const_iterator implicitOf(const Analysis &an, int th) {
 // breakdown's region-end wait (the waits less what libomp reports past the
 // region's end) is made of the whole values.
 TEST(GraphRegionModel, JoinWaitsHeldApartReadBackWhole) {
-  static_assert(sizeof(Implicit) <= 40, "an implicit task: 40 bytes");
+  static_assert(sizeof(Implicit) <= 32, "an implicit task: 32 bytes");
   const uint64_t G = 1ull << 32;
   struct Case {
     const char *what;
@@ -150,4 +152,66 @@ TEST(GraphRegionModel, RegionCodesReadBack) {
     EXPECT_EQ(r.end, uint64_t(k) * 100 + 60) << "region " << k;
     EXPECT_EQ(r.chunk, -1) << "region " << k;
   }
+}
+
+// Implicit tasks' regions and ends (G: 2^32 ticks). Region P1 (thread 0's,
+// from 0 to 2G - 10): thread 0's implicit task 10 from 1 to G - 1 (G - 2
+// ticks: held apart; 20 on thread 1 lasts G - 3, the longest that fits).
+// Region P2, which thread 1 begins at 2G - 5 (read after thread 0: its
+// implicit task 12 in it, from 2G and never seen to end, is read before
+// the region is) and ends at 4G; thread 1's implicit task 13 in it ends
+// before it begins (a corrupt recording's: apart); 14 is in a region never
+// recorded. Each reads back whole, and the breakdown is made of them.
+TEST(GraphRegionModel, ImplicitRegionsAndEndsReadBackWhole) {
+  const uint64_t G = 1ull << 32, P1 = 100, P2 = 200, P3 = 999;
+  TempDir d;
+  writeFile(d.path + "/meta.txt", meta3());
+  Thread t0, t1;
+  t0.rec(R_PARALLEL_BEGIN, 0, P1, 1, 0, 1)
+      .rec(R_IMPLICIT_BEGIN, 1, 10, P1, 0, 1)
+      .rec(R_IMPLICIT_END, G - 1, 10, 0)
+      .rec(R_PARALLEL_END, 2 * G - 10, P1, 1)
+      .rec(R_IMPLICIT_BEGIN, 2 * G, 12, P2, 0, 2);
+  t1.rec(R_IMPLICIT_BEGIN, 3, 20, P1, 1, 1)
+      .rec(R_IMPLICIT_END, G, 20, 0)
+      .rec(R_PARALLEL_BEGIN, 2 * G - 5, P2, 1, 0, 2)
+      .rec(R_IMPLICIT_BEGIN, 2 * G - 3, 13, P2, 1, 2)
+      .rec(R_IMPLICIT_END, 2 * G - 4, 13, 0)
+      .rec(R_PARALLEL_END, 4 * G, P2, 1)
+      .rec(R_IMPLICIT_BEGIN, 4 * G + 1, 14, P3, 0, 1)
+      .rec(R_IMPLICIT_END, 4 * G + 10, 14, 0);
+  t0.write(d.path + "/thread-0.bin");
+  t1.write(d.path + "/thread-1.bin");
+  auto run = analyseRun({d.path}, {});
+  const Analysis &an = *run->procs[0];
+  ASSERT_EQ(an.implicit.size(), 5u);
+  ASSERT_EQ(an.regionList.size(), 2u);
+  struct Want {
+    uint64_t id, par;
+    int64_t region;
+    uint64_t begin, end;
+  } want[] = {{10, P1, 0, 1, G - 1},
+              {20, P1, 0, 3, G},
+              {12, P2, 1, 2 * G, 0},
+              {13, P2, 1, 2 * G - 3, 2 * G - 4},
+              {14, P3, -1, 4 * G + 1, 4 * G + 10}};
+  for (const Want &w : want) {
+    auto im = an.implicit.find(w.id);
+    ASSERT_NE(im, an.implicit.end()) << w.id;
+    EXPECT_EQ(an.parOf(im), w.par) << w.id;
+    EXPECT_EQ(an.regionIndexOf(im), w.region) << w.id;
+    EXPECT_EQ(im->second.begin, w.begin) << w.id;
+    EXPECT_EQ(an.implicitEnd(im), w.end) << w.id;
+  }
+  // Apart: 14's parallel id; 10's and 13's ends.
+  EXPECT_EQ(an.implicitsApart(), std::make_pair(size_t(1), size_t(2)));
+  // The breakdown: in regions, 10's G - 2 ticks, 20's G - 3, 12's to its
+  // region's end (2G), 13's none; fork and join the rest of its region's
+  // time on each of its threads.
+  auto res = computeResults(*run);
+  const auto &b = res->procs[0].time;
+  EXPECT_DOUBLE_EQ(b.inRegions, double(G - 2 + G - 3 + 2 * G));
+  EXPECT_DOUBLE_EQ(b.forkJoin,
+                   double(1 + (G - 9) + 3 + (G - 10) + 5 + 2 + (2 * G + 3)));
+  EXPECT_FALSE(b.regionsKnown); // 12 was not seen to end
 }

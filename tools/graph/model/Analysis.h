@@ -823,6 +823,8 @@ public:
   ConstShareSpan shares(const Loop &lp) const {
     return ConstShareSpan(sharePool.data() + lp.shareAt, nShares(lp));
   }
+  /// The loop instances whose end is held apart (tests).
+  size_t loopEndsApart() const { return loopEndApart.size(); }
   /// Where loop instance lp ended (ticks; 0: not seen to end).
   uint64_t loopEnd(const Loop &lp) const {
     if (!lp.hasEnd)
@@ -901,6 +903,11 @@ public:
   int64_t regionIndexOf(IdTable<Implicit>::const_iterator im) const {
     uint32_t r = im->second.region;
     return r != Implicit::Far ? int64_t((regions.begin() + r)->second) : -1;
+  }
+  /// The implicit tasks whose parallel id, and those whose end, are held
+  /// apart (tests).
+  std::pair<size_t, size_t> implicitsApart() const {
+    return {implicitParApart.size(), implicitEndApart.size()};
   }
   /// Where an implicit task ended on its thread (ticks; 0: not seen to).
   uint64_t implicitEnd(IdTable<Implicit>::const_iterator im) const {
