@@ -112,7 +112,7 @@ void Analysis::setJoin(IdTable<Implicit>::iterator im, uint64_t begin,
   wideJoin[im->first] = {begin, end};
 }
 
-void Analysis::setLoopEnd(Loop &lp, uint64_t e) {
+void Analysis::setLoopEndApart(Loop &lp, uint64_t e) {
   lp.hasEnd = true;
   if (e >= lp.begin && e - lp.begin < Loop::EndApart) {
     if (lp.end32 == Loop::EndApart) // held apart before
@@ -124,7 +124,8 @@ void Analysis::setLoopEnd(Loop &lp, uint64_t e) {
   loopEndApart[uint32_t(indexOf(lp))] = e;
 }
 
-void Analysis::setImplicitEnd(IdTable<Implicit>::iterator im, uint64_t end) {
+void Analysis::setImplicitEndApart(IdTable<Implicit>::iterator im,
+                                   uint64_t end) {
   Implicit &x = im->second;
   if (x.end32 == Implicit::Far) // set again
     implicitEndApart.erase(im->first);
@@ -254,11 +255,10 @@ void Analysis::packShares() {
   std::vector<uint32_t> from(n);
   uint32_t pos = 0;
   for (Loop &lp : loops) {
-    for (uint32_t x = lp.shareAt; x != None; x = sharePrev[x])
-      pos++;
     uint32_t at = pos;
     for (uint32_t x = lp.shareAt; x != None; x = sharePrev[x])
-      from[--at] = x;
+      from[pos++] = x;
+    std::reverse(from.begin() + at, from.begin() + pos);
     lp.shareAt = at;
   }
   std::vector<uint32_t>().swap(sharePrev);
@@ -864,13 +864,21 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       break;
     }
     case R_IMPLICIT_BEGIN: {
-      size_t e = implicit.entry(a);
+      size_t n0 = implicit.size(), e = implicit.entry(a);
       Implicit &im = (implicit.begin() + e)->second;
-      im = Implicit();
+      if (e < n0) { // an id given again: what it held apart goes
+        if (im.region == Implicit::Far)
+          implicitParApart.erase(a);
+        if (im.end32 == Implicit::Far)
+          implicitEndApart.erase(a);
+        if (im.num16 == Implicit::Apart)
+          wideImplicit.erase(a);
+        if (im.join32 == Implicit::JoinApart)
+          wideJoin.erase(a);
+        im = Implicit();
+      }
       im.begin = t;
       im.th = th;
-      if (!implicitEndApart.empty()) // an id given again
-        implicitEndApart.erase(a);
       // Its region: mostly the one after the last found (a thread's
       // implicit tasks come in their regions' order), else looked up; not
       // recorded yet (a region another thread began, read later): apart.
@@ -883,8 +891,6 @@ void Analysis::readThread(int th, ThreadReader &rd) {
         regionAt = SIZE_MAX;
       if (regionAt != SIZE_MAX) {
         im.region = uint32_t(regionAt);
-        if (!implicitParApart.empty()) // an id given again
-          implicitParApart.erase(a);
       } else {
         implicitParApart[a] = b;
         regionAt = 0;
@@ -892,14 +898,10 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       if (c < Implicit::Apart && d < Implicit::Apart) {
         im.num16 = uint16_t(c);
         im.team16 = uint16_t(d);
-        if (!wideImplicit.empty()) // an id given again
-          wideImplicit.erase(a);
       } else {
         im.num16 = im.team16 = Implicit::Apart;
         wideImplicit[a] = {c, d};
       }
-      if (!wideJoin.empty()) // an id given again
-        wideJoin.erase(a);
       Frame &fr = frames.emplace_back(a, b);
       fr.im = e;
       fr.firstWait = T.waitTask.size();

@@ -1074,8 +1074,19 @@ private:
   // (Implicit::region Far), by task id: its parallel id; those whose end is
   // held apart (Implicit::end32 Far): their end.
   std::unordered_map<uint64_t, uint64_t> implicitParApart, implicitEndApart;
-  // Sets an implicit task's end: narrow where it fits, else held apart.
-  void setImplicitEnd(IdTable<Implicit>::iterator im, uint64_t end);
+  // Sets an implicit task's end: narrow where it fits, else held apart
+  // (setImplicitEndApart(), which also sets one held apart again or 0).
+  void setImplicitEnd(IdTable<Implicit>::iterator im, uint64_t end) {
+    Implicit &x = im->second;
+    if (__builtin_expect(x.end32 != Implicit::Far && end >= x.begin &&
+                             end - x.begin < Implicit::Far - 1 && end,
+                         1)) {
+      x.end32 = uint32_t(end - x.begin + 1);
+      return;
+    }
+    setImplicitEndApart(im, end);
+  }
+  void setImplicitEndApart(IdTable<Implicit>::iterator im, uint64_t end);
   // Once the recording is read: the implicit tasks whose region was
   // recorded after they began (by a thread read later) hold it as its
   // entry.
@@ -1114,8 +1125,19 @@ private:
   // The loop instances' ends that do not fit Loop::end32, by instance.
   std::unordered_map<uint32_t, uint64_t> loopEndApart;
   // Sets instance lp's end (with hasEnd) to e, narrow where it fits (from
-  // its begin: set again where that moves).
-  void setLoopEnd(Loop &lp, uint64_t e);
+  // its begin: set again where that moves); the others, and an end held
+  // apart set again, setLoopEndApart().
+  void setLoopEnd(Loop &lp, uint64_t e) {
+    if (__builtin_expect(lp.end32 != Loop::EndApart && e >= lp.begin &&
+                             e - lp.begin < Loop::EndApart,
+                         1)) {
+      lp.hasEnd = true;
+      lp.end32 = uint32_t(e - lp.begin);
+      return;
+    }
+    setLoopEndApart(lp, e);
+  }
+  void setLoopEndApart(Loop &lp, uint64_t e);
   // Per share, where its thread left the loop (threadEnd(); 0: not seen
   // to), set while the recording is read; dropped once the model is made
   // where no task was made in a chunk (Tasks::ctx), the only readers then.
