@@ -215,3 +215,33 @@ TEST(GraphRegionModel, ImplicitRegionsAndEndsReadBackWhole) {
                    double(1 + (G - 9) + 3 + (G - 10) + 5 + 2 + (2 * G + 3)));
   EXPECT_FALSE(b.regionsKnown); // 12 was not seen to end
 }
+
+// The regions' ids (IdTable.h's IdIndex): numbered in the order given,
+// found while they ascend (two threads' runs) and once one comes out of
+// order (indexed), an id given again keeping its number.
+TEST(GraphRegionModel, RegionIdsNumberedInOrder) {
+  IdIndex ids;
+  std::vector<uint64_t> given;
+  for (uint64_t th = 1; th <= 2; th++)
+    for (uint64_t k = 0; k < 3000; k += 1 + k % 3)
+      given.push_back(th << 40 | (k + 1));
+  for (size_t e = 0; e < given.size(); e++)
+    EXPECT_EQ(ids.entry(given[e]), e);
+  EXPECT_TRUE(ids.ascending());
+  EXPECT_EQ(ids.entry(given[17]), 17u); // again
+  for (int round = 0; round < 2; round++) {
+    for (size_t e = 0; e < given.size(); e++) {
+      EXPECT_EQ(ids.find(given[e]), e);
+      EXPECT_EQ(ids[e], given[e]);
+    }
+    EXPECT_EQ(ids.find(2), IdIndex::None);
+    EXPECT_EQ(ids.find(given.back() + 1), IdIndex::None);
+    EXPECT_EQ(ids.find((1ull << 40) | 3), IdIndex::None); // k 2: not given
+    if (!round) { // out of order: indexed from now on
+      given.push_back(5);
+      EXPECT_EQ(ids.entry(5), given.size() - 1);
+      EXPECT_FALSE(ids.ascending());
+    }
+  }
+  EXPECT_EQ(ids.size(), given.size());
+}

@@ -361,8 +361,7 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
     const Loop &l0 = an.loops[*a];
     int64_t r = -1;
     if (l0.keyKind == 0) {
-      auto it = an.regions.find(l0.k0());
-      r = it == an.regions.end() ? -1 : int64_t(it->second);
+      r = an.regionIndex(l0.k0());
     } else {
       r = regionOfTask(an, l0.keyKind == 1 ? l0.k0() : l0.k1());
     }

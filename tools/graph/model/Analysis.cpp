@@ -141,10 +141,10 @@ void Analysis::setImplicitEndApart(IdTable<Implicit>::iterator im,
 
 void Analysis::resolveImplicitRegions() {
   for (auto it = implicitParApart.begin(); it != implicitParApart.end();) {
-    auto r = regions.find(it->second);
+    size_t r = regions.find(it->second);
     auto im = implicit.find(it->first);
-    if (r != regions.end() && im != implicit.end()) {
-      im->second.region = uint32_t(r - regions.begin());
+    if (r != IdIndex::None && im != implicit.end()) {
+      im->second.region = uint32_t(r);
       it = implicitParApart.erase(it);
     } else {
       ++it;
@@ -882,14 +882,11 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       // Its region: mostly the one after the last found (a thread's
       // implicit tasks come in their regions' order), else looked up; not
       // recorded yet (a region another thread began, read later): apart.
-      if (regionAt + 1 < regions.size() &&
-          (regions.begin() + regionAt + 1)->first == b)
+      if (regionAt + 1 < regions.size() && regions[regionAt + 1] == b)
         regionAt++;
-      else if (auto r = regions.find(b); r != regions.end())
-        regionAt = size_t(r - regions.begin());
       else
-        regionAt = SIZE_MAX;
-      if (regionAt != SIZE_MAX) {
+        regionAt = regions.find(b);
+      if (regionAt != IdIndex::None) {
         im.region = uint32_t(regionAt);
       } else {
         implicitParApart[a] = b;
@@ -984,15 +981,14 @@ void Analysis::readThread(int th, ThreadReader &rd) {
                     ": more than 2^31 chunks, not analysed");
       Region reg{t, b, regionCodes.indexOf(c, "parallel regions"), int32_t(ch),
                  0};
-      auto it = regions.find(a);
-      if (it == regions.end()) {
+      size_t e = regions.entry(a); // regionList's index
+      if (e == regionList.size()) {
         if (regionList.size() >= Implicit::Far)
           throw Error("more than " + std::to_string(Implicit::Far) +
                       " parallel regions: not analysed");
-        regions[a] = regionList.size();
         regionList.push_back(reg);
       } else {
-        regionList[it->second] = reg;
+        regionList[e] = reg;
       }
       break;
     }
@@ -1118,9 +1114,8 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       break;
     }
     case R_PARALLEL_END: {
-      auto it = regions.find(a);
-      if (it != regions.end())
-        regionList[it->second].end = t;
+      if (int64_t r = regionIndex(a); r >= 0)
+        regionList[size_t(r)].end = t;
       break;
     }
     case R_TASKLOOP: {
@@ -1373,10 +1368,9 @@ void Analysis::finish() {
     // No function: the region's code's, per instance.
     std::string f = "?";
     if (lp.keyKind == 0) {
-      auto r = regions.find(lp.k0());
-      if (r != regions.end())
-        f = siteFunction(codeptrOf(regionList[r->second]),
-                         regionList[r->second].enc);
+      if (int64_t r = regionIndex(lp.k0()); r >= 0)
+        f = siteFunction(codeptrOf(regionList[size_t(r)]),
+                         regionList[size_t(r)].enc);
     }
     lc.fn = pooled(f);
     lp.code = codeId(lc);
@@ -2413,10 +2407,10 @@ void Analysis::lineages() {
 }
 
 std::optional<std::string> Analysis::regionLineageOf(uint64_t par) const {
-  auto it = regions.find(par);
-  if (it == regions.end() || it->second >= regionLineage.size())
+  int64_t at = regionIndex(par);
+  if (at < 0 || size_t(at) >= regionLineage.size())
     return std::nullopt;
-  size_t i = it->second;
+  size_t i = size_t(at);
   const Region &r = regionList[i];
   std::optional<std::string> ctx;
   if (regionLineage[i] == RL_CHUNK)

@@ -773,7 +773,8 @@ struct Implicit {
 private:
   friend class Analysis;
   static constexpr uint32_t Far = UINT32_MAX;
-  // Its region's entry in Analysis::regions, or Far: its parallel id held
+  // Its region's number in Analysis::regions (its index in regionList), or
+  // Far: its parallel id held
   // apart (Analysis::implicitParApart; once the recording is read, only
   // where no region of that id was recorded).
   uint32_t region = Far;
@@ -887,7 +888,13 @@ public:
   std::vector<uint32_t> teamSize;
 
   std::vector<Region> regionList;
-  IdTable<size_t> regions;    // parallel id -> regionList
+  /// The regions' parallel ids, numbered as regionList (8 bytes a region).
+  IdIndex regions;
+  /// The index in regionList of the region of parallel id par, or -1.
+  int64_t regionIndex(uint64_t par) const {
+    size_t r = regions.find(par);
+    return r == IdIndex::None ? -1 : int64_t(r);
+  }
   IdTable<Implicit> implicit; // by task id, in the order read
   CodeTable regionCodes;      // the regions' code pointers
   /// A region's code pointer.
@@ -895,14 +902,13 @@ public:
   /// An implicit task's region: its parallel id.
   uint64_t parOf(IdTable<Implicit>::const_iterator im) const {
     uint32_t r = im->second.region;
-    return r != Implicit::Far ? (regions.begin() + r)->first
-                              : implicitParApart.at(im->first);
+    return r != Implicit::Far ? regions[r] : implicitParApart.at(im->first);
   }
   /// An implicit task's region's index in regionList, or -1: none of its
   /// id recorded (once the recording is read).
   int64_t regionIndexOf(IdTable<Implicit>::const_iterator im) const {
     uint32_t r = im->second.region;
-    return r != Implicit::Far ? int64_t((regions.begin() + r)->second) : -1;
+    return r != Implicit::Far ? int64_t(r) : -1;
   }
   /// The implicit tasks whose parallel id, and those whose end, are held
   /// apart (tests).
