@@ -683,7 +683,7 @@ void Analysis::release(Frame &fr, int th) {
   if (cancelled) {
     leftOut += int64_t(held.size());
     if (fr.loop >= 0)
-      readShare(fr.loop, th).unknown = true;
+      readShare(fr.loop, th).unknown = anyUnknown = true;
     return;
   }
   for (const Frame::Held &h : held) {
@@ -2026,7 +2026,7 @@ void Analysis::chunkMetricsPass() {
     // marked AHEAD (extensions.md). Their own times are then not known,
     // only the thread's share.
     if (ch.flags[i] & CH_AHEAD)
-      sh->unknown = true;
+      sh->unknown = anyUnknown = true;
   }
   if (sh)
     setWide(sh->work32, work);

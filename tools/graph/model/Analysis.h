@@ -1000,6 +1000,8 @@ public:
   double taskOwnWork(size_t k) const;
   /// Chunk i's own times are unknown (its thread's share's, Share::unknown).
   bool chunkUnknown(size_t i) const {
+    if (!anyUnknown) // no share's (mostly): none looked up
+      return false;
     const Share *s = shareOf(loops[size_t(chunks.loop[i])], chunks.thread[i]);
     return s && s->unknown;
   }
@@ -1120,6 +1122,8 @@ private:
   // been read (packShares()).
   std::vector<Share> sharePool;
   std::vector<uint32_t> sharePrev;
+  // Whether some share's chunks' own times are unknown (Share::unknown).
+  bool anyUnknown = false;
   // Instance lp's count of threads, once its shares are one run: up to
   // the next instance's run (instances' runs are laid out in their order).
   uint32_t nShares(const Loop &lp) const {
