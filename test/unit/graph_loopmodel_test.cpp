@@ -38,6 +38,23 @@ size_t chunkOf(const Analysis &an, size_t li, int th) {
   return 0;
 }
 
+// The team's region and implicit tasks, begun at 0 (thread 0 begins the
+// region).
+void beginTeam(Thread &t0, Thread &t1) {
+  t0.rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 2)
+      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 2);
+  t1.rec(R_IMPLICIT_BEGIN, 0, I1, Par, 1, 2);
+}
+
+// The two threads' recording in dir, analysed.
+std::unique_ptr<Run> analyseTwo(const std::string &dir, Thread &t0,
+                                Thread &t1) {
+  writeFile(dir + "/meta.txt", meta3());
+  t0.write(dir + "/thread-0.bin");
+  t1.write(dir + "/thread-1.bin");
+  return analyseRun({dir}, {});
+}
+
 } // namespace
 
 // Two threads, one loop, a chunk each: thread 0's runs 3e9 ticks (its
@@ -254,11 +271,9 @@ TEST(GraphLoopModel, FlaggedChunksInTheOrderInstancesHaveThem) {
 TEST(GraphLoopModel, LoopEndsHeldApartReadBackWhole) {
   const uint64_t G = 1ull << 32;
   TempDir d;
-  writeFile(d.path + "/meta.txt", meta3());
   Thread t0, t1;
-  t0.rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 2)
-      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 2)
-      .rec(R_LOOP_BEGIN, 10, I0, Par, 0, 0)
+  beginTeam(t0, t1);
+  t0.rec(R_LOOP_BEGIN, 10, I0, Par, 0, 0)
       .chunk(10, 0, 0, NO_TICKS)
       .rec(R_LOOP_END, 10 + G - 2, I0, Par)
       .rec(R_LOOP_BEGIN, 2 * G, I0, Par, 0, 0)
@@ -268,8 +283,7 @@ TEST(GraphLoopModel, LoopEndsHeldApartReadBackWhole) {
       .chunk(3 * G, 0, 0, NO_TICKS)
       .rec(R_LOOP_END, 5 * G, I0, Par)
       .rec(R_IMPLICIT_END, 7 * G, I0, 0);
-  t1.rec(R_IMPLICIT_BEGIN, 0, I1, Par, 1, 2)
-      .rec(R_LOOP_BEGIN, 12, I1, Par, 0, 0)
+  t1.rec(R_LOOP_BEGIN, 12, I1, Par, 0, 0)
       .chunk(12, 1, 1, NO_TICKS)
       .rec(R_LOOP_END, 20, I1, Par)
       .rec(R_LOOP_BEGIN, G, I1, Par, 0, 0)
@@ -283,9 +297,7 @@ TEST(GraphLoopModel, LoopEndsHeldApartReadBackWhole) {
       .chunk(6 * G, 7, 7, NO_TICKS)
       .rec(R_LOOP_END, 6 * G + 9, I1, Par)
       .rec(R_IMPLICIT_END, 7 * G, I1, 0);
-  t0.write(d.path + "/thread-0.bin");
-  t1.write(d.path + "/thread-1.bin");
-  auto run = analyseRun({d.path}, {});
+  auto run = analyseTwo(d.path, t0, t1);
   const Analysis &an = *run->procs[0];
   ASSERT_EQ(an.loops.size(), 4u);
   const uint64_t begin[] = {10, G, 3 * G, 0},

@@ -28,12 +28,19 @@ struct Join {
   uint64_t begin, end;
 };
 
+// Two threads' recording in dir, analysed.
+std::unique_ptr<Run> analyseThreads(const std::string &dir, Thread (&t)[2]) {
+  writeFile(dir + "/meta.txt", meta3());
+  t[0].write(dir + "/thread-0.bin");
+  t[1].write(dir + "/thread-1.bin");
+  return analyseRun({dir}, {});
+}
+
 // A region of two threads from 0 to regionEnd: thread th's implicit task
 // 10 + th begins at 1 + th and waits at the end barrier from j[th].begin
 // to j[th].end (its implicit task ends 5 ticks after).
 std::unique_ptr<Run> oneRegion(const std::string &dir, uint64_t regionEnd,
                                const Join (&j)[2]) {
-  writeFile(dir + "/meta.txt", meta3());
   Thread t[2];
   t[0].rec(R_PARALLEL_BEGIN, 0, 100, 1, 0, 2);
   for (int th = 0; th < 2; th++) {
@@ -45,9 +52,7 @@ std::unique_ptr<Run> oneRegion(const std::string &dir, uint64_t regionEnd,
         .rec(R_IMPLICIT_END, j[th].end + 5, im, 0);
   }
   t[0].rec(R_PARALLEL_END, regionEnd, 100, 1);
-  t[0].write(dir + "/thread-0.bin");
-  t[1].write(dir + "/thread-1.bin");
-  return analyseRun({dir}, {});
+  return analyseThreads(dir, t);
 }
 
 // Thread th's implicit task.
@@ -165,14 +170,13 @@ TEST(GraphRegionModel, RegionCodesReadBack) {
 TEST(GraphRegionModel, ImplicitRegionsAndEndsReadBackWhole) {
   const uint64_t G = 1ull << 32, P1 = 100, P2 = 200, P3 = 999;
   TempDir d;
-  writeFile(d.path + "/meta.txt", meta3());
-  Thread t0, t1;
-  t0.rec(R_PARALLEL_BEGIN, 0, P1, 1, 0, 1)
+  Thread t[2];
+  t[0].rec(R_PARALLEL_BEGIN, 0, P1, 1, 0, 1)
       .rec(R_IMPLICIT_BEGIN, 1, 10, P1, 0, 1)
       .rec(R_IMPLICIT_END, G - 1, 10, 0)
       .rec(R_PARALLEL_END, 2 * G - 10, P1, 1)
       .rec(R_IMPLICIT_BEGIN, 2 * G, 12, P2, 0, 2);
-  t1.rec(R_IMPLICIT_BEGIN, 3, 20, P1, 1, 1)
+  t[1].rec(R_IMPLICIT_BEGIN, 3, 20, P1, 1, 1)
       .rec(R_IMPLICIT_END, G, 20, 0)
       .rec(R_PARALLEL_BEGIN, 2 * G - 5, P2, 1, 0, 2)
       .rec(R_IMPLICIT_BEGIN, 2 * G - 3, 13, P2, 1, 2)
@@ -180,9 +184,7 @@ TEST(GraphRegionModel, ImplicitRegionsAndEndsReadBackWhole) {
       .rec(R_PARALLEL_END, 4 * G, P2, 1)
       .rec(R_IMPLICIT_BEGIN, 4 * G + 1, 14, P3, 0, 1)
       .rec(R_IMPLICIT_END, 4 * G + 10, 14, 0);
-  t0.write(d.path + "/thread-0.bin");
-  t1.write(d.path + "/thread-1.bin");
-  auto run = analyseRun({d.path}, {});
+  auto run = analyseThreads(d.path, t);
   const Analysis &an = *run->procs[0];
   ASSERT_EQ(an.implicit.size(), 5u);
   ASSERT_EQ(an.regionList.size(), 2u);

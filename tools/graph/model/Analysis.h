@@ -751,8 +751,9 @@ struct Region {
 static_assert(sizeof(Region) == 32, "a region is 32 bytes");
 /// An implicit task (32 bytes, was 40): its begin on its thread, the
 /// thread file it ran in; its region is Analysis::parOf()'s (held as the
-/// region's entry in Analysis::regions where the region is recorded, else
-/// its parallel id apart), its end Analysis::implicitEnd()'s (a 32-bit
+/// region's number in Analysis::regions, its index in regionList, where the
+/// region is recorded, else its parallel id apart: at most 2^32 - 1
+/// regions, more an Error), its end Analysis::implicitEnd()'s (a 32-bit
 /// offset from its begin, else apart), its thread's number in the team and
 /// the team's size Analysis::threadNumOf() and teamOf()'s, its wait at the
 /// region's end barrier Analysis::joinOf()'s.

@@ -3,7 +3,7 @@
 //
 // A map from 64-bit ids to values, for the model's tables looked up by an
 // id of the recording (Analysis::implicit, the implicit tasks by task id;
-// Analysis::regions): the entries in one vector, in the order inserted (the
+// Analysis::loopKeys while reading): the entries in one vector, in the order inserted (the
 // order iteration gives). While the ids come in ascending order (a thread
 // hands its ids out in ascending order, (thread + 1) << 40 | counter, and
 // threads are read in the order of their numbers: every table of a
