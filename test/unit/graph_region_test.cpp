@@ -247,3 +247,26 @@ TEST(GraphRegionModel, RegionIdsNumberedInOrder) {
   }
   EXPECT_EQ(ids.size(), given.size());
 }
+
+// An implicit task id given again (a corrupt recording's) takes the new
+// task's values: what the first held apart (its region, never recorded;
+// its end, 2G ticks after its begin) goes.
+TEST(GraphRegionModel, ImplicitGivenAgainDropsWhatWasApart) {
+  const uint64_t G = 1ull << 32, P1 = 100, P9 = 900;
+  TempDir d;
+  Thread t[2];
+  t[0].rec(R_IMPLICIT_BEGIN, 1, 10, P9, 0, 1)
+      .rec(R_IMPLICIT_END, 1 + 2 * G, 10, 0)
+      .rec(R_PARALLEL_BEGIN, 3 * G, P1, 1, 0, 1)
+      .rec(R_IMPLICIT_BEGIN, 3 * G + 1, 10, P1, 0, 1)
+      .rec(R_IMPLICIT_END, 3 * G + 5, 10, 0)
+      .rec(R_PARALLEL_END, 3 * G + 9, P1, 1);
+  auto run = analyseThreads(d.path, t);
+  const Analysis &an = *run->procs[0];
+  ASSERT_EQ(an.implicit.size(), 1u);
+  auto im = implicitOf(an, 0);
+  EXPECT_EQ(an.parOf(im), P1);
+  EXPECT_EQ(an.regionIndexOf(im), 0);
+  EXPECT_EQ(an.implicitEnd(im), 3 * G + 5);
+  EXPECT_EQ(an.implicitsApart(), std::make_pair(size_t(0), size_t(0)));
+}
