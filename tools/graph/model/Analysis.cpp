@@ -112,6 +112,17 @@ void Analysis::setJoin(IdTable<Implicit>::iterator im, uint64_t begin,
   wideJoin[im->first] = {begin, end};
 }
 
+void Analysis::setLoopEnd(Loop &lp, uint64_t e) {
+  if (__builtin_expect(lp.end32 != Loop::EndApart && e >= lp.begin &&
+                           e - lp.begin < Loop::EndApart,
+                       1)) {
+    lp.hasEnd = true;
+    lp.end32 = uint32_t(e - lp.begin);
+    return;
+  }
+  setLoopEndApart(lp, e);
+}
+
 void Analysis::setLoopEndApart(Loop &lp, uint64_t e) {
   lp.hasEnd = true;
   if (e >= lp.begin && e - lp.begin < Loop::EndApart) {
@@ -122,6 +133,17 @@ void Analysis::setLoopEndApart(Loop &lp, uint64_t e) {
   }
   lp.end32 = Loop::EndApart;
   loopEndApart[uint32_t(indexOf(lp))] = e;
+}
+
+void Analysis::setImplicitEnd(IdTable<Implicit>::iterator im, uint64_t end) {
+  Implicit &x = im->second;
+  if (__builtin_expect(x.end32 != Implicit::Far && end >= x.begin &&
+                           end - x.begin < Implicit::Far - 1 && end,
+                       1)) {
+    x.end32 = uint32_t(end - x.begin + 1);
+    return;
+  }
+  setImplicitEndApart(im, end);
 }
 
 void Analysis::setImplicitEndApart(IdTable<Implicit>::iterator im,

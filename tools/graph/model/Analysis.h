@@ -1085,16 +1085,7 @@ private:
   std::unordered_map<uint64_t, uint64_t> implicitParApart, implicitEndApart;
   // Sets an implicit task's end: narrow where it fits, else held apart
   // (setImplicitEndApart(), which also sets one held apart again or 0).
-  void setImplicitEnd(IdTable<Implicit>::iterator im, uint64_t end) {
-    Implicit &x = im->second;
-    if (__builtin_expect(x.end32 != Implicit::Far && end >= x.begin &&
-                             end - x.begin < Implicit::Far - 1 && end,
-                         1)) {
-      x.end32 = uint32_t(end - x.begin + 1);
-      return;
-    }
-    setImplicitEndApart(im, end);
-  }
+  void setImplicitEnd(IdTable<Implicit>::iterator im, uint64_t end);
   void setImplicitEndApart(IdTable<Implicit>::iterator im, uint64_t end);
   // Once the recording is read: the implicit tasks whose region was
   // recorded after they began (by a thread read later) hold it as its
@@ -1138,16 +1129,7 @@ private:
   // Sets instance lp's end (with hasEnd) to e, narrow where it fits (from
   // its begin: set again where that moves); the others, and an end held
   // apart set again, setLoopEndApart().
-  void setLoopEnd(Loop &lp, uint64_t e) {
-    if (__builtin_expect(lp.end32 != Loop::EndApart && e >= lp.begin &&
-                             e - lp.begin < Loop::EndApart,
-                         1)) {
-      lp.hasEnd = true;
-      lp.end32 = uint32_t(e - lp.begin);
-      return;
-    }
-    setLoopEndApart(lp, e);
-  }
+  void setLoopEnd(Loop &lp, uint64_t e);
   void setLoopEndApart(Loop &lp, uint64_t e);
   // Per share, where its thread left the loop (threadEnd(); 0: not seen
   // to), set while the recording is read; dropped once the model is made
