@@ -3,10 +3,10 @@
 //
 // A map from 64-bit ids to values, for the model's tables looked up by an
 // id of the recording (Analysis::implicit, the implicit tasks by task id;
-// Analysis::loopKeys while reading): the entries in one vector, in the order inserted (the
-// order iteration gives). While the ids come in ascending order (a thread
-// hands its ids out in ascending order, (thread + 1) << 40 | counter, and
-// threads are read in the order of their numbers: every table of a
+// Analysis::loopKeys while reading): the entries in one vector, in the order
+// inserted (the order iteration gives). While the ids come in ascending order
+// (a thread hands its ids out in ascending order, (thread + 1) << 40 | counter,
+// and threads are read in the order of their numbers: every table of a
 // well-formed recording), that order is the ids' and an id is found by
 // searching the entries: no index, nothing per entry but its id and value,
 // an insertion one append. The search goes to the run of entries whose ids
