@@ -247,7 +247,7 @@ TEST(GraphAnalysis, ChunksOfNoLoopSeenToBegin) {
 // medians of one and two chunks (taken from their least and most).
 TEST(GraphAnalysis, LoopInstanceIsCompact) {
   static_assert(sizeof(Share) <= 16, "a loop instance's thread: 16 bytes");
-  static_assert(sizeof(Loop) <= 40, "a loop instance: 40 bytes");
+  static_assert(sizeof(Loop) <= 32, "a loop instance: 32 bytes");
   static_assert(sizeof(LoopThread) <= 56, "a loop table row: 56 bytes");
   TempDir d;
   loopRecording(d.path);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The loop instance model's narrow fields and their side tables, on
 // hand-made recordings: a share's work and wait held in 32 bits (the
-// values outside [0, 2^31) apart), an instance's largest chunk work found
+// values outside [0, 2^31) apart), an instance's end as a 32-bit offset
+// from its begin (the others apart), its count of threads found from the
+// next instance's run of shares, an instance's largest chunk work found
 // from its threads' shares or, for the instances with a thread of two
 // chunks or more, held apart (sparse or per instance); and the summary's
 // flagged counts, found from the chunks when asked.
@@ -36,6 +38,23 @@ size_t chunkOf(const Analysis &an, size_t li, int th) {
   return 0;
 }
 
+// The team's region and implicit tasks, begun at 0 (thread 0 begins the
+// region).
+void beginTeam(Thread &t0, Thread &t1) {
+  t0.rec(R_PARALLEL_BEGIN, 0, Par, 1, 0, 2)
+      .rec(R_IMPLICIT_BEGIN, 0, I0, Par, 0, 2);
+  t1.rec(R_IMPLICIT_BEGIN, 0, I1, Par, 1, 2);
+}
+
+// The two threads' recording in dir, analysed.
+std::unique_ptr<Run> analyseTwo(const std::string &dir, Thread &t0,
+                                Thread &t1) {
+  writeFile(dir + "/meta.txt", meta3());
+  t0.write(dir + "/thread-0.bin");
+  t1.write(dir + "/thread-1.bin");
+  return analyseRun({dir}, {});
+}
+
 } // namespace
 
 // Two threads, one loop, a chunk each: thread 0's runs 3e9 ticks (its
@@ -45,7 +64,7 @@ size_t chunkOf(const Analysis &an, size_t li, int th) {
 // outside [0, 2^31): held apart, they read back whole.
 TEST(GraphLoopModel, WideWorkAndWaitAreHeldApart) {
   static_assert(sizeof(Share) <= 16, "a loop instance's thread: 16 bytes");
-  static_assert(sizeof(Loop) <= 40, "a loop instance: 40 bytes");
+  static_assert(sizeof(Loop) <= 32, "a loop instance: 32 bytes");
   const uint64_t Long = 3000000000ull, Sync = 5000000000ull;
   TempDir d;
   writeFile(d.path + "/meta.txt", meta3());
@@ -239,4 +258,63 @@ TEST(GraphLoopModel, FlaggedChunksInTheOrderInstancesHaveThem) {
   EXPECT_NE(out, std::string::npos) << s;
   EXPECT_NE(pb, std::string::npos) << s;
   EXPECT_LT(out, pb) << s;
+}
+
+// Instances' ends, held as 32-bit offsets from their begins where they
+// fit, else apart, read back whole (G: 2^32 ticks). Instance 0 ends
+// G - 2 ticks after its begin (the widest that fits); instance 1's begin
+// moves to thread 1's, G ticks earlier than thread 0's, after thread 0's
+// end was held narrow: held apart then; instance 2 lasts 2G; an instance
+// not seen to begin (thread 1's chunk after instance 2) has its end apart.
+// Thread 1 waits 2G - 30 ticks after instance 1: its wait is capped by
+// the instance's end (G - 25 ticks after thread 1 left the loop).
+TEST(GraphLoopModel, LoopEndsHeldApartReadBackWhole) {
+  const uint64_t G = 1ull << 32;
+  TempDir d;
+  Thread t0, t1;
+  beginTeam(t0, t1);
+  t0.rec(R_LOOP_BEGIN, 10, I0, Par, 0, 0)
+      .chunk(10, 0, 0, NO_TICKS)
+      .rec(R_LOOP_END, 10 + G - 2, I0, Par)
+      .rec(R_LOOP_BEGIN, 2 * G, I0, Par, 0, 0)
+      .chunk(2 * G, 0, 0, NO_TICKS)
+      .rec(R_LOOP_END, 2 * G + 5, I0, Par)
+      .rec(R_LOOP_BEGIN, 3 * G, I0, Par, 0, 0)
+      .chunk(3 * G, 0, 0, NO_TICKS)
+      .rec(R_LOOP_END, 5 * G, I0, Par)
+      .rec(R_IMPLICIT_END, 7 * G, I0, 0);
+  t1.rec(R_LOOP_BEGIN, 12, I1, Par, 0, 0)
+      .chunk(12, 1, 1, NO_TICKS)
+      .rec(R_LOOP_END, 20, I1, Par)
+      .rec(R_LOOP_BEGIN, G, I1, Par, 0, 0)
+      .chunk(G, 1, 1, NO_TICKS)
+      .rec(R_LOOP_END, G + 30, I1, Par)
+      .rec(R_SYNC_BEGIN, G + 30, I1, Par, 0, 2)
+      .rec(R_SYNC_END, 3 * G, I1, Par, 0, 2)
+      .rec(R_LOOP_BEGIN, 3 * G + 1, I1, Par, 0, 0)
+      .chunk(3 * G + 1, 1, 1, NO_TICKS)
+      .rec(R_LOOP_END, 3 * G + 3, I1, Par)
+      .chunk(6 * G, 7, 7, NO_TICKS)
+      .rec(R_LOOP_END, 6 * G + 9, I1, Par)
+      .rec(R_IMPLICIT_END, 7 * G, I1, 0);
+  auto run = analyseTwo(d.path, t0, t1);
+  const Analysis &an = *run->procs[0];
+  ASSERT_EQ(an.loops.size(), 4u);
+  const uint64_t begin[] = {10, G, 3 * G, 0},
+                 end[] = {10 + G - 2, 2 * G + 5, 5 * G, 6 * G + 9};
+  const size_t threads[] = {2, 2, 2, 1};
+  for (size_t li = 0; li < 4; li++) {
+    const Loop &lp = an.loops[li];
+    EXPECT_EQ(lp.hasBegin, li < 3) << "instance " << li;
+    EXPECT_TRUE(lp.hasEnd) << "instance " << li;
+    EXPECT_EQ(lp.begin, begin[li]) << "instance " << li;
+    EXPECT_EQ(an.loopEnd(lp), end[li]) << "instance " << li;
+    EXPECT_EQ(an.shares(lp).size(), threads[li]) << "instance " << li;
+    EXPECT_EQ(an.nChunks(lp), int64_t(threads[li])) << "instance " << li;
+  }
+  EXPECT_EQ(an.loopEndsApart(), 3u);
+  // Thread 1's wait after instance 1, and its chunk's wait per chunk.
+  int64_t wait = int64_t(2 * G + 5 - (G + 30));
+  EXPECT_EQ(an.waitOf(shareOf(an, 1, 1)), wait);
+  EXPECT_EQ(an.chunkMetrics(chunkOf(an, 1, 1)).sync, double(wait));
 }

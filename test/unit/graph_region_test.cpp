@@ -6,7 +6,9 @@
 // two 32-bit offsets from the task's begin (the waits that begin 2^32
 // ticks or more after it, or last that long, or begin before it, held
 // apart), read back whole by Analysis::joinOf() and the breakdown made of
-// them.
+// them; an implicit task's region held as its entry in the regions' table
+// (its parallel id apart where no region of it was recorded by then) and
+// its end as a 32-bit offset from its begin (else apart).
 #include "Breakdown.h"
 #include "Run.h"
 #include "Writers.h"
@@ -26,12 +28,19 @@ struct Join {
   uint64_t begin, end;
 };
 
+// Two threads' recording in dir, analysed.
+std::unique_ptr<Run> analyseThreads(const std::string &dir, Thread (&t)[2]) {
+  writeFile(dir + "/meta.txt", meta3());
+  t[0].write(dir + "/thread-0.bin");
+  t[1].write(dir + "/thread-1.bin");
+  return analyseRun({dir}, {});
+}
+
 // A region of two threads from 0 to regionEnd: thread th's implicit task
 // 10 + th begins at 1 + th and waits at the end barrier from j[th].begin
 // to j[th].end (its implicit task ends 5 ticks after).
 std::unique_ptr<Run> oneRegion(const std::string &dir, uint64_t regionEnd,
                                const Join (&j)[2]) {
-  writeFile(dir + "/meta.txt", meta3());
   Thread t[2];
   t[0].rec(R_PARALLEL_BEGIN, 0, 100, 1, 0, 2);
   for (int th = 0; th < 2; th++) {
@@ -43,9 +52,7 @@ std::unique_ptr<Run> oneRegion(const std::string &dir, uint64_t regionEnd,
         .rec(R_IMPLICIT_END, j[th].end + 5, im, 0);
   }
   t[0].rec(R_PARALLEL_END, regionEnd, 100, 1);
-  t[0].write(dir + "/thread-0.bin");
-  t[1].write(dir + "/thread-1.bin");
-  return analyseRun({dir}, {});
+  return analyseThreads(dir, t);
 }
 
 // Thread th's implicit task.
@@ -61,7 +68,7 @@ IdTable<Implicit>::const_iterator implicitOf(const Analysis &an, int th) {
 // breakdown's region-end wait (the waits less what libomp reports past the
 // region's end) is made of the whole values.
 TEST(GraphRegionModel, JoinWaitsHeldApartReadBackWhole) {
-  static_assert(sizeof(Implicit) <= 40, "an implicit task: 40 bytes");
+  static_assert(sizeof(Implicit) <= 32, "an implicit task: 32 bytes");
   const uint64_t G = 1ull << 32;
   struct Case {
     const char *what;
@@ -150,4 +157,116 @@ TEST(GraphRegionModel, RegionCodesReadBack) {
     EXPECT_EQ(r.end, uint64_t(k) * 100 + 60) << "region " << k;
     EXPECT_EQ(r.chunk, -1) << "region " << k;
   }
+}
+
+// Implicit tasks' regions and ends (G: 2^32 ticks). Region P1 (thread 0's,
+// from 0 to 2G - 10): thread 0's implicit task 10 from 1 to G - 1 (G - 2
+// ticks: held apart; 20 on thread 1 lasts G - 3, the longest that fits).
+// Region P2, which thread 1 begins at 2G - 5 (read after thread 0: its
+// implicit task 12 in it, from 2G and never seen to end, is read before
+// the region is) and ends at 4G; thread 1's implicit task 13 in it ends
+// before it begins (a corrupt recording's: apart); 14 is in a region never
+// recorded. Each reads back whole, and the breakdown is made of them.
+TEST(GraphRegionModel, ImplicitRegionsAndEndsReadBackWhole) {
+  const uint64_t G = 1ull << 32, P1 = 100, P2 = 200, P3 = 999;
+  TempDir d;
+  Thread t[2];
+  t[0].rec(R_PARALLEL_BEGIN, 0, P1, 1, 0, 1)
+      .rec(R_IMPLICIT_BEGIN, 1, 10, P1, 0, 1)
+      .rec(R_IMPLICIT_END, G - 1, 10, 0)
+      .rec(R_PARALLEL_END, 2 * G - 10, P1, 1)
+      .rec(R_IMPLICIT_BEGIN, 2 * G, 12, P2, 0, 2);
+  t[1].rec(R_IMPLICIT_BEGIN, 3, 20, P1, 1, 1)
+      .rec(R_IMPLICIT_END, G, 20, 0)
+      .rec(R_PARALLEL_BEGIN, 2 * G - 5, P2, 1, 0, 2)
+      .rec(R_IMPLICIT_BEGIN, 2 * G - 3, 13, P2, 1, 2)
+      .rec(R_IMPLICIT_END, 2 * G - 4, 13, 0)
+      .rec(R_PARALLEL_END, 4 * G, P2, 1)
+      .rec(R_IMPLICIT_BEGIN, 4 * G + 1, 14, P3, 0, 1)
+      .rec(R_IMPLICIT_END, 4 * G + 10, 14, 0);
+  auto run = analyseThreads(d.path, t);
+  const Analysis &an = *run->procs[0];
+  ASSERT_EQ(an.implicit.size(), 5u);
+  ASSERT_EQ(an.regionList.size(), 2u);
+  struct Want {
+    uint64_t id, par;
+    int64_t region;
+    uint64_t begin, end;
+  } want[] = {{10, P1, 0, 1, G - 1},
+              {20, P1, 0, 3, G},
+              {12, P2, 1, 2 * G, 0},
+              {13, P2, 1, 2 * G - 3, 2 * G - 4},
+              {14, P3, -1, 4 * G + 1, 4 * G + 10}};
+  for (const Want &w : want) {
+    auto im = an.implicit.find(w.id);
+    ASSERT_NE(im, an.implicit.end()) << w.id;
+    EXPECT_EQ(an.parOf(im), w.par) << w.id;
+    EXPECT_EQ(an.regionIndexOf(im), w.region) << w.id;
+    EXPECT_EQ(im->second.begin, w.begin) << w.id;
+    EXPECT_EQ(an.implicitEnd(im), w.end) << w.id;
+  }
+  // Apart: 14's parallel id; 10's and 13's ends.
+  EXPECT_EQ(an.implicitsApart(), std::make_pair(size_t(1), size_t(2)));
+  // The breakdown: in regions, 10's G - 2 ticks, 20's G - 3, 12's to its
+  // region's end (2G), 13's none; fork and join the rest of its region's
+  // time on each of its threads.
+  auto res = computeResults(*run);
+  const auto &b = res->procs[0].time;
+  EXPECT_DOUBLE_EQ(b.inRegions, double(G - 2 + G - 3 + 2 * G));
+  EXPECT_DOUBLE_EQ(b.forkJoin,
+                   double(1 + (G - 9) + 3 + (G - 10) + 5 + 2 + (2 * G + 3)));
+  EXPECT_FALSE(b.regionsKnown); // 12 was not seen to end
+}
+
+// The regions' ids (IdTable.h's IdIndex): numbered in the order given,
+// found while they ascend (two threads' runs) and once one comes out of
+// order (indexed), an id given again keeping its number.
+TEST(GraphRegionModel, RegionIdsNumberedInOrder) {
+  IdIndex ids;
+  std::vector<uint64_t> given;
+  for (uint64_t th = 1; th <= 2; th++)
+    for (uint64_t k = 0; k < 3000; k += 1 + k % 3)
+      given.push_back(th << 40 | (k + 1));
+  for (size_t e = 0; e < given.size(); e++)
+    EXPECT_EQ(ids.entry(given[e]), e);
+  EXPECT_TRUE(ids.ascending());
+  EXPECT_EQ(ids.entry(given[17]), 17u); // again
+  for (int round = 0; round < 2; round++) {
+    for (size_t e = 0; e < given.size(); e++) {
+      EXPECT_EQ(ids.find(given[e]), e);
+      EXPECT_EQ(ids[e], given[e]);
+    }
+    EXPECT_EQ(ids.find(2), IdIndex::None);
+    EXPECT_EQ(ids.find(given.back() + 1), IdIndex::None);
+    EXPECT_EQ(ids.find((1ull << 40) | 3), IdIndex::None); // k 2: not given
+    if (!round) { // out of order: indexed from now on
+      given.push_back(5);
+      EXPECT_EQ(ids.entry(5), given.size() - 1);
+      EXPECT_FALSE(ids.ascending());
+    }
+  }
+  EXPECT_EQ(ids.size(), given.size());
+}
+
+// An implicit task id given again (a corrupt recording's) takes the new
+// task's values: what the first held apart (its region, never recorded;
+// its end, 2G ticks after its begin) goes.
+TEST(GraphRegionModel, ImplicitGivenAgainDropsWhatWasApart) {
+  const uint64_t G = 1ull << 32, P1 = 100, P9 = 900;
+  TempDir d;
+  Thread t[2];
+  t[0].rec(R_IMPLICIT_BEGIN, 1, 10, P9, 0, 1)
+      .rec(R_IMPLICIT_END, 1 + 2 * G, 10, 0)
+      .rec(R_PARALLEL_BEGIN, 3 * G, P1, 1, 0, 1)
+      .rec(R_IMPLICIT_BEGIN, 3 * G + 1, 10, P1, 0, 1)
+      .rec(R_IMPLICIT_END, 3 * G + 5, 10, 0)
+      .rec(R_PARALLEL_END, 3 * G + 9, P1, 1);
+  auto run = analyseThreads(d.path, t);
+  const Analysis &an = *run->procs[0];
+  ASSERT_EQ(an.implicit.size(), 1u);
+  auto im = implicitOf(an, 0);
+  EXPECT_EQ(an.parOf(im), P1);
+  EXPECT_EQ(an.regionIndexOf(im), 0);
+  EXPECT_EQ(an.implicitEnd(im), 3 * G + 5);
+  EXPECT_EQ(an.implicitsApart(), std::make_pair(size_t(0), size_t(0)));
 }

@@ -3,7 +3,7 @@
 //
 // One pass over the regions (the union of the top-level ones is the
 // parallel time), one over the implicit tasks (in regions, fork and join;
-// each one's region found after its thread's last one where it can be),
+// each one's region the model's, Analysis::regionIndexOf()),
 // the grains' work from the columns and the waits the model summed by kind
 // (Breakdown.h).
 //
@@ -14,51 +14,11 @@
 
 namespace gcg {
 
-namespace {
-/// Each implicit task's region, looked up in the regions' table: a thread
-/// meets its regions in the order they began (the table's), so the few
-/// entries after the thread's last one are tried first, and the table's
-/// index (a cache miss per lookup where there are many regions) only when
-/// none is it.
-class RegionCursor {
-public:
-  explicit RegionCursor(const IdTable<size_t> &t) : t(t) {}
-  /// par's regionList index, or null.
-  const size_t *find(uint64_t par, int th) {
-    size_t *next = nullptr;
-    if (th >= 0 && th < MaxThreads) {
-      if (size_t(th) >= after.size())
-        after.resize(size_t(th) + 1, 0);
-      next = &after[size_t(th)];
-      auto b = t.begin();
-      for (size_t e = *next, n = 0; e < t.size() && n < Ahead; e++, n++)
-        if ((b + long(e))->first == par) {
-          *next = e + 1;
-          return &(b + long(e))->second;
-        }
-    }
-    auto it = t.find(par);
-    if (it == t.end())
-      return nullptr;
-    if (next)
-      *next = size_t(it - t.begin()) + 1;
-    return &it->second;
-  }
-
-private:
-  /// Entries tried after a thread's last one; threads followed.
-  static constexpr size_t Ahead = 4;
-  static constexpr int MaxThreads = 1 << 16;
-  const IdTable<size_t> &t;
-  std::vector<size_t> after; // per thread: the entry after its last one
-};
-} // namespace
-
 /// Whether the region is top level: its encountering task is no implicit
 /// task of a region and no explicit task.
 static bool topLevel(const Analysis &an, const Region &r) {
   auto im = an.implicit.find(r.enc);
-  if (im != an.implicit.end() && an.regions.count(im->second.par))
+  if (im != an.implicit.end() && an.regionIndexOf(im) >= 0)
     return false;
   return an.tasks.index(r.enc) < 0;
 }
@@ -105,18 +65,18 @@ Breakdown breakdownOf(const Analysis &an) {
   // counted there). Per region, its time on each thread is its fork, its
   // implicit task and its join; threads not in its team idle through it.
   double pastEnd = 0, teamTime = 0;
-  RegionCursor regionOf(an.regions);
   for (auto it = an.implicit.begin(); it != an.implicit.end(); ++it) {
     const Implicit &im = it->second;
-    const size_t *r = regionOf.find(im.par, im.th);
-    if (!r || !top[*r])
+    int64_t r = an.regionIndexOf(it);
+    if (r < 0 || !top[size_t(r)])
       continue;
-    const Region &reg = an.regionList[*r];
+    const Region &reg = an.regionList[size_t(r)];
     uint64_t rs = std::clamp(reg.t, first, last);
     uint64_t re = std::clamp(reg.end ? reg.end : last, first, last);
     uint64_t ib = std::clamp(im.begin, rs, re);
-    uint64_t ie = std::clamp(im.end ? im.end : last, ib, re);
-    b.regionsKnown = b.regionsKnown && im.end;
+    uint64_t imEnd = an.implicitEnd(it);
+    uint64_t ie = std::clamp(imEnd ? imEnd : last, ib, re);
+    b.regionsKnown = b.regionsKnown && imEnd;
     b.inRegions += double(ie - ib);
     b.forkJoin += double(ib - rs) + double(re - ie);
     teamTime += double(re - rs);

@@ -159,8 +159,7 @@ static int64_t regionOfTask(const Analysis &an, uint64_t id) {
   auto it = an.implicit.find(id);
   if (it == an.implicit.end())
     return -1;
-  auto r = an.regions.find(it->second.par);
-  return r == an.regions.end() ? -1 : int64_t(r->second);
+  return an.regionIndexOf(it);
 }
 
 GrainDag::GrainDag(const Analysis &an, bool everyGrain, bool keep)
@@ -434,8 +433,7 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
     const Loop &l0 = an.loops[*a];
     int64_t r = -1;
     if (l0.keyKind == 0) {
-      auto it = an.regions.find(l0.k0());
-      r = it == an.regions.end() ? -1 : int64_t(it->second);
+      r = an.regionIndex(l0.k0());
     } else {
       r = regionOfTask(an, l0.keyKind == 1 ? l0.k0() : l0.k1());
     }

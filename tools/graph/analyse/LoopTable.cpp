@@ -385,7 +385,8 @@ InstanceLosses::InstanceLosses(const Analysis &an, const LoopTable &t)
   for (size_t i = 0, j; i < n && inPlace; i = j) {
     int th = implicit[i].second.th;
     for (j = i + 1; j < n && implicit[j].second.th == th; j++)
-      inPlace = inPlace && implicit[j].second.par >= implicit[j - 1].second.par;
+      inPlace = inPlace && an.parOf(an.implicit.begin() + long(j)) >=
+                               an.parOf(an.implicit.begin() + long(j - 1));
     if (th < 0 || th >= MaxThread) {
       inPlace = false;
       break;
@@ -400,8 +401,8 @@ InstanceLosses::InstanceLosses(const Analysis &an, const LoopTable &t)
     return;
   std::vector<ThreadRun>().swap(byThread);
   joined.reserve(n);
-  for (const auto &kv : an.implicit)
-    joined.push_back({kv.second.par, kv.second.th, kv.second.begin});
+  for (auto it = an.implicit.begin(); it != an.implicit.end(); ++it)
+    joined.push_back({an.parOf(it), it->second.th, it->second.begin});
   // In order already but for a run per thread's recording: the runs merged
   // (stably, as a stable sort orders them), else sorted.
   std::vector<size_t> runs{0};
@@ -433,7 +434,9 @@ const uint64_t *InstanceLosses::threadJoined(uint64_t par, int th) {
   if (th < 0 || size_t(th) >= byThread.size())
     return nullptr;
   ThreadRun &run = byThread[size_t(th)];
-  auto parOf = [&](size_t i) { return implicit[i].second.par; };
+  auto parOf = [&](size_t i) {
+    return an.parOf(an.implicit.begin() + long(i));
+  };
   size_t i = run.at = lowerFrom(run.b, run.e, run.at, par, parOf);
   if (i == run.e || parOf(i) != par)
     return nullptr;

@@ -99,10 +99,10 @@ double simulateSchedule(const WorkCurve &w, size_t team, uint64_t chunk,
 static bool nestedInstance(const Analysis &an, const Loop &lp) {
   if (lp.keyKind != 0)
     return true;
-  auto r = an.regions.find(lp.k0());
-  if (r == an.regions.end())
+  int64_t r = an.regionIndex(lp.k0());
+  if (r < 0)
     return true;
-  uint64_t enc = an.regionList[r->second].enc;
+  uint64_t enc = an.regionList[size_t(r)].enc;
   const Tasks &T = an.tasks;
   int64_t k = T.index(enc);
   if (k >= 0) {
@@ -113,7 +113,7 @@ static bool nestedInstance(const Analysis &an, const Loop &lp) {
     enc = T.parentOf(k);
   }
   auto im = an.implicit.find(enc);
-  return im != an.implicit.end() && an.regions.count(im->second.par);
+  return im != an.implicit.end() && an.regionIndexOf(im) >= 0;
 }
 
 namespace {

@@ -112,6 +112,68 @@ void Analysis::setJoin(IdTable<Implicit>::iterator im, uint64_t begin,
   wideJoin[im->first] = {begin, end};
 }
 
+void Analysis::setLoopEnd(Loop &lp, uint64_t e) {
+  if (__builtin_expect(lp.end32 != Loop::EndApart && e >= lp.begin &&
+                           e - lp.begin < Loop::EndApart,
+                       1)) {
+    lp.hasEnd = true;
+    lp.end32 = uint32_t(e - lp.begin);
+    return;
+  }
+  setLoopEndApart(lp, e);
+}
+
+void Analysis::setLoopEndApart(Loop &lp, uint64_t e) {
+  lp.hasEnd = true;
+  if (e >= lp.begin && e - lp.begin < Loop::EndApart) {
+    if (lp.end32 == Loop::EndApart) // held apart before
+      loopEndApart.erase(uint32_t(indexOf(lp)));
+    lp.end32 = uint32_t(e - lp.begin);
+    return;
+  }
+  lp.end32 = Loop::EndApart;
+  loopEndApart[uint32_t(indexOf(lp))] = e;
+}
+
+void Analysis::setImplicitEnd(IdTable<Implicit>::iterator im, uint64_t end) {
+  Implicit &x = im->second;
+  if (__builtin_expect(x.end32 != Implicit::Far && end >= x.begin &&
+                           end - x.begin < Implicit::Far - 1 && end,
+                       1)) {
+    x.end32 = uint32_t(end - x.begin + 1);
+    return;
+  }
+  setImplicitEndApart(im, end);
+}
+
+void Analysis::setImplicitEndApart(IdTable<Implicit>::iterator im,
+                                   uint64_t end) {
+  Implicit &x = im->second;
+  if (x.end32 == Implicit::Far) // set again
+    implicitEndApart.erase(im->first);
+  if (!end) { // as not seen to end
+    x.end32 = 0;
+  } else if (end >= x.begin && end - x.begin < Implicit::Far - 1) {
+    x.end32 = uint32_t(end - x.begin + 1);
+  } else {
+    x.end32 = Implicit::Far;
+    implicitEndApart[im->first] = end;
+  }
+}
+
+void Analysis::resolveImplicitRegions() {
+  for (auto it = implicitParApart.begin(); it != implicitParApart.end();) {
+    size_t r = regions.find(it->second);
+    auto im = implicit.find(it->first);
+    if (r != IdIndex::None && im != implicit.end()) {
+      im->second.region = uint32_t(r);
+      it = implicitParApart.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
 const std::string &PooledName::empty() {
   static const std::string e;
   return e;
@@ -147,9 +209,9 @@ Share &Analysis::readShare(int li, int th) {
   // Threads are read one at a time, each making its own shares only: the
   // share of th (the thread read), if the instance has one, is the one it
   // made last.
-  constexpr uint32_t None = UINT32_MAX;
+  constexpr uint32_t None = Loop::NoShare;
   Loop &lp = loops[size_t(li)];
-  if (lp.nShares && sharePool[lp.shareAt].th == th)
+  if (lp.shareAt != None && sharePool[lp.shareAt].th == th)
     return sharePool[lp.shareAt];
   if (sharePool.size() >= None)
     throw Error("more than " + std::to_string(None) +
@@ -157,9 +219,8 @@ Share &Analysis::readShare(int li, int th) {
   uint32_t x = uint32_t(sharePool.size());
   sharePool.push_back(Share{th});
   shareEnd.push_back(0);
-  sharePrev.push_back(lp.nShares ? lp.shareAt : None);
+  sharePrev.push_back(lp.shareAt);
   lp.shareAt = x;
-  lp.nShares++;
   return sharePool[x];
 }
 
@@ -207,18 +268,19 @@ void Analysis::packShares() {
   // Each instance's list becomes one run of the pool, in the order met
   // (the order made). What reading left freed goes back first.
   releaseFreed();
-  constexpr uint32_t None = UINT32_MAX;
+  constexpr uint32_t None = Loop::NoShare;
   size_t n = sharePool.size();
   // The share at each place: each instance's list, made backwards through
-  // sharePrev, laid out in the order made.
+  // sharePrev, laid out in the order made, the instances' runs in their
+  // order (an instance's count of threads is where the next one's begins,
+  // Analysis::nShares()).
   std::vector<uint32_t> from(n);
   uint32_t pos = 0;
   for (Loop &lp : loops) {
-    pos += lp.nShares;
     uint32_t at = pos;
-    for (uint32_t x = lp.nShares ? lp.shareAt : None; x != None;
-         x = sharePrev[x])
-      from[--at] = x;
+    for (uint32_t x = lp.shareAt; x != None; x = sharePrev[x])
+      from[pos++] = x;
+    std::reverse(from.begin() + at, from.begin() + pos);
     lp.shareAt = at;
   }
   std::vector<uint32_t>().swap(sharePrev);
@@ -643,7 +705,7 @@ void Analysis::release(Frame &fr, int th) {
   if (cancelled) {
     leftOut += int64_t(held.size());
     if (fr.loop >= 0)
-      readShare(fr.loop, th).unknown = true;
+      readShare(fr.loop, th).unknown = anyUnknown = true;
     return;
   }
   for (const Frame::Held &h : held) {
@@ -793,6 +855,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
     T.waitTime.resize(o);
   };
   const Starts &starts = chunks.start;
+  size_t regionAt = 0; // the region of the implicit task begun last
   Record r;
   while (rd.next(r)) {
     uint64_t t = r.t, a = r.a, b = r.b, c = r.c;
@@ -823,23 +886,41 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       break;
     }
     case R_IMPLICIT_BEGIN: {
-      size_t e = implicit.entry(a);
+      size_t n0 = implicit.size(), e = implicit.entry(a);
       Implicit &im = (implicit.begin() + e)->second;
-      im = Implicit();
-      im.par = b;
+      if (e < n0) { // an id given again: what it held apart goes
+        if (im.region == Implicit::Far)
+          implicitParApart.erase(a);
+        if (im.end32 == Implicit::Far)
+          implicitEndApart.erase(a);
+        if (im.num16 == Implicit::Apart)
+          wideImplicit.erase(a);
+        if (im.join32 == Implicit::JoinApart)
+          wideJoin.erase(a);
+        im = Implicit();
+      }
       im.begin = t;
       im.th = th;
+      // Its region: mostly the one after the last found (a thread's
+      // implicit tasks come in their regions' order), else looked up; not
+      // recorded yet (a region another thread began, read later): apart.
+      if (regionAt + 1 < regions.size() && regions[regionAt + 1] == b)
+        regionAt++;
+      else
+        regionAt = regions.find(b);
+      if (regionAt != IdIndex::None) {
+        im.region = uint32_t(regionAt);
+      } else {
+        implicitParApart[a] = b;
+        regionAt = 0;
+      }
       if (c < Implicit::Apart && d < Implicit::Apart) {
         im.num16 = uint16_t(c);
         im.team16 = uint16_t(d);
-        if (!wideImplicit.empty()) // an id given again
-          wideImplicit.erase(a);
       } else {
         im.num16 = im.team16 = Implicit::Apart;
         wideImplicit[a] = {c, d};
       }
-      if (!wideJoin.empty()) // an id given again
-        wideJoin.erase(a);
       Frame &fr = frames.emplace_back(a, b);
       fr.im = e;
       fr.firstWait = T.waitTask.size();
@@ -848,7 +929,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
     }
     case R_IMPLICIT_END:
       if (auto im = implicitOf(a); im != implicit.end())
-        im->second.end = t;
+        setImplicitEnd(im, t);
       if (!frames.empty() && frames.back().task == a) {
         Frame &fr = frames.back();
         release(fr, th);
@@ -885,8 +966,11 @@ void Analysis::readThread(int th, ThreadReader &rd) {
         loops[li].code = codeId(code);
       }
       Loop &lp = loops[li];
+      uint64_t e = loopEnd(lp); // held from the begin: set again
       lp.begin = lp.hasBegin ? std::min(lp.begin, t) : t;
       lp.hasBegin = true;
+      if (lp.hasEnd)
+        setLoopEnd(lp, e);
       release(fr, th);
       closeChunk(fr, false, 0);
       fr.loop = li;
@@ -899,8 +983,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       closeChunk(fr, true, t);
       if (fr.loop >= 0) {
         Loop &lp = loops[fr.loop];
-        lp.end = lp.hasEnd ? std::max(lp.end, t) : t;
-        lp.hasEnd = true;
+        setLoopEnd(lp, lp.hasEnd ? std::max(loopEnd(lp), t) : t);
         Share &s = readShare(fr.loop, th);
         shareEnd[size_t(&s - sharePool.data())] = t;
         s.hasEnd = true;
@@ -920,12 +1003,14 @@ void Analysis::readThread(int th, ThreadReader &rd) {
                     ": more than 2^31 chunks, not analysed");
       Region reg{t, b, regionCodes.indexOf(c, "parallel regions"), int32_t(ch),
                  0};
-      auto it = regions.find(a);
-      if (it == regions.end()) {
-        regions[a] = regionList.size();
+      size_t e = regions.entry(a); // regionList's index
+      if (e == regionList.size()) {
+        if (regionList.size() >= Implicit::Far)
+          throw Error("more than " + std::to_string(Implicit::Far) +
+                      " parallel regions: not analysed");
         regionList.push_back(reg);
       } else {
-        regionList[it->second] = reg;
+        regionList[e] = reg;
       }
       break;
     }
@@ -1051,9 +1136,8 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       break;
     }
     case R_PARALLEL_END: {
-      auto it = regions.find(a);
-      if (it != regions.end())
-        regionList[it->second].end = t;
+      if (int64_t r = regionIndex(a); r >= 0)
+        regionList[size_t(r)].end = t;
       break;
     }
     case R_TASKLOOP: {
@@ -1203,6 +1287,7 @@ static bool endsWithAny(const std::string &s,
 
 void Analysis::finish() {
   // The recording is read: what only reading needed goes.
+  resolveImplicitRegions();
   for (auto &keys : loopKeys)
     keys = IdTable<ByN>();
   std::vector<MoreN>().swap(loopKeyMore);
@@ -1305,10 +1390,9 @@ void Analysis::finish() {
     // No function: the region's code's, per instance.
     std::string f = "?";
     if (lp.keyKind == 0) {
-      auto r = regions.find(lp.k0());
-      if (r != regions.end())
-        f = siteFunction(codeptrOf(regionList[r->second]),
-                         regionList[r->second].enc);
+      if (int64_t r = regionIndex(lp.k0()); r >= 0)
+        f = siteFunction(codeptrOf(regionList[size_t(r)]),
+                         regionList[size_t(r)].enc);
     }
     lc.fn = pooled(f);
     lp.code = codeId(lc);
@@ -1431,11 +1515,11 @@ std::string Analysis::siteFunction(uint64_t codeptr, uint64_t task) const {
       return fn;
     auto im = implicit.find(task);
     if (im != implicit.end()) {
-      auto r = regions.find(im->second.par);
-      if (r == regions.end())
+      int64_t r = regionIndexOf(im);
+      if (r < 0)
         break;
-      codeptr = codeptrOf(regionList[r->second]);
-      task = regionList[r->second].enc;
+      codeptr = codeptrOf(regionList[size_t(r)]);
+      task = regionList[size_t(r)].enc;
     } else {
       int64_t k = tasks.index(task);
       if (k < 0)
@@ -1915,9 +1999,9 @@ void Analysis::chunkMetricsPass() {
       // region only when the next region starts, so the wait is capped by
       // how long the loop's last thread ran on after this one.
       int64_t wait = 0;
-      if (lp.hasEnd && lp.end) {
+      if (uint64_t end = loopEnd(lp)) {
         int64_t after =
-            int64_t(lp.end - (s.hasEnd ? shareEnd[shareIndex(s)] : lp.end));
+            int64_t(end - (s.hasEnd ? shareEnd[shareIndex(s)] : end));
         wait = std::min(sync, after);
       }
       setWide(s.wait32, wait);
@@ -1984,7 +2068,7 @@ void Analysis::chunkMetricsPass() {
     // marked AHEAD (extensions.md). Their own times are then not known,
     // only the thread's share.
     if (ch.flags[i] & CH_AHEAD)
-      sh->unknown = true;
+      sh->unknown = anyUnknown = true;
   }
   if (sh)
     setWide(sh->work32, work);
@@ -2168,8 +2252,8 @@ void Analysis::instants() {
 // instance whose iteration order is not known.
 std::optional<uint64_t> Analysis::rootRegion(size_t k) const {
   auto im = implicit.find(tasks.parentOf(k));
-  if (im != implicit.end() && regions.count(im->second.par))
-    return im->second.par;
+  if (im != implicit.end() && regionIndexOf(im) >= 0)
+    return parOf(im);
   return std::nullopt;
 }
 
@@ -2338,7 +2422,7 @@ void Analysis::lineages() {
       ctx = taskLineage(size_t(enc), tlin);
     } else {
       auto im = implicit.find(r.enc);
-      if (im == implicit.end() || !regions.count(im->second.par))
+      if (im == implicit.end() || regionIndexOf(im) < 0)
         ctx = std::string();
     }
     if (!ctx)
@@ -2365,10 +2449,10 @@ void Analysis::lineages() {
 }
 
 std::optional<std::string> Analysis::regionLineageOf(uint64_t par) const {
-  auto it = regions.find(par);
-  if (it == regions.end() || it->second >= regionLineage.size())
+  int64_t at = regionIndex(par);
+  if (at < 0 || size_t(at) >= regionLineage.size())
     return std::nullopt;
-  size_t i = it->second;
+  size_t i = size_t(at);
   const Region &r = regionList[i];
   std::optional<std::string> ctx;
   if (regionLineage[i] == RL_CHUNK)

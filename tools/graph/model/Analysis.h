@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <cmath>
 #include <cstdint>
 #include <deque>
@@ -151,10 +152,14 @@ struct LoopCode {
 };
 
 /// A loop instance: the same worksharing loop on every thread of a team
-/// (40 bytes). Its index is its place in Analysis::loops (indexOf()), its
-/// threads Analysis::shares(). What its chunks give (its chunks' largest
-/// work, those each problem flags) is found when asked
-/// (Analysis::balance(), flaggedChunks()).
+/// (32 bytes, was 40). Its index is its place in Analysis::loops
+/// (indexOf()), its threads Analysis::shares(): once the model is made, the
+/// run of the share pool from its shareAt to the next instance's (its count
+/// of threads is not held). Its end is Analysis::loopEnd()'s: a 32-bit
+/// offset from its begin, those that do not fit (before its begin, 2^32 - 1
+/// ticks or more after it, or of an instance not seen to begin) held apart.
+/// What its chunks give (its chunks' largest work, those each problem
+/// flags) is found when asked (Analysis::balance(), flaggedChunks()).
 struct Loop {
   Loop() : code(0), keyKind(0), hasBegin(false), hasEnd(false) {}
   // The key: (region, n) (kind 0), ("task", task, n) (kind 1) or
@@ -169,7 +174,7 @@ struct Loop {
   uint64_t lastKey(int index) const {
     return keyKind == 2 ? uint64_t(index) : small;
   }
-  uint64_t begin = 0, end = 0;
+  uint64_t begin = 0;
   static constexpr uint32_t MaxCodes = 1u << 28;
   uint32_t code : 28; // its LoopCode (Analysis::codeOf())
   uint32_t keyKind : 2;
@@ -177,14 +182,19 @@ struct Loop {
 
 private:
   friend class Analysis;
-  uint32_t small = 0;
+  // Its end less its begin (with hasEnd), or EndApart: held apart
+  // (Analysis::loopEndApart), whole.
+  static constexpr uint32_t EndApart = UINT32_MAX;
+  uint32_t end32 = 0;
   uint64_t id = 0;
-  // Its threads: their run of the share pool, from shareAt (while the
-  // recording is read: the pool index of the one made last; a list
-  // through Analysis::sharePrev), nShares long.
-  uint32_t shareAt = 0, nShares = 0;
+  uint32_t small = 0;
+  // Its threads' run of the share pool begins here (while the recording
+  // is read: the pool index of the one made last, a list through
+  // Analysis::sharePrev; NoShare: none yet).
+  static constexpr uint32_t NoShare = UINT32_MAX;
+  uint32_t shareAt = NoShare;
 };
-static_assert(sizeof(Loop) == 40, "a loop instance is 40 bytes");
+static_assert(sizeof(Loop) == 32, "a loop instance is 32 bytes");
 
 /// Per chunk, its thread number: runs of consecutive chunks of one thread
 /// (chunks are read thread by thread: one run per thread read), and per
@@ -577,13 +587,16 @@ struct Region {
   uint64_t end = 0;
 };
 static_assert(sizeof(Region) == 32, "a region is 32 bytes");
-/// An implicit task (40 bytes): its region (parallel id), the thread file
-/// it ran in; its thread's number in the team and the team's size are
-/// Analysis::threadNumOf() and teamOf()'s, its wait at the region's end
-/// barrier Analysis::joinOf()'s.
+/// An implicit task (32 bytes, was 40): its begin on its thread, the
+/// thread file it ran in; its region is Analysis::parOf()'s (held as the
+/// region's number in Analysis::regions, its index in regionList, where the
+/// region is recorded, else its parallel id apart: at most 2^32 - 1
+/// regions, more an Error), its end Analysis::implicitEnd()'s (a 32-bit
+/// offset from its begin, else apart), its thread's number in the team and
+/// the team's size Analysis::threadNumOf() and teamOf()'s, its wait at the
+/// region's end barrier Analysis::joinOf()'s.
 struct Implicit {
-  uint64_t par;
-  uint64_t begin = 0, end = 0; // on its thread (end 0: not seen to end)
+  uint64_t begin = 0; // on its thread
   /// Its wait at the region's end barrier (Analysis::joinOf()): join32
   /// 0: none seen; below JoinApart: the wait's begin is begin + joinAt32
   /// and its end that plus join32 - 1; JoinApart: both held apart
@@ -595,8 +608,20 @@ struct Implicit {
   /// both Apart: held apart (Analysis::wideImplicit), whole.
   static constexpr uint16_t Apart = UINT16_MAX;
   uint16_t num16 = 0, team16 = 0;
+
+private:
+  friend class Analysis;
+  static constexpr uint32_t Far = UINT32_MAX;
+  // Its region's number in Analysis::regions (its index in regionList), or
+  // Far: its parallel id held
+  // apart (Analysis::implicitParApart; once the recording is read, only
+  // where no region of that id was recorded).
+  uint32_t region = Far;
+  // 0: not seen to end; below Far: its end is begin + end32 - 1; Far: held
+  // apart (Analysis::implicitEndApart), whole.
+  uint32_t end32 = 0;
 };
-static_assert(sizeof(Implicit) == 40, "an implicit task is 40 bytes");
+static_assert(sizeof(Implicit) == 32, "an implicit task is 32 bytes");
 
 /// A chunk's or task's metrics (NaN: NA).
 struct GrainMetrics {
@@ -633,10 +658,19 @@ public:
   void flaggedChunks(const std::function<void(size_t, int)> &f) const;
   /// Loop instance lp's threads, in the order met.
   ShareSpan shares(const Loop &lp) {
-    return ShareSpan(sharePool.data() + lp.shareAt, lp.nShares);
+    return ShareSpan(sharePool.data() + lp.shareAt, nShares(lp));
   }
   ConstShareSpan shares(const Loop &lp) const {
-    return ConstShareSpan(sharePool.data() + lp.shareAt, lp.nShares);
+    return ConstShareSpan(sharePool.data() + lp.shareAt, nShares(lp));
+  }
+  /// The loop instances whose end is held apart (tests).
+  size_t loopEndsApart() const { return loopEndApart.size(); }
+  /// Where loop instance lp ended (ticks; 0: not seen to end).
+  uint64_t loopEnd(const Loop &lp) const {
+    if (!lp.hasEnd)
+      return 0;
+    return lp.end32 != Loop::EndApart ? lp.begin + lp.end32
+                                      : loopEndApart.at(uint32_t(indexOf(lp)));
   }
   ConstShareSpan shares(size_t li) const { return shares(loops[li]); }
   /// The share of thread th in lp, or null.
@@ -693,11 +727,40 @@ public:
   std::vector<uint32_t> teamSize;
 
   std::vector<Region> regionList;
-  IdTable<size_t> regions;    // parallel id -> regionList
+  /// The regions' parallel ids, numbered as regionList (8 bytes a region).
+  IdIndex regions;
+  /// The index in regionList of the region of parallel id par, or -1.
+  int64_t regionIndex(uint64_t par) const {
+    size_t r = regions.find(par);
+    return r == IdIndex::None ? -1 : int64_t(r);
+  }
   IdTable<Implicit> implicit; // by task id, in the order read
   CodeTable regionCodes;      // the regions' code pointers
   /// A region's code pointer.
   uint64_t codeptrOf(const Region &r) const { return regionCodes[r.code]; }
+  /// An implicit task's region: its parallel id.
+  uint64_t parOf(IdTable<Implicit>::const_iterator im) const {
+    uint32_t r = im->second.region;
+    return r != Implicit::Far ? regions[r] : implicitParApart.at(im->first);
+  }
+  /// An implicit task's region's index in regionList, or -1: none of its
+  /// id recorded (once the recording is read).
+  int64_t regionIndexOf(IdTable<Implicit>::const_iterator im) const {
+    uint32_t r = im->second.region;
+    return r != Implicit::Far ? int64_t(r) : -1;
+  }
+  /// The implicit tasks whose parallel id, and those whose end, are held
+  /// apart (tests).
+  std::pair<size_t, size_t> implicitsApart() const {
+    return {implicitParApart.size(), implicitEndApart.size()};
+  }
+  /// Where an implicit task ended on its thread (ticks; 0: not seen to).
+  uint64_t implicitEnd(IdTable<Implicit>::const_iterator im) const {
+    uint32_t e = im->second.end32;
+    if (__builtin_expect(e == Implicit::Far, 0))
+      return implicitEndApart.at(im->first);
+    return e ? im->second.begin + e - 1 : 0;
+  }
   /// An implicit task's thread number in its team, and its team's size.
   uint64_t threadNumOf(IdTable<Implicit>::const_iterator im) const {
     return im->second.num16 != Implicit::Apart
@@ -776,6 +839,8 @@ public:
   double taskOwnWork(size_t k) const;
   /// Chunk i's own times are unknown (its thread's share's, Share::unknown).
   bool chunkUnknown(size_t i) const {
+    if (!anyUnknown) // no share's (mostly): none looked up
+      return false;
     const Share *s = shareOf(loops[size_t(chunks.loop[i])], chunks.thread[i]);
     return s && s->unknown;
   }
@@ -852,6 +917,18 @@ private:
   std::optional<uint64_t> rootRegion(size_t k) const;
   std::optional<std::string> rootLineage(size_t k) const;
 
+  // The implicit tasks whose region is not held as its entry in regions
+  // (Implicit::region Far), by task id: its parallel id; those whose end is
+  // held apart (Implicit::end32 Far): their end.
+  std::unordered_map<uint64_t, uint64_t> implicitParApart, implicitEndApart;
+  // Sets an implicit task's end: narrow where it fits, else held apart
+  // (setImplicitEndApart(), which also sets one held apart again or 0).
+  void setImplicitEnd(IdTable<Implicit>::iterator im, uint64_t end);
+  void setImplicitEndApart(IdTable<Implicit>::iterator im, uint64_t end);
+  // Once the recording is read: the implicit tasks whose region was
+  // recorded after they began (by a thread read later) hold it as its
+  // entry.
+  void resolveImplicitRegions();
   // The implicit tasks whose thread number or team size is Implicit::Apart
   // or more, by task id: both.
   std::unordered_map<uint64_t, std::pair<uint64_t, uint32_t>> wideImplicit;
@@ -875,6 +952,23 @@ private:
   // been read (packShares()).
   std::vector<Share> sharePool;
   std::vector<uint32_t> sharePrev;
+  // Whether some share's chunks' own times are unknown (Share::unknown).
+  bool anyUnknown = false;
+  // Instance lp's count of threads, once its shares are one run: up to
+  // the next instance's run (instances' runs are laid out in their order).
+  uint32_t nShares(const Loop &lp) const {
+    assert(sharePrev.empty() && "the shares are one run per instance");
+    size_t li = size_t(indexOf(lp));
+    size_t e = li + 1 < loops.size() ? loops[li + 1].shareAt : sharePool.size();
+    return uint32_t(e - lp.shareAt);
+  }
+  // The loop instances' ends that do not fit Loop::end32, by instance.
+  std::unordered_map<uint32_t, uint64_t> loopEndApart;
+  // Sets instance lp's end (with hasEnd) to e, narrow where it fits (from
+  // its begin: set again where that moves); the others, and an end held
+  // apart set again, setLoopEndApart().
+  void setLoopEnd(Loop &lp, uint64_t e);
+  void setLoopEndApart(Loop &lp, uint64_t e);
   // Per share, where its thread left the loop (threadEnd(); 0: not seen
   // to), set while the recording is read; dropped once the model is made
   // where no task was made in a chunk (Tasks::ctx), the only readers then.

@@ -146,7 +146,7 @@ std::vector<std::string> breakdownLines(const Analysis &an,
   // Counted per site first (the most repeated: the lowest site of the
   // most), then only its durations gathered.
   auto timed = [&](const Loop &lp) {
-    return lp.hasBegin && lp.hasEnd && lp.end > lp.begin &&
+    return lp.hasBegin && lp.hasEnd && an.loopEnd(lp) > lp.begin &&
            size_t(an.indexOf(lp)) < an.loopSite.size() &&
            teamOf(an, an.indexOf(lp)) > 1;
   };
@@ -177,7 +177,7 @@ std::vector<std::string> breakdownLines(const Analysis &an,
     for (const Loop &lp : an.loops) {
       size_t li = size_t(an.indexOf(lp));
       if (size_t(an.loopSite[li]) == mostSite && timed(lp))
-        d.push_back(double(lp.end - lp.begin));
+        d.push_back(double(an.loopEnd(lp) - lp.begin));
     }
     size_t n = d.size(), tenth = n - n / 10;
     std::nth_element(d.begin(), d.begin() + long(tenth), d.end());
