@@ -8,7 +8,8 @@
 // apart), read back whole by Analysis::joinOf() and the breakdown made of
 // them; an implicit task's region held as its entry in the regions' table
 // (its parallel id apart where no region of it was recorded by then) and
-// its end as a 32-bit offset from its begin (else apart).
+// its end as a 32-bit offset from its begin (else apart); a region's end
+// likewise, and its encountering task as its number among those met.
 #include "Breakdown.h"
 #include "Run.h"
 #include "Writers.h"
@@ -129,7 +130,7 @@ TEST(GraphRegionModel, NoJoinWaitReadsNone) {
 // some wider than 32 bits, met in turn and again: each region reads its
 // own back, and the results resolve each.
 TEST(GraphRegionModel, RegionCodesReadBack) {
-  static_assert(sizeof(Region) <= 32, "a region: 32 bytes");
+  static_assert(sizeof(Region) <= 24, "a region: 24 bytes");
   TempDir d;
   writeFile(d.path + "/meta.txt", meta3());
   Thread t0;
@@ -154,7 +155,8 @@ TEST(GraphRegionModel, RegionCodesReadBack) {
     const Region &r = an.regionList[size_t(k)];
     EXPECT_EQ(an.codeptrOf(r), codeOf(k)) << "region " << k;
     EXPECT_EQ(r.t, uint64_t(k) * 100) << "region " << k;
-    EXPECT_EQ(r.end, uint64_t(k) * 100 + 60) << "region " << k;
+    EXPECT_EQ(an.regionEnd(r), uint64_t(k) * 100 + 60) << "region " << k;
+    EXPECT_EQ(an.encOf(r), 1u) << "region " << k;
     EXPECT_EQ(r.chunk, -1) << "region " << k;
   }
 }
@@ -269,4 +271,65 @@ TEST(GraphRegionModel, ImplicitGivenAgainDropsWhatWasApart) {
   EXPECT_EQ(an.regionIndexOf(im), 0);
   EXPECT_EQ(an.implicitEnd(im), 3 * G + 5);
   EXPECT_EQ(an.implicitsApart(), std::make_pair(size_t(0), size_t(0)));
+}
+
+// Regions' ends and encountering tasks (G: 2^32 ticks), on thread 0:
+// P1 from 10 lasts G - 3 ticks (the longest that fits), P2 from 2G lasts
+// G - 2 (apart), P3 ends before it begins (a corrupt recording's: apart),
+// P4 from 5G never ends, P5 ends as it begins, P6 (nested: its
+// encountering task P4's implicit task 50) inside P4; P7 ends 2G after its
+// begin (apart) and is given again (what it held apart goes). Encountering
+// tasks: 1, and one wider than 32 bits for P3. Each reads back whole, and
+// the breakdown's serial time is made of them.
+TEST(GraphRegionModel, RegionEndsAndEncountersReadBackWhole) {
+  static_assert(sizeof(Region) <= 24, "a region: 24 bytes");
+  const uint64_t G = 1ull << 32, W = (3ull << 40) | 9;
+  enum : uint64_t { P1 = 101, P2, P3, P4, P5, P6, P7 };
+  TempDir d;
+  writeFile(d.path + "/meta.txt", meta3());
+  Thread t0;
+  t0.rec(R_PARALLEL_BEGIN, 10, P1, 1, 0, 1)
+      .rec(R_PARALLEL_END, 10 + G - 3, P1, 1)
+      .rec(R_PARALLEL_BEGIN, 2 * G, P2, 1, 0, 1)
+      .rec(R_PARALLEL_END, 3 * G - 2, P2, 1)
+      .rec(R_PARALLEL_BEGIN, 4 * G, P3, W, 0, 1)
+      .rec(R_PARALLEL_END, 4 * G - 1, P3, W)
+      .rec(R_PARALLEL_BEGIN, 5 * G, P4, 1, 0, 1)
+      .rec(R_IMPLICIT_BEGIN, 5 * G + 1, 50, P4, 0, 1)
+      .rec(R_PARALLEL_BEGIN, 5 * G + 2, P6, 50, 0, 1)
+      .rec(R_PARALLEL_END, 5 * G + 3, P6, 50)
+      .rec(R_PARALLEL_BEGIN, 6 * G, P5, 1, 0, 1)
+      .rec(R_PARALLEL_END, 6 * G, P5, 1)
+      .rec(R_PARALLEL_BEGIN, 7 * G, P7, 1, 0, 1)
+      .rec(R_PARALLEL_END, 9 * G, P7, 1)
+      .rec(R_PARALLEL_BEGIN, 10 * G, P7, 1, 0, 1)
+      .rec(R_PARALLEL_END, 10 * G + 5, P7, 1);
+  t0.write(d.path + "/thread-0.bin");
+  auto run = analyseRun({d.path}, {});
+  const Analysis &an = *run->procs[0];
+  ASSERT_EQ(an.regionList.size(), 7u);
+  struct Want {
+    uint64_t par, t, end, enc;
+  } want[] = {{P1, 10, 10 + G - 3, 1},        {P2, 2 * G, 3 * G - 2, 1},
+              {P3, 4 * G, 4 * G - 1, W},      {P4, 5 * G, 0, 1},
+              {P6, 5 * G + 2, 5 * G + 3, 50}, {P5, 6 * G, 6 * G, 1},
+              {P7, 10 * G, 10 * G + 5, 1}};
+  for (const Want &w : want) {
+    int64_t r = an.regionIndex(w.par);
+    ASSERT_GE(r, 0) << w.par;
+    const Region &x = an.regionList[size_t(r)];
+    EXPECT_EQ(x.t, w.t) << w.par;
+    EXPECT_EQ(an.regionEnd(x), w.end) << w.par;
+    EXPECT_EQ(an.encOf(x), w.enc) << w.par;
+  }
+  EXPECT_EQ(an.regionEndsApart(), 2u); // P2's and P3's
+  EXPECT_EQ(an.regionEncs.size(), 3u);
+  // Top-level (P6 is not): from 10 to 10G + 5, in them 10 to G + 7, 2G to
+  // 3G - 2 and 5G to the end (P4's, not seen: the last record's).
+  auto res = computeResults(*run);
+  const auto &b = res->procs[0].time;
+  EXPECT_DOUBLE_EQ(b.span, double(10 * G - 5));
+  EXPECT_DOUBLE_EQ(b.serial,
+                   double(10 * G - 5 - (G - 3) - (G - 2) - (5 * G + 5)));
+  EXPECT_FALSE(b.regionsKnown);
 }

@@ -161,6 +161,20 @@ void Analysis::setImplicitEndApart(IdTable<Implicit>::iterator im,
   }
 }
 
+void Analysis::setRegionEnd(size_t r, uint64_t end) {
+  Region &x = regionList[r];
+  if (x.end32 == Region::Far) // set again
+    regionEndApart.erase(uint32_t(r));
+  if (!end) { // as not seen to end
+    x.end32 = 0;
+  } else if (end >= x.t && end - x.t < Region::Far - 1) {
+    x.end32 = uint32_t(end - x.t + 1);
+  } else {
+    x.end32 = Region::Far;
+    regionEndApart[uint32_t(r)] = end;
+  }
+}
+
 void Analysis::resolveImplicitRegions() {
   for (auto it = implicitParApart.begin(); it != implicitParApart.end();) {
     size_t r = regions.find(it->second);
@@ -828,6 +842,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
   // once.
   std::vector<uint64_t> makers;
   uint64_t lastId = 0, lastCreate = 0, running = 0;
+  uint32_t lastEnc = 0; // the last region's encountering task's number
   auto keepWait = [&](const Wait &w) {
     if (joinWait_(w.kind)) {
       T.waitTask.push_back(w.task);
@@ -1001,15 +1016,19 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       if (ch > INT32_MAX)
         throw Error("a region begun in chunk " + std::to_string(ch) +
                     ": more than 2^31 chunks, not analysed");
-      Region reg{t, b, regionCodes.indexOf(c, "parallel regions"), int32_t(ch),
-                 0};
+      Region reg(t, regionCodes.indexOf(c, "parallel regions"), int32_t(ch));
+      // Its encountering task: mostly the last one's.
+      if (regionEncs.empty() || regionEncs[lastEnc] != b)
+        lastEnc = uint32_t(regionEncs.entry(b));
+      reg.enc32 = lastEnc;
       size_t e = regions.entry(a); // regionList's index
       if (e == regionList.size()) {
         if (regionList.size() >= Implicit::Far)
           throw Error("more than " + std::to_string(Implicit::Far) +
                       " parallel regions: not analysed");
         regionList.push_back(reg);
-      } else {
+      } else { // an id given again: what it held apart goes
+        setRegionEnd(e, 0);
         regionList[e] = reg;
       }
       break;
@@ -1137,7 +1156,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
     }
     case R_PARALLEL_END: {
       if (int64_t r = regionIndex(a); r >= 0)
-        regionList[size_t(r)].end = t;
+        setRegionEnd(size_t(r), t);
       break;
     }
     case R_TASKLOOP: {
@@ -1392,7 +1411,7 @@ void Analysis::finish() {
     if (lp.keyKind == 0) {
       if (int64_t r = regionIndex(lp.k0()); r >= 0)
         f = siteFunction(codeptrOf(regionList[size_t(r)]),
-                         regionList[size_t(r)].enc);
+                         encOf(regionList[size_t(r)]));
     }
     lc.fn = pooled(f);
     lp.code = codeId(lc);
@@ -1519,7 +1538,7 @@ std::string Analysis::siteFunction(uint64_t codeptr, uint64_t task) const {
       if (r < 0)
         break;
       codeptr = codeptrOf(regionList[size_t(r)]);
-      task = regionList[size_t(r)].enc;
+      task = encOf(regionList[size_t(r)]);
     } else {
       int64_t k = tasks.index(task);
       if (k < 0)
@@ -2417,11 +2436,12 @@ void Analysis::lineages() {
       continue;
     }
     std::optional<std::string> ctx;
-    int64_t enc = T.index(r.enc);
+    uint64_t encId = encOf(r);
+    int64_t enc = T.index(encId);
     if (enc >= 0) {
       ctx = taskLineage(size_t(enc), tlin);
     } else {
-      auto im = implicit.find(r.enc);
+      auto im = implicit.find(encId);
       if (im == implicit.end() || regionIndexOf(im) < 0)
         ctx = std::string();
     }
@@ -2458,7 +2478,7 @@ std::optional<std::string> Analysis::regionLineageOf(uint64_t par) const {
   if (regionLineage[i] == RL_CHUNK)
     ctx = instanceLineage(chunks.loop[r.chunk]);
   else if (regionLineage[i] == RL_TASK)
-    ctx = taskLineage(size_t(tasks.index(r.enc)));
+    ctx = taskLineage(size_t(tasks.index(encOf(r))));
   else if (regionLineage[i] == RL_ROOT)
     ctx = std::string();
   if (!ctx)
