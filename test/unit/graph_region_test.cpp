@@ -9,7 +9,9 @@
 // them; an implicit task's region held as its entry in the regions' table
 // (its parallel id apart where no region of it was recorded by then) and
 // its end as a 32-bit offset from its begin (else apart); a region's end
-// likewise, and its encountering task as its number among those met.
+// likewise, and its encountering task as its number among those met; the
+// loop instances of a region found by its number while reading (by its
+// parallel id where it was not recorded when its first loop began).
 #include "Breakdown.h"
 #include "Run.h"
 #include "Writers.h"
@@ -332,4 +334,51 @@ TEST(GraphRegionModel, RegionEndsAndEncountersReadBackWhole) {
   EXPECT_DOUBLE_EQ(b.serial,
                    double(10 * G - 5 - (G - 3) - (G - 2) - (5 * G + 5)));
   EXPECT_FALSE(b.regionsKnown);
+}
+
+// A region's loop instances, found by the region's number while reading:
+// P, which thread 1 begins (read after thread 0, whose implicit task in it
+// begins its two loops first: keyed by parallel id), Q, which thread 0
+// begins (by number), R, never recorded (by id). Each thread meets each
+// instance: one instance per (region, n), of two threads and two chunks.
+TEST(GraphRegionModel, RegionLoopsFoundByNumberOrId) {
+  const uint64_t P = 100, Q = 200, R = 300;
+  TempDir d;
+  Thread t[2];
+  auto loop = [](Thread &x, uint64_t at, uint64_t im, uint64_t par, int th) {
+    x.rec(R_LOOP_BEGIN, at, im, par, 0x40, 0)
+        .chunk(at + 1, uint64_t(th) * 10, uint64_t(th) * 10 + 9, 1)
+        .rec(R_LOOP_END, at + 2, im, par);
+  };
+  // Thread th's implicit task in region par from at: two loops (P) or one.
+  auto implicitIn = [&](int th, uint64_t at, uint64_t im, uint64_t par,
+                        int loops) {
+    t[th].rec(R_IMPLICIT_BEGIN, at, im, par, uint32_t(th), 2);
+    for (int k = 0; k < loops; k++)
+      loop(t[th], at + 1 + 3 * uint64_t(k), im, par, th);
+    t[th].rec(R_IMPLICIT_END, at + 9, im, 0);
+  };
+  implicitIn(0, 10, 1000, P, 2);
+  t[0].rec(R_PARALLEL_BEGIN, 20, Q, 1, 0, 2);
+  implicitIn(0, 21, 1001, Q, 1);
+  t[0].rec(R_PARALLEL_END, 31, Q, 1);
+  implicitIn(0, 40, 1002, R, 1);
+  t[1].rec(R_PARALLEL_BEGIN, 9, P, 1, 0, 2);
+  implicitIn(1, 10, 2000, P, 2);
+  t[1].rec(R_PARALLEL_END, 19, P, 1);
+  implicitIn(1, 21, 2001, Q, 1);
+  implicitIn(1, 40, 2002, R, 1);
+  auto run = analyseThreads(d.path, t);
+  const Analysis &an = *run->procs[0];
+  ASSERT_EQ(an.regionList.size(), 2u);
+  ASSERT_EQ(an.loops.size(), 4u);
+  ASSERT_EQ(an.chunks.size(), 8u);
+  std::vector<uint64_t> keys;
+  for (const Loop &lp : an.loops) {
+    EXPECT_EQ(lp.keyKind, 0u);
+    keys.push_back(lp.k0() * 10 + lp.k1());
+    EXPECT_EQ(an.shares(lp).size(), 2u) << lp.k0() << " " << lp.k1();
+    EXPECT_EQ(an.nChunks(lp), 2) << lp.k0() << " " << lp.k1();
+  }
+  EXPECT_EQ(keys, (std::vector<uint64_t>{P * 10, P * 10 + 1, Q * 10, R * 10}));
 }

@@ -573,6 +573,7 @@ Analysis::Analysis(const ProcessDir &pd, const Baseline *base)
     implicit.reserve(n);
     for (auto &keys : loopKeys)
       keys.reserve(n);
+    regionKeys.reserve(n);
     Tasks &T = tasks;
     for (auto *v : {&T.parent, &T.create, &T.segTask, &T.segStart})
       v->reserve(n);
@@ -622,8 +623,25 @@ int Analysis::newLoop(int kind, uint64_t a, uint64_t b) {
   int li = int(loops.size());
   loops.push_back(std::move(lp));
   if (kind < 2)
-    setLoop(loopKeys[kind][a], b, li);
+    setLoop(kind ? loopKeys[1][a] : *regionKey(a, true), b, li);
   return li;
+}
+
+Analysis::ByN *Analysis::regionKey(uint64_t par, bool make) {
+  if (!loopKeys[0].empty()) {
+    auto it = loopKeys[0].find(par);
+    if (it != loopKeys[0].end())
+      return &it->second;
+  }
+  size_t r = regions.find(par);
+  if (r == IdIndex::None)
+    return make ? &loopKeys[0][par] : nullptr;
+  if (r >= regionKeys.size()) {
+    if (!make)
+      return nullptr;
+    regionKeys.resize(r + 1);
+  }
+  return &regionKeys[r];
 }
 
 int Analysis::loopOf(const ByN &k, uint64_t n) const {
@@ -971,8 +989,14 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       // order: (region, n) names the instance on all of them.
       int kind = b ? 0 : 1;
       uint64_t k0 = b ? b : a;
-      auto it = loopKeys[kind].find(k0);
-      int li = it != loopKeys[kind].end() ? loopOf(it->second, n) : -1;
+      const ByN *key = nullptr;
+      if (kind) {
+        auto it = loopKeys[1].find(k0);
+        key = it != loopKeys[1].end() ? &it->second : nullptr;
+      } else {
+        key = regionKey(k0, false);
+      }
+      int li = key ? loopOf(*key, n) : -1;
       if (li < 0) {
         li = newLoop(kind, k0, n);
         LoopCode code;
@@ -1309,6 +1333,7 @@ void Analysis::finish() {
   resolveImplicitRegions();
   for (auto &keys : loopKeys)
     keys = IdTable<ByN>();
+  std::vector<ByN>().swap(regionKeys);
   std::vector<MoreN>().swap(loopKeyMore);
   chunks.packParents();
   packShares();

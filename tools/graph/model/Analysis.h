@@ -1070,7 +1070,14 @@ private:
   std::vector<MoreN> loopKeyMore;
   int loopOf(const ByN &k, uint64_t n) const;
   void setLoop(ByN &k, uint64_t n, int li);
+  // Kind 1's keys by task id; kind 0's (regions) by region number
+  // (regionKeys: 8 bytes a region, not 16), those of a region not recorded
+  // when its first instance began by parallel id (loopKeys[0]; its key
+  // stays there).
   IdTable<ByN> loopKeys[2];
+  std::vector<ByN> regionKeys;
+  // Region par's key, made if make, else null where it has none.
+  ByN *regionKey(uint64_t par, bool make);
 };
 
 /// The grains of a one-thread run of the same program, by lineage.
