@@ -146,33 +146,36 @@ void Analysis::setImplicitEnd(IdTable<Implicit>::iterator im, uint64_t end) {
   setImplicitEndApart(im, end);
 }
 
-void Analysis::setImplicitEndApart(IdTable<Implicit>::iterator im,
-                                   uint64_t end) {
-  Implicit &x = im->second;
-  if (x.end32 == Implicit::Far) // set again
-    implicitEndApart.erase(im->first);
+// Sets an end held as a 32-bit field e32 from begin (0: not seen to end;
+// below Far: begin + e32 - 1; Far: held apart, apart[key]) to end (0: not
+// seen to end): narrow where it fits, else apart (Implicit's, Region's).
+template <class Apart, class Key>
+static void setEnd32(uint32_t &e32, uint64_t begin, uint64_t end, Apart &apart,
+                     Key key) {
+  constexpr uint32_t Far = UINT32_MAX;
+  if (e32 == Far) // set again
+    apart.erase(key);
   if (!end) { // as not seen to end
-    x.end32 = 0;
-  } else if (end >= x.begin && end - x.begin < Implicit::Far - 1) {
-    x.end32 = uint32_t(end - x.begin + 1);
+    e32 = 0;
+  } else if (end >= begin && end - begin < Far - 1) {
+    e32 = uint32_t(end - begin + 1);
   } else {
-    x.end32 = Implicit::Far;
-    implicitEndApart[im->first] = end;
+    e32 = Far;
+    apart[key] = end;
   }
 }
 
+void Analysis::setImplicitEndApart(IdTable<Implicit>::iterator im,
+                                   uint64_t end) {
+  static_assert(Implicit::Far == UINT32_MAX, "setEnd32's Far");
+  setEnd32(im->second.end32, im->second.begin, end, implicitEndApart,
+           im->first);
+}
+
 void Analysis::setRegionEnd(size_t r, uint64_t end) {
+  static_assert(Region::Far == UINT32_MAX, "setEnd32's Far");
   Region &x = regionList[r];
-  if (x.end32 == Region::Far) // set again
-    regionEndApart.erase(uint32_t(r));
-  if (!end) { // as not seen to end
-    x.end32 = 0;
-  } else if (end >= x.t && end - x.t < Region::Far - 1) {
-    x.end32 = uint32_t(end - x.t + 1);
-  } else {
-    x.end32 = Region::Far;
-    regionEndApart[uint32_t(r)] = end;
-  }
+  setEnd32(x.end32, x.t, end, regionEndApart, uint32_t(r));
 }
 
 void Analysis::resolveImplicitRegions() {
