@@ -8,7 +8,10 @@
 // apart), read back whole by Analysis::joinOf() and the breakdown made of
 // them; an implicit task's region held as its entry in the regions' table
 // (its parallel id apart where no region of it was recorded by then) and
-// its end as a 32-bit offset from its begin (else apart).
+// its end as a 32-bit offset from its begin (else apart); a region's end
+// likewise, and its encountering task as its number among those met; the
+// loop instances of a region found by its number while reading (by its
+// parallel id where it was not recorded when its first loop began).
 #include "Breakdown.h"
 #include "Run.h"
 #include "Writers.h"
@@ -129,7 +132,7 @@ TEST(GraphRegionModel, NoJoinWaitReadsNone) {
 // some wider than 32 bits, met in turn and again: each region reads its
 // own back, and the results resolve each.
 TEST(GraphRegionModel, RegionCodesReadBack) {
-  static_assert(sizeof(Region) <= 32, "a region: 32 bytes");
+  static_assert(sizeof(Region) <= 24, "a region: 24 bytes");
   TempDir d;
   writeFile(d.path + "/meta.txt", meta3());
   Thread t0;
@@ -154,7 +157,8 @@ TEST(GraphRegionModel, RegionCodesReadBack) {
     const Region &r = an.regionList[size_t(k)];
     EXPECT_EQ(an.codeptrOf(r), codeOf(k)) << "region " << k;
     EXPECT_EQ(r.t, uint64_t(k) * 100) << "region " << k;
-    EXPECT_EQ(r.end, uint64_t(k) * 100 + 60) << "region " << k;
+    EXPECT_EQ(an.regionEnd(r), uint64_t(k) * 100 + 60) << "region " << k;
+    EXPECT_EQ(an.encOf(r), 1u) << "region " << k;
     EXPECT_EQ(r.chunk, -1) << "region " << k;
   }
 }
@@ -269,4 +273,112 @@ TEST(GraphRegionModel, ImplicitGivenAgainDropsWhatWasApart) {
   EXPECT_EQ(an.regionIndexOf(im), 0);
   EXPECT_EQ(an.implicitEnd(im), 3 * G + 5);
   EXPECT_EQ(an.implicitsApart(), std::make_pair(size_t(0), size_t(0)));
+}
+
+// Regions' ends and encountering tasks (G: 2^32 ticks), on thread 0:
+// P1 from 10 lasts G - 3 ticks (the longest that fits), P2 from 2G lasts
+// G - 2 (apart), P3 ends before it begins (a corrupt recording's: apart),
+// P4 from 5G never ends, P5 ends as it begins, P6 (nested: its
+// encountering task P4's implicit task 50) inside P4; P7 ends 2G after its
+// begin (apart) and is given again (what it held apart goes). Encountering
+// tasks: 1, and one wider than 32 bits for P3. Each reads back whole, and
+// the breakdown's serial time is made of them.
+TEST(GraphRegionModel, RegionEndsAndEncountersReadBackWhole) {
+  static_assert(sizeof(Region) <= 24, "a region: 24 bytes");
+  const uint64_t G = 1ull << 32, W = (3ull << 40) | 9;
+  enum : uint64_t { P1 = 101, P2, P3, P4, P5, P6, P7 };
+  TempDir d;
+  writeFile(d.path + "/meta.txt", meta3());
+  Thread t0;
+  t0.rec(R_PARALLEL_BEGIN, 10, P1, 1, 0, 1)
+      .rec(R_PARALLEL_END, 10 + G - 3, P1, 1)
+      .rec(R_PARALLEL_BEGIN, 2 * G, P2, 1, 0, 1)
+      .rec(R_PARALLEL_END, 3 * G - 2, P2, 1)
+      .rec(R_PARALLEL_BEGIN, 4 * G, P3, W, 0, 1)
+      .rec(R_PARALLEL_END, 4 * G - 1, P3, W)
+      .rec(R_PARALLEL_BEGIN, 5 * G, P4, 1, 0, 1)
+      .rec(R_IMPLICIT_BEGIN, 5 * G + 1, 50, P4, 0, 1)
+      .rec(R_PARALLEL_BEGIN, 5 * G + 2, P6, 50, 0, 1)
+      .rec(R_PARALLEL_END, 5 * G + 3, P6, 50)
+      .rec(R_PARALLEL_BEGIN, 6 * G, P5, 1, 0, 1)
+      .rec(R_PARALLEL_END, 6 * G, P5, 1)
+      .rec(R_PARALLEL_BEGIN, 7 * G, P7, 1, 0, 1)
+      .rec(R_PARALLEL_END, 9 * G, P7, 1)
+      .rec(R_PARALLEL_BEGIN, 10 * G, P7, 1, 0, 1)
+      .rec(R_PARALLEL_END, 10 * G + 5, P7, 1);
+  t0.write(d.path + "/thread-0.bin");
+  auto run = analyseRun({d.path}, {});
+  const Analysis &an = *run->procs[0];
+  ASSERT_EQ(an.regionList.size(), 7u);
+  struct Want {
+    uint64_t par, t, end, enc;
+  } want[] = {{P1, 10, 10 + G - 3, 1},        {P2, 2 * G, 3 * G - 2, 1},
+              {P3, 4 * G, 4 * G - 1, W},      {P4, 5 * G, 0, 1},
+              {P6, 5 * G + 2, 5 * G + 3, 50}, {P5, 6 * G, 6 * G, 1},
+              {P7, 10 * G, 10 * G + 5, 1}};
+  for (const Want &w : want) {
+    int64_t r = an.regionIndex(w.par);
+    ASSERT_GE(r, 0) << w.par;
+    const Region &x = an.regionList[size_t(r)];
+    EXPECT_EQ(x.t, w.t) << w.par;
+    EXPECT_EQ(an.regionEnd(x), w.end) << w.par;
+    EXPECT_EQ(an.encOf(x), w.enc) << w.par;
+  }
+  EXPECT_EQ(an.regionEndsApart(), 2u); // P2's and P3's
+  EXPECT_EQ(an.regionEncs.size(), 3u);
+  // Top-level (P6 is not): from 10 to 10G + 5, in them 10 to G + 7, 2G to
+  // 3G - 2 and 5G to the end (P4's, not seen: the last record's).
+  auto res = computeResults(*run);
+  const auto &b = res->procs[0].time;
+  EXPECT_DOUBLE_EQ(b.span, double(10 * G - 5));
+  EXPECT_DOUBLE_EQ(b.serial,
+                   double(10 * G - 5 - (G - 3) - (G - 2) - (5 * G + 5)));
+  EXPECT_FALSE(b.regionsKnown);
+}
+
+// A region's loop instances, found by the region's number while reading:
+// P, which thread 1 begins (read after thread 0, whose implicit task in it
+// begins its two loops first: keyed by parallel id), Q, which thread 0
+// begins (by number), R, never recorded (by id). Each thread meets each
+// instance: one instance per (region, n), of two threads and two chunks.
+TEST(GraphRegionModel, RegionLoopsFoundByNumberOrId) {
+  const uint64_t P = 100, Q = 200, R = 300;
+  TempDir d;
+  Thread t[2];
+  auto loop = [](Thread &x, uint64_t at, uint64_t im, uint64_t par, int th) {
+    x.rec(R_LOOP_BEGIN, at, im, par, 0x40, 0)
+        .chunk(at + 1, uint64_t(th) * 10, uint64_t(th) * 10 + 9, 1)
+        .rec(R_LOOP_END, at + 2, im, par);
+  };
+  // Thread th's implicit task in region par from at: two loops (P) or one.
+  auto implicitIn = [&](int th, uint64_t at, uint64_t im, uint64_t par,
+                        int loops) {
+    t[th].rec(R_IMPLICIT_BEGIN, at, im, par, uint32_t(th), 2);
+    for (int k = 0; k < loops; k++)
+      loop(t[th], at + 1 + 3 * uint64_t(k), im, par, th);
+    t[th].rec(R_IMPLICIT_END, at + 9, im, 0);
+  };
+  implicitIn(0, 10, 1000, P, 2);
+  t[0].rec(R_PARALLEL_BEGIN, 20, Q, 1, 0, 2);
+  implicitIn(0, 21, 1001, Q, 1);
+  t[0].rec(R_PARALLEL_END, 31, Q, 1);
+  implicitIn(0, 40, 1002, R, 1);
+  t[1].rec(R_PARALLEL_BEGIN, 9, P, 1, 0, 2);
+  implicitIn(1, 10, 2000, P, 2);
+  t[1].rec(R_PARALLEL_END, 19, P, 1);
+  implicitIn(1, 21, 2001, Q, 1);
+  implicitIn(1, 40, 2002, R, 1);
+  auto run = analyseThreads(d.path, t);
+  const Analysis &an = *run->procs[0];
+  ASSERT_EQ(an.regionList.size(), 2u);
+  ASSERT_EQ(an.loops.size(), 4u);
+  ASSERT_EQ(an.chunks.size(), 8u);
+  std::vector<uint64_t> keys;
+  for (const Loop &lp : an.loops) {
+    EXPECT_EQ(lp.keyKind, 0u);
+    keys.push_back(lp.k0() * 10 + lp.k1());
+    EXPECT_EQ(an.shares(lp).size(), 2u) << lp.k0() << " " << lp.k1();
+    EXPECT_EQ(an.nChunks(lp), 2) << lp.k0() << " " << lp.k1();
+  }
+  EXPECT_EQ(keys, (std::vector<uint64_t>{P * 10, P * 10 + 1, Q * 10, R * 10}));
 }

@@ -17,10 +17,11 @@ namespace gcg {
 /// Whether the region is top level: its encountering task is no implicit
 /// task of a region and no explicit task.
 static bool topLevel(const Analysis &an, const Region &r) {
-  auto im = an.implicit.find(r.enc);
+  uint64_t enc = an.encOf(r);
+  auto im = an.implicit.find(enc);
   if (im != an.implicit.end() && an.regionIndexOf(im) >= 0)
     return false;
-  return an.tasks.index(r.enc) < 0;
+  return an.tasks.index(enc) < 0;
 }
 
 Breakdown breakdownOf(const Analysis &an) {
@@ -41,8 +42,8 @@ Breakdown breakdownOf(const Analysis &an) {
     if (!topLevel(an, r))
       continue;
     top[i] = 1;
-    uint64_t e = r.end ? r.end : last;
-    b.regionsKnown = b.regionsKnown && r.end;
+    uint64_t end = an.regionEnd(r), e = end ? end : last;
+    b.regionsKnown = b.regionsKnown && end;
     iv.push_back({std::clamp(r.t, first, last), std::clamp(e, first, last)});
   }
   std::sort(iv.begin(), iv.end());
@@ -72,7 +73,8 @@ Breakdown breakdownOf(const Analysis &an) {
       continue;
     const Region &reg = an.regionList[size_t(r)];
     uint64_t rs = std::clamp(reg.t, first, last);
-    uint64_t re = std::clamp(reg.end ? reg.end : last, first, last);
+    uint64_t regEnd = an.regionEnd(reg);
+    uint64_t re = std::clamp(regEnd ? regEnd : last, first, last);
     uint64_t ib = std::clamp(im.begin, rs, re);
     uint64_t imEnd = an.implicitEnd(it);
     uint64_t ie = std::clamp(imEnd ? imEnd : last, ib, re);

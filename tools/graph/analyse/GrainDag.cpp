@@ -333,9 +333,9 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
     int64_t k, pr;
     if (R.chunk >= 0 && size_t(R.chunk) < ch.size())
       return {p.cn(R.chunk), p.lj(ch.loop[R.chunk])};
-    if ((k = T.index(R.enc)) >= 0)
+    if ((k = T.index(an.encOf(R))) >= 0)
       return {p.tn(k), p.tj[k]};
-    if ((pr = regionOfTask(an, R.enc)) >= 0 && size_t(pr) != r)
+    if ((pr = regionOfTask(an, an.encOf(R))) >= 0 && size_t(pr) != r)
       return {p.rf(pr), p.rj(pr)};
     return {UINT32_MAX, UINT32_MAX};
   };
@@ -364,7 +364,8 @@ void GrainDag::nodes(Parts &p, bool everyGrain) {
   }
   auto byEncTime = [&](uint32_t a, uint32_t b) {
     const Region &A = an.regionList[a], &B = an.regionList[b];
-    return A.enc != B.enc ? A.enc < B.enc : A.t < B.t;
+    uint64_t ea = an.encOf(A), eb = an.encOf(B);
+    return ea != eb ? ea < eb : A.t < B.t;
   };
   // In index order already (the usual): no column of them.
   p.topInOrder = true;
@@ -472,10 +473,10 @@ template <class Edge> void GrainDag::edges(Parts &p, Edge &&edge) const {
     uint64_t enc = 0;
     auto chain = [&](uint32_t r) {
       const Region &R = an.regionList[r];
-      if (prev == UINT32_MAX || R.enc != enc) {
+      if (prev == UINT32_MAX || an.encOf(R) != enc) {
         if (prev != UINT32_MAX)
           edge(prev, End, Continuation);
-        prev = Start, enc = R.enc;
+        prev = Start, enc = an.encOf(R);
       }
       edge(prev, p.rf(r), Continuation);
       prev = p.rj(r);

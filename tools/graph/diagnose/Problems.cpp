@@ -102,7 +102,7 @@ static bool nestedInstance(const Analysis &an, const Loop &lp) {
   int64_t r = an.regionIndex(lp.k0());
   if (r < 0)
     return true;
-  uint64_t enc = an.regionList[size_t(r)].enc;
+  uint64_t enc = an.encOf(an.regionList[size_t(r)]);
   const Tasks &T = an.tasks;
   int64_t k = T.index(enc);
   if (k >= 0) {

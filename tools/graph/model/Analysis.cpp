@@ -146,19 +146,36 @@ void Analysis::setImplicitEnd(IdTable<Implicit>::iterator im, uint64_t end) {
   setImplicitEndApart(im, end);
 }
 
+// Sets an end held as a 32-bit field e32 from begin (0: not seen to end;
+// below Far: begin + e32 - 1; Far: held apart, apart[key]) to end (0: not
+// seen to end): narrow where it fits, else apart (Implicit's, Region's).
+template <class Apart, class Key>
+static void setEnd32(uint32_t &e32, uint64_t begin, uint64_t end, Apart &apart,
+                     Key key) {
+  constexpr uint32_t Far = UINT32_MAX;
+  if (e32 == Far) // set again
+    apart.erase(key);
+  if (!end) { // as not seen to end
+    e32 = 0;
+  } else if (end >= begin && end - begin < Far - 1) {
+    e32 = uint32_t(end - begin + 1);
+  } else {
+    e32 = Far;
+    apart[key] = end;
+  }
+}
+
 void Analysis::setImplicitEndApart(IdTable<Implicit>::iterator im,
                                    uint64_t end) {
-  Implicit &x = im->second;
-  if (x.end32 == Implicit::Far) // set again
-    implicitEndApart.erase(im->first);
-  if (!end) { // as not seen to end
-    x.end32 = 0;
-  } else if (end >= x.begin && end - x.begin < Implicit::Far - 1) {
-    x.end32 = uint32_t(end - x.begin + 1);
-  } else {
-    x.end32 = Implicit::Far;
-    implicitEndApart[im->first] = end;
-  }
+  static_assert(Implicit::Far == UINT32_MAX, "setEnd32's Far");
+  setEnd32(im->second.end32, im->second.begin, end, implicitEndApart,
+           im->first);
+}
+
+void Analysis::setRegionEnd(size_t r, uint64_t end) {
+  static_assert(Region::Far == UINT32_MAX, "setEnd32's Far");
+  Region &x = regionList[r];
+  setEnd32(x.end32, x.t, end, regionEndApart, uint32_t(r));
 }
 
 void Analysis::resolveImplicitRegions() {
@@ -559,6 +576,7 @@ Analysis::Analysis(const ProcessDir &pd, const Baseline *base)
     implicit.reserve(n);
     for (auto &keys : loopKeys)
       keys.reserve(n);
+    regionKeys.reserve(n);
     Tasks &T = tasks;
     for (auto *v : {&T.parent, &T.create, &T.segTask, &T.segStart})
       v->reserve(n);
@@ -608,8 +626,25 @@ int Analysis::newLoop(int kind, uint64_t a, uint64_t b) {
   int li = int(loops.size());
   loops.push_back(std::move(lp));
   if (kind < 2)
-    setLoop(loopKeys[kind][a], b, li);
+    setLoop(kind ? loopKeys[1][a] : *regionKey(a, true), b, li);
   return li;
+}
+
+Analysis::ByN *Analysis::regionKey(uint64_t par, bool make) {
+  if (!loopKeys[0].empty()) {
+    auto it = loopKeys[0].find(par);
+    if (it != loopKeys[0].end())
+      return &it->second;
+  }
+  size_t r = regions.find(par);
+  if (r == IdIndex::None)
+    return make ? &loopKeys[0][par] : nullptr;
+  if (r >= regionKeys.size()) {
+    if (!make)
+      return nullptr;
+    regionKeys.resize(r + 1);
+  }
+  return &regionKeys[r];
 }
 
 int Analysis::loopOf(const ByN &k, uint64_t n) const {
@@ -828,6 +863,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
   // once.
   std::vector<uint64_t> makers;
   uint64_t lastId = 0, lastCreate = 0, running = 0;
+  uint32_t lastEnc = 0; // the last region's encountering task's number
   auto keepWait = [&](const Wait &w) {
     if (joinWait_(w.kind)) {
       T.waitTask.push_back(w.task);
@@ -956,8 +992,14 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       // order: (region, n) names the instance on all of them.
       int kind = b ? 0 : 1;
       uint64_t k0 = b ? b : a;
-      auto it = loopKeys[kind].find(k0);
-      int li = it != loopKeys[kind].end() ? loopOf(it->second, n) : -1;
+      const ByN *key = nullptr;
+      if (kind) {
+        auto it = loopKeys[1].find(k0);
+        key = it != loopKeys[1].end() ? &it->second : nullptr;
+      } else {
+        key = regionKey(k0, false);
+      }
+      int li = key ? loopOf(*key, n) : -1;
       if (li < 0) {
         li = newLoop(kind, k0, n);
         LoopCode code;
@@ -1001,15 +1043,19 @@ void Analysis::readThread(int th, ThreadReader &rd) {
       if (ch > INT32_MAX)
         throw Error("a region begun in chunk " + std::to_string(ch) +
                     ": more than 2^31 chunks, not analysed");
-      Region reg{t, b, regionCodes.indexOf(c, "parallel regions"), int32_t(ch),
-                 0};
+      Region reg(t, regionCodes.indexOf(c, "parallel regions"), int32_t(ch));
+      // Its encountering task: mostly the last one's.
+      if (regionEncs.empty() || regionEncs[lastEnc] != b)
+        lastEnc = uint32_t(regionEncs.entry(b));
+      reg.enc32 = lastEnc;
       size_t e = regions.entry(a); // regionList's index
       if (e == regionList.size()) {
         if (regionList.size() >= Implicit::Far)
           throw Error("more than " + std::to_string(Implicit::Far) +
                       " parallel regions: not analysed");
         regionList.push_back(reg);
-      } else {
+      } else { // an id given again: what it held apart goes
+        setRegionEnd(e, 0);
         regionList[e] = reg;
       }
       break;
@@ -1137,7 +1183,7 @@ void Analysis::readThread(int th, ThreadReader &rd) {
     }
     case R_PARALLEL_END: {
       if (int64_t r = regionIndex(a); r >= 0)
-        regionList[size_t(r)].end = t;
+        setRegionEnd(size_t(r), t);
       break;
     }
     case R_TASKLOOP: {
@@ -1290,6 +1336,7 @@ void Analysis::finish() {
   resolveImplicitRegions();
   for (auto &keys : loopKeys)
     keys = IdTable<ByN>();
+  std::vector<ByN>().swap(regionKeys);
   std::vector<MoreN>().swap(loopKeyMore);
   chunks.packParents();
   packShares();
@@ -1392,7 +1439,7 @@ void Analysis::finish() {
     if (lp.keyKind == 0) {
       if (int64_t r = regionIndex(lp.k0()); r >= 0)
         f = siteFunction(codeptrOf(regionList[size_t(r)]),
-                         regionList[size_t(r)].enc);
+                         encOf(regionList[size_t(r)]));
     }
     lc.fn = pooled(f);
     lp.code = codeId(lc);
@@ -1519,7 +1566,7 @@ std::string Analysis::siteFunction(uint64_t codeptr, uint64_t task) const {
       if (r < 0)
         break;
       codeptr = codeptrOf(regionList[size_t(r)]);
-      task = regionList[size_t(r)].enc;
+      task = encOf(regionList[size_t(r)]);
     } else {
       int64_t k = tasks.index(task);
       if (k < 0)
@@ -2417,11 +2464,12 @@ void Analysis::lineages() {
       continue;
     }
     std::optional<std::string> ctx;
-    int64_t enc = T.index(r.enc);
+    uint64_t encId = encOf(r);
+    int64_t enc = T.index(encId);
     if (enc >= 0) {
       ctx = taskLineage(size_t(enc), tlin);
     } else {
-      auto im = implicit.find(r.enc);
+      auto im = implicit.find(encId);
       if (im == implicit.end() || regionIndexOf(im) < 0)
         ctx = std::string();
     }
@@ -2458,7 +2506,7 @@ std::optional<std::string> Analysis::regionLineageOf(uint64_t par) const {
   if (regionLineage[i] == RL_CHUNK)
     ctx = instanceLineage(chunks.loop[r.chunk]);
   else if (regionLineage[i] == RL_TASK)
-    ctx = taskLineage(size_t(tasks.index(r.enc)));
+    ctx = taskLineage(size_t(tasks.index(encOf(r))));
   else if (regionLineage[i] == RL_ROOT)
     ctx = std::string();
   if (!ctx)

@@ -576,17 +576,31 @@ uint64_t SegEnds::operator[](size_t j) const {
 }
 size_t SegEnds::size() const { return t->segLen.size(); }
 
-/// A parallel region (32 bytes): its begin, its encountering task, its
-/// code pointer (an index in Analysis::regionCodes: Analysis::codeptrOf()),
-/// the chunk its encountering task was running (-1: none; chunks past
-/// 2^31: an Error) and its end (0: not seen to end).
+/// A parallel region (24 bytes, was 32): its begin, its code pointer (an
+/// index in Analysis::regionCodes: Analysis::codeptrOf()), the chunk its
+/// encountering task was running (-1: none; chunks past 2^31: an Error);
+/// its encountering task Analysis::encOf()'s (held as its number among the
+/// regions' encountering tasks, Analysis::regionEncs: a process's regions
+/// have few, mostly its initial task), its end Analysis::regionEnd()'s (a
+/// 32-bit offset from its begin, else apart).
 struct Region {
-  uint64_t t, enc;
+  Region(uint64_t t = 0, uint32_t code = 0, int32_t chunk = -1)
+      : t(t), code(code), chunk(chunk) {}
+  uint64_t t;
   uint32_t code;
   int32_t chunk;
-  uint64_t end = 0;
+
+private:
+  friend class Analysis;
+  static constexpr uint32_t Far = UINT32_MAX;
+  // Its encountering task's number in Analysis::regionEncs (at most one
+  // per region: fits, as regions are fewer than 2^32).
+  uint32_t enc32 = 0;
+  // 0: not seen to end; below Far: its end is t + end32 - 1; Far: held
+  // apart (Analysis::regionEndApart), whole.
+  uint32_t end32 = 0;
 };
-static_assert(sizeof(Region) == 32, "a region is 32 bytes");
+static_assert(sizeof(Region) == 24, "a region is 24 bytes");
 /// An implicit task (32 bytes, was 40): its begin on its thread, the
 /// thread file it ran in; its region is Analysis::parOf()'s (held as the
 /// region's number in Analysis::regions, its index in regionList, where the
@@ -738,6 +752,21 @@ public:
   CodeTable regionCodes;      // the regions' code pointers
   /// A region's code pointer.
   uint64_t codeptrOf(const Region &r) const { return regionCodes[r.code]; }
+  /// The regions' encountering tasks' ids, each once (Region::enc32: 8
+  /// bytes an encountering task).
+  IdIndex regionEncs;
+  /// A region's encountering task (r: an entry of regionList).
+  uint64_t encOf(const Region &r) const { return regionEncs[r.enc32]; }
+  /// Where a region ended (ticks; 0: not seen to end; r: an entry of
+  /// regionList).
+  uint64_t regionEnd(const Region &r) const {
+    uint32_t e = r.end32;
+    if (__builtin_expect(e == Region::Far, 0))
+      return regionEndApart.at(uint32_t(&r - regionList.data()));
+    return e ? r.t + e - 1 : 0;
+  }
+  /// The regions whose end is held apart (tests).
+  size_t regionEndsApart() const { return regionEndApart.size(); }
   /// An implicit task's region: its parallel id.
   uint64_t parOf(IdTable<Implicit>::const_iterator im) const {
     uint32_t r = im->second.region;
@@ -925,6 +954,12 @@ private:
   // (setImplicitEndApart(), which also sets one held apart again or 0).
   void setImplicitEnd(IdTable<Implicit>::iterator im, uint64_t end);
   void setImplicitEndApart(IdTable<Implicit>::iterator im, uint64_t end);
+  // The regions whose end does not fit Region::end32 (end32 Far), by
+  // index in regionList: their end.
+  std::unordered_map<uint32_t, uint64_t> regionEndApart;
+  // Sets region r's end: narrow where it fits, else held apart (0: not
+  // seen to end).
+  void setRegionEnd(size_t r, uint64_t end);
   // Once the recording is read: the implicit tasks whose region was
   // recorded after they began (by a thread read later) hold it as its
   // entry.
@@ -1035,7 +1070,14 @@ private:
   std::vector<MoreN> loopKeyMore;
   int loopOf(const ByN &k, uint64_t n) const;
   void setLoop(ByN &k, uint64_t n, int li);
+  // Kind 1's keys by task id; kind 0's (regions) by region number
+  // (regionKeys: 8 bytes a region, not 16), those of a region not recorded
+  // when its first instance began by parallel id (loopKeys[0]; its key
+  // stays there).
   IdTable<ByN> loopKeys[2];
+  std::vector<ByN> regionKeys;
+  // Region par's key, made if make, else null where it has none.
+  ByN *regionKey(uint64_t par, bool make);
 };
 
 /// The grains of a one-thread run of the same program, by lineage.
