@@ -168,18 +168,25 @@ std::string which(const std::string &prog) {
 bool runCapture(const std::vector<std::string> &argv, const std::string &input,
                 std::string &out) {
   // The input goes through an unlinked temporary file, so that a large
-  // input cannot deadlock against a large output.
-  char tmpl[] = "/tmp/grainchunk-graph.XXXXXX";
-  int in = mkostemp(tmpl, O_CLOEXEC);
-  if (in < 0)
-    return false;
-  unlink(tmpl);
-  if (!input.empty() &&
-      write(in, input.data(), input.size()) != ssize_t(input.size())) {
-    close(in);
-    return false;
+  // input cannot deadlock against a large output; none (addr2line's
+  // addresses are its arguments): /dev/null, no file made.
+  int in = -1;
+  if (input.empty()) {
+    in = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (in < 0)
+      return false;
+  } else {
+    char tmpl[] = "/tmp/grainchunk-graph.XXXXXX";
+    in = mkostemp(tmpl, O_CLOEXEC);
+    if (in < 0)
+      return false;
+    unlink(tmpl);
+    if (write(in, input.data(), input.size()) != ssize_t(input.size())) {
+      close(in);
+      return false;
+    }
+    lseek(in, 0, SEEK_SET);
   }
-  lseek(in, 0, SEEK_SET);
   // Close-on-exec: a command run by another thread (processes are
   // analysed in parallel) must not hold this one's pipe open.
   int pfd[2];
