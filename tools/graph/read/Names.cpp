@@ -170,18 +170,16 @@ bool runCapture(const std::vector<std::string> &argv, const std::string &input,
   // The input goes through an unlinked temporary file, so that a large
   // input cannot deadlock against a large output; none (addr2line's
   // addresses are its arguments): /dev/null, no file made.
-  int in = -1;
-  if (input.empty()) {
-    in = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    if (in < 0)
-      return false;
-  } else {
+  // Without /dev/null (a bare container), an empty temporary file.
+  int in = input.empty() ? open("/dev/null", O_RDONLY | O_CLOEXEC) : -1;
+  if (in < 0) {
     char tmpl[] = "/tmp/grainchunk-graph.XXXXXX";
     in = mkostemp(tmpl, O_CLOEXEC);
     if (in < 0)
       return false;
     unlink(tmpl);
-    if (write(in, input.data(), input.size()) != ssize_t(input.size())) {
+    if (!input.empty() &&
+        write(in, input.data(), input.size()) != ssize_t(input.size())) {
       close(in);
       return false;
     }
